@@ -1,0 +1,153 @@
+/**
+ * The typed client of the REST API (SPEC section 7), shared by the web portal and toolsctl.
+ * It takes a `fetch`, so the browser passes its own and the CLI passes undici's.
+ */
+import type {
+  AccessToken,
+  App,
+  Client,
+  CurrentUser,
+  Health,
+  LogEntry,
+  LoginAnswer,
+  RegistrationToken,
+  User,
+} from './entities.js';
+import { ApiError, codeForStatus, isErrorCode } from './errors.js';
+import type { AppInput, AppUpdate, InviteInput, LoginInput, RegisterInput } from './validation.js';
+
+export const API_PREFIX = '/api/auth/v1';
+
+export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface PortalClientOptions {
+  /** The portal's origin, e.g. `http://127.0.0.1:8080`; empty for same-origin browser use. */
+  baseUrl?: string;
+  /** A session token or an API key, sent as Bearer. Browsers leave it out and use the cookie. */
+  token?: string;
+  fetch?: Fetch;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+const segment = (value: string | number) => encodeURIComponent(String(value));
+
+export class PortalClient {
+  readonly baseUrl: string;
+  token: string | undefined;
+  private readonly fetchImpl: Fetch;
+
+  constructor(options: PortalClientOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
+    this.token = options.token;
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** Sends one call; answers the parsed JSON body, or undefined for 204. Failures throw ApiError. */
+  async request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    const url = path.startsWith('/healthz') ? `${this.baseUrl}${path}` : `${this.baseUrl}${API_PREFIX}${path}`;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: 'same-origin',
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+      throw new ApiError('unavailable', `cannot reach ${this.baseUrl || 'the portal'}: ${reason}`, { network: true });
+    }
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    const json = text ? safeJson(text) : undefined;
+    if (!response.ok) throw errorFromAnswer(response, json);
+    return json as T;
+  }
+
+  readonly apps = {
+    /** The apps the current user may use (all apps for admins). */
+    list: () => this.request<App[]>('GET', '/app/'),
+    /** All apps, for the user-app dialog (same answer as list for non-admins). */
+    all: () => this.request<App[]>('GET', '/app'),
+    get: (id: number) => this.request<App>('GET', `/app/${segment(id)}`),
+    create: (input: AppInput) => this.request<App>('POST', '/app/', input),
+    update: (input: AppUpdate) => this.request<App>('PUT', '/app/', input),
+    delete: (id: number) => this.request<void>('DELETE', `/app/${segment(id)}`),
+    users: (id: number) => this.request<User[]>('GET', `/app/${segment(id)}/user`),
+    removeUser: (appId: number, userId: number) =>
+      this.request<void>('DELETE', `/app/${segment(appId)}/user/${segment(userId)}`),
+  };
+
+  readonly users = {
+    list: () => this.request<User[]>('GET', '/user/'),
+    get: (id: number) => this.request<User>('GET', `/user/${segment(id)}`),
+    me: () => this.request<CurrentUser>('GET', '/user/me'),
+    delete: (id: number) => this.request<void>('DELETE', `/user/${segment(id)}`),
+    apps: (id: number) => this.request<App[]>('GET', `/user/${segment(id)}/app`),
+    grant: (userId: number, appId: number) =>
+      this.request<void>('POST', `/user/${segment(userId)}/app`, { appid: appId }),
+    revoke: (userId: number, appId: number) =>
+      this.request<void>('DELETE', `/user/${segment(userId)}/app/${segment(appId)}`),
+    /** Ends every session of a user at once (API keys stay valid). */
+    endSessions: (id: number) => this.request<void>('DELETE', `/user/${segment(id)}/session`),
+  };
+
+  readonly clients = {
+    list: () => this.request<Client[]>('GET', '/client/'),
+    get: (id: number) => this.request<Client>('GET', `/client/${segment(id)}`),
+    users: (id: number) => this.request<User[]>('GET', `/client/${segment(id)}/user`),
+    create: (name: string) => this.request<Client>('POST', '/client/', { name }),
+    delete: (id: number) => this.request<void>('DELETE', `/client/${segment(id)}`),
+  };
+
+  readonly invites = {
+    list: () => this.request<RegistrationToken[]>('GET', '/registrationtoken/'),
+    create: (input: InviteInput) => this.request<RegistrationToken>('POST', '/registrationtoken/', input),
+    delete: (id: number) => this.request<void>('DELETE', `/registrationtoken/${segment(id)}`),
+  };
+
+  readonly accessTokens = {
+    /** The current user's own API keys, masked. */
+    list: () => this.request<AccessToken[]>('GET', '/user/me/accesstoken/'),
+    /** Registers a key generated by the caller (see generateApiKey). */
+    create: (key: string) => this.request<AccessToken>('POST', `/accesstoken/${segment(key)}`),
+    /** Takes the full key or the key's id. */
+    delete: (keyOrId: string | number) => this.request<void>('DELETE', `/accesstoken/${segment(keyOrId)}`),
+  };
+
+  readonly logs = {
+    page: (currentPage: number, perPage: number) =>
+      this.request<LogEntry[]>('GET', `/log/${segment(currentPage)}/${segment(perPage)}`),
+  };
+
+  readonly auth = {
+    login: (input: LoginInput) => this.request<LoginAnswer>('POST', '/validatepassword', input),
+    register: (input: RegisterInput) => this.request<LoginAnswer>('POST', '/register/', input),
+    logout: () => this.request<void>('POST', '/logout'),
+  };
+
+  health(): Promise<Health> {
+    return this.request<Health>('GET', '/healthz');
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function errorFromAnswer(response: Response, json: unknown): ApiError {
+  const error = (json as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)?.error;
+  const code = isErrorCode(error?.code) ? error.code : codeForStatus(response.status);
+  const message = typeof error?.message === 'string' ? error.message : `${response.status} ${response.statusText}`.trim();
+  const details = error?.details && typeof error.details === 'object' ? { ...(error.details as object) } : {};
+  const retryAfter = Number(response.headers.get('retry-after'));
+  return new ApiError(code, message, Number.isFinite(retryAfter) && retryAfter > 0 ? { ...details, retryAfter } : details);
+}

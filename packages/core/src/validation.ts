@@ -1,0 +1,138 @@
+/**
+ * Validation of every write input (DESIGN.md: names non-empty and at most 200 characters, app
+ * URLs absolute http(s) URLs, emails well formed, ids integers). Unknown fields are dropped, so a
+ * body can never assign what its schema does not name.
+ */
+import { z } from 'zod';
+import { invalidInput } from './errors.js';
+import { passwordProblem } from './passwords.js';
+
+export const MAX_NAME_LENGTH = 200;
+export const MAX_TEXT_LENGTH = 2000;
+export const MAX_URL_LENGTH = 2000;
+export const MAX_LOG_PAGE_SIZE = 100;
+
+// C0 controls and DEL never belong in a one-line field.
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+const name = z
+  .string({ error: 'must be a string' })
+  .max(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters` })
+  .refine((value) => value.trim().length > 0, { error: 'must not be empty' })
+  .refine((value) => !CONTROL_CHARS.test(value), { error: 'must not contain control characters' });
+
+export function isHttpUrl(value: string): boolean {
+  if (CONTROL_CHARS.test(value) || /\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const httpUrl = z
+  .string({ error: 'must be a string' })
+  .max(MAX_URL_LENGTH, { error: `must be at most ${MAX_URL_LENGTH} characters` })
+  .refine(isHttpUrl, { error: 'must be an absolute http(s) URL' });
+
+const optionalHttpUrl = z
+  .string({ error: 'must be a string' })
+  .max(MAX_URL_LENGTH, { error: `must be at most ${MAX_URL_LENGTH} characters` })
+  .refine((value) => value === '' || isHttpUrl(value), { error: 'must be empty or an absolute http(s) URL' });
+
+const text = z
+  .string({ error: 'must be a string' })
+  .max(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters` });
+
+export const email = z
+  .string({ error: 'must be a string' })
+  .max(254, { error: 'must be at most 254 characters' })
+  .transform((value) => value.trim().toLowerCase())
+  .pipe(z.email({ error: 'must be a valid email address' }));
+
+export const id = z
+  .number({ error: 'must be an integer' })
+  .int({ error: 'must be an integer' })
+  .positive({ error: 'must be a positive integer' })
+  .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' });
+
+/** Path parameters arrive as strings: only plain decimal digits are ids. */
+export const pathId = z
+  .string()
+  .regex(/^[1-9][0-9]{0,15}$/, { error: 'must be a positive integer' })
+  .transform(Number)
+  .pipe(id);
+
+const bodyId = id;
+
+const password = z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
+  const problem = passwordProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+export const appInput = z.object({
+  name,
+  url: httpUrl,
+  description: text.default(''),
+  doclink: optionalHttpUrl.default(''),
+});
+export type AppInput = z.input<typeof appInput>;
+
+export const appUpdate = appInput.extend({ id: bodyId });
+export type AppUpdate = z.input<typeof appUpdate>;
+
+export const clientInput = z.object({ name });
+export type ClientInput = z.input<typeof clientInput>;
+
+export const inviteInput = z.object({
+  email,
+  clientid: bodyId,
+  apps: z.array(bodyId, { error: 'must be a list of app ids' }).max(1000).default([]),
+});
+export type InviteInput = z.input<typeof inviteInput>;
+
+export const grantInput = z.object({ appid: bodyId });
+export type GrantInput = z.input<typeof grantInput>;
+
+const redirect = z.string({ error: 'must be a string' }).max(MAX_URL_LENGTH).optional();
+
+/** Login checks only the shape: a wrong password must look like any other failure. */
+export const loginInput = z.object({
+  Email: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(254),
+  Password: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1024),
+  redirect,
+});
+export type LoginInput = z.input<typeof loginInput>;
+
+export const registerInput = z.object({
+  Token: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(512),
+  Password: password,
+  redirect,
+});
+export type RegisterInput = z.input<typeof registerInput>;
+
+export const logPage = z.object({
+  currentPage: pathId,
+  perPage: pathId.pipe(z.number().max(MAX_LOG_PAGE_SIZE, { error: `must be at most ${MAX_LOG_PAGE_SIZE}` })),
+});
+
+/**
+ * Parses input against a schema; the first problem becomes an `invalid_input` error naming the
+ * field, e.g. `name: must not be empty`.
+ */
+export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'body';
+  const message =
+    issue.code === 'invalid_type' && issue.input === undefined
+      ? 'is required'
+      : issue.code === 'invalid_type' && issue.path.length === 0
+        ? 'must be a JSON object'
+        : issue.message;
+  throw invalidInput(field, message);
+}
+
+export { z };

@@ -1,0 +1,63 @@
+/** Assembles the Koa application from its parts; no I/O happens here until a request arrives. */
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import { allows, API_PREFIX, ApiError, forbidden, unauthenticated, type Access } from '@tools-portal/core';
+import Koa, { type Context, type Next } from 'koa';
+import compose from 'koa-compose';
+import { authenticate } from './middleware/auth.js';
+import { checkOrigin } from './middleware/csrf.js';
+import { errorHandler } from './middleware/errors.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { apiRoutes, type Deps } from './routes/index.js';
+import { portalRouter } from './routes/portal.js';
+import { principalFromToken } from './services/sessions.js';
+
+export const BODY_LIMIT = '1mb';
+
+function guard(access: Access) {
+  return async function checkAccess(ctx: Context, next: Next): Promise<void> {
+    const principal = ctx.state.principal ?? null;
+    if (!allows(access, principal?.user ?? null)) throw principal ? forbidden() : unauthenticated();
+    await next();
+  };
+}
+
+function apiRouter(deps: Deps): Router {
+  const router = new Router({ prefix: API_PREFIX });
+  for (const route of apiRoutes) {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    router[method](route.path, guard(route.access), (ctx: Context) => route.handler(ctx, deps));
+  }
+  return router;
+}
+
+export function createApp(deps: Deps): Koa {
+  const { config, logger, db } = deps;
+  const app = new Koa({ proxy: config.trustProxy });
+  const api = apiRouter(deps);
+
+  // Body parsing, credentials and the origin check concern the API only, not static files.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- router middleware types are narrower than Koa's
+  const stack: Koa.Middleware<any, any>[] = [
+    bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }),
+    authenticate((token) => principalFromToken(db, token, config)),
+    checkOrigin(config.publicOrigin),
+    api.routes(),
+    api.allowedMethods({
+      throw: true,
+      notImplemented: () => new ApiError('invalid_input', 'method not implemented'),
+      methodNotAllowed: () => new ApiError('invalid_input', 'method not allowed on this path'),
+    }),
+    async (ctx: Context) => {
+      throw new ApiError('not_found', `no such call: ${ctx.method} ${ctx.path}`);
+    },
+  ];
+  const apiStack = compose(stack);
+
+  app.use(errorHandler(logger));
+  app.use(securityHeaders(config.secureCookies));
+  app.use((ctx, next) => (ctx.path.startsWith(`${API_PREFIX}/`) || ctx.path === API_PREFIX ? apiStack(ctx, next) : next()));
+  app.use(portalRouter(deps).routes());
+  app.on('error', (error: Error) => logger.debug(`connection error: ${error.message}`));
+  return app;
+}

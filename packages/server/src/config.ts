@@ -1,0 +1,136 @@
+/**
+ * The server's configuration: every environment variable parsed and validated at once, so a bad
+ * value stops the start with one clear message (docs/configuration.md lists them all).
+ */
+import path from 'node:path';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  /** Origin of PUBLIC_URL: what Origin headers, cookies and redirects are checked against. */
+  publicOrigin: string;
+  secureCookies: boolean;
+  databaseUrl: string;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  google: { clientId: string; clientSecret: string; issuer: string } | undefined;
+  staffEmailDomain: string | undefined;
+  sessionTtlDays: number;
+  sessionIdleDays: number;
+  inviteTtlDays: number;
+  scryptLogN: number;
+  trustProxy: boolean;
+  loginFailuresPerEmail: number;
+  loginFailuresPerAddress: number;
+  loginWindowMinutes: number;
+  loginBanMinutes: number;
+  /** Seconds an in-process cache entry of a session or grant may live (DESIGN.md: at most 5). */
+  authCacheSeconds: number;
+  webRoot: string | undefined;
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = (name: string) => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  };
+  const boolean = (name: string, fallback: boolean): boolean => {
+    const raw = read(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  };
+
+  const port = integer('PORT', 8080, 0, 65535);
+  const host = read('HOST') ?? '127.0.0.1';
+
+  const publicUrl = (read('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  let publicOrigin = 'http://localhost';
+  try {
+    const url = new URL(publicUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    publicOrigin = url.origin;
+  } catch {
+    problems.push(`PUBLIC_URL must be an absolute http(s) URL, got "${publicUrl}"`);
+  }
+
+  const databaseUrl = read('DATABASE_URL') ?? 'sqlite:./data/portal.db';
+  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
+    problems.push(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl}"`);
+  }
+
+  const adminEmail = (read('ADMIN_EMAIL') ?? 'admin@localhost').toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+$/.test(adminEmail)) problems.push(`ADMIN_EMAIL must be an email address, got "${adminEmail}"`);
+
+  const clientId = read('GOOGLE_CLIENT_ID');
+  const clientSecret = read('GOOGLE_CLIENT_SECRET');
+  const issuer = read('OIDC_ISSUER') ?? 'https://accounts.google.com';
+  if (Boolean(clientId) !== Boolean(clientSecret)) {
+    problems.push('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together');
+  }
+
+  const logLevel = (read('LOG_LEVEL') ?? 'info') as LogLevel;
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of debug, info, warn, error, silent, got "${logLevel}"`);
+  }
+
+  const sessionTtlDays = integer('SESSION_TTL_DAYS', 365, 1, 3650);
+  const config: Config = {
+    port,
+    host,
+    publicUrl,
+    publicOrigin,
+    secureCookies: publicOrigin.startsWith('https:'),
+    databaseUrl,
+    adminEmail,
+    adminPassword: read('ADMIN_PASSWORD'),
+    google: clientId && clientSecret ? { clientId, clientSecret, issuer } : undefined,
+    staffEmailDomain: read('STAFF_EMAIL_DOMAIN')?.toLowerCase(),
+    sessionTtlDays,
+    sessionIdleDays: integer('SESSION_IDLE_DAYS', 30, 1, 3650),
+    inviteTtlDays: integer('INVITE_TTL_DAYS', 7, 1, 365),
+    scryptLogN: integer('SCRYPT_LOGN', 17, 10, 22),
+    trustProxy: boolean('TRUST_PROXY', false),
+    loginFailuresPerEmail: integer('LOGIN_FAILURES_PER_EMAIL', 5, 1, 1000),
+    loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', 20, 1, 100000),
+    loginWindowMinutes: integer('LOGIN_WINDOW_MINUTES', 5, 1, 1440),
+    loginBanMinutes: integer('LOGIN_BAN_MINUTES', 10, 1, 1440),
+    authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
+    webRoot: read('WEB_ROOT'),
+    logLevel,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** The SQLite file of a `sqlite:` URL, resolved against the working directory. */
+export function sqliteFile(databaseUrl: string): string {
+  const file = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
+  return file === ':memory:' ? file : path.resolve(file);
+}

@@ -1,0 +1,25 @@
+/** The session cookie (DESIGN.md): HttpOnly, SameSite=Lax, Path=/, Secure when PUBLIC_URL is https. */
+import type { Context } from 'koa';
+import { SESSION_COOKIE } from './middleware/auth.js';
+
+export interface CookiePolicy {
+  secureCookies: boolean;
+  sessionTtlDays: number;
+}
+
+function serialize(value: string, maxAgeSeconds: number, secure: boolean): string {
+  const parts = [`${SESSION_COOKIE}=${value}`, 'Path=/', `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax'];
+  if (maxAgeSeconds > 0) parts.push(`Expires=${new Date(Date.now() + maxAgeSeconds * 1000).toUTCString()}`);
+  else parts.push('Expires=Thu, 01 Jan 1970 00:00:00 GMT');
+  if (secure) parts.push('Secure');
+  return parts.join('; ');
+}
+
+// Written by hand: Koa's cookie jar refuses Secure cookies behind a TLS-terminating proxy.
+export function setSessionCookie(ctx: Context, policy: CookiePolicy, token: string): void {
+  ctx.append('Set-Cookie', serialize(token, policy.sessionTtlDays * 24 * 60 * 60, policy.secureCookies));
+}
+
+export function clearSessionCookie(ctx: Context, policy: CookiePolicy): void {
+  ctx.append('Set-Cookie', serialize('', 0, policy.secureCookies));
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+/** `npm start`: configuration from the environment, then the portal until SIGINT or SIGTERM. */
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { startPortal } from './server.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const portal = await startPortal(config, {
+    logger,
+    onInviteLink(link, email) {
+      process.stdout.write(`\nFirst start: open this link to set the password of the first admin (${email}):\n\n  ${link}\n\n`);
+    },
+  });
+  if (portal.bootstrap.created && !portal.bootstrap.inviteLink) {
+    logger.info(`first start: created admin ${portal.bootstrap.adminEmail}`);
+  }
+  logger.info(`Tools-Portal listening on ${portal.url} (public URL ${config.publicUrl})`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal}: shutting down`);
+    await portal.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error) => {
+  process.stderr.write(`Tools-Portal failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,34 @@
+/**
+ * CSRF (DESIGN.md): an unsafe request carrying the session cookie must come from the portal's
+ * own origin, shown by `Origin` or else `Referer`. Bearer calls are exempt: browsers never add
+ * that header on their own. A request with no credential may omit the origin (API clients
+ * logging in), but one it shows must be ours, so other sites cannot log a browser in.
+ */
+import { ApiError } from '@tools-portal/core';
+import type { Context, Next } from 'koa';
+import type { Credential } from './auth.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function originOfHeader(value: string): string | null {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return null;
+  }
+}
+
+export function checkOrigin(publicOrigin: string) {
+  return async function refuseCrossSite(ctx: Context, next: Next): Promise<void> {
+    const credential = ctx.state.credential as Credential;
+    if (!SAFE_METHODS.has(ctx.method) && credential?.source !== 'bearer') {
+      const claimed = ctx.get('origin') || ctx.get('referer');
+      const sameOrigin = claimed !== '' && originOfHeader(claimed) === publicOrigin;
+      const required = credential?.source === 'cookie';
+      if (required ? !sameOrigin : claimed !== '' && !sameOrigin) {
+        throw new ApiError('forbidden', 'cross-site request refused: Origin does not match the portal');
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,21 @@
+import { accessTokenRoutes } from './access-tokens.js';
+import { appRoutes } from './apps.js';
+import { authRoutes } from './auth.js';
+import { clientRoutes } from './clients.js';
+import { inviteRoutes } from './invites.js';
+import { logRoutes } from './logs.js';
+import type { RouteSpec } from './route.js';
+import { userRoutes } from './users.js';
+
+/** Every call below /api/auth/v1, in one list: the router mounts it, the permission tests walk it. */
+export const apiRoutes: readonly RouteSpec[] = [
+  ...appRoutes,
+  ...userRoutes,
+  ...clientRoutes,
+  ...inviteRoutes,
+  ...accessTokenRoutes,
+  ...logRoutes,
+  ...authRoutes,
+];
+
+export type { Deps, RouteSpec } from './route.js';

@@ -1,0 +1,70 @@
+/**
+ * A route is a declaration: method, path, who may call it, and a thin handler that parses input,
+ * calls one service and presents the answer. The list of declarations is what the permission
+ * tests walk, so a new route cannot be left out of them.
+ */
+import { invalidInput, parse, pathId, unauthenticated, type Access, type CurrentUser, type z } from '@tools-portal/core';
+import type { Context } from 'koa';
+import type { Knex } from 'knex';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { Audit } from '../services/audit.js';
+import type { PasswordHasher } from '../services/passwords.js';
+import type { Principal } from '../services/sessions.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Deps {
+  db: Knex;
+  config: Config;
+  hasher: PasswordHasher;
+  logger: Logger;
+}
+
+export interface RouteSpec {
+  method: Method;
+  /** Path below the API prefix, in @koa/router syntax; a trailing slash is optional on every path. */
+  path: string;
+  access: Access;
+  summary: string;
+  handler(ctx: Context, deps: Deps): Promise<void>;
+}
+
+export function principalOf(ctx: Context): Principal | null {
+  return (ctx.state.principal as Principal | null | undefined) ?? null;
+}
+
+/** The calling user; only for routes whose access is not public. */
+export function actorOf(ctx: Context): CurrentUser {
+  const principal = principalOf(ctx);
+  if (!principal) throw unauthenticated();
+  return principal.user;
+}
+
+export function clientInfo(ctx: Context): { ip: string; userAgent: string } {
+  return { ip: ctx.ip ?? '', userAgent: ctx.get('user-agent') };
+}
+
+export function auditOf(ctx: Context): Audit & { actor: CurrentUser } {
+  return { actor: actorOf(ctx), ...clientInfo(ctx) };
+}
+
+export function bodyOf<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {
+  return parse(schema, (ctx.request as { body?: unknown }).body);
+}
+
+/** A numeric path parameter; anything but plain digits is a 400 naming the parameter. */
+export function idParam(ctx: Context, name: string): number {
+  const result = pathId.safeParse(ctx.params[name] ?? '');
+  if (!result.success) throw invalidInput(name, 'must be a positive integer');
+  return result.data;
+}
+
+export function created(ctx: Context, body: unknown): void {
+  ctx.status = 201;
+  ctx.body = body;
+}
+
+export function noContent(ctx: Context): void {
+  ctx.status = 204;
+}

@@ -1,0 +1,97 @@
+import { forbidden, grantInput } from '@tools-portal/core';
+import { listKeysOfUser } from '../services/api-keys.js';
+import { appsOfUser, grantApp, revokeApp } from '../services/apps.js';
+import * as users from '../services/users.js';
+import { actorOf, auditOf, bodyOf, idParam, noContent, type RouteSpec } from './route.js';
+
+export const userRoutes: RouteSpec[] = [
+  {
+    method: 'GET',
+    path: '/user',
+    access: 'admin',
+    summary: 'All users, by email',
+    async handler(ctx, { db }) {
+      ctx.body = await users.listUsers(db);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/user/me',
+    access: 'user',
+    summary: 'The caller, with its client and admin flag',
+    async handler(ctx) {
+      ctx.body = actorOf(ctx);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/user/me/accesstoken',
+    access: 'user',
+    summary: "The caller's own API keys, masked",
+    async handler(ctx, { db }) {
+      ctx.body = await listKeysOfUser(db, actorOf(ctx).id);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/user/:id',
+    access: 'admin',
+    summary: 'One user',
+    async handler(ctx, { db }) {
+      ctx.body = await users.getUser(db, idParam(ctx, 'id'));
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/user/:id',
+    access: 'admin',
+    summary: "Delete a user's credentials: sessions, API keys and grants end at once",
+    async handler(ctx, { db }) {
+      const id = idParam(ctx, 'id');
+      if (id === actorOf(ctx).id) throw forbidden('you cannot delete yourself');
+      await users.deleteUser(db, auditOf(ctx), id);
+      noContent(ctx);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/user/:id/app',
+    access: 'admin',
+    summary: 'Apps granted to a user',
+    async handler(ctx, { db }) {
+      const user = await users.getUser(db, idParam(ctx, 'id'));
+      ctx.body = await appsOfUser(db, user.id);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/user/:id/app',
+    access: 'admin',
+    summary: 'Grant an app to a user: {appid}',
+    async handler(ctx, { db }) {
+      const { appid } = bodyOf(ctx, grantInput);
+      await grantApp(db, auditOf(ctx), idParam(ctx, 'id'), appid);
+      noContent(ctx);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/user/:id/app/:appid',
+    access: 'admin',
+    summary: 'Revoke an app from a user',
+    async handler(ctx, { db }) {
+      await revokeApp(db, auditOf(ctx), idParam(ctx, 'id'), idParam(ctx, 'appid'));
+      noContent(ctx);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/user/:id/session',
+    access: 'admin',
+    summary: "End every session of a user now (the user's API keys stay valid)",
+    async handler(ctx, { db }) {
+      await users.endUserSessions(db, auditOf(ctx), idParam(ctx, 'id'));
+      noContent(ctx);
+    },
+  },
+];

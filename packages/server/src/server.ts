@@ -1,0 +1,90 @@
+/** Starting and stopping a whole portal: database, migrations, first-start bootstrap, HTTP. */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Knex } from 'knex';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/connection.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createLogger, type Logger } from './logger.js';
+import type { Deps } from './routes/index.js';
+import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
+import { PasswordHasher } from './services/passwords.js';
+
+export interface RunningPortal {
+  /** Where the server listens, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  server: http.Server;
+  deps: Deps;
+  bootstrap: BootstrapResult;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: Logger;
+  /** PostgreSQL schema to use instead of the default one (tests). */
+  schema?: string;
+  /** Take PUBLIC_URL from the address actually bound (tests listening on port 0). */
+  publicUrlFromAddress?: boolean;
+  /** Called with the first admin's invite link when bootstrap made one. */
+  onInviteLink?: (link: string, email: string) => void;
+}
+
+/** The built web portal, if it has been built. */
+export function defaultWebRoot(): string | undefined {
+  const root = fileURLToPath(new URL('../../web/dist/', import.meta.url)).replace(/\/$/, '');
+  return fs.existsSync(`${root}/index.html`) ? root : undefined;
+}
+
+export async function startPortal(config: Config, options: StartOptions = {}): Promise<RunningPortal> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const db: Knex = openDatabase({ url: config.databaseUrl, schema: options.schema });
+  // Until bootstrap has finished, requests are answered 503 rather than left waiting.
+  let handle: http.RequestListener = (_request, response) => {
+    response.writeHead(503, { 'retry-after': '1' }).end();
+  };
+  const server = http.createServer((request, response) => handle(request, response));
+  try {
+    await migrateToLatest(db);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    const final: Config = {
+      ...config,
+      ...(options.publicUrlFromAddress ? { publicUrl: url, publicOrigin: new URL(url).origin } : {}),
+      webRoot: config.webRoot ?? defaultWebRoot(),
+    };
+    const hasher = new PasswordHasher(final.scryptLogN);
+    const result = await bootstrap(db, hasher, {
+      adminEmail: final.adminEmail,
+      adminPassword: final.adminPassword,
+      publicUrl: final.publicUrl,
+      inviteTtlDays: final.inviteTtlDays,
+    });
+    if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
+    const deps: Deps = { db, config: final, hasher, logger };
+    handle = createApp(deps).callback();
+    return {
+      url,
+      server,
+      deps,
+      bootstrap: result,
+      async close() {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await db.destroy();
+      },
+    };
+  } catch (error) {
+    server.close();
+    await db.destroy();
+    throw error;
+  }
+}

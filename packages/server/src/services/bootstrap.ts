@@ -1,0 +1,46 @@
+/**
+ * First start on an empty database: the Admin client and the first admin, either with the
+ * configured password or through an invite whose link is printed once.
+ */
+import { ADMIN_CLIENT_NAME } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import { isUniqueViolation } from '../db/errors.js';
+import { logEvent, type Audit } from './audit.js';
+import { createInvite } from './invites.js';
+import type { PasswordHasher } from './passwords.js';
+
+export interface BootstrapOptions {
+  adminEmail: string;
+  adminPassword: string | undefined;
+  publicUrl: string;
+  inviteTtlDays: number;
+}
+
+export type BootstrapResult =
+  | { created: false }
+  | { created: true; adminEmail: string; inviteLink?: string };
+
+const SYSTEM: Audit = { actor: null, ip: '', userAgent: 'bootstrap' };
+
+export async function bootstrap(db: Knex, hasher: PasswordHasher, options: BootstrapOptions): Promise<BootstrapResult> {
+  if (await db('clients').where({ name: ADMIN_CLIENT_NAME }).first()) return { created: false };
+  const passwordHash = options.adminPassword ? await hasher.hash(options.adminPassword) : undefined;
+  try {
+    return await db.transaction(async (trx) => {
+      const [client] = await trx('clients').insert({ name: ADMIN_CLIENT_NAME, created_at: Date.now() }).returning('id');
+      await logEvent(trx, SYSTEM, `created client ${ADMIN_CLIENT_NAME}`, { client: ADMIN_CLIENT_NAME });
+      if (passwordHash) {
+        await trx('users').insert({ email: options.adminEmail, client_id: client.id, password_hash: passwordHash, created_at: Date.now() });
+        await logEvent(trx, SYSTEM, `created admin ${options.adminEmail}`, { client: ADMIN_CLIENT_NAME, user: options.adminEmail });
+        return { created: true, adminEmail: options.adminEmail };
+      }
+      const invite = await createInvite(trx, SYSTEM, { email: options.adminEmail, clientid: client.id, apps: [] }, options.inviteTtlDays);
+      const inviteLink = `${options.publicUrl}/auth/register?token=${encodeURIComponent(invite.token)}`;
+      return { created: true, adminEmail: options.adminEmail, inviteLink };
+    });
+  } catch (error) {
+    // Another instance bootstrapped the same empty database first.
+    if (isUniqueViolation(error)) return { created: false };
+    throw error;
+  }
+}

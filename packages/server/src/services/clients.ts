@@ -1,0 +1,43 @@
+import { ADMIN_CLIENT_NAME, ApiError, notFound, type Client } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import { translateDatabaseError } from '../db/errors.js';
+import { logEvent, type Audit } from './audit.js';
+
+export async function listClients(db: Knex): Promise<Client[]> {
+  return db('clients').select('id', 'name').orderBy('name');
+}
+
+export async function getClient(db: Knex, id: number): Promise<Client> {
+  const client = await db('clients').select('id', 'name').where({ id }).first();
+  if (!client) throw notFound('client', id);
+  return client;
+}
+
+export async function findClientByName(db: Knex, name: string): Promise<Client | undefined> {
+  return db('clients').select('id', 'name').where({ name }).first();
+}
+
+export async function createClient(db: Knex, audit: Audit, name: string): Promise<Client> {
+  try {
+    return await db.transaction(async (trx) => {
+      const [row] = await trx('clients').insert({ name, created_at: Date.now() }).returning(['id', 'name']);
+      await logEvent(trx, audit, `created client ${name}`);
+      return { id: row.id, name: row.name };
+    });
+  } catch (error) {
+    throw translateDatabaseError(error, `client ${name} already exists`) ?? error;
+  }
+}
+
+/** Deletes a client and, through the foreign keys, its users with their sessions, keys and grants. */
+export async function deleteClient(db: Knex, audit: Audit, id: number): Promise<void> {
+  await db.transaction(async (trx) => {
+    const client = await getClient(trx, id);
+    if (client.name === ADMIN_CLIENT_NAME) {
+      throw new ApiError('forbidden', `client ${ADMIN_CLIENT_NAME} cannot be deleted: it holds the admins`);
+    }
+    const { count } = (await trx('users').where({ client_id: id }).count({ count: '*' }).first()) as { count: number };
+    await trx('clients').where({ id }).delete();
+    await logEvent(trx, audit, `deleted client ${client.name} with ${Number(count)} users`);
+  });
+}

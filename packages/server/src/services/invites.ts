@@ -1,0 +1,109 @@
+/**
+ * Invitations (registration tokens): single use, expiring, one open invite per email, and never
+ * for an email that already has a user.
+ */
+import { conflict, notFound, randomToken, type InviteInput, type RegistrationToken } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import { translateDatabaseError } from '../db/errors.js';
+import { logEvent, type Audit } from './audit.js';
+import { getClient } from './clients.js';
+import { findUserByEmail } from './users.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface InviteRow {
+  id: number;
+  email: string;
+  token: string;
+  client_id: number;
+  client_name: string;
+  sent_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+function invitesQuery(db: Knex) {
+  return db('invites')
+    .join('clients', 'clients.id', 'invites.client_id')
+    .select('invites.*', 'clients.name as client_name');
+}
+
+async function appIdsOfInvites(db: Knex, inviteIds: number[]): Promise<Map<number, number[]>> {
+  const byInvite = new Map<number, number[]>(inviteIds.map((id) => [id, []]));
+  if (inviteIds.length === 0) return byInvite;
+  const rows: { invite_id: number; app_id: number }[] = await db('invite_apps')
+    .whereIn('invite_id', inviteIds)
+    .orderBy('app_id');
+  for (const row of rows) byInvite.get(row.invite_id)?.push(row.app_id);
+  return byInvite;
+}
+
+function toRegistrationToken(row: InviteRow, apps: number[]): RegistrationToken {
+  return {
+    id: row.id,
+    email: row.email,
+    token: row.token,
+    sent_timestamp: new Date(Number(row.sent_at)).toISOString(),
+    expires_timestamp: new Date(Number(row.expires_at)).toISOString(),
+    client: { id: row.client_id, name: row.client_name },
+    apps,
+  };
+}
+
+/** The open (unused) invites, newest first; expired ones stay listed until deleted or replaced. */
+export async function listInvites(db: Knex): Promise<RegistrationToken[]> {
+  const rows: InviteRow[] = await invitesQuery(db).whereNull('invites.used_at').orderBy('invites.id', 'desc');
+  const apps = await appIdsOfInvites(db, rows.map((row) => row.id));
+  return rows.map((row) => toRegistrationToken(row, apps.get(row.id) ?? []));
+}
+
+export async function createInvite(
+  db: Knex,
+  audit: Audit,
+  input: { email: string; clientid: number; apps: number[] },
+  ttlDays: number,
+): Promise<RegistrationToken> {
+  const appIds = [...new Set(input.apps)];
+  try {
+    return await db.transaction(async (trx) => {
+      const client = await getClient(trx, input.clientid);
+      if (await findUserByEmail(trx, input.email)) throw conflict(`a user with email ${input.email} already exists`);
+      if (appIds.length > 0) {
+        const found: { id: number }[] = await trx('apps').whereIn('id', appIds).select('id');
+        const missing = appIds.find((id) => !found.some((app) => app.id === id));
+        if (missing !== undefined) throw notFound('app', missing);
+      }
+      const now = Date.now();
+      // An expired open invite for the same email gives way to the new one.
+      await trx('invites').where({ email: input.email }).whereNull('used_at').where('expires_at', '<=', now).delete();
+      const [row] = await trx('invites')
+        .insert({ email: input.email, token: randomToken(32), client_id: client.id, sent_at: now, expires_at: now + ttlDays * DAY_MS })
+        .returning('id');
+      if (appIds.length > 0) await trx('invite_apps').insert(appIds.map((app_id) => ({ invite_id: row.id, app_id })));
+      await logEvent(trx, audit, `invited ${input.email} to client ${client.name}`, { client: client.name, user: input.email });
+      const created: InviteRow = await invitesQuery(trx).where('invites.id', row.id).first();
+      return toRegistrationToken(created, appIds.sort((a, b) => a - b));
+    });
+  } catch (error) {
+    throw translateDatabaseError(error, `an open invite for ${input.email} already exists`) ?? error;
+  }
+}
+
+export async function deleteInvite(db: Knex, audit: Audit, id: number): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row: InviteRow | undefined = await invitesQuery(trx).where('invites.id', id).whereNull('invites.used_at').first();
+    if (!row) throw notFound('registration token', id);
+    await trx('invites').where({ id }).delete();
+    await logEvent(trx, audit, `deleted invite for ${row.email}`, { client: row.client_name, user: row.email });
+  });
+}
+
+export async function findInviteByToken(db: Knex, token: string): Promise<InviteRow | undefined> {
+  return invitesQuery(db).where('invites.token', token).first();
+}
+
+export async function appIdsOfInvite(db: Knex, inviteId: number): Promise<number[]> {
+  return (await appIdsOfInvites(db, [inviteId])).get(inviteId) ?? [];
+}
+
+export type { InviteInput };

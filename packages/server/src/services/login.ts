@@ -1,0 +1,111 @@
+/** Password login, registration from an invite, and logout. */
+import { ApiError, invalidInput, type CurrentUser } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import { translateDatabaseError } from '../db/errors.js';
+import { logEvent, type Audit } from './audit.js';
+import { banRemaining, clearFailures, recordFailure, tooManyAttempts, type BruteForcePolicy } from './brute-force.js';
+import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js';
+import type { PasswordHasher } from './passwords.js';
+import { createSession, endSession, type ClientInfo, type SessionPolicy } from './sessions.js';
+import { findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
+
+export interface LoginDeps {
+  db: Knex;
+  hasher: PasswordHasher;
+  policy: SessionPolicy & BruteForcePolicy;
+}
+
+export interface SignedIn {
+  token: string;
+  user: CurrentUser;
+}
+
+const WRONG_CREDENTIALS = 'wrong email or password';
+
+export async function passwordLogin(deps: LoginDeps, info: ClientInfo, emailInput: string, password: string): Promise<SignedIn> {
+  const { db, hasher, policy } = deps;
+  const email = emailInput.trim().toLowerCase();
+  const audit: Audit = { actor: null, ...info };
+  const banned = await banRemaining(db, email, info.ip);
+  if (banned > 0) {
+    await logEvent(db, audit, 'login blocked: too many failed logins', { user: email });
+    throw tooManyAttempts(banned);
+  }
+  const row: (UserRow & { password_hash: string | null }) | undefined = await usersQuery(db)
+    .where('users.email', email)
+    .select('users.password_hash')
+    .first();
+  const check = row?.password_hash ? await hasher.verify(row.password_hash, password) : await hasher.verifyNothing(password);
+  if (!row || !check.ok) {
+    await recordFailure(db, policy, email, info.ip);
+    const reason = !row ? 'unknown email' : row.password_hash ? 'wrong password' : 'no password set';
+    await logEvent(db, audit, `login failed: ${reason}`, { client: row?.client_name, user: email });
+    throw new ApiError('unauthenticated', WRONG_CREDENTIALS);
+  }
+  if (check.needsRehash) {
+    await db('users').where({ id: row.id }).update({ password_hash: await hasher.hash(password) });
+  }
+  await clearFailures(db, email);
+  const user = toCurrentUser(row);
+  const token = await createSession(db, user.id, info, policy);
+  await logEvent(db, { ...audit, actor: user }, 'login with password');
+  return { token, user };
+}
+
+/** Checks that an invite can still be used, and answers it. */
+export async function openInvite(db: Knex, token: string): Promise<InviteRow> {
+  const invite = await findInviteByToken(db, token);
+  if (!invite) throw new ApiError('not_found', 'this invitation does not exist');
+  if (invite.used_at !== null) throw new ApiError('conflict', 'this invitation has already been used');
+  if (Number(invite.expires_at) <= Date.now()) throw invalidInput('Token', 'this invitation has expired');
+  return invite;
+}
+
+/**
+ * Creates the invited user in the invite's client with the invite's apps and consumes the invite,
+ * in one transaction: of several concurrent attempts exactly one wins, the rest answer conflict.
+ */
+export async function registerFromInvite(
+  db: Knex,
+  info: ClientInfo,
+  invite: InviteRow,
+  credentials: { passwordHash?: string; googleSub?: string },
+  how: string,
+): Promise<CurrentUser> {
+  try {
+    return await db.transaction(async (trx) => {
+    const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
+    if (consumed === 0) throw new ApiError('conflict', 'this invitation has already been used');
+    if (await findUserByEmail(trx, invite.email)) throw new ApiError('conflict', `a user with email ${invite.email} already exists`);
+    const [row] = await trx('users')
+      .insert({
+        email: invite.email,
+        client_id: invite.client_id,
+        password_hash: credentials.passwordHash ?? null,
+        google_sub: credentials.googleSub ?? null,
+        created_at: Date.now(),
+      })
+      .returning('id');
+    const appIds = await appIdsOfInvite(trx, invite.id);
+    if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
+    const user = toCurrentUser(await usersQuery(trx).where('users.id', row.id).first());
+    await logEvent(trx, { actor: user, ...info }, `registered ${how}`);
+    return user;
+    });
+  } catch (error) {
+    throw translateDatabaseError(error, `a user with email ${invite.email} already exists`) ?? error;
+  }
+}
+
+export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, token: string, password: string): Promise<SignedIn> {
+  const { db, hasher, policy } = deps;
+  const invite = await openInvite(db, token);
+  const passwordHash = await hasher.hash(password);
+  const user = await registerFromInvite(db, info, invite, { passwordHash }, 'with password');
+  return { token: await createSession(db, user.id, info, policy), user };
+}
+
+export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number | undefined): Promise<void> {
+  if (sessionId !== undefined) await endSession(db, sessionId);
+  await logEvent(db, audit, 'logout');
+}

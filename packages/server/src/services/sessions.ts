@@ -1,0 +1,82 @@
+/**
+ * Sessions and API keys: turning a presented token into the user it stands for. Tokens are
+ * stored only as SHA-256 hashes, so a lookup is one indexed query.
+ */
+import { isApiKey, randomToken, type CurrentUser } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import { sha256 } from './secrets.js';
+import { toCurrentUser, usersQuery, type UserRow } from './users.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+// Last-seen and last-used times are written at most this often, not on every request.
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export interface SessionPolicy {
+  sessionTtlDays: number;
+  sessionIdleDays: number;
+}
+
+export interface Principal {
+  user: CurrentUser;
+  via: 'session' | 'apikey';
+  sessionId?: number;
+  apiKeyId?: number;
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
+/** Starts a session for a user; answers the token, which is never stored as such. */
+export async function createSession(db: Knex, userId: number, info: ClientInfo, policy: SessionPolicy): Promise<string> {
+  const token = randomToken(32);
+  const now = Date.now();
+  await db('sessions').insert({
+    token_hash: sha256(token),
+    user_id: userId,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: now + policy.sessionTtlDays * DAY_MS,
+    ip: info.ip.slice(0, 64),
+    user_agent: info.userAgent.slice(0, 512),
+  });
+  return token;
+}
+
+/** The user a session token or API key stands for, or null when it stands for nobody now. */
+export async function principalFromToken(db: Knex, token: string, policy: SessionPolicy): Promise<Principal | null> {
+  if (token.length === 0 || token.length > 512) return null;
+  const now = Date.now();
+  if (isApiKey(token)) {
+    const row: (UserRow & { key_id: number; last_used_at: number | null }) | undefined = await usersQuery(db)
+      .join('api_keys', 'api_keys.user_id', 'users.id')
+      .where('api_keys.key_hash', sha256(token))
+      .select('api_keys.id as key_id', 'api_keys.last_used_at')
+      .first();
+    if (!row) return null;
+    if (row.last_used_at === null || now - Number(row.last_used_at) > TOUCH_INTERVAL_MS) {
+      await db('api_keys').where({ id: row.key_id }).update({ last_used_at: now });
+    }
+    return { user: toCurrentUser(row), via: 'apikey', apiKeyId: row.key_id };
+  }
+  const row: (UserRow & { session_id: number; last_seen_at: number; expires_at: number }) | undefined = await usersQuery(db)
+    .join('sessions', 'sessions.user_id', 'users.id')
+    .where('sessions.token_hash', sha256(token))
+    .select('sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at')
+    .first();
+  if (!row) return null;
+  const lastSeen = Number(row.last_seen_at);
+  if (Number(row.expires_at) <= now || lastSeen + policy.sessionIdleDays * DAY_MS <= now) {
+    await db('sessions').where({ id: row.session_id }).delete();
+    return null;
+  }
+  if (now - lastSeen > TOUCH_INTERVAL_MS) {
+    await db('sessions').where({ id: row.session_id }).update({ last_seen_at: now });
+  }
+  return { user: toCurrentUser(row), via: 'session', sessionId: row.session_id };
+}
+
+export async function endSession(db: Knex, sessionId: number): Promise<void> {
+  await db('sessions').where({ id: sessionId }).delete();
+}

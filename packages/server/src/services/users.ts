@@ -1,0 +1,71 @@
+import { isAdmin, notFound, type CurrentUser, type User } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import { logEvent, type Audit } from './audit.js';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  name: string;
+  client_id: number;
+  client_name: string;
+}
+
+/** Users joined with their client: the base of every user query. */
+export function usersQuery(db: Knex) {
+  return db('users')
+    .join('clients', 'clients.id', 'users.client_id')
+    .select('users.id', 'users.email', 'users.name', 'users.client_id', 'clients.name as client_name');
+}
+
+export function toUser(row: UserRow): User {
+  return { id: row.id, email: row.email, name: row.name, client: { id: row.client_id, name: row.client_name } };
+}
+
+export function toCurrentUser(row: UserRow): CurrentUser {
+  const user = toUser(row);
+  return { ...user, admin: isAdmin(user) };
+}
+
+export async function listUsers(db: Knex): Promise<User[]> {
+  const rows: UserRow[] = await usersQuery(db).orderBy('users.email');
+  return rows.map(toUser);
+}
+
+export async function getUser(db: Knex, id: number): Promise<User> {
+  const row: UserRow | undefined = await usersQuery(db).where('users.id', id).first();
+  if (!row) throw notFound('user', id);
+  return toUser(row);
+}
+
+export async function findUserByEmail(db: Knex, email: string): Promise<UserRow | undefined> {
+  return usersQuery(db).where('users.email', email.trim().toLowerCase()).first();
+}
+
+export async function usersOfClient(db: Knex, clientId: number): Promise<User[]> {
+  const rows: UserRow[] = await usersQuery(db).where('users.client_id', clientId).orderBy('users.email');
+  return rows.map(toUser);
+}
+
+export async function usersOfApp(db: Knex, appId: number): Promise<User[]> {
+  const rows: UserRow[] = await usersQuery(db)
+    .join('user_apps', 'user_apps.user_id', 'users.id')
+    .where('user_apps.app_id', appId)
+    .orderBy('users.email');
+  return rows.map(toUser);
+}
+
+/** Deletes a user's credentials: sessions, API keys and grants go with it (foreign keys). */
+export async function deleteUser(db: Knex, audit: Audit, id: number): Promise<void> {
+  await db.transaction(async (trx) => {
+    const user = await getUser(trx, id);
+    await trx('users').where({ id }).delete();
+    await logEvent(trx, audit, `deleted user ${user.email}`);
+  });
+}
+
+/** An admin's "end sessions": every session of the user stops working at once. */
+export async function endUserSessions(db: Knex, audit: Audit, id: number): Promise<void> {
+  const user = await getUser(db, id);
+  const ended = await db('sessions').where({ user_id: id }).delete();
+  await logEvent(db, audit, `ended ${ended} sessions of ${user.email}`, { client: user.client.name, user: user.email });
+}

@@ -1,0 +1,100 @@
+/**
+ * Test support: a real portal on an ephemeral port over a real database file, and helpers to
+ * call it the way clients do. One portal per test file; each test makes the data it needs.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PortalClient, generateApiKey, type App, type Client, type CurrentUser } from '@tools-portal/core';
+import { loadConfig, startPortal, type RunningPortal } from '@tools-portal/server';
+
+export const ADMIN_EMAIL = 'admin@example.com';
+export const ADMIN_PASSWORD = 'admin-password-123';
+export const USER_PASSWORD = 'user-password-123';
+
+export interface TestPortal extends RunningPortal {
+  /** An API client logged in as the bootstrapped admin (Bearer session token). */
+  admin: PortalClient;
+  /** An API client with no credentials. */
+  anonymous: PortalClient;
+  /** A fresh client, optionally with a token. */
+  client(token?: string): PortalClient;
+  /** Logs in by password; answers the session token. */
+  login(email: string, password: string): Promise<string>;
+  /** Creates a client, invites a user into it with the given apps, registers them; answers a logged-in API client. */
+  createUser(options?: { email?: string; client?: Client; apps?: App[]; password?: string }): Promise<TestUser>;
+  /** Raw HTTP against the portal, for what the typed client does not express. */
+  fetch(pathname: string, init?: RequestInit): Promise<Response>;
+}
+
+export interface TestUser {
+  api: PortalClient;
+  token: string;
+  user: CurrentUser;
+  email: string;
+  password: string;
+}
+
+let counter = 0;
+export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
+
+/** Starts a portal for one test file. DATABASE_URL in the environment selects PostgreSQL. */
+export async function startTestPortal(env: Record<string, string> = {}): Promise<TestPortal> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-portal-test-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${path.join(dir, 'portal.db')}`,
+    SCRYPT_LOGN: '10',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    WEB_ROOT: '',
+    ...env,
+  });
+  const running = await startPortal(config, { publicUrlFromAddress: true });
+  const client = (token?: string) => new PortalClient({ baseUrl: running.url, token });
+  const login = async (email: string, password: string) => (await client().auth.login({ Email: email, Password: password })).accesstoken;
+  const admin = client(await login(ADMIN_EMAIL, ADMIN_PASSWORD));
+
+  const portal: TestPortal = {
+    ...running,
+    admin,
+    anonymous: client(),
+    client,
+    login,
+    fetch: (pathname, init) => fetch(`${running.url}${pathname}`, init),
+    async createUser(options = {}) {
+      const email = options.email ?? `${unique('user')}@example.com`;
+      const password = options.password ?? USER_PASSWORD;
+      const owner = options.client ?? (await admin.clients.create(unique('client')));
+      const invite = await admin.invites.create({ email, clientid: owner.id, apps: (options.apps ?? []).map((app) => app.id) });
+      const { accesstoken } = await client().auth.register({ Token: invite.token, Password: password });
+      const api = client(accesstoken);
+      return { api, token: accesstoken, user: await api.users.me(), email, password };
+    },
+    async close() {
+      await running.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return portal;
+}
+
+export async function createApp(admin: PortalClient, overrides: Partial<App> = {}): Promise<App> {
+  const name = overrides.name ?? unique('app');
+  return admin.apps.create({ name, url: overrides.url ?? `https://${name}.example.com/`, description: overrides.description ?? '', doclink: overrides.doclink ?? '' });
+}
+
+export { generateApiKey };
+
+/** Runs a call expected to fail; answers the ApiError's code and the HTTP status it came with. */
+export async function failure(call: Promise<unknown>): Promise<{ code: string; message: string; field?: string }> {
+  try {
+    await call;
+  } catch (error) {
+    const apiError = error as { code: string; message: string; details: { field?: string } };
+    return { code: apiError.code, message: apiError.message, field: apiError.details?.field };
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}

@@ -1,0 +1,20 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run the workspace packages from their TypeScript sources, no build needed.
+    alias: {
+      '@tools-portal/core': source('./packages/core/src/index.ts'),
+      '@tools-portal/server': source('./packages/server/src/index.ts'),
+    },
+  },
+  test: {
+    projects: [
+      { extends: true, test: { name: 'core', include: ['packages/core/test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'server', include: ['packages/server/test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 30_000 } },
+    ],
+  },
+});
