@@ -10,6 +10,7 @@ import type {
   Health,
   LogEntry,
   LoginAnswer,
+  LoginOptions,
   RegistrationToken,
   User,
 } from './entities.js';
@@ -128,6 +129,7 @@ export class PortalClient {
     login: (input: LoginInput) => this.request<LoginAnswer>('POST', '/validatepassword', input),
     register: (input: RegisterInput) => this.request<LoginAnswer>('POST', '/register/', input),
     logout: () => this.request<void>('POST', '/logout'),
+    options: () => this.request<LoginOptions>('GET', '/loginoptions'),
   };
 
   health(): Promise<Health> {

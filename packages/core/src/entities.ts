@@ -65,3 +65,8 @@ export interface LoginAnswer {
 export interface Health {
   status: 'ok' | 'unavailable';
 }
+
+/** `GET /loginoptions`: which ways to log in the login screen should offer. */
+export interface LoginOptions {
+  google: boolean;
+}

@@ -36,6 +36,15 @@ export const authRoutes: RouteSpec[] = [
     },
   },
   {
+    method: 'GET',
+    path: '/loginoptions',
+    access: 'public',
+    summary: 'Which ways to log in the portal offers: {google}',
+    async handler(ctx, { config }) {
+      ctx.body = { google: config.google !== undefined };
+    },
+  },
+  {
     method: 'POST',
     path: '/logout',
     access: 'public',
