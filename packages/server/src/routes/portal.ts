@@ -6,7 +6,7 @@ import { serveWebFile } from '../static-files.js';
 import type { Deps } from './route.js';
 
 export function portalRouter(deps: Deps): Router {
-  const router = new Router();
+  const router = new Router({ strict: true });
 
   router.get('/healthz', async (ctx) => {
     try {
