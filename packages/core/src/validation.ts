@@ -127,12 +127,23 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<
   const issue = result.error.issues[0];
   const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'body';
   const message =
-    issue.code === 'invalid_type' && issue.input === undefined
-      ? 'is required'
-      : issue.code === 'invalid_type' && issue.path.length === 0
+    issue.code !== 'invalid_type'
+      ? issue.message
+      : issue.path.length === 0
         ? 'must be a JSON object'
-        : issue.message;
+        : valueAt(input, issue.path) === undefined
+          ? 'is required'
+          : issue.message;
   throw invalidInput(field, message);
 }
 
 export { z };
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ApiError,
+  appInput,
+  clientInput,
+  inviteInput,
+  newPasswordProblem,
+  parse,
+  passwordProblem,
+  PASSWORD_TOO_COMMON,
+  PASSWORD_TOO_SHORT,
+  PASSWORDS_DONT_MATCH,
+  pathId,
+} from '../src/index.js';
+
+const problem = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ApiError) return { code: error.code, field: error.details.field, message: error.message };
+    throw error;
+  }
+  return undefined;
+};
+
+describe('validation', () => {
+  it('accepts a well-formed app, filling optional fields', () => {
+    expect(parse(appInput, { name: 'wiki', url: 'https://wiki.example.com/' })).toEqual({
+      name: 'wiki',
+      url: 'https://wiki.example.com/',
+      description: '',
+      doclink: '',
+    });
+  });
+
+  it('names the field at fault', () => {
+    expect(problem(() => parse(appInput, { url: 'https://a.example.com/' }))).toEqual({ code: 'invalid_input', field: 'name', message: 'name: is required' });
+    expect(problem(() => parse(appInput, { name: 'a', url: '/relative' }))).toMatchObject({ field: 'url' });
+    expect(problem(() => parse(appInput, { name: 'a', url: 'http://' }))).toMatchObject({ field: 'url' });
+    expect(problem(() => parse(appInput, { name: 'a\u0000b', url: 'https://a.example.com/' }))).toMatchObject({ field: 'name' });
+    expect(problem(() => parse(clientInput, { name: 42 }))).toMatchObject({ field: 'name', message: 'name: must be a string' });
+    expect(problem(() => parse(clientInput, null))).toMatchObject({ field: 'body' });
+    expect(problem(() => parse(inviteInput, { email: 'a@b.co', clientid: 1.5 }))).toMatchObject({ field: 'clientid' });
+    expect(problem(() => parse(inviteInput, { email: 'a@b.co', clientid: 1, apps: 'all' }))).toMatchObject({ field: 'apps' });
+  });
+
+  it('drops fields no schema names', () => {
+    expect(parse(clientInput, { name: 'Acme', id: 7, admin: true })).toEqual({ name: 'Acme' });
+  });
+
+  it('reads only plain positive integers as path ids', () => {
+    expect(parse(pathId, '42')).toBe(42);
+    for (const bad of ['0', '-1', '1e3', '0x10', ' 1', '1.0', '', '12345678901234567']) {
+      expect(problem(() => parse(pathId, bad)), bad).toMatchObject({ code: 'invalid_input' });
+    }
+  });
+});
+
+describe('passwords', () => {
+  it("speak the SPEC's words", () => {
+    expect(newPasswordProblem('abcdefgh1', 'abcdefgh2')).toBe("Your passwords don't match!");
+    expect(newPasswordProblem('short', 'short')).toBe('Your password must be at least eight characters long!');
+    expect(PASSWORDS_DONT_MATCH).toBe("Your passwords don't match!");
+  });
+
+  it('count characters, not bytes, and never trim', () => {
+    expect(passwordProblem('😀😀😀😀😀😀😀')).toBe(PASSWORD_TOO_SHORT);
+    expect(passwordProblem('😀😀😀😀😀😀😀😀')).toBeNull();
+    expect(passwordProblem('   a    ')).toBeNull();
+  });
+
+  it('refuse the most common passwords', () => {
+    expect(passwordProblem('password1')).toBe(PASSWORD_TOO_COMMON);
+    expect(passwordProblem('Password1')).toBe(PASSWORD_TOO_COMMON);
+    expect(passwordProblem('correct horse battery')).toBeNull();
+  });
+});
