@@ -41,7 +41,7 @@ export function createApp(deps: Deps): Koa {
   const stack: Koa.Middleware<any, any>[] = [
     bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }),
     authenticate((token) => principalFromToken(db, token, config)),
-    checkOrigin(config.publicOrigin),
+    checkOrigin(config.trustedOrigins),
     api.routes(),
     api.allowedMethods({
       throw: true,

@@ -12,6 +12,12 @@ export interface Config {
   publicUrl: string;
   /** Origin of PUBLIC_URL: what Origin headers, cookies and redirects are checked against. */
   publicOrigin: string;
+  /**
+   * Origins whose unsafe requests are accepted (CSRF check): PUBLIC_URL's, and with the default
+   * PUBLIC_URL also the other loopback names, so both http://localhost:8080 and
+   * http://127.0.0.1:8080 work out of the box.
+   */
+  trustedOrigins: string[];
   secureCookies: boolean;
   databaseUrl: string;
   adminEmail: string;
@@ -70,7 +76,8 @@ export function loadConfig(env: Env = process.env): Config {
   const port = integer('PORT', 8080, 0, 65535);
   const host = read('HOST') ?? '127.0.0.1';
 
-  const publicUrl = (read('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const explicitPublicUrl = read('PUBLIC_URL');
+  const publicUrl = (explicitPublicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '');
   let publicOrigin = 'http://localhost';
   try {
     const url = new URL(publicUrl);
@@ -106,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     publicUrl,
     publicOrigin,
+    trustedOrigins: explicitPublicUrl ? [publicOrigin] : loopbackOrigins(port),
     secureCookies: publicOrigin.startsWith('https:'),
     databaseUrl,
     adminEmail,
@@ -133,4 +141,8 @@ export function loadConfig(env: Env = process.env): Config {
 export function sqliteFile(databaseUrl: string): string {
   const file = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
   return file === ':memory:' ? file : path.resolve(file);
+}
+
+export function loopbackOrigins(port: number): string[] {
+  return [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`];
 }

@@ -56,7 +56,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const final: Config = {
       ...config,
-      ...(options.publicUrlFromAddress ? { publicUrl: url, publicOrigin: new URL(url).origin } : {}),
+      ...(options.publicUrlFromAddress ? { publicUrl: url, publicOrigin: new URL(url).origin, trustedOrigins: [new URL(url).origin] } : {}),
       webRoot: config.webRoot ?? defaultWebRoot(),
     };
     const hasher = new PasswordHasher(final.scryptLogN);

@@ -108,3 +108,10 @@ describe('database', () => {
     }
   });
 });
+
+describe('origins', () => {
+  it('accepts both loopback names with the default PUBLIC_URL, only PUBLIC_URL when set', () => {
+    expect(loadConfig({ PORT: '8080' }).trustedOrigins).toEqual(['http://localhost:8080', 'http://127.0.0.1:8080', 'http://[::1]:8080']);
+    expect(loadConfig({ PUBLIC_URL: 'https://tools.example.com' }).trustedOrigins).toEqual(['https://tools.example.com']);
+  });
+});

@@ -18,12 +18,13 @@ function originOfHeader(value: string): string | null {
   }
 }
 
-export function checkOrigin(publicOrigin: string) {
+export function checkOrigin(trustedOrigins: readonly string[]) {
   return async function refuseCrossSite(ctx: Context, next: Next): Promise<void> {
     const credential = ctx.state.credential as Credential;
     if (!SAFE_METHODS.has(ctx.method) && credential?.source !== 'bearer') {
       const claimed = ctx.get('origin') || ctx.get('referer');
-      const sameOrigin = claimed !== '' && originOfHeader(claimed) === publicOrigin;
+      const origin = claimed ? originOfHeader(claimed) : null;
+      const sameOrigin = origin !== null && trustedOrigins.includes(origin);
       const required = credential?.source === 'cookie';
       if (required ? !sameOrigin : claimed !== '' && !sameOrigin) {
         throw new ApiError('forbidden', 'cross-site request refused: Origin does not match the portal');
