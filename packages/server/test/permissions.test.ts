@@ -1,0 +1,141 @@
+/**
+ * The permission matrix: every API route against every kind of caller. The expected access of
+ * each route is written here by hand, independently of the route's own declaration; a route the
+ * server has that this table lacks (or the other way round) fails the test.
+ */
+import { generateApiKey, type Access } from '@tools-portal/core';
+import { apiRoutes, type RouteSpec } from '@tools-portal/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, startTestPortal, unique, type TestPortal } from './support.js';
+
+const EXPECTED: Record<string, Access> = {
+  'GET /app': 'user',
+  'GET /app/:id': 'admin',
+  'POST /app': 'admin',
+  'PUT /app': 'admin',
+  'DELETE /app/:id': 'admin',
+  'GET /app/:id/user': 'admin',
+  'DELETE /app/:appid/user/:userid': 'admin',
+  'GET /user': 'admin',
+  'GET /user/me': 'user',
+  'GET /user/me/accesstoken': 'user',
+  'GET /user/:id': 'admin',
+  'DELETE /user/:id': 'admin',
+  'GET /user/:id/app': 'admin',
+  'POST /user/:id/app': 'admin',
+  'DELETE /user/:id/app/:appid': 'admin',
+  'DELETE /user/:id/session': 'admin',
+  'GET /client': 'admin',
+  'GET /client/:id': 'admin',
+  'GET /client/:id/user': 'admin',
+  'POST /client': 'admin',
+  'DELETE /client/:id': 'admin',
+  'GET /registrationtoken': 'admin',
+  'POST /registrationtoken': 'admin',
+  'DELETE /registrationtoken/:tokenid': 'admin',
+  'POST /accesstoken/:token': 'user',
+  'DELETE /accesstoken/:token': 'user',
+  'GET /log/:currentPage/:perPage': 'admin',
+  'POST /validatepassword': 'public',
+  'POST /register': 'public',
+  'GET /loginoptions': 'public',
+  'POST /logout': 'public',
+};
+
+type Caller = 'anonymous' | 'client user' | 'admin' | "client user's API key" | "admin's API key" | 'expired session' | 'revoked session' | "deleted user's token";
+const CALLERS: Caller[] = ['anonymous', 'client user', 'admin', "client user's API key", "admin's API key", 'expired session', 'revoked session', "deleted user's token"];
+
+/** What a caller gets from a route of some access: 'ok' means neither 401 nor 403 (nor 5xx). */
+function expectedOutcome(access: Access, caller: Caller): 401 | 403 | 'ok' {
+  if (access === 'public') return 'ok';
+  if (caller === 'anonymous' || caller === 'expired session' || caller === 'revoked session' || caller === "deleted user's token") return 401;
+  if (access === 'user') return 'ok';
+  return caller === 'admin' || caller === "admin's API key" ? 'ok' : 403;
+}
+
+let portal: TestPortal;
+let adminClientId: number;
+beforeAll(async () => {
+  portal = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '100000' });
+  adminClientId = (await portal.admin.clients.list()).find((client) => client.name === 'Admin')!.id;
+});
+afterAll(() => portal.close());
+
+/** A fresh caller of each kind, so that a call that deletes or logs out harms no other case. */
+async function tokenFor(caller: Caller): Promise<string | undefined> {
+  if (caller === 'anonymous') return undefined;
+  const admin = caller === 'admin' || caller === "admin's API key";
+  const made = await portal.createUser(admin ? { client: { id: adminClientId, name: 'Admin' } } : {});
+  if (caller.endsWith('API key')) {
+    const key = generateApiKey();
+    await made.api.accessTokens.create(key);
+    return key;
+  }
+  if (caller === 'expired session') await portal.deps.db('sessions').where({ user_id: made.user.id }).update({ expires_at: Date.now() - 1 });
+  if (caller === 'revoked session') await made.api.auth.logout();
+  if (caller === "deleted user's token") await portal.admin.users.delete(made.user.id);
+  return made.token;
+}
+
+/** Fresh records for a route's path parameters, and a plausible body. */
+async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unknown }> {
+  const app = await createApp(portal.admin);
+  const client = await portal.admin.clients.create(unique('perm'));
+  const { user, email, password } = await portal.createUser({ client, apps: [app] });
+  const invite = await portal.admin.invites.create({ email: `${unique('inv')}@example.com`, clientid: client.id, apps: [] });
+  const values: Record<string, string> = {
+    id: String(route.path.startsWith('/app') ? app.id : route.path.startsWith('/client') ? client.id : user.id),
+    appid: String(app.id),
+    userid: String(user.id),
+    tokenid: String(invite.id),
+    token: generateApiKey(),
+    currentPage: '1',
+    perPage: '20',
+  };
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => values[name]);
+  const bodies: Record<string, unknown> = {
+    'POST /app': { name: unique('app'), url: 'https://new.example.com/' },
+    'PUT /app': { ...app, description: 'changed' },
+    'POST /user/:id/app': { appid: (await createApp(portal.admin)).id },
+    'POST /client': { name: unique('client') },
+    'POST /registrationtoken': { email: `${unique('inv')}@example.com`, clientid: client.id, apps: [app.id] },
+    'POST /validatepassword': { Email: email, Password: password },
+    'POST /register': { Token: invite.token, Password: 'long enough password' },
+  };
+  return { path, body: bodies[`${route.method} ${route.path}`] };
+}
+
+describe('permission matrix', () => {
+  it('has an expectation for every route and no more', () => {
+    const routes = apiRoutes.map((route) => `${route.method} ${route.path}`);
+    expect(routes.filter((route) => !(route in EXPECTED))).toEqual([]);
+    expect(Object.keys(EXPECTED).filter((route) => !routes.includes(route))).toEqual([]);
+  });
+
+  it('declares each route with the expected access', () => {
+    for (const route of apiRoutes) expect(route.access, `${route.method} ${route.path}`).toBe(EXPECTED[`${route.method} ${route.path}`]);
+  });
+
+  for (const route of apiRoutes) {
+    const name = `${route.method} ${route.path}`;
+    it(`${name}: ${CALLERS.map((caller) => `${caller} -> ${expectedOutcome(EXPECTED[name] ?? 'admin', caller)}`).join(', ')}`, async () => {
+      for (const caller of CALLERS) {
+        const token = await tokenFor(caller);
+        const { path, body } = await requestFor(route);
+        const response = await portal.fetch(`/api/auth/v1${path}`, {
+          method: route.method,
+          headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        const expected = expectedOutcome(EXPECTED[name], caller);
+        const label = `${name} as ${caller}: ${response.status} ${await response.text()}`;
+        if (expected === 'ok') {
+          expect([401, 403], label).not.toContain(response.status);
+          expect(response.status, label).toBeLessThan(500);
+        } else {
+          expect(response.status, label).toBe(expected);
+        }
+      }
+    });
+  }
+});
