@@ -14,7 +14,16 @@ export default defineConfig({
   test: {
     projects: [
       { extends: true, test: { name: 'core', include: ['packages/core/test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'server', include: ['packages/server/test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 30_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['packages/server/test/**/*.test.ts'],
+          globalSetup: ['packages/server/test/global-setup.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
     ],
   },
 });

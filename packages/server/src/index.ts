@@ -1,5 +1,5 @@
 export { createApp } from './app.js';
-export { loadConfig, ConfigError, type Config } from './config.js';
+export { loadConfig, ConfigError, sqliteFile, type Config } from './config.js';
 export { openDatabase, dialectOf, sqliteSettings, type Db, type Dialect } from './db/connection.js';
 export { migrateToLatest, migrateDown } from './db/migrate.js';
 export { createLogger, type Logger } from './logger.js';

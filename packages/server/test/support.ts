@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PortalClient, generateApiKey, type App, type Client, type CurrentUser } from '@tools-portal/core';
-import { loadConfig, startPortal, type RunningPortal } from '@tools-portal/server';
+import { loadConfig, startPortal, type Logger, type RunningPortal } from '@tools-portal/server';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'admin-password-123';
@@ -39,7 +39,7 @@ let counter = 0;
 export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
 
 /** Starts a portal for one test file. DATABASE_URL in the environment selects PostgreSQL. */
-export async function startTestPortal(env: Record<string, string> = {}): Promise<TestPortal> {
+export async function startTestPortal(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestPortal> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-portal-test-'));
   const config = loadConfig({
     PORT: '0',
@@ -52,7 +52,7 @@ export async function startTestPortal(env: Record<string, string> = {}): Promise
     WEB_ROOT: '',
     ...env,
   });
-  const running = await startPortal(config, { publicUrlFromAddress: true });
+  const running = await startPortal(config, { publicUrlFromAddress: true, logger: options.logger });
   const client = (token?: string) => new PortalClient({ baseUrl: running.url, token });
   const login = async (email: string, password: string) => (await client().auth.login({ Email: email, Password: password })).accesstoken;
   const admin = client(await login(ADMIN_EMAIL, ADMIN_PASSWORD));
