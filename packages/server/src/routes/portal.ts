@@ -19,7 +19,8 @@ export function portalRouter(deps: Deps): Router {
   });
 
   router.get('/', (ctx) => ctx.redirect('/auth/'));
-  router.get('/auth', (ctx) => ctx.redirect('/auth/'));
+  // The router's optional trailing slash makes this match `/auth/` too, which must not redirect to itself.
+  router.get('/auth', (ctx, next) => (ctx.path === '/auth' ? ctx.redirect('/auth/') : next()));
 
   // `{PUBLIC_URL}/{app}/register?token=…`: the set-password screen, then on to that app.
   router.get('/:app/register', async (ctx) => {
