@@ -84,7 +84,9 @@ export function translateOidcError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof oidc.AuthorizationResponseError) return new ApiError('unauthenticated', `the provider answered ${error.error}`);
   if (error instanceof oidc.ResponseBodyError) return new ApiError('unauthenticated', `the token request was refused: ${error.error}`);
-  const message = error instanceof Error ? error.message : String(error);
+  // openid-client says "invalid response encountered"; the check that failed is the cause.
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const message = cause instanceof Error ? cause.message : String(cause);
   if (error instanceof oidc.ClientError && !isNetworkFailure(error)) return new ApiError('unauthenticated', `the provider's answer failed a check: ${message}`);
   return new ApiError('unavailable', `the provider cannot be reached: ${message}`);
 }
