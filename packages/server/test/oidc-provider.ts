@@ -83,7 +83,8 @@ async function formBody(request: http.IncomingMessage): Promise<URLSearchParams>
   return new URLSearchParams(body);
 }
 
-export async function startTestProvider(): Promise<TestProvider> {
+/** Starts the provider; on an ephemeral port unless `port` is given. */
+export async function startTestProvider(port = 0): Promise<TestProvider> {
   const accounts = new Map<string, TestAccount>();
   const redirectUris: string[] = [];
   const clientId = `portal-${randomUUID()}`;
@@ -92,7 +93,10 @@ export async function startTestProvider(): Promise<TestProvider> {
   let handle: http.RequestListener | undefined;
 
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const signingKey = { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'test-key', use: 'sig', alg: 'RS256' };
 

@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import { ApiError } from '@tools-portal/core';
 import type { Context } from 'koa';
 import { serializeCookie, setSessionCookie } from '../cookies.js';
+import { translateDatabaseError } from '../db/errors.js';
 import { OidcClient } from '../google-oidc.js';
 import { logEvent } from '../services/audit.js';
 import { OIDC_LOGIN_TTL_SECONDS } from '../services/oidc-logins.js';
@@ -36,8 +37,12 @@ export function googleRouter(deps: Deps): Router {
     ctx.redirect(FAILED_LOGIN);
   };
 
+  // For failures the sign-in service did not log itself; the browser moves on even if the log cannot be written.
+  const logFailure = (ctx: Context, event: string) =>
+    logEvent(db, { actor: null, ...clientInfo(ctx) }, event).catch((error: unknown) => logger.warn(`cannot log "${event}"`, error));
+
   const notConfigured = async (ctx: Context) => {
-    await logEvent(db, { actor: null, ...clientInfo(ctx) }, 'Google sign-in refused: Google sign-in is not configured');
+    await logFailure(ctx, 'Google sign-in refused: Google sign-in is not configured');
     ctx.redirect(FAILED_LOGIN);
   };
 
@@ -50,17 +55,18 @@ export function googleRouter(deps: Deps): Router {
       ctx.append('Set-Cookie', loginCookie(started.binding, OIDC_LOGIN_TTL_SECONDS));
       ctx.redirect(started.authorizationUrl.href);
     } catch (error) {
-      const reason = error instanceof ApiError ? error.message : 'internal error';
-      await logEvent(db, { actor: null, ...clientInfo(ctx) }, `Google sign-in could not start: ${reason}`).catch(() => undefined);
-      failed(ctx, error);
+      const known = translateDatabaseError(error);
+      await logFailure(ctx, `Google sign-in could not start: ${known ? known.message : 'internal error'}`);
+      failed(ctx, known ?? error);
     }
   });
 
   router.get(GOOGLE_CALLBACK_PATH, async (ctx) => {
     if (!client) return notConfigured(ctx);
     ctx.append('Set-Cookie', loginCookie('', 0));
-    const callbackUrl = new URL(`${config.publicUrl}${GOOGLE_CALLBACK_PATH}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
     try {
+      // Built from PUBLIC_URL, not the Host header: it must equal the redirect URI registered at Google.
+      const callbackUrl = new URL(`${config.publicUrl}${GOOGLE_CALLBACK_PATH}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
       const signedIn = await finishGoogleSignIn(db, client, clientInfo(ctx), ctx.cookies.get(GOOGLE_LOGIN_COOKIE), callbackUrl, config);
       setSessionCookie(ctx, config, signedIn.token);
       ctx.redirect(signedIn.redirect);
