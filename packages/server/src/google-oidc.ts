@@ -93,7 +93,8 @@ export function translateOidcError(error: unknown): ApiError {
 
 function isNetworkFailure(error: Error): boolean {
   for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
-    if (cause instanceof TypeError || 'code' in cause && typeof cause.code === 'string' && /^E[A-Z]+$/.test(cause.code)) return true;
+    // fetch() fails with a TypeError whose cause carries the socket error (ECONNREFUSED, ...).
+    if (cause instanceof TypeError || ('code' in cause && typeof cause.code === 'string' && /^E[A-Z]+$/.test(cause.code))) return true;
   }
   return false;
 }
