@@ -66,6 +66,7 @@ describe('with the provider unreachable', () => {
     const up = await portal.fetch('/auth/google', { redirect: 'manual' });
     expect(up.status).toBe(302);
     expect(up.headers.get('location')).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/auth\\?`));
+    expect(up.headers.get('cache-control')).toBe('no-store');
     expect(up.headers.get('set-cookie')).toMatch(/^google_login=[\w-]{43}; Path=\/auth\/google; Max-Age=600; HttpOnly; SameSite=Lax/);
   });
 });

@@ -141,6 +141,17 @@ describe('Google sign-in', () => {
     await expectRefused(await signInWithGoogle(latecomer, { token: invite.token }), latecomer.email, /invitation cannot be used: .*already been used/);
   });
 
+  it('registers the invited email even when the Google account has another address, and links that account', async () => {
+    const client = await portal.admin.clients.create(unique('client'));
+    const email = `${unique('work')}@example.org`;
+    const invite = await portal.admin.invites.create({ email, clientid: client.id, apps: [] });
+    const account = newAccount({ email: `${unique('private')}@gmail.example` });
+    const flow = await signInWithGoogle(account, { token: invite.token });
+    expect(await portal.client(flow.session).users.me()).toMatchObject({ email, client: { id: client.id } });
+    const again = await signInWithGoogle(account);
+    expect((await portal.client(again.session).users.me()).email).toBe(email);
+  });
+
   it('refuses an account of a foreign domain without user or invite', async () => {
     const account = newAccount({ email: `${unique('stranger')}@elsewhere.example` });
     await expectRefused(await signInWithGoogle(account), account.email, /no user, invitation or staff domain/);

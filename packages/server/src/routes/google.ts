@@ -47,6 +47,10 @@ export function googleRouter(deps: Deps): Router {
   };
 
   const router = new Router();
+  router.use(async (ctx, next) => {
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
 
   router.get(GOOGLE_START_PATH, async (ctx) => {
     if (!client) return notConfigured(ctx);
