@@ -6,7 +6,7 @@ import { serveWebFile } from '../static-files.js';
 import type { Deps } from './route.js';
 
 export function portalRouter(deps: Deps): Router {
-  const router = new Router();
+  const router = new Router({ strict: true });
 
   router.get('/healthz', async (ctx) => {
     try {
@@ -19,8 +19,7 @@ export function portalRouter(deps: Deps): Router {
   });
 
   router.get('/', (ctx) => ctx.redirect('/auth/'));
-  // The router's optional trailing slash makes this match `/auth/` too, which must not redirect to itself.
-  router.get('/auth', (ctx, next) => (ctx.path === '/auth' ? ctx.redirect('/auth/') : next()));
+  router.get('/auth', (ctx) => ctx.redirect('/auth/'));
 
   // `{PUBLIC_URL}/{app}/register?token=…`: the set-password screen, then on to that app.
   router.get('/:app/register', async (ctx) => {
