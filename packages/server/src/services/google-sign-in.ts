@@ -43,13 +43,13 @@ export async function startGoogleSignIn(
   client: OidcClient,
   request: StartRequest,
   policy: GoogleSignInPolicy,
-): Promise<{ binding: string; authorizationUrl: URL; redirect: string }> {
+): Promise<{ binding: string; authorizationUrl: URL }> {
   const checks = newChecks();
   const inviteToken = request.inviteToken && request.inviteToken.length <= MAX_INVITE_TOKEN ? request.inviteToken : null;
   const redirect = await resolveRedirect(db, policy.publicOrigin, request.redirect);
   const authorizationUrl = await client.authorizationUrl(checks);
   const binding = await savePendingLogin(db, { ...checks, inviteToken, redirect });
-  return { binding, authorizationUrl, redirect };
+  return { binding, authorizationUrl };
 }
 
 /**
