@@ -9,6 +9,10 @@ export const DEFAULT_REDIRECT = '/auth/#/applist/';
 // Whitespace, controls and backslashes are where URL parsers and browsers disagree.
 const AMBIGUOUS = /[\u0000-\u0020\u007f-\u00a0\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\\]/;
 
+// A relative target is followed only in plain form: percent-escapes, colons and `//` are how
+// payloads smuggle another origin past a later decoder or proxy (testdata/openredirects.txt).
+const PLAIN_RELATIVE = /^\/[A-Za-z0-9\-._~!$&'()*+,;=@/?#]*$/;
+
 export interface RedirectPolicy {
   /** The portal's own origin, e.g. `https://tools.example.com`. */
   portalOrigin: string;
@@ -20,7 +24,7 @@ export function safeRedirect(target: string | null | undefined, policy: Redirect
   if (!target || target.length > 2000 || AMBIGUOUS.test(target)) return DEFAULT_REDIRECT;
   const portal = new URL(policy.portalOrigin);
   if (target.startsWith('/')) {
-    if (target.startsWith('//')) return DEFAULT_REDIRECT;
+    if (!PLAIN_RELATIVE.test(target) || target.includes('//')) return DEFAULT_REDIRECT;
     const url = parseUrl(target, portal.origin);
     if (!url || url.origin !== portal.origin) return DEFAULT_REDIRECT;
     return url.pathname + url.search + url.hash;

@@ -8,6 +8,7 @@ import { authenticate } from './middleware/auth.js';
 import { checkOrigin } from './middleware/csrf.js';
 import { errorHandler } from './middleware/errors.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { googleRouter } from './routes/google.js';
 import { apiRoutes, type Deps } from './routes/index.js';
 import { portalRouter } from './routes/portal.js';
 import { principalFromToken } from './services/sessions.js';
@@ -57,6 +58,7 @@ export function createApp(deps: Deps): Koa {
   app.use(errorHandler(logger));
   app.use(securityHeaders(config.secureCookies));
   app.use((ctx, next) => (ctx.path.startsWith(`${API_PREFIX}/`) || ctx.path === API_PREFIX ? apiStack(ctx, next) : next()));
+  app.use(googleRouter(deps).routes());
   app.use(portalRouter(deps).routes());
   app.on('error', (error: Error) => logger.debug(`connection error: ${error.message}`));
   return app;

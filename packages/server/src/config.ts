@@ -101,6 +101,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (Boolean(clientId) !== Boolean(clientSecret)) {
     problems.push('GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together');
   }
+  if (!/^https:\/\/[^/?#\s]+/.test(issuer) && !isLoopbackHttp(issuer)) {
+    problems.push(`OIDC_ISSUER must be an https URL (plain http only on 127.0.0.1 or localhost), got "${issuer}"`);
+  }
 
   const logLevel = (read('LOG_LEVEL') ?? 'info') as LogLevel;
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) {
@@ -135,6 +138,16 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** An http URL on this machine: the only place an OpenID issuer may be reached without TLS (tests). */
+export function isLoopbackHttp(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  } catch {
+    return false;
+  }
 }
 
 /** The SQLite file of a `sqlite:` URL, resolved against the working directory. */

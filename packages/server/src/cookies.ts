@@ -7,8 +7,10 @@ export interface CookiePolicy {
   sessionTtlDays: number;
 }
 
-function serialize(value: string, maxAgeSeconds: number, secure: boolean): string {
-  const parts = [`${SESSION_COOKIE}=${value}`, 'Path=/', `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax'];
+/** An HttpOnly, SameSite=Lax cookie; a max age of 0 clears it. */
+export function serializeCookie(name: string, value: string, options: { path: string; maxAgeSeconds: number; secure: boolean }): string {
+  const { path, maxAgeSeconds, secure } = options;
+  const parts = [`${name}=${value}`, `Path=${path}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax'];
   if (maxAgeSeconds > 0) parts.push(`Expires=${new Date(Date.now() + maxAgeSeconds * 1000).toUTCString()}`);
   else parts.push('Expires=Thu, 01 Jan 1970 00:00:00 GMT');
   if (secure) parts.push('Secure');
@@ -17,9 +19,9 @@ function serialize(value: string, maxAgeSeconds: number, secure: boolean): strin
 
 // Written by hand: Koa's cookie jar refuses Secure cookies behind a TLS-terminating proxy.
 export function setSessionCookie(ctx: Context, policy: CookiePolicy, token: string): void {
-  ctx.append('Set-Cookie', serialize(token, policy.sessionTtlDays * 24 * 60 * 60, policy.secureCookies));
+  ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, token, { path: '/', maxAgeSeconds: policy.sessionTtlDays * 24 * 60 * 60, secure: policy.secureCookies }));
 }
 
 export function clearSessionCookie(ctx: Context, policy: CookiePolicy): void {
-  ctx.append('Set-Cookie', serialize('', 0, policy.secureCookies));
+  ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { path: '/', maxAgeSeconds: 0, secure: policy.secureCookies }));
 }

@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import * as initialSchema from './migrations/20261122-001-initial-schema.js';
+import * as oidcLogins from './migrations/20261122-002-oidc-logins.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -12,6 +13,7 @@ interface Migration {
 
 const migrations: Record<string, Migration> = {
   '20261122-001-initial-schema': initialSchema,
+  '20261122-002-oidc-logins': oidcLogins,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

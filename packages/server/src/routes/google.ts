@@ -1,0 +1,83 @@
+/**
+ * Browser routes of Google sign-in (not under the API): `/auth/google?redirect=…&token=…` starts
+ * it, `/auth/google/callback` finishes it. A browser never sees a JSON error here: every failure
+ * is logged and sends it to the Failed Login screen.
+ */
+import Router from '@koa/router';
+import { ApiError } from '@tools-portal/core';
+import type { Context } from 'koa';
+import { serializeCookie, setSessionCookie } from '../cookies.js';
+import { translateDatabaseError } from '../db/errors.js';
+import { OidcClient } from '../google-oidc.js';
+import { logEvent } from '../services/audit.js';
+import { OIDC_LOGIN_TTL_SECONDS } from '../services/oidc-logins.js';
+import { finishGoogleSignIn, startGoogleSignIn } from '../services/google-sign-in.js';
+import { clientInfo, type Deps } from './route.js';
+
+export const GOOGLE_START_PATH = '/auth/google';
+export const GOOGLE_CALLBACK_PATH = '/auth/google/callback';
+export const FAILED_LOGIN = '/auth/#/failedlogin';
+/** Binds a sign-in under way to the browser; sent only to the Google routes. */
+export const GOOGLE_LOGIN_COOKIE = 'google_login';
+
+const queryText = (ctx: Context, name: string): string | undefined => {
+  const value = ctx.query[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
+export function googleRouter(deps: Deps): Router {
+  const { db, config, logger } = deps;
+  const client = config.google ? new OidcClient(config.google, `${config.publicUrl}${GOOGLE_CALLBACK_PATH}`) : undefined;
+  const loginCookie = (value: string, maxAgeSeconds: number) =>
+    serializeCookie(GOOGLE_LOGIN_COOKIE, value, { path: GOOGLE_START_PATH, maxAgeSeconds, secure: config.secureCookies });
+
+  const failed = (ctx: Context, error: unknown) => {
+    if (!(error instanceof ApiError)) logger.error(`${ctx.path}: Google sign-in failed`, error);
+    else if (error.code === 'unavailable') logger.warn(`${ctx.path}: ${error.message}`);
+    ctx.redirect(FAILED_LOGIN);
+  };
+
+  // For failures the sign-in service did not log itself; the browser moves on even if the log cannot be written.
+  const logFailure = (ctx: Context, event: string) =>
+    logEvent(db, { actor: null, ...clientInfo(ctx) }, event).catch((error: unknown) => logger.warn(`cannot log "${event}"`, error));
+
+  const notConfigured = async (ctx: Context) => {
+    await logFailure(ctx, 'Google sign-in refused: Google sign-in is not configured');
+    ctx.redirect(FAILED_LOGIN);
+  };
+
+  const router = new Router();
+  router.use(async (ctx, next) => {
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
+
+  router.get(GOOGLE_START_PATH, async (ctx) => {
+    if (!client) return notConfigured(ctx);
+    try {
+      const started = await startGoogleSignIn(db, client, { redirect: queryText(ctx, 'redirect'), inviteToken: queryText(ctx, 'token') }, config);
+      ctx.append('Set-Cookie', loginCookie(started.binding, OIDC_LOGIN_TTL_SECONDS));
+      ctx.redirect(started.authorizationUrl.href);
+    } catch (error) {
+      const known = translateDatabaseError(error);
+      await logFailure(ctx, `Google sign-in could not start: ${known ? known.message : 'internal error'}`);
+      failed(ctx, known ?? error);
+    }
+  });
+
+  router.get(GOOGLE_CALLBACK_PATH, async (ctx) => {
+    if (!client) return notConfigured(ctx);
+    ctx.append('Set-Cookie', loginCookie('', 0));
+    try {
+      // Built from PUBLIC_URL, not the Host header: it must equal the redirect URI registered at Google.
+      const callbackUrl = new URL(`${config.publicUrl}${GOOGLE_CALLBACK_PATH}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+      const signedIn = await finishGoogleSignIn(db, client, clientInfo(ctx), ctx.cookies.get(GOOGLE_LOGIN_COOKIE), callbackUrl, config);
+      setSessionCookie(ctx, config, signedIn.token);
+      ctx.redirect(signedIn.redirect);
+    } catch (error) {
+      failed(ctx, error);
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,145 @@
+/**
+ * Google sign-in (issue 5). Starting stores the sign-in's secrets and safe redirect; finishing
+ * redeems the callback for verified claims and decides what the Google identity may do: sign in
+ * as the user it is linked to or whose email it has, register from an invite, or, for staff of
+ * STAFF_EMAIL_DOMAIN, become an admin. Anything else is refused. Every outcome is one event.
+ */
+import { ApiError, type CurrentUser } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import { translateDatabaseError } from '../db/errors.js';
+import { newChecks, type OidcClient } from '../google-oidc.js';
+import { logEvent, type Audit, type EventSubject } from './audit.js';
+import { openInvite, registerFromInvite, type SignedIn } from './login.js';
+import { savePendingLogin, takePendingLogin } from './oidc-logins.js';
+import { resolveRedirect } from './redirects.js';
+import { createSession, type ClientInfo, type SessionPolicy } from './sessions.js';
+import { createStaffAdmin } from './staff-admins.js';
+import { toCurrentUser, usersQuery, type UserRow } from './users.js';
+
+/** The claims of a verified ID token that matter here. */
+export interface GoogleIdentity {
+  sub: string;
+  email: string;
+  emailVerified: boolean;
+  /** Google's `hd` claim: the Google Workspace domain of the account, if any. */
+  hostedDomain: string | undefined;
+}
+
+export interface GoogleSignInPolicy extends SessionPolicy {
+  staffEmailDomain: string | undefined;
+  publicOrigin: string;
+}
+
+export interface StartRequest {
+  redirect: string | undefined;
+  inviteToken: string | undefined;
+}
+
+const MAX_INVITE_TOKEN = 200;
+
+/** Begins a sign-in; answers the browser binding for the cookie and where to send the browser. */
+export async function startGoogleSignIn(
+  db: Knex,
+  client: OidcClient,
+  request: StartRequest,
+  policy: GoogleSignInPolicy,
+): Promise<{ binding: string; authorizationUrl: URL }> {
+  const checks = newChecks();
+  const inviteToken = request.inviteToken && request.inviteToken.length <= MAX_INVITE_TOKEN ? request.inviteToken : null;
+  const redirect = await resolveRedirect(db, policy.publicOrigin, request.redirect);
+  const authorizationUrl = await client.authorizationUrl(checks);
+  const binding = await savePendingLogin(db, { ...checks, inviteToken, redirect });
+  return { binding, authorizationUrl };
+}
+
+/**
+ * Finishes the sign-in this browser started. Any failure is logged once, here, and rethrown
+ * as an ApiError.
+ */
+export async function finishGoogleSignIn(
+  db: Knex,
+  client: OidcClient,
+  info: ClientInfo,
+  binding: string | undefined,
+  callbackUrl: URL,
+  policy: GoogleSignInPolicy,
+): Promise<SignedIn & { redirect: string }> {
+  const audit: Audit = { actor: null, ...info };
+  let subject: EventSubject = {};
+  try {
+    const pending = await takePendingLogin(db, binding);
+    const claims = await client.verifiedClaims(callbackUrl, pending);
+    const identity = toIdentity(claims);
+    subject = { user: identity.email || `google:${identity.sub}` };
+    const signedIn = await decide(db, info, identity, pending.inviteToken, policy, (found) => (subject = found));
+    return { ...signedIn, redirect: pending.redirect };
+  } catch (error) {
+    const known = translateDatabaseError(error);
+    await logEvent(db, audit, `Google sign-in refused: ${known ? known.message : 'internal error'}`, subject);
+    throw known ?? error;
+  }
+}
+
+function toIdentity(claims: Record<string, unknown>): GoogleIdentity {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return {
+    sub: text(claims.sub),
+    email: text(claims.email).trim().toLowerCase(),
+    emailVerified: claims.email_verified === true,
+    hostedDomain: typeof claims.hd === 'string' ? claims.hd.toLowerCase() : undefined,
+  };
+}
+
+const refused = (reason: string) => new ApiError('forbidden', reason);
+
+async function decide(
+  db: Knex,
+  info: ClientInfo,
+  identity: GoogleIdentity,
+  inviteToken: string | null,
+  policy: GoogleSignInPolicy,
+  about: (subject: EventSubject) => void,
+): Promise<SignedIn> {
+  const { email, sub } = identity;
+  const audit: Audit = { actor: null, ...info };
+  const signIn = async (user: CurrentUser, event?: string): Promise<SignedIn> => {
+    const token = await createSession(db, user.id, info, policy);
+    // Registrations log their own event; a sign-in of an existing user logs `event`.
+    if (event) await logEvent(db, { ...audit, actor: user }, event);
+    return { token, user };
+  };
+
+  if (!email || !identity.emailVerified) throw refused('the Google account has no verified email address');
+
+  const linked: UserRow | undefined = await usersQuery(db).where('users.google_sub', sub).first();
+  if (linked) return signIn(toCurrentUser(linked), 'login with Google');
+
+  const known: (UserRow & { google_sub: string | null }) | undefined = await usersQuery(db)
+    .where('users.email', email)
+    .select('users.google_sub')
+    .first();
+  if (known) {
+    about({ client: known.client_name, user: email });
+    // Linking happens once: a user already linked to another Google account stays with it.
+    const linkedNow = known.google_sub === null ? await db('users').where({ id: known.id }).whereNull('google_sub').update({ google_sub: sub }) : 0;
+    if (linkedNow === 0) throw refused('the user is linked to another Google account');
+    return signIn(toCurrentUser(known), 'login with Google (Google account linked)');
+  }
+
+  if (inviteToken) {
+    try {
+      return await signIn(await registerFromInvite(db, info, await openInvite(db, inviteToken), { googleSub: sub }, 'with Google'));
+    } catch (error) {
+      if (error instanceof ApiError) throw refused(`the invitation cannot be used: ${error.message}`);
+      throw error;
+    }
+  }
+
+  const staff = policy.staffEmailDomain;
+  if (staff && email.endsWith(`@${staff}`)) {
+    if (identity.hostedDomain !== staff) throw refused(`the account is not managed by the ${staff} Google Workspace (hd claim)`);
+    return signIn(await createStaffAdmin(db, audit, { email, googleSub: sub }));
+  }
+
+  throw refused('no user, invitation or staff domain matches this Google account');
+}

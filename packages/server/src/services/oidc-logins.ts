@@ -1,0 +1,54 @@
+/**
+ * Google sign-ins under way (DESIGN.md, Scale): what the callback must check, kept in the database
+ * so any instance can finish what another started, bound to the browser by a random value in a
+ * cookie (stored only as a hash), used at most once and only within LOGIN_TTL_SECONDS.
+ */
+import { ApiError, randomToken } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import { sha256 } from './secrets.js';
+
+export const OIDC_LOGIN_TTL_SECONDS = 10 * 60;
+
+export interface PendingLogin {
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+  inviteToken: string | null;
+  /** The target after sign-in, already resolved to a safe one. */
+  redirect: string;
+}
+
+/** Stores a sign-in under way; answers the browser binding to put in the cookie. */
+export async function savePendingLogin(db: Knex, login: PendingLogin): Promise<string> {
+  const binding = randomToken(32);
+  const now = Date.now();
+  await db('oidc_logins').where('expires_at', '<=', now).delete();
+  await db('oidc_logins').insert({
+    binding_hash: sha256(binding),
+    state: login.state,
+    nonce: login.nonce,
+    code_verifier: login.codeVerifier,
+    invite_token: login.inviteToken,
+    redirect: login.redirect,
+    created_at: now,
+    expires_at: now + OIDC_LOGIN_TTL_SECONDS * 1000,
+  });
+  return binding;
+}
+
+/** Takes the sign-in this browser started, once; a missing, used or expired one is refused. */
+export async function takePendingLogin(db: Knex, binding: string | undefined): Promise<PendingLogin> {
+  if (!binding || binding.length > 200) throw new ApiError('unauthenticated', 'no Google sign-in was started in this browser');
+  const row = await db('oidc_logins').where({ binding_hash: sha256(binding) }).first();
+  // Of two callbacks racing with one cookie, only the one whose delete removed the row goes on.
+  const taken = row ? await db('oidc_logins').where({ id: row.id }).delete() : 0;
+  if (!row || taken === 0) throw new ApiError('unauthenticated', 'unknown or already used Google sign-in');
+  if (Number(row.expires_at) <= Date.now()) throw new ApiError('unauthenticated', 'the Google sign-in took too long and expired');
+  return {
+    state: row.state,
+    nonce: row.nonce,
+    codeVerifier: row.code_verifier,
+    inviteToken: row.invite_token,
+    redirect: row.redirect,
+  };
+}
