@@ -57,7 +57,8 @@ export function createApp(deps: Deps): Koa {
 
   app.use(errorHandler(logger));
   app.use(securityHeaders(config.secureCookies));
-  app.use((ctx, next) => (ctx.path.startsWith(`${API_PREFIX}/`) || ctx.path === API_PREFIX ? apiStack(ctx, next) : next()));
+  // Everything under /api/ answers JSON, including calls that do not exist.
+  app.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx, next) : next()));
   app.use(googleRouter(deps).routes());
   app.use(portalRouter(deps).routes());
   app.on('error', (error: Error) => logger.debug(`connection error: ${error.message}`));

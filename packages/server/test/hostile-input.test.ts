@@ -51,7 +51,13 @@ const anyJson = fc.oneof(
 async function send(method: string, path: string, body?: string) {
   const response = await portal.fetch(`/api/auth/v1${path}`, { method, headers, body });
   const text = await response.text();
-  return { status: response.status, text, json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+  let json: Record<string, unknown> | undefined;
+  try {
+    json = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+  } catch {
+    throw new Error(`${method} ${path} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+  }
+  return { status: response.status, text, json };
 }
 
 const writeRoutes = apiRoutes.filter((route) => route.method !== 'GET' && route.method !== 'DELETE' && !route.path.includes('logout'));
