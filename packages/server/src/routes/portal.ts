@@ -19,7 +19,12 @@ export function portalRouter(deps: Deps): Router {
   });
 
   router.get('/', (ctx) => ctx.redirect('/auth/'));
-  router.get('/auth', (ctx) => ctx.redirect('/auth/'));
+  // The router matches '/auth' with or without the trailing slash: only the bare form redirects,
+  // '/auth/' is the portal's index page (redirecting it too looped forever).
+  router.get('/auth', async (ctx, next) => {
+    if (ctx.path === '/auth') return ctx.redirect('/auth/');
+    if (!(await serveWebFile(ctx, deps.config.webRoot, ''))) await next();
+  });
 
   // `{PUBLIC_URL}/{app}/register?token=…`: the set-password screen, then on to that app.
   router.get('/:app/register', async (ctx) => {
