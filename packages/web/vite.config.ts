@@ -15,5 +15,10 @@ export default defineConfig({
     emptyOutDir: true,
     modulePreload: { polyfill: false },
     reportCompressedSize: true,
+    rolldownOptions: {
+      // core's modules only declare things; marking them pure lets the bundle drop what the web
+      // does not use (the zod schemas the server validates with).
+      treeshake: { moduleSideEffects: (id: string) => !id.includes('/packages/core/src/') },
+    },
   },
 });

@@ -1,4 +1,5 @@
 /** Every route of SPEC section 2, on hash routes. */
+import type { ReactNode } from 'react';
 import { Navigate, RouterProvider, createHashRouter, type RouteObject } from 'react-router-dom';
 import { AlertProvider } from './components/alerts';
 import { RequireAdmin, RequireUser } from './components/guards';
@@ -19,8 +20,8 @@ import { Users } from './screens/users';
 import { paths } from './paths';
 import { SessionProvider } from './session';
 
-const user = (element: React.ReactNode) => <RequireUser>{element}</RequireUser>;
-const admin = (element: React.ReactNode) => <RequireAdmin>{element}</RequireAdmin>;
+const user = (element: ReactNode) => <RequireUser>{element}</RequireUser>;
+const admin = (element: ReactNode) => <RequireAdmin>{element}</RequireAdmin>;
 
 const routes: RouteObject[] = [
   { path: paths.home, element: <Navigate to={paths.login} replace /> },
