@@ -2,6 +2,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
 export const ALERT_SECONDS = 10;
+/** More than this at once would cover the page; the oldest give way. */
+const MAX_SHOWN = 3;
 
 export type AlertVariant = 'success' | 'danger' | 'warning';
 
@@ -56,7 +58,7 @@ export function AlertProvider({ children }: { children: ReactNode }) {
   return (
     <AlertContext.Provider value={value}>
       <div className="alert-stack" aria-live="polite">
-        {alerts.map((alert) => (
+        {alerts.slice(-MAX_SHOWN).map((alert) => (
           <div key={alert.id} className={`alert alert-${alert.variant} alert-dismissible shadow-sm mb-2`} role="alert">
             {alert.message}
             <button type="button" className="btn-close" aria-label="Close" onClick={() => dismiss(alert.id)} />
