@@ -14,7 +14,7 @@ export function SortHeader<K extends string>({ column, sort, onSort, children }:
   const ariaSort = active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none';
   return (
     <th scope="col" aria-sort={ariaSort}>
-      <button type="button" className="btn btn-link p-0 fw-semibold text-reset text-decoration-none sort-button" onClick={() => onSort(column)}>
+      <button type="button" className="btn btn-link p-0 fw-semibold text-reset text-decoration-none" onClick={() => onSort(column)}>
         {children}
         <span className="ms-1 text-secondary" aria-hidden="true">
           {active ? (sort.direction === 'asc' ? '▲' : '▼') : '↕'}

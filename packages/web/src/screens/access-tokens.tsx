@@ -5,6 +5,7 @@ import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { CopyField } from '../components/copy-field';
 import { DeleteButton } from '../components/delete-button';
+import { EmptyRow } from '../components/empty-row';
 import { FilterBox } from '../components/filter-box';
 import { Modal } from '../components/modal';
 import { SortHeader } from '../components/sort-header';
@@ -86,6 +87,7 @@ export function AccessTokens() {
                     </td>
                   </tr>
                 ))}
+                <EmptyRow columns={3} shown={rows.length} loading={tokens.loading} text="No API keys yet." />
               </tbody>
             </table>
           </div>

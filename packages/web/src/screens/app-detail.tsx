@@ -5,6 +5,7 @@ import type { User } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { DeleteButton } from '../components/delete-button';
+import { EmptyRow } from '../components/empty-row';
 import { SortHeader } from '../components/sort-header';
 import { useLoad } from '../components/use-load';
 import { nextSort, sortRows, type SortState } from '../logic/sort';
@@ -82,6 +83,7 @@ export function AppDetail() {
                 </td>
               </tr>
             ))}
+            <EmptyRow columns={2} shown={rows.length} loading={users.loading} text="No users." />
           </tbody>
         </table>
       </div>

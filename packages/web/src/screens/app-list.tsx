@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import type { App, AppView } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
+import { EmptyRow } from '../components/empty-row';
 import { DeleteButton } from '../components/delete-button';
 import { SortHeader } from '../components/sort-header';
 import { useLoad } from '../components/use-load';
@@ -99,25 +100,21 @@ export function AppList() {
                       )}
                     </td>
                     {user.admin && (
-                      <td className="text-end text-nowrap">
+                      <td>
+                        <div className="d-flex flex-wrap justify-content-end align-items-center gap-2">
                         <Link to={paths.app(app.id)} className="btn btn-sm btn-link">
                           to the app
                         </Link>
-                        <button type="button" className="btn btn-sm btn-outline-secondary me-2" onClick={() => setForm({ kind: 'edit', app })}>
+                        <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => setForm({ kind: 'edit', app })}>
                           Edit
                         </button>
                         <DeleteButton label="Delete App" onConfirm={() => remove(app)} />
+                        </div>
                       </td>
                     )}
                   </tr>
                 ))}
-                {!apps.loading && shown.length === 0 && (
-                  <tr>
-                    <td colSpan={2} className="text-secondary">
-                      No apps.
-                    </td>
-                  </tr>
-                )}
+                <EmptyRow columns={user.admin ? 2 : 1} shown={shown.length} loading={apps.loading} text="No apps." />
               </tbody>
             </table>
           </div>

@@ -1,6 +1,7 @@
 /** /client/{id} (SPEC section 2): the client's name and its users by email. Failures only go to the console. */
 import { Link, useParams } from 'react-router-dom';
 import { api, logFailure } from '../api';
+import { EmptyRow } from '../components/empty-row';
 import { useLoad } from '../components/use-load';
 import { sortRows } from '../logic/sort';
 import { paths } from '../paths';
@@ -28,6 +29,7 @@ export function ClientDetail() {
                 </td>
               </tr>
             ))}
+            <EmptyRow columns={1} shown={users.data?.length ?? 0} loading={users.loading} text="No users." />
           </tbody>
         </table>
       </div>

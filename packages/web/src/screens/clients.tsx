@@ -5,6 +5,7 @@ import { byName, type Client } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { DeleteButton } from '../components/delete-button';
+import { EmptyRow } from '../components/empty-row';
 import { FilterBox } from '../components/filter-box';
 import { Modal } from '../components/modal';
 import { SortHeader } from '../components/sort-header';
@@ -70,6 +71,7 @@ export function Clients() {
                     </td>
                   </tr>
                 ))}
+                <EmptyRow columns={2} shown={rows.length} loading={clients.loading} text="No clients." />
               </tbody>
             </table>
           </div>

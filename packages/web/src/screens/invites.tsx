@@ -5,6 +5,7 @@ import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { CopyField } from '../components/copy-field';
 import { DeleteButton } from '../components/delete-button';
+import { EmptyRow } from '../components/empty-row';
 import { FilterBox } from '../components/filter-box';
 import { Modal } from '../components/modal';
 import { SortHeader } from '../components/sort-header';
@@ -81,6 +82,7 @@ export function Invites() {
                     </td>
                   </tr>
                 ))}
+                <EmptyRow columns={3} shown={rows.length} loading={invites.loading} text="No invites." />
               </tbody>
             </table>
           </div>

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import type { LogEntry } from '@tools-portal/core';
 import { api, logFailure } from '../api';
+import { EmptyRow } from '../components/empty-row';
 import { useLoad } from '../components/use-load';
 import { formatTimestamp } from '../logic/format';
 import { LOG_PAGE_SIZE, clampPage, pageCount, pageWindow } from '../logic/pagination';
@@ -28,13 +29,16 @@ export function Logs() {
     <>
       <h1 className="h3 mb-3">The last 1000 log entries</h1>
       <div className="table-responsive">
-        <table className="table table-sm table-striped align-middle" aria-label="Log">
+        <table className="table table-sm table-striped align-middle log-table" aria-label="Log">
           <thead>
             <tr>
               <th scope="col">timestamp</th>
               <th scope="col">client</th>
               <th scope="col">user</th>
               <th scope="col">event</th>
+              <th scope="col" className="d-md-none">
+                entry
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -42,17 +46,18 @@ export function Logs() {
               <tr key={entry.id}>
                 <td className="text-nowrap">{formatTimestamp(entry.timestamp)}</td>
                 <td>{entry.client}</td>
-                <td className="text-break">{entry.user}</td>
+                <td>{entry.user}</td>
                 <td>{entry.event}</td>
-              </tr>
-            ))}
-            {!entries.loading && rows.length === 0 && (
-              <tr>
-                <td colSpan={4} className="text-secondary">
-                  No entries.
+                <td className="d-md-none">
+                  <div className="fw-semibold">{entry.event}</div>
+                  <div className="small text-break">
+                    {entry.user} · {entry.client}
+                  </div>
+                  <div className="small text-secondary">{formatTimestamp(entry.timestamp)}</div>
                 </td>
               </tr>
-            )}
+            ))}
+            <EmptyRow columns={5} shown={rows.length} loading={entries.loading} text="No entries." />
           </tbody>
         </table>
       </div>

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { useAlerts } from '../components/alerts';
+import { EmptyRow } from '../components/empty-row';
 import { FilterBox } from '../components/filter-box';
 import { SortHeader } from '../components/sort-header';
 import { useLoad } from '../components/use-load';
@@ -52,6 +53,7 @@ export function UserApps() {
                   <td className="text-secondary">{app.description}</td>
                 </tr>
               ))}
+              <EmptyRow columns={2} shown={rows.length} loading={apps.loading} text="No apps." />
             </tbody>
           </table>
         </div>

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router-dom';
 import { byName, type App } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
+import { EmptyRow } from '../components/empty-row';
 import { Modal } from '../components/modal';
 import { useLoad } from '../components/use-load';
 import { toggled, userAppChanges } from '../logic/user-apps';
@@ -46,6 +47,7 @@ export function UserDetail() {
                 <td className="text-secondary text-break">{app.url}</td>
               </tr>
             ))}
+            <EmptyRow columns={2} shown={apps.data?.length ?? 0} loading={apps.loading} text="No apps." />
           </tbody>
         </table>
       </div>

@@ -5,6 +5,7 @@ import type { User } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { DeleteButton } from '../components/delete-button';
+import { EmptyRow } from '../components/empty-row';
 import { FilterBox } from '../components/filter-box';
 import { SortHeader } from '../components/sort-header';
 import { useLoad } from '../components/use-load';
@@ -78,6 +79,7 @@ export function Users() {
                   </td>
                 </tr>
               ))}
+              <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users." />
             </tbody>
           </table>
         </div>

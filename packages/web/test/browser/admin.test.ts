@@ -53,8 +53,9 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
   it('logs in with a password and lands on the app list with admin navigation and Logout', async () => {
     await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
     await page.waitForURL(/#\/applist\/?$/);
-    await expect.poll(() => page.getByRole('heading', { name: 'Tools-Server' }).isVisible()).toBe(true);
     const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect.poll(() => nav.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
+    expect(await page.getByRole('table', { name: 'Apps' }).isVisible()).toBe(true);
     for (const label of ['Apps', 'Clients', 'Users', 'Invites', 'Access Tokens', 'Logs', 'Help']) {
       expect(await nav.getByRole('link', { name: label, exact: true }).isVisible()).toBe(true);
     }
@@ -190,7 +191,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
       await repeat.fill('invitee-password-42');
       await save.click();
       await invitee.page.waitForURL(/#\/applist\/?$/);
-      await expect.poll(() => invitee.page.getByRole('heading', { name: 'Tools-Server' }).isVisible()).toBe(true);
+      await expect.poll(() => invitee.page.getByRole('table', { name: 'Apps' }).isVisible()).toBe(true);
       await screenshot(invitee.page, '09-invitee-applist');
       expect(invitee.page.problems()).toEqual([]);
     } finally {

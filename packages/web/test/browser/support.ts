@@ -90,5 +90,5 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** The texts of one column of the table with the given accessible name. */
 export async function columnTexts(page: Page, table: string, column: number): Promise<string[]> {
-  return page.getByRole('table', { name: table }).locator(`tbody tr td:nth-child(${column})`).allInnerTexts();
+  return page.getByRole('table', { name: table }).locator(`tbody tr:not(.empty-row) td:nth-child(${column})`).allInnerTexts();
 }
