@@ -1,5 +1,7 @@
 /** Loads data for a screen and reloads it after a change (SPEC section 4). */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { isUnauthenticated } from '../api';
+import { useSession } from '../session';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -13,8 +15,9 @@ export function useLoad<T>(load: () => Promise<T>, onError?: (error: unknown) =>
   const [data, setData] = useState<T>();
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(true);
-  const latest = useRef({ load, onError });
-  latest.current = { load, onError };
+  const { reload: reloadSession } = useSession();
+  const latest = useRef({ load, onError, reloadSession });
+  latest.current = { load, onError, reloadSession };
   // Only the newest request may set the state, so a slow early answer cannot overwrite a newer one.
   const generation = useRef(0);
 
@@ -30,7 +33,10 @@ export function useLoad<T>(load: () => Promise<T>, onError?: (error: unknown) =>
       return value;
     } catch (caught) {
       if (mine === generation.current) setError(caught);
-      latest.current.onError?.(caught);
+      // A session that ended meanwhile (logout elsewhere, user deleted): the guards take the
+      // visitor to the login once the session is known to be gone.
+      if (isUnauthenticated(caught)) void latest.current.reloadSession();
+      else latest.current.onError?.(caught);
       return undefined;
     } finally {
       if (mine === generation.current) setLoading(false);

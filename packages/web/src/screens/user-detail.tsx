@@ -116,9 +116,14 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
       onClose={onClose}
       onSubmit={() => void save()}
       footer={
-        <button type="submit" className="btn btn-primary" disabled={busy || !all.data}>
-          Save
-        </button>
+        <>
+          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy || !all.data}>
+            Save
+          </button>
+        </>
       }
     >
       {(all.data ?? []).map((app) => (

@@ -188,3 +188,28 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     }
   });
 });
+
+describe.skipIf(!chromiumAvailable)('Google sign-in on the login screen', () => {
+  it('is offered only when the server has Google configured, as a link carrying redirect and token', async () => {
+    const { context, page } = await openPage(browser);
+    const google = await startWebPortal({ GOOGLE_CLIENT_ID: 'test-client', GOOGLE_CLIENT_SECRET: 'test-secret', OIDC_ISSUER: 'http://127.0.0.1:9/' });
+    try {
+      // Without Google (the other portal of this file): no link.
+      await goto(page, portal, '/login');
+      await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
+      expect(await page.getByRole('link', { name: 'Login with Google' }).count()).toBe(0);
+
+      await goto(page, google, '/login');
+      const link = page.getByRole('link', { name: 'Login with Google' });
+      await expect.poll(() => link.getAttribute('href')).toBe('/auth/google?redirect=%2Fauth%2F%23%2Fapplist%2F');
+      await screenshot(page, '25-login-with-google');
+      await goto(page, google, '/login/%2Fauth%2F%23%2Fusers/invite-token');
+      await expect.poll(() => page.getByRole('heading', { name: 'Set your initial password' }).isVisible()).toBe(true);
+      expect(await link.getAttribute('href')).toBe('/auth/google?redirect=%2Fauth%2F%23%2Fusers&token=invite-token');
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+      await google.close();
+    }
+  });
+});
