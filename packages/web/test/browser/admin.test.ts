@@ -140,6 +140,13 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await page.getByRole('button', { name: 'dev', exact: true }).click();
     await expect.poll(() => columnTexts(page, 'Apps', 1)).toEqual([expect.stringContaining('Wiki dev')]);
     await screenshot(page, '05-applist-dev');
+
+    // Delete App, Really?: the list reloads without it.
+    const devRow = page.getByRole('row').filter({ hasText: 'Wiki dev' });
+    await devRow.getByRole('button', { name: 'Delete App' }).click();
+    await devRow.getByRole('button', { name: 'Really?' }).click();
+    await expect.poll(() => columnTexts(page, 'Apps', 1)).toEqual([]);
+    expect((await portal.admin.apps.list()).map((app) => app.name)).not.toContain('Wiki dev');
   });
 
   it('invites a user whose link opens the set-password screen in a fresh browser, then lands on the app list', async () => {
@@ -198,6 +205,20 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
       await invitee.context.close();
     }
     expect((await portal.admin.users.list()).map((user) => user.email)).toContain(email);
+
+    // Another invite, deleted with Delete, Really?; a plain dialog closes on a backdrop click.
+    const stale = `${unique('stale')}@example.com`;
+    await portal.admin.invites.create({ email: stale, clientid: client.id, apps: [] });
+    await page.reload();
+    const row = page.getByRole('row').filter({ hasText: stale });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Really?' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: `deleted registration token ${stale}` }).isVisible()).toBe(true);
+    await expect.poll(() => columnTexts(page, 'Invites', 1)).not.toContain(stale);
+    await page.getByRole('button', { name: 'New Invite' }).click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'New Invite' }).isVisible()).toBe(true);
+    await page.mouse.click(5, LAPTOP.height - 5);
+    await expect.poll(() => page.getByRole('dialog', { name: 'New Invite' }).count()).toBe(0);
   });
 
   it("manages a user's apps one change at a time and removes a user from an app", async () => {
