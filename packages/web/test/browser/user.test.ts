@@ -147,6 +147,22 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     }
   });
 
+  it('takes a user whose session ended meanwhile back to the login', async () => {
+    const member = await portal.createUser();
+    const { context, page } = await openPage(browser);
+    try {
+      await loginInBrowser(page, portal, member.email, member.password);
+      await page.waitForURL(/#\/applist\/?$/);
+      await expect.poll(() => page.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
+      await portal.admin.users.delete(member.user.id);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Access Tokens' }).click();
+      await page.waitForURL(/#\/login$/);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('fits a phone: collapsed navigation that opens, and the admin screens', async () => {
     const { context, page } = await openPage(browser, PHONE);
     try {
