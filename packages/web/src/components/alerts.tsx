@@ -17,6 +17,8 @@ interface Alerts {
   success: (message: string) => void;
   danger: (message: string) => void;
   warning: (message: string) => void;
+  /** Drops every alert, e.g. the form's complaints once the form succeeded. */
+  clear: () => void;
 }
 
 const AlertContext = createContext<Alerts | null>(null);
@@ -51,6 +53,11 @@ export function AlertProvider({ children }: { children: ReactNode }) {
       success: (message) => show('success', message),
       danger: (message) => show('danger', message),
       warning: (message) => show('warning', message),
+      clear: () => {
+        timers.current.forEach((timer) => clearTimeout(timer));
+        timers.current.clear();
+        setAlerts([]);
+      },
     }),
     [show],
   );

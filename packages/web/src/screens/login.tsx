@@ -19,6 +19,7 @@ export function Login() {
   const token = params.token;
   const navigate = useNavigate();
   const session = useSession();
+  const alerts = useAlerts();
   const options = useLoad(() => api.auth.options(), (error) => logFailure('load login options', error));
 
   const finish = async (signIn: () => Promise<LoginAnswer>) => {
@@ -32,6 +33,7 @@ export function Login() {
     }
     // The portal's own screens read the session from memory: refresh it before going there.
     await session.reload();
+    alerts.clear();
     window.location.assign(answer.redirect);
   };
 

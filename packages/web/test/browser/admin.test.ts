@@ -199,6 +199,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
       await save.click();
       await invitee.page.waitForURL(/#\/applist\/?$/);
       await expect.poll(() => invitee.page.getByRole('table', { name: 'Apps' }).isVisible()).toBe(true);
+      expect(await invitee.page.getByRole('alert').count()).toBe(0);
       await screenshot(invitee.page, '09-invitee-applist');
       expect(invitee.page.problems()).toEqual([]);
     } finally {
