@@ -89,11 +89,15 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await page.getByRole('button', { name: 'Clear' }).click();
     await expect.poll(async () => (await columnTexts(page, 'Clients', 1)).length).toBe(ascending.length);
 
-    // Two-step delete: Delete, then Really?, then gone and the button is back to Delete.
+    // Two-step delete: Delete, then Really?; leaving the button resets it, the second click deletes.
     const row = page.getByRole('row').filter({ hasText: name });
     await row.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => row.getByRole('button', { name: 'Really?' }).isVisible()).toBe(true);
     await screenshot(page, '02-clients-really');
+    await page.getByRole('heading', { name: 'Clients' }).click();
+    await expect.poll(() => row.getByRole('button', { name: 'Delete' }).isVisible()).toBe(true);
+    expect((await portal.admin.clients.list()).map((client) => client.name)).toContain(name);
+    await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Really?' }).click();
     await expect.poll(() => page.getByRole('alert').filter({ hasText: `deleted client ${name}` }).isVisible()).toBe(true);
     await expect.poll(() => columnTexts(page, 'Clients', 1)).not.toContain(name);

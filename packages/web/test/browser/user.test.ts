@@ -147,6 +147,30 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     }
   });
 
+  it('closes an alert after 10 seconds, or at once with its close button', async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.clock.install();
+      await goto(page, portal, '/login/%2Fauth%2F/some-token');
+      await page.getByLabel('Password', { exact: true }).fill('one-password');
+      await page.getByLabel('Repeat Password').fill('other-password');
+      await page.getByRole('button', { name: 'Save Password' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: "Your passwords don't match!" });
+      await expect.poll(() => alert.isVisible()).toBe(true);
+      await page.clock.fastForward(9_000);
+      expect(await alert.isVisible()).toBe(true);
+      await page.clock.fastForward(1_500);
+      await expect.poll(() => alert.count()).toBe(0);
+
+      await page.getByRole('button', { name: 'Save Password' }).click();
+      await expect.poll(() => alert.isVisible()).toBe(true);
+      await alert.getByRole('button', { name: 'Close' }).click();
+      await expect.poll(() => alert.count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('takes a user whose session ended meanwhile back to the login', async () => {
     const member = await portal.createUser();
     const { context, page } = await openPage(browser);
