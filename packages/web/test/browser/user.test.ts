@@ -207,6 +207,11 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       expect(await nav.getByRole('link', { name: 'Users' }).isVisible()).toBe(false);
       await expect.poll(async () => (await columnTexts(page, 'Clients', 1)).length).toBeGreaterThan(0);
       await screenshot(page, '02-clients');
+      await page.getByRole('button', { name: 'New Client' }).click();
+      await expect.poll(() => page.getByRole('dialog', { name: 'New Client' }).isVisible()).toBe(true);
+      await screenshot(page, '03-clients-new-client');
+      await page.getByRole('dialog', { name: 'New Client' }).getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
       for (const [route, name, table] of [
         ['/users', '13-users', 'Users'],
         ['/registrationtokens', '06-invites', 'Invites'],
