@@ -24,6 +24,17 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      { extends: true, test: { name: 'web', include: ['packages/web/test/unit/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'web-browser',
+          include: ['packages/web/test/browser/**/*.test.ts'],
+          globalSetup: ['packages/web/test/browser/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -1,0 +1,60 @@
+/** Every route of SPEC section 2, on hash routes. */
+import type { ReactNode } from 'react';
+import { Navigate, RouterProvider, createHashRouter, type RouteObject } from 'react-router-dom';
+import { AlertProvider } from './components/alerts';
+import { RequireAdmin, RequireUser } from './components/guards';
+import { Layout } from './components/layout';
+import { AccessTokens } from './screens/access-tokens';
+import { AppDetail } from './screens/app-detail';
+import { AppList } from './screens/app-list';
+import { ClientDetail } from './screens/client-detail';
+import { Clients } from './screens/clients';
+import { Docs } from './screens/docs';
+import { FailedLogin } from './screens/failed-login';
+import { Invites } from './screens/invites';
+import { Login } from './screens/login';
+import { Logs } from './screens/logs';
+import { UserApps } from './screens/user-apps';
+import { UserDetail } from './screens/user-detail';
+import { Users } from './screens/users';
+import { paths } from './paths';
+import { SessionProvider } from './session';
+
+const user = (element: ReactNode) => <RequireUser>{element}</RequireUser>;
+const admin = (element: ReactNode) => <RequireAdmin>{element}</RequireAdmin>;
+
+const routes: RouteObject[] = [
+  { path: paths.home, element: <Navigate to={paths.login} replace /> },
+  { path: `${paths.login}/:redirect?/:token?`, element: <Login /> },
+  { path: paths.failedLogin, element: <FailedLogin /> },
+  {
+    element: <Layout />,
+    children: [
+      { path: paths.appList, element: user(<AppList />) },
+      { path: paths.apps, element: user(<AppList />) },
+      { path: paths.userApps, element: user(<UserApps />) },
+      { path: paths.accessTokens, element: user(<AccessTokens />) },
+      { path: paths.docs, element: user(<Docs />) },
+      { path: paths.clients, element: admin(<Clients />) },
+      { path: '/client/:id', element: admin(<ClientDetail />) },
+      { path: '/app/:id', element: admin(<AppDetail />) },
+      { path: paths.users, element: admin(<Users />) },
+      { path: '/user/:id', element: admin(<UserDetail />) },
+      { path: paths.invites, element: admin(<Invites />) },
+      { path: paths.logs, element: admin(<Logs />) },
+    ],
+  },
+  { path: '*', element: <Navigate to={paths.home} replace /> },
+];
+
+const router = createHashRouter(routes);
+
+export function App() {
+  return (
+    <AlertProvider>
+      <SessionProvider>
+        <RouterProvider router={router} />
+      </SessionProvider>
+    </AlertProvider>
+  );
+}

@@ -1,0 +1,76 @@
+/** Modals New App and Edit App (SPEC section 2): name, url, description, doclink, sent as entered. */
+import { useState } from 'react';
+import type { App, AppInput } from '@tools-portal/core';
+import { api, logFailure } from '../api';
+import { useAlerts } from './alerts';
+import { Modal } from './modal';
+
+export type AppFormMode = { kind: 'new' } | { kind: 'edit'; app: App };
+
+const FIELDS: { key: keyof AppInput; label: string }[] = [
+  { key: 'name', label: 'app name' },
+  { key: 'url', label: 'app url' },
+  { key: 'description', label: 'app description' },
+  { key: 'doclink', label: 'link to the documentation' },
+];
+
+export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; onClose: () => void; onSaved: () => Promise<void> }) {
+  const alerts = useAlerts();
+  const initial = mode.kind === 'edit' ? mode.app : { name: '', url: '', description: '', doclink: '' };
+  const [values, setValues] = useState<AppInput>({
+    name: initial.name,
+    url: initial.url,
+    description: initial.description,
+    doclink: initial.doclink,
+  });
+  const [busy, setBusy] = useState(false);
+
+  const save = async () => {
+    setBusy(true);
+    try {
+      const saved = mode.kind === 'edit' ? await api.apps.update({ ...values, id: mode.app.id }) : await api.apps.create(values);
+      alerts.success(`created new app ${saved.name}`);
+      await onSaved();
+    } catch (error) {
+      logFailure('save app', error);
+      // SPEC section 8 keeps the original's wording for this failure, word for word.
+      alerts.danger('failed to create new client undefined');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      title={mode.kind === 'edit' ? 'Edit App' : 'New App'}
+      onClose={onClose}
+      onSubmit={() => void save()}
+      footer={
+        <>
+          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            Save
+          </button>
+        </>
+      }
+    >
+      {FIELDS.map((field) => (
+        <div className="mb-3" key={field.key}>
+          <label className="form-label" htmlFor={`app-${field.key}`}>
+            {field.label}
+          </label>
+          <input
+            id={`app-${field.key}`}
+            type="text"
+            className="form-control"
+            placeholder={field.label}
+            value={values[field.key] ?? ''}
+            onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
+          />
+        </div>
+      ))}
+    </Modal>
+  );
+}

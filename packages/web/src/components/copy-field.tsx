@@ -1,0 +1,27 @@
+/** A read-only value with a Copy button (the registration link, a new API key). */
+import { useRef, useState } from 'react';
+
+export function CopyField({ value, label }: { value: string; label: string }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+
+  const copy = async () => {
+    input.current?.select();
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+    } catch {
+      // Without clipboard access the text stays selected for Ctrl+C.
+      setCopied(false);
+    }
+  };
+
+  return (
+    <div className="input-group">
+      <input ref={input} type="text" className="form-control font-monospace" aria-label={label} value={value} readOnly onFocus={(event) => event.target.select()} />
+      <button type="button" className="btn btn-outline-primary" onClick={() => void copy()}>
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+/** SPEC section 4: Delete, then Really? to confirm; the button resets afterwards or when left. */
+import { useState } from 'react';
+
+interface DeleteButtonProps {
+  onConfirm: () => void | Promise<void>;
+  label?: string;
+  className?: string;
+}
+
+export function DeleteButton({ onConfirm, label = 'Delete', className = '' }: DeleteButtonProps) {
+  const [armed, setArmed] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const click = async () => {
+    if (!armed) {
+      setArmed(true);
+      return;
+    }
+    setBusy(true);
+    try {
+      await onConfirm();
+    } finally {
+      setBusy(false);
+      setArmed(false);
+    }
+  };
+
+  return (
+    <button
+      type="button"
+      className={`btn btn-sm ${armed ? 'btn-danger' : 'btn-outline-danger'} ${className}`.trim()}
+      disabled={busy}
+      onClick={() => void click()}
+      onBlur={() => setArmed(false)}
+    >
+      {armed ? 'Really?' : label}
+    </button>
+  );
+}

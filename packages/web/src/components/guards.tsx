@@ -1,0 +1,35 @@
+/** Who may see a screen: logged-in users, or admins only (SPEC section 6). */
+import type { ReactNode } from 'react';
+import { Navigate } from 'react-router-dom';
+import { paths } from '../paths';
+import { useSession } from '../session';
+
+function Waiting() {
+  return (
+    <div className="d-flex justify-content-center py-5" role="status">
+      <div className="spinner-border text-secondary" />
+      <span className="visually-hidden">Loading…</span>
+    </div>
+  );
+}
+
+/** Visitors without a session go to the portal root, which shows the login (SPEC section 8). */
+export function RequireUser({ children }: { children: ReactNode }) {
+  const { state } = useSession();
+  if (state.status === 'loading') return <Waiting />;
+  if (state.status === 'anonymous') return <Navigate to={paths.home} replace />;
+  if (state.status === 'error')
+    return (
+      <div className="alert alert-danger m-3" role="alert">
+        The portal cannot be reached: {state.message}
+      </div>
+    );
+  return <>{children}</>;
+}
+
+/** Admin screens: non-admins are sent to their app list; the server refuses them anyway. */
+export function RequireAdmin({ children }: { children: ReactNode }) {
+  const { state } = useSession();
+  if (state.status === 'user' && !state.user.admin) return <Navigate to={paths.appList} replace />;
+  return <RequireUser>{children}</RequireUser>;
+}

@@ -1,0 +1,35 @@
+/** The hash routes (SPEC section 2), and links built from them. */
+export const paths = {
+  home: '/',
+  appList: '/applist',
+  apps: '/apps',
+  clients: '/clients',
+  client: (id: number) => `/client/${id}`,
+  userApps: '/userapps',
+  app: (id: number) => `/app/${id}`,
+  users: '/users',
+  user: (id: number) => `/user/${id}`,
+  invites: '/registrationtokens',
+  accessTokens: '/accesstokens',
+  logs: '/logs',
+  login: '/login',
+  failedLogin: '/failedlogin',
+  docs: '/docs',
+} as const;
+
+/** SPEC section 8: where a visitor without a session is sent (the portal's root, which shows the login). */
+export const NOT_LOGGED_IN_URL = '/auth/#/';
+
+/** A link to the login screen that returns to `redirect` afterwards. */
+export function loginPath(redirect?: string, token?: string): string {
+  if (!redirect) return paths.login;
+  const base = `${paths.login}/${encodeURIComponent(redirect)}`;
+  return token ? `${base}/${encodeURIComponent(token)}` : base;
+}
+
+/** Google sign-in is a plain browser navigation to the server. */
+export function googleLoginUrl(redirect: string, token?: string): string {
+  const query = new URLSearchParams({ redirect });
+  if (token) query.set('token', token);
+  return `/auth/google?${query.toString()}`;
+}

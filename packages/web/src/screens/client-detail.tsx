@@ -1,0 +1,38 @@
+/** /client/{id} (SPEC section 2): the client's name and its users by email. Failures only go to the console. */
+import { Link, useParams } from 'react-router-dom';
+import { api, logFailure } from '../api';
+import { EmptyRow } from '../components/empty-row';
+import { useLoad } from '../components/use-load';
+import { sortRows } from '../logic/sort';
+import { paths } from '../paths';
+
+export function ClientDetail() {
+  const id = Number(useParams().id);
+  const client = useLoad(() => api.clients.get(id), (error) => logFailure('load client', error), id);
+  const users = useLoad(async () => sortRows(await api.clients.users(id), (user) => user.email, 'asc'), (error) => logFailure('load client users', error), id);
+
+  return (
+    <>
+      <h1 className="h3 mb-3">{client.data?.name ?? '\u00a0'}</h1>
+      <div className="table-responsive">
+        <table className="table table-hover" aria-label="Users">
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(users.data ?? []).map((user) => (
+              <tr key={user.id}>
+                <td>
+                  <Link to={paths.user(user.id)}>{user.email}</Link>
+                </td>
+              </tr>
+            ))}
+            <EmptyRow columns={1} shown={users.data?.length ?? 0} loading={users.loading} text="No users." />
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

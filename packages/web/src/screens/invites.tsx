@@ -1,0 +1,206 @@
+/** /registrationtokens (SPEC section 2): Invites, New Invite, and the link to copy. */
+import { useState } from 'react';
+import { byName, type App, type Client, type RegistrationToken } from '@tools-portal/core';
+import { api, logFailure } from '../api';
+import { useAlerts } from '../components/alerts';
+import { CopyField } from '../components/copy-field';
+import { DeleteButton } from '../components/delete-button';
+import { EmptyRow } from '../components/empty-row';
+import { FilterBox } from '../components/filter-box';
+import { Modal } from '../components/modal';
+import { SortHeader } from '../components/sort-header';
+import { useLoad } from '../components/use-load';
+import { filterRows } from '../logic/filter';
+import { formatTimestamp } from '../logic/format';
+import { registrationLink } from '../logic/invite-link';
+import { nextSort, sortRows, type SortState } from '../logic/sort';
+
+type Column = 'email' | 'sent';
+
+export function Invites() {
+  const alerts = useAlerts();
+  const [filter, setFilter] = useState('');
+  const [sort, setSort] = useState<SortState<Column>>({ key: 'sent', direction: 'desc' });
+  const [creating, setCreating] = useState(false);
+  const [link, setLink] = useState<string | null>(null);
+  const invites = useLoad(() => api.invites.list(), () => alerts.danger('failed to load registration tokens'));
+
+  const rows = sortRows(
+    filterRows(invites.data ?? [], filter, (invite) => [invite.email, invite.client?.name]),
+    (invite) => (sort.key === 'email' ? invite.email : invite.sent_timestamp),
+    sort.direction,
+  );
+  const onSort = (key: Column) => setSort(nextSort(sort, key));
+
+  const remove = async (invite: RegistrationToken) => {
+    try {
+      await api.invites.delete(invite.id);
+      alerts.success(`deleted registration token ${invite.email}`);
+    } catch (error) {
+      logFailure('delete invite', error);
+      alerts.danger(`failed to delete registration token ${invite.email}`);
+      return;
+    }
+    await invites.reload();
+  };
+
+  return (
+    <>
+      <div className="row g-3">
+        <div className="col-12 col-md-3">
+          <FilterBox value={filter} onChange={setFilter} />
+        </div>
+        <div className="col-12 col-md-9">
+          <div className="d-flex align-items-center mb-2">
+            <h1 className="h3 me-auto mb-0">Invites</h1>
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => setCreating(true)}>
+              New Invite
+            </button>
+          </div>
+          <div className="table-responsive">
+            <table className="table table-hover align-middle" aria-label="Invites">
+              <thead>
+                <tr>
+                  <SortHeader column="email" sort={sort} onSort={onSort}>
+                    Email
+                  </SortHeader>
+                  <SortHeader column="sent" sort={sort} onSort={onSort}>
+                    Registration Timestamp
+                  </SortHeader>
+                  <th scope="col" className="text-end">
+                    Delete
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((invite) => (
+                  <tr key={invite.id}>
+                    <td className="text-break">{invite.email}</td>
+                    <td className="text-nowrap">{formatTimestamp(invite.sent_timestamp)}</td>
+                    <td className="text-end">
+                      <DeleteButton onConfirm={() => remove(invite)} />
+                    </td>
+                  </tr>
+                ))}
+                <EmptyRow columns={3} shown={rows.length} loading={invites.loading} text="No invites." />
+              </tbody>
+            </table>
+          </div>
+        </div>
+      </div>
+      {creating && (
+        <NewInviteModal
+          onClose={() => setCreating(false)}
+          onCreated={async (created) => {
+            setCreating(false);
+            await invites.reload();
+            setLink(created);
+          }}
+        />
+      )}
+      {link && (
+        <Modal
+          title="Please copy the registration link"
+          staticBackdrop
+          onClose={() => setLink(null)}
+          footer={
+            <button type="button" className="btn btn-primary" onClick={() => setLink(null)}>
+              OK
+            </button>
+          }
+        >
+          <p>Send this link to the invited email address:</p>
+          <CopyField value={link} label="Registration link" />
+        </Modal>
+      )}
+    </>
+  );
+}
+
+function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated: (link: string) => Promise<void> }) {
+  const alerts = useAlerts();
+  const options = useLoad(
+    async () => {
+      const [clients, apps] = await Promise.all([api.clients.list(), api.apps.all()]);
+      return { clients: clients.sort(byName), apps: apps.sort(byName) };
+    },
+    () => alerts.danger('failed to load clients or apps'),
+  );
+  const [email, setEmail] = useState('');
+  const [clientId, setClientId] = useState('');
+  const [appIds, setAppIds] = useState<number[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  const clients: Client[] = options.data?.clients ?? [];
+  const apps: App[] = options.data?.apps ?? [];
+
+  const save = async () => {
+    setBusy(true);
+    try {
+      const invite = await api.invites.create({ email, clientid: Number(clientId), apps: appIds });
+      await onCreated(registrationLink(window.location.origin, apps, appIds, invite.token));
+    } catch (error) {
+      logFailure('create invite', error);
+      alerts.danger(`failed to create new registration token ${email}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      title="New Invite"
+      onClose={onClose}
+      onSubmit={() => void save()}
+      footer={
+        <>
+          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            Save
+          </button>
+        </>
+      }
+    >
+      <div className="mb-3">
+        <label className="form-label" htmlFor="invite-email">
+          Email
+        </label>
+        <input id="invite-email" type="text" className="form-control" placeholder="Email" value={email} autoFocus onChange={(event) => setEmail(event.target.value)} />
+      </div>
+      <div className="mb-3">
+        <label className="form-label" htmlFor="invite-client">
+          Client
+        </label>
+        <select id="invite-client" className="form-select" value={clientId} onChange={(event) => setClientId(event.target.value)}>
+          <option value="">Choose a client…</option>
+          {clients.map((client) => (
+            <option key={client.id} value={client.id}>
+              {client.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="mb-1">
+        <label className="form-label" htmlFor="invite-apps">
+          Apps
+        </label>
+        <select
+          id="invite-apps"
+          className="form-select"
+          multiple
+          size={5}
+          value={appIds.map(String)}
+          onChange={(event) => setAppIds([...event.target.selectedOptions].map((option) => Number(option.value)))}
+        >
+          {apps.map((app) => (
+            <option key={app.id} value={app.id}>
+              {app.name}
+            </option>
+          ))}
+        </select>
+      </div>
+    </Modal>
+  );
+}

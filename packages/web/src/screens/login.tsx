@@ -1,0 +1,131 @@
+/**
+ * /login, /login/{redirect}, /login/{redirect}/{token} (SPEC section 2): password login, or with a
+ * token the initial password; Google sign-in when the server offers it. The server sets the cookie
+ * and vets the redirect; a failure goes to Failed Login.
+ */
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { DEFAULT_REDIRECT, newPasswordProblem, type LoginAnswer } from '@tools-portal/core';
+import { api, logFailure } from '../api';
+import { useAlerts } from '../components/alerts';
+import { Centered } from '../components/layout';
+import { useLoad } from '../components/use-load';
+import { googleLoginUrl, paths } from '../paths';
+import { useSession } from '../session';
+
+export function Login() {
+  const params = useParams();
+  const redirect = params.redirect || DEFAULT_REDIRECT;
+  const token = params.token;
+  const navigate = useNavigate();
+  const session = useSession();
+  const alerts = useAlerts();
+  const options = useLoad(() => api.auth.options(), (error) => logFailure('load login options', error));
+
+  const finish = async (signIn: () => Promise<LoginAnswer>) => {
+    let answer: LoginAnswer;
+    try {
+      answer = await signIn();
+    } catch (error) {
+      logFailure('login', error);
+      navigate(paths.failedLogin);
+      return;
+    }
+    // The portal's own screens read the session from memory: refresh it before going there.
+    await session.reload();
+    alerts.clear();
+    window.location.assign(answer.redirect);
+  };
+
+  return (
+    <Centered>
+      <div className="card shadow-sm">
+        <div className="card-body p-4">
+          {token ? <SetPassword onSubmit={(password) => finish(() => api.auth.register({ Token: token, Password: password, redirect }))} /> : <PasswordLogin onSubmit={(email, password) => finish(() => api.auth.login({ Email: email, Password: password, redirect }))} />}
+          {options.data?.google && (
+            <>
+              <div className="text-center text-secondary my-3">or</div>
+              <a className="btn btn-outline-dark w-100" href={googleLoginUrl(redirect, token)}>
+                Login with Google
+              </a>
+            </>
+          )}
+        </div>
+      </div>
+    </Centered>
+  );
+}
+
+function PasswordLogin({ onSubmit }: { onSubmit: (email: string, password: string) => Promise<void> }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    await onSubmit(email, password);
+    setBusy(false);
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)}>
+      <h2 className="h4 mb-3">Login</h2>
+      <div className="mb-3">
+        <label className="form-label" htmlFor="login-email">
+          Email
+        </label>
+        <input id="login-email" type="email" className="form-control" autoComplete="username" required value={email} onChange={(event) => setEmail(event.target.value)} />
+      </div>
+      <div className="mb-3">
+        <label className="form-label" htmlFor="login-password">
+          Password
+        </label>
+        <input id="login-password" type="password" className="form-control" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+      </div>
+      <button type="submit" className="btn btn-primary w-100" disabled={busy}>
+        Login
+      </button>
+    </form>
+  );
+}
+
+function SetPassword({ onSubmit }: { onSubmit: (password: string) => Promise<void> }) {
+  const alerts = useAlerts();
+  const [password, setPassword] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const problem = newPasswordProblem(password, repeated);
+    if (problem) {
+      alerts.danger(problem);
+      return;
+    }
+    setBusy(true);
+    await onSubmit(password);
+    setBusy(false);
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)}>
+      <h2 className="h4 mb-3">Set your initial password</h2>
+      <div className="mb-3">
+        <label className="form-label" htmlFor="register-password">
+          Password
+        </label>
+        <input id="register-password" type="password" className="form-control" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+      </div>
+      <div className="mb-3">
+        <label className="form-label" htmlFor="register-repeat">
+          Repeat Password
+        </label>
+        <input id="register-repeat" type="password" className="form-control" autoComplete="new-password" value={repeated} onChange={(event) => setRepeated(event.target.value)} />
+      </div>
+      <button type="submit" className="btn btn-primary w-100" disabled={busy}>
+        Save Password
+      </button>
+    </form>
+  );
+}

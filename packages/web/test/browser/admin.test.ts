@@ -1,0 +1,319 @@
+// An admin's day in a real browser: log in, manage clients, apps, invites (the invitee registers in
+// a fresh browser context), a user's apps, the log, and the help page.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext } from 'playwright-core';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  LAPTOP,
+  PHONE,
+  chromiumAvailable,
+  columnTexts,
+  createApp,
+  goto,
+  launchBrowser,
+  loginInBrowser,
+  openPage,
+  screenshot,
+  startWebPortal,
+  unique,
+  type TestPortal,
+  type WatchedPage,
+} from './support';
+
+let portal: TestPortal;
+let browser: Browser;
+let context: BrowserContext;
+let page: WatchedPage;
+
+beforeAll(async () => {
+  if (!chromiumAvailable) return;
+  portal = await startWebPortal();
+  browser = await launchBrowser();
+  ({ context, page } = await openPage(browser, LAPTOP));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+
+describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
+  it('sends a visitor without a session from / and /docs to the login, titled Tools-Server', async () => {
+    await page.goto(`${portal.url}/`);
+    await page.waitForURL(/#\/login$/);
+    expect(await page.title()).toBe('Tools-Server');
+    await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
+    await screenshot(page, '01-login');
+
+    await goto(page, portal, '/docs');
+    await page.waitForURL(/#\/login$/);
+  });
+
+  it('logs in with a password and lands on the app list with admin navigation and Logout', async () => {
+    await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.waitForURL(/#\/applist\/?$/);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect.poll(() => nav.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
+    expect(await page.getByRole('table', { name: 'Apps' }).isVisible()).toBe(true);
+    for (const label of ['Apps', 'Clients', 'Users', 'Invites', 'Access Tokens', 'Logs', 'Help']) {
+      expect(await nav.getByRole('link', { name: label, exact: true }).isVisible()).toBe(true);
+    }
+    expect(await nav.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
+  });
+
+  it('creates a client with the New Client modal, filters, sorts and deletes with Really?', async () => {
+    await goto(page, portal, '/clients');
+    await page.getByRole('button', { name: 'New Client' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Client' });
+    const name = unique('Zeta client');
+    await dialog.getByPlaceholder('Enter the client name').fill(name);
+    await screenshot(page, '03-clients-new-client');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: `created new client ${name}` }).isVisible()).toBe(true);
+    await expect.poll(() => columnTexts(page, 'Clients', 1)).toContain(name);
+    await portal.admin.clients.create(unique('Alpha client'));
+    await page.reload();
+    await expect.poll(async () => (await columnTexts(page, 'Clients', 1)).length).toBeGreaterThanOrEqual(3);
+    await screenshot(page, '02-clients');
+
+    // Sorted by name: clicking the header flips the order.
+    const ascending = await columnTexts(page, 'Clients', 1);
+    expect(ascending).toEqual([...ascending].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })));
+    await page.getByRole('button', { name: /Client Name/ }).click();
+    await expect.poll(() => columnTexts(page, 'Clients', 1)).toEqual([...ascending].reverse());
+
+    // The filter keeps matching rows; Clear brings the rest back.
+    await page.getByPlaceholder('Filter').fill('zeta');
+    await expect.poll(() => columnTexts(page, 'Clients', 1)).toEqual([name]);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(async () => (await columnTexts(page, 'Clients', 1)).length).toBe(ascending.length);
+
+    // Two-step delete: Delete, then Really?; leaving the button resets it, the second click deletes.
+    const row = page.getByRole('row').filter({ hasText: name });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => row.getByRole('button', { name: 'Really?' }).isVisible()).toBe(true);
+    await screenshot(page, '02-clients-really');
+    await page.getByRole('heading', { name: 'Clients' }).click();
+    await expect.poll(() => row.getByRole('button', { name: 'Delete' }).isVisible()).toBe(true);
+    expect((await portal.admin.clients.list()).map((client) => client.name)).toContain(name);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Really?' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: `deleted client ${name}` }).isVisible()).toBe(true);
+    await expect.poll(() => columnTexts(page, 'Clients', 1)).not.toContain(name);
+    expect((await portal.admin.clients.list()).map((client) => client.name)).not.toContain(name);
+  });
+
+  it('creates and edits an app, and shows prod, dev and Other Tools', async () => {
+    await createApp(portal.admin, { name: 'extern:Ticket Desk', url: `${portal.url}/healthz?tool=tickets`, description: 'Tickets and incidents' });
+    await createApp(portal.admin, { name: 'Wiki dev', url: `${portal.url}/wiki-dev/` });
+    await goto(page, portal, '/applist');
+    await page.getByRole('button', { name: 'New App' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New App' });
+    await dialog.getByLabel('app name').fill('Wiki');
+    await dialog.getByLabel('app url').fill(`${portal.url}/healthz?app=wiki`);
+    await dialog.getByLabel('app description').fill('The team wiki');
+    await dialog.getByLabel('link to the documentation').fill(`${portal.url}/healthz?docs=wiki`);
+    await screenshot(page, '04-applist-new-app');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'created new app Wiki' }).isVisible()).toBe(true);
+    const wikiRow = page.getByRole('row').filter({ hasText: 'The team wiki' });
+    await expect.poll(() => wikiRow.getByRole('link', { name: 'Wiki', exact: true }).getAttribute('href')).toBe(`${portal.url}/healthz?app=wiki`);
+    expect(await wikiRow.getByRole('link', { name: 'docs' }).getAttribute('href')).toBe(`${portal.url}/healthz?docs=wiki`);
+
+    await wikiRow.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit App' });
+    expect(await edit.getByLabel('app name').inputValue()).toBe('Wiki');
+    await edit.getByLabel('app description').fill('The team wiki, edited');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'The team wiki, edited' }).isVisible()).toBe(true);
+
+    // Bad input comes back as the SPEC's (odd) wording and changes nothing.
+    await page.getByRole('button', { name: 'New App' }).click();
+    await page.getByRole('dialog', { name: 'New App' }).getByLabel('app name').fill('broken');
+    await page.getByRole('dialog', { name: 'New App' }).getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'failed to create new client undefined' }).isVisible()).toBe(true);
+    await page.getByRole('dialog', { name: 'New App' }).getByRole('button', { name: 'Cancel' }).click();
+
+    // prod hides -dev and extern: apps; Other Tools lists extern: without the prefix.
+    expect(await columnTexts(page, 'Apps', 1)).toEqual([expect.stringContaining('Wiki')]);
+    const otherTools = page.locator('aside');
+    expect(await otherTools.getByRole('link', { name: 'Ticket Desk' }).isVisible()).toBe(true);
+    expect(await otherTools.getByRole('link', { name: 'old documentation' }).getAttribute('href')).toBe('/docs/');
+    await screenshot(page, '05-applist-prod');
+    await page.getByRole('button', { name: 'dev', exact: true }).click();
+    await expect.poll(() => columnTexts(page, 'Apps', 1)).toEqual([expect.stringContaining('Wiki dev')]);
+    await screenshot(page, '05-applist-dev');
+
+    // Delete App, Really?: the list reloads without it.
+    const devRow = page.getByRole('row').filter({ hasText: 'Wiki dev' });
+    await devRow.getByRole('button', { name: 'Delete App' }).click();
+    await devRow.getByRole('button', { name: 'Really?' }).click();
+    await expect.poll(() => columnTexts(page, 'Apps', 1)).toEqual([]);
+    expect((await portal.admin.apps.list()).map((app) => app.name)).not.toContain('Wiki dev');
+  });
+
+  it('invites a user whose link opens the set-password screen in a fresh browser, then lands on the app list', async () => {
+    const client = await portal.admin.clients.create(unique('Invitees'));
+    const email = `${unique('invitee')}@example.com`;
+    await goto(page, portal, '/registrationtokens');
+    await page.getByRole('button', { name: 'New Invite' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Invite' });
+    await dialog.getByLabel('Email').fill(email);
+    await expect.poll(() => dialog.getByLabel('Client').locator('option').allInnerTexts()).toContain(client.name);
+    await dialog.getByLabel('Client').selectOption({ label: client.name });
+    expect(await dialog.getByLabel('Apps').getAttribute('size')).toBe('5');
+    await screenshot(page, '06-invites-new-invite');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+
+    const linkDialog = page.getByRole('dialog', { name: 'Please copy the registration link' });
+    await expect.poll(() => linkDialog.isVisible()).toBe(true);
+    const link = await linkDialog.getByLabel('Registration link').inputValue();
+    const invite = (await portal.admin.invites.list()).find((candidate) => candidate.email === email);
+    expect(link).toBe(`${portal.url}/auth/register?token=${encodeURIComponent(invite!.token)}`);
+    await screenshot(page, '07-invites-link');
+    // A click on the backdrop does not close it; OK does.
+    await page.mouse.click(5, LAPTOP.height - 5);
+    expect(await linkDialog.isVisible()).toBe(true);
+    await linkDialog.getByRole('button', { name: 'OK' }).click();
+    await expect.poll(() => linkDialog.count()).toBe(0);
+    await expect.poll(() => columnTexts(page, 'Invites', 1)).toContain(email);
+    await screenshot(page, '06-invites');
+
+    // The invitee, in a browser with no cookies of the admin.
+    const invitee = await openPage(browser, PHONE);
+    try {
+      await invitee.page.goto(link);
+      await expect.poll(() => invitee.page.getByRole('heading', { name: 'Set your initial password' }).isVisible()).toBe(true);
+      await screenshot(invitee.page, '08-set-password');
+      const password = invitee.page.getByLabel('Password', { exact: true });
+      const repeat = invitee.page.getByLabel('Repeat Password');
+      const save = invitee.page.getByRole('button', { name: 'Save Password' });
+      await password.fill('one-password');
+      await repeat.fill('another-password');
+      await save.click();
+      await expect.poll(() => invitee.page.getByRole('alert').filter({ hasText: "Your passwords don't match!" }).isVisible()).toBe(true);
+      await password.fill('short');
+      await repeat.fill('short');
+      await save.click();
+      await expect.poll(() => invitee.page.getByRole('alert').filter({ hasText: 'Your password must be at least eight characters long!' }).isVisible()).toBe(true);
+      await screenshot(invitee.page, '08-set-password-errors');
+      await password.fill('invitee-password-42');
+      await repeat.fill('invitee-password-42');
+      await save.click();
+      await invitee.page.waitForURL(/#\/applist\/?$/);
+      await expect.poll(() => invitee.page.getByRole('table', { name: 'Apps' }).isVisible()).toBe(true);
+      expect(await invitee.page.getByRole('alert').count()).toBe(0);
+      await screenshot(invitee.page, '09-invitee-applist');
+      expect(invitee.page.problems()).toEqual([]);
+    } finally {
+      await invitee.context.close();
+    }
+    expect((await portal.admin.users.list()).map((user) => user.email)).toContain(email);
+
+    // Another invite, deleted with Delete, Really?; a plain dialog closes on a backdrop click.
+    const stale = `${unique('stale')}@example.com`;
+    await portal.admin.invites.create({ email: stale, clientid: client.id, apps: [] });
+    await page.reload();
+    const row = page.getByRole('row').filter({ hasText: stale });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Really?' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: `deleted registration token ${stale}` }).isVisible()).toBe(true);
+    await expect.poll(() => columnTexts(page, 'Invites', 1)).not.toContain(stale);
+    await page.getByRole('button', { name: 'New Invite' }).click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'New Invite' }).isVisible()).toBe(true);
+    await page.mouse.click(5, LAPTOP.height - 5);
+    await expect.poll(() => page.getByRole('dialog', { name: 'New Invite' }).count()).toBe(0);
+  });
+
+  it("manages a user's apps one change at a time and removes a user from an app", async () => {
+    const [crm, mail, wiki] = await Promise.all(['CRM', 'Mail', 'Docs'].map((name) => createApp(portal.admin, { name: unique(name), url: `${portal.url}/healthz?app=${name}` })));
+    const member = await portal.createUser({ apps: [crm, mail] });
+    await goto(page, portal, `/user/${member.user.id}`);
+    await expect.poll(() => page.getByRole('heading', { name: member.email }).isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: member.user.client.name }).getAttribute('href')).toBe(`#/client/${member.user.client.id}`);
+    await expect.poll(() => columnTexts(page, 'User apps', 1)).toEqual([crm.name, mail.name].sort());
+    await screenshot(page, '10-user-detail');
+
+    await page.getByRole('button', { name: 'Manage Apps' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Manage User Apps' });
+    await expect.poll(() => dialog.getByLabel(wiki.name).isVisible()).toBe(true);
+    expect(await dialog.getByLabel(crm.name).isChecked()).toBe(true);
+    await dialog.getByLabel(mail.name).uncheck();
+    await dialog.getByLabel(wiki.name).check();
+    await screenshot(page, '10-user-detail-manage-apps');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => columnTexts(page, 'User apps', 1)).toEqual([crm.name, wiki.name].sort());
+    expect((await portal.admin.users.apps(member.user.id)).map((app) => app.name).sort()).toEqual([crm.name, wiki.name].sort());
+
+    // The app's page lists the user; Delete, Really? removes them; Add User is a placeholder.
+    await page.getByRole('link', { name: crm.name }).click();
+    await page.waitForURL(new RegExp(`#/app/${crm.id}$`));
+    await expect.poll(() => columnTexts(page, 'App users', 1)).toEqual([member.email]);
+    await page.getByRole('button', { name: 'Add User' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'not implemented' }).isVisible()).toBe(true);
+    await screenshot(page, '11-app-detail');
+    const row = page.getByRole('row').filter({ hasText: member.email });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Really?' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: `from app ${crm.id}` }).first().innerText()).toMatch(/^deleted user .+ from app \d+/);
+    await expect.poll(() => columnTexts(page, 'App users', 1)).toEqual([]);
+
+    // The client page lists the client's users by email.
+    await goto(page, portal, `/client/${member.user.client.id}`);
+    await expect.poll(() => page.getByRole('heading', { name: member.user.client.name }).isVisible()).toBe(true);
+    expect(await columnTexts(page, 'Users', 1)).toEqual([member.email]);
+    await screenshot(page, '12-client-detail');
+  });
+
+  it('filters and deletes users', async () => {
+    const doomed = await portal.createUser();
+    await goto(page, portal, '/users');
+    await page.getByPlaceholder('Filter').fill(doomed.email);
+    await expect.poll(() => columnTexts(page, 'Users', 1)).toEqual([doomed.email]);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(async () => (await columnTexts(page, 'Users', 1)).length).toBeGreaterThan(1);
+    await screenshot(page, '13-users');
+    const row = page.getByRole('row').filter({ hasText: doomed.email });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Really?' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: `deleted user ${doomed.email}` }).isVisible()).toBe(true);
+    await expect.poll(() => columnTexts(page, 'Users', 1)).not.toContain(doomed.email);
+  });
+
+  it('reads the log 20 entries a page and pages through it', async () => {
+    // Enough admin changes for three pages.
+    for (let i = 0; i < 45; i++) await portal.admin.clients.create(unique('logged'));
+    await goto(page, portal, '/logs');
+    await expect.poll(() => page.getByRole('heading', { name: 'The last 1000 log entries' }).isVisible()).toBe(true);
+    await expect.poll(async () => (await columnTexts(page, 'Log', 4)).length).toBe(20);
+    const first = await page.getByRole('table', { name: 'Log' }).locator('tbody tr').allInnerTexts();
+    await screenshot(page, '14-logs');
+    const pager = page.getByRole('navigation', { name: 'Log pages' });
+    await pager.getByRole('button', { name: '2', exact: true }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Log' }).locator('tbody tr').allInnerTexts()).not.toEqual(first);
+    expect(await columnTexts(page, 'Log', 4)).toHaveLength(20);
+    const apiPage2 = await portal.admin.logs.page(2, 20);
+    expect(await columnTexts(page, 'Log', 4)).toEqual(apiPage2.map((entry) => entry.event));
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(async () => pager.locator('[aria-current="page"]').innerText()).toBe('3');
+    await pager.getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(async () => pager.locator('[aria-current="page"]').innerText()).toBe('2');
+  });
+
+  it('shows the help page to an admin', async () => {
+    await goto(page, portal, '/docs');
+    await expect.poll(() => page.getByRole('heading', { name: 'Help' }).isVisible()).toBe(true);
+    expect(await page.getByText('Deleting a client deletes its users').isVisible()).toBe(true);
+    await screenshot(page, '15-docs');
+  });
+
+  it('logs out to the login screen, and the session is gone', async () => {
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(/#\/login$/);
+    await goto(page, portal, '/clients');
+    await page.waitForURL(/#\/login$/);
+    expect(page.problems()).toEqual([]);
+  });
+});

@@ -1,0 +1,260 @@
+// A staff or client user in a real browser: their apps only, the one-app redirect, their API keys,
+// no admin screens; a wrong password; and the screens at a phone's width.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { PortalClient } from '@tools-portal/core';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  PHONE,
+  chromiumAvailable,
+  columnTexts,
+  createApp,
+  goto,
+  launchBrowser,
+  loginInBrowser,
+  openPage,
+  screenshot,
+  startWebPortal,
+  type TestPortal,
+} from './support';
+
+let portal: TestPortal;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!chromiumAvailable) return;
+  portal = await startWebPortal();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+
+describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
+  it('shows a user with two apps only those apps, on Apps and Your Apps, and no admin screens', async () => {
+    const [crm, wiki] = await Promise.all([
+      createApp(portal.admin, { name: 'crm', url: `${portal.url}/healthz?app=crm`, description: 'Customers' }),
+      createApp(portal.admin, { name: 'wiki', url: `${portal.url}/healthz?app=wiki` }),
+      createApp(portal.admin, { name: 'secret', url: `${portal.url}/healthz?app=secret` }),
+    ]);
+    const member = await portal.createUser({ apps: [crm, wiki] });
+    const { context, page } = await openPage(browser);
+    try {
+      await loginInBrowser(page, portal, member.email, member.password);
+      await page.waitForURL(/#\/applist\/?$/);
+      await expect.poll(() => columnTexts(page, 'Apps', 1)).toEqual([expect.stringContaining('crm'), 'wiki']);
+      expect(await page.getByRole('button', { name: 'New App' }).count()).toBe(0);
+      expect(await page.getByRole('group', { name: 'prod or dev apps' }).count()).toBe(0);
+      expect(await page.getByText('Other Tools').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'Apps', 'Your Apps', 'Access Tokens']);
+      await screenshot(page, '20-user-applist');
+
+      await goto(page, portal, '/userapps');
+      await expect.poll(() => columnTexts(page, 'Your Apps', 1)).toEqual(['crm', 'wiki']);
+      expect(await page.getByRole('link', { name: 'crm' }).getAttribute('href')).toBe('/crm');
+      await page.getByRole('button', { name: /App Name/ }).click();
+      await expect.poll(() => columnTexts(page, 'Your Apps', 1)).toEqual(['wiki', 'crm']);
+      await page.getByPlaceholder('Filter').fill('cust');
+      await expect.poll(() => columnTexts(page, 'Your Apps', 1)).toEqual(['crm']);
+      await screenshot(page, '21-user-your-apps');
+
+      // Admin screens are not reachable: the portal sends the user back to their apps.
+      for (const route of ['/clients', '/users', '/registrationtokens', '/logs', `/app/${crm.id}`, `/user/${member.user.id}`]) {
+        await goto(page, portal, route);
+        await page.waitForURL(/#\/applist$/);
+      }
+      await goto(page, portal, '/docs');
+      await expect.poll(() => page.getByText('This help page is for admins.').isVisible()).toBe(true);
+      expect(await page.getByRole('heading', { name: 'Help' }).count()).toBe(0);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('creates an API key in the browser, shows it once, lists it masked, and deletes it', async () => {
+    const member = await portal.createUser();
+    const { context, page } = await openPage(browser);
+    try {
+      await loginInBrowser(page, portal, member.email, member.password);
+      await page.waitForURL(/#\/applist\/?$/);
+      await goto(page, portal, '/accesstokens');
+      await page.getByRole('button', { name: 'New API Key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New API Key' });
+      const key = await dialog.getByLabel('New API key').inputValue();
+      expect(key).toMatch(/^apikey-[A-Za-z0-9]{100}$/);
+      await screenshot(page, '22-new-api-key');
+      await dialog.getByRole('button', { name: 'Create API Key' }).click();
+      const masked = `apikey-${key.slice(7, 11)}…${key.slice(-4)}`;
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: `created new access token ${masked}` }).isVisible()).toBe(true);
+      await expect.poll(() => columnTexts(page, 'Access Tokens', 1)).toEqual([masked]);
+      expect(await page.getByText(key).count()).toBe(0);
+      await screenshot(page, '23-access-tokens');
+
+      // The key works as a Bearer token, until it is deleted.
+      const withKey = new PortalClient({ baseUrl: portal.url, token: key });
+      expect((await withKey.users.me()).email).toBe(member.email);
+      // Its last use shows once the list is loaded again.
+      await expect
+        .poll(async () => {
+          await page.reload();
+          await page.getByRole('table', { name: 'Access Tokens' }).locator('tbody tr').first().waitFor();
+          return columnTexts(page, 'Access Tokens', 2);
+        }, { interval: 500, timeout: 10_000 })
+        .not.toEqual(['never used']);
+
+      const row = page.getByRole('row').filter({ hasText: masked });
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await row.getByRole('button', { name: 'Really?' }).click();
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: `deleted access token ${masked}` }).isVisible()).toBe(true);
+      await expect.poll(() => columnTexts(page, 'Access Tokens', 1)).toEqual([]);
+      await expect(withKey.users.me()).rejects.toMatchObject({ code: 'unauthenticated' });
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sends a user with exactly one app straight to its URL', async () => {
+    const only = await createApp(portal.admin, { name: 'only-one', url: `${portal.url}/healthz?app=only-one` });
+    const member = await portal.createUser({ apps: [only] });
+    const { context, page } = await openPage(browser);
+    try {
+      await loginInBrowser(page, portal, member.email, member.password);
+      await page.waitForURL(`${portal.url}/healthz?app=only-one`);
+      expect(await page.textContent('body')).toContain('"status":"ok"');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows Failed Login for a wrong password', async () => {
+    const member = await portal.createUser();
+    const { context, page } = await openPage(browser);
+    try {
+      await loginInBrowser(page, portal, member.email, 'not-the-password');
+      await page.waitForURL(/#\/failedlogin$/);
+      await expect.poll(() => page.getByRole('heading', { name: 'Failed Login' }).isVisible()).toBe(true);
+      expect(await page.getByText('You are not allowed to login.').isVisible()).toBe(true);
+      await screenshot(page, '24-failed-login');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('closes an alert after 10 seconds, or at once with its close button', async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.clock.install();
+      await goto(page, portal, '/login/%2Fauth%2F/some-token');
+      await page.getByLabel('Password', { exact: true }).fill('one-password');
+      await page.getByLabel('Repeat Password').fill('other-password');
+      await page.getByRole('button', { name: 'Save Password' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: "Your passwords don't match!" });
+      await expect.poll(() => alert.isVisible()).toBe(true);
+      await page.clock.fastForward(9_000);
+      expect(await alert.isVisible()).toBe(true);
+      await page.clock.fastForward(1_500);
+      await expect.poll(() => alert.count()).toBe(0);
+
+      await page.getByRole('button', { name: 'Save Password' }).click();
+      await expect.poll(() => alert.isVisible()).toBe(true);
+      await alert.getByRole('button', { name: 'Close' }).click();
+      await expect.poll(() => alert.count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('takes a user whose session ended meanwhile back to the login', async () => {
+    const member = await portal.createUser();
+    const { context, page } = await openPage(browser);
+    try {
+      await loginInBrowser(page, portal, member.email, member.password);
+      await page.waitForURL(/#\/applist\/?$/);
+      await expect.poll(() => page.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
+      await portal.admin.users.delete(member.user.id);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Access Tokens' }).click();
+      await page.waitForURL(/#\/login$/);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('fits a phone: collapsed navigation that opens, and the admin screens', async () => {
+    const { context, page } = await openPage(browser, PHONE);
+    try {
+      await goto(page, portal, '/login');
+      await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
+      await screenshot(page, '01-login');
+      await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await page.waitForURL(/#\/applist\/?$/);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await expect.poll(() => nav.getByRole('button', { name: 'Toggle navigation' }).isVisible()).toBe(true);
+      expect(await nav.getByRole('link', { name: 'Clients' }).isVisible()).toBe(false);
+      await screenshot(page, '05-applist-prod');
+      await nav.getByRole('button', { name: 'Toggle navigation' }).click();
+      await expect.poll(() => nav.getByRole('link', { name: 'Clients' }).isVisible()).toBe(true);
+      await screenshot(page, '30-navigation-open');
+      await nav.getByRole('link', { name: 'Clients' }).click();
+      await page.waitForURL(/#\/clients$/);
+      expect(await nav.getByRole('link', { name: 'Users' }).isVisible()).toBe(false);
+      await expect.poll(async () => (await columnTexts(page, 'Clients', 1)).length).toBeGreaterThan(0);
+      await screenshot(page, '02-clients');
+      await page.getByRole('button', { name: 'New Client' }).click();
+      await expect.poll(() => page.getByRole('dialog', { name: 'New Client' }).isVisible()).toBe(true);
+      await screenshot(page, '03-clients-new-client');
+      await page.getByRole('dialog', { name: 'New Client' }).getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      for (const [route, name, table] of [
+        ['/users', '13-users', 'Users'],
+        ['/registrationtokens', '06-invites', 'Invites'],
+        ['/logs', '14-logs', 'Log'],
+        ['/accesstokens', '23-access-tokens', 'Access Tokens'],
+      ] as const) {
+        await goto(page, portal, route);
+        await expect.poll(() => page.getByRole('table', { name: table }).isVisible()).toBe(true);
+        await screenshot(page, name);
+      }
+      await goto(page, portal, '/docs');
+      await expect.poll(() => page.getByRole('heading', { name: 'Help' }).isVisible()).toBe(true);
+      await screenshot(page, '15-docs');
+      // No horizontal scrolling of the page itself at a phone's width.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe.skipIf(!chromiumAvailable)('Google sign-in on the login screen', () => {
+  it('is offered only when the server has Google configured, as a link carrying redirect and token', async () => {
+    const { context, page } = await openPage(browser);
+    const google = await startWebPortal({ GOOGLE_CLIENT_ID: 'test-client', GOOGLE_CLIENT_SECRET: 'test-secret', OIDC_ISSUER: 'http://127.0.0.1:9/' });
+    try {
+      // Without Google (the other portal of this file): no link.
+      await goto(page, portal, '/login');
+      await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
+      expect(await page.getByRole('link', { name: 'Login with Google' }).count()).toBe(0);
+
+      await goto(page, google, '/login');
+      const link = page.getByRole('link', { name: 'Login with Google' });
+      await expect.poll(() => link.getAttribute('href')).toBe('/auth/google?redirect=%2Fauth%2F%23%2Fapplist%2F');
+      await screenshot(page, '25-login-with-google');
+      await goto(page, google, '/login/%2Fauth%2F%23%2Fusers/invite-token');
+      await expect.poll(() => page.getByRole('heading', { name: 'Set your initial password' }).isVisible()).toBe(true);
+      expect(await link.getAttribute('href')).toBe('/auth/google?redirect=%2Fauth%2F%23%2Fusers&token=invite-token');
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+      await google.close();
+    }
+  });
+});
