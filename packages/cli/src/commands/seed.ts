@@ -164,7 +164,7 @@ export async function seed(ctx: Context, file: string): Promise<Result> {
   checkReferences(file, fixtures, state);
   const report: SeedReport = { file, changed: false, changes: [], warnings: [], passwords: [], invites: [] };
   const steps = plan(ctx, api, await withoutHeldGrants(api, fixtures, state), state, report);
-  ctx.note(steps.length === 0 ? `seeding ${file}: nothing to change` : `seeding ${file}: ${steps.length} change(s)`);
+  if (steps.length > 0) ctx.note(`seeding ${file}: ${steps.length} change(s)`);
   for (const [index, step] of steps.entries()) {
     try {
       await step.run();
