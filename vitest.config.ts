@@ -15,6 +15,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'core', include: ['packages/core/test/**/*.test.ts'] } },
       { extends: true, test: { name: 'server', include: ['packages/server/test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 30_000 } },
+      { extends: true, test: { name: 'cli', include: ['packages/cli/test/**/*.test.ts'], globalSetup: ['packages/cli/test/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 } },
     ],
   },
 });
