@@ -81,9 +81,14 @@ export function buildProgram(): Command {
   const appsCommand = program.command('apps').description('apps: a name known to the auth system and a URL');
   appsCommand
     .command('list')
-    .description('list apps (all of them for admins)')
-    .addHelpText('after', examples('toolsctl apps list', 'toolsctl apps list --quiet'))
-    .action(act(async (ctx) => (await apps()).list(ctx)));
+    .description('list apps by name (all of them for admins)')
+    .addOption(
+      new Option('--view <view>', 'prod: no -dev URLs and no extern: apps; dev: only -dev URLs; extern: the Other Tools')
+        .choices(['all', 'prod', 'dev', 'extern'])
+        .default('all'),
+    )
+    .addHelpText('after', examples('toolsctl apps list', 'toolsctl apps list --view dev --quiet'))
+    .action(act(async (ctx, _args, options) => (await apps()).list(ctx, options)));
   appsCommand
     .command('show')
     .argument('<app>', 'app id or name')

@@ -71,6 +71,18 @@ describe('apps', () => {
     expect((await portal.admin.apps.users(app.id)).map((user) => user.email)).toEqual([second.email]);
   });
 
+  it('filters the list into the prod, dev and extern views', async () => {
+    const prod = await createApp(portal.admin);
+    const dev = await createApp(portal.admin, { url: 'https://tools.example.com/thing-dev/' });
+    const extern = await createApp(portal.admin, { name: unique('extern:tool'), url: 'https://tool.example.org/' });
+    const ids = async (view: string) => (await run(['apps', 'list', '--view', view, '--quiet'])).stdout.trim().split('\n').map(Number);
+    expect(await ids('prod')).toContain(prod.id);
+    expect(await ids('prod')).not.toContain(dev.id);
+    expect(await ids('prod')).not.toContain(extern.id);
+    expect(await ids('dev')).toEqual([dev.id]);
+    expect(await ids('extern')).toEqual([extern.id]);
+  });
+
   it('prints only the id with --quiet', async () => {
     const name = unique('quiet');
     const result = await run(['apps', 'create', name, 'https://quiet.example.com/', '--quiet']);

@@ -1,4 +1,4 @@
-import type { AppInput } from '@tools-portal/core';
+import { appsInView, byName, isExternApp, type AppInput } from '@tools-portal/core';
 import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import type { Result } from '../output.js';
@@ -13,10 +13,14 @@ export interface AppFields {
   doclink?: string;
 }
 
-export async function list(ctx: Context): Promise<Result> {
+export type AppListView = 'all' | 'prod' | 'dev' | 'extern';
+
+/** The app list, by name; a view filters it the way the portal's prod/dev toggle and Other Tools do. */
+export async function list(ctx: Context, options: { view?: AppListView } = {}): Promise<Result> {
   const api = await ctx.client();
-  const apps = await api.apps.list();
-  return appList([...apps].sort((a, b) => a.name.localeCompare(b.name)));
+  const apps = [...(await api.apps.list())].sort(byName);
+  const view = options.view ?? 'all';
+  return appList(view === 'all' ? apps : view === 'extern' ? apps.filter(isExternApp) : appsInView(apps, view));
 }
 
 export async function show(ctx: Context, ref: string): Promise<Result> {

@@ -1,3 +1,4 @@
+import { byName } from '@tools-portal/core';
 import type { Context } from '../context.js';
 import type { Result } from '../output.js';
 import { clientList, clientRecord, done, userList } from '../present.js';
@@ -6,7 +7,7 @@ import { findClient } from '../resolve.js';
 
 export async function list(ctx: Context): Promise<Result> {
   const clients = await (await ctx.client()).clients.list();
-  return clientList([...clients].sort((a, b) => a.name.localeCompare(b.name)));
+  return clientList([...clients].sort(byName));
 }
 
 export async function show(ctx: Context, ref: string): Promise<Result> {

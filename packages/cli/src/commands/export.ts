@@ -4,12 +4,10 @@
  * carry none: seeding the file elsewhere gives each user a generated password, printed once.
  */
 import fs from 'node:fs';
-import type { App } from '@tools-portal/core';
+import { byName, type App } from '@tools-portal/core';
 import type { Context } from '../context.js';
 import type { FixturesInput } from '../fixtures.js';
 import type { Result } from '../output.js';
-
-const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
 
 export async function exportFixtures(ctx: Context, options: { output?: string }): Promise<Result> {
   const api = await ctx.client();
