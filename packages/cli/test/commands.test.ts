@@ -216,6 +216,12 @@ describe('keys', () => {
     const answer = json<AccessToken & { key: string }>(await run(['keys', 'create', '--json'], { env: { TOOLS_TOKEN: token } }));
     expect(answer.key).toMatch(/^apikey-[A-Za-z0-9]{100}$/);
     expect(answer.token).toBe(`apikey-${answer.key.slice(7, 11)}…${answer.key.slice(-4)}`);
+
+    const deleted = await run(['keys', 'delete', answer.key, '--yes'], { env: { TOOLS_TOKEN: token } });
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toBe(`deleted access token ${answer.token}\n`);
+    const left = json<AccessToken[]>(await run(['keys', 'list', '--json'], { env: { TOOLS_TOKEN: token } }));
+    expect(left.map((key) => key.id)).not.toContain(answer.id);
   });
 });
 

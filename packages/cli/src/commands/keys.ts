@@ -1,4 +1,4 @@
-import { generateApiKey } from '@tools-portal/core';
+import { generateApiKey, maskApiKey } from '@tools-portal/core';
 import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import type { Result } from '../output.js';
@@ -28,5 +28,6 @@ export async function remove(ctx: Context, ref: string, options: { yes?: boolean
   const label = isId(ref) ? `API key ${ref}` : 'this API key';
   await confirmOrRefuse(`delete ${label}`, options.yes);
   await api.accessTokens.delete(isId(ref) ? Number(ref) : ref);
-  return done(`deleted access token ${isId(ref) ? ref : `${ref.slice(0, 11)}…`}`, { deleted: isId(ref) ? Number(ref) : ref.slice(0, 11) }, isId(ref) ? [ref] : []);
+  const shown = isId(ref) ? ref : maskApiKey(ref);
+  return done(`deleted access token ${shown}`, { deleted: isId(ref) ? Number(ref) : shown }, [shown]);
 }
