@@ -16,6 +16,9 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that went away (`toolsctl logs -f | head`) ends the run quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => process.exit(error.code === 'EPIPE' ? 0 : 5));
+
 const code = await main(process.argv);
 // Exit at once rather than wait for idle keep-alive connections to close.
 process.stdout.write('', () => process.exit(code));

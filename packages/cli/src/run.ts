@@ -3,8 +3,7 @@ import type { Command } from 'commander';
 import { Context, type GlobalOptions } from './context.js';
 import { render, writeOut, type Result } from './output.js';
 
-// Commander hands options over untyped; each handler declares the shape it reads.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// Commander hands arguments and options over untyped; each handler declares the shape it reads.
 type Options = any;
 
 export type Handler = (ctx: Context, args: Options[], options: Options) => Promise<Result | void>;
