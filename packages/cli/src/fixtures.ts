@@ -3,24 +3,18 @@
  * resources by natural key, so a file moves between portals whose ids differ.
  */
 import fs from 'node:fs';
-import { z } from '@tools-portal/core';
+import { appInput, clientInput, email, z } from '@tools-portal/core';
 import { UsageError } from './exit-codes.js';
 
+// Entries are checked with the server's own rules, so a bad value stops seed before any change.
 const name = z.string().min(1, { error: 'must not be empty' });
-const email = z.string().trim().toLowerCase().min(3, { error: 'must be an email address' });
 const appNames = z.array(name).default([]);
 
 export const fixturesSchema = z
   .object({
     description: z.string().optional(),
-    clients: z.array(z.object({ name }).strict()).default([]),
-    apps: z
-      .array(
-        z
-          .object({ name, url: z.string(), description: z.string().default(''), doclink: z.string().default('') })
-          .strict(),
-      )
-      .default([]),
+    clients: z.array(clientInput.strict()).default([]),
+    apps: z.array(appInput.strict()).default([]),
     /** Users with a password are created with it; without, seed makes one up and prints it once. */
     users: z.array(z.object({ email, client: name, password: z.string().optional(), apps: appNames }).strict()).default([]),
     invites: z.array(z.object({ email, client: name, apps: appNames }).strict()).default([]),

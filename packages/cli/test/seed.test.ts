@@ -110,6 +110,8 @@ describe('seed and export', () => {
       [write('typo.json', JSON.stringify({ client: [] })), /unrecognized key|client/i],
       [write('no-client.json', JSON.stringify({ clients: [{ name: 'Fresh' }], users: [{ email: 'x@fresh.example', client: 'Nowhere' }] })), /no client named Nowhere/],
       [write('weak.json', JSON.stringify({ users: [{ email: 'y@acme.example', client: 'Acme', password: 'short' }] })), /at least eight characters/],
+      [write('bad-url.json', JSON.stringify({ clients: [{ name: 'Fresh' }], apps: [{ name: 'x', url: 'javascript:alert(1)' }] })), /apps\.0\.url: must be an absolute http\(s\) URL/],
+      [write('bad-email.json', JSON.stringify({ clients: [{ name: 'Fresh' }], invites: [{ email: 'not-an-email', client: 'Fresh' }] })), /invites\.0\.email: must be a valid email/],
     ];
     for (const [file, message] of cases) {
       const result = await on(source)(['seed', file]);
