@@ -53,7 +53,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(add --help for usage)')
     .addHelpText('after', ROOT_HELP);
   // Subcommands inherit exitOverride and the output settings from here on.
-  program.configureHelp({ sortSubcommands: false });
+  program.configureHelp({ showGlobalOptions: true });
 
   program
     .command('login')
