@@ -1,4 +1,4 @@
-/** Turns a command handler into a commander action: build the context, run, print the Result. */
+/** Runs a command's handler: build the context, run it, print its Result. */
 import type { Command } from 'commander';
 import { Context, type GlobalOptions } from './context.js';
 import { render, writeOut, type Result } from './output.js';
@@ -8,10 +8,8 @@ type Options = any;
 
 export type Handler = (ctx: Context, args: Options[], options: Options) => Promise<Result | void>;
 
-export function act(handler: Handler) {
-  return async function (this: Command): Promise<void> {
-    const ctx = new Context(this.optsWithGlobals<GlobalOptions>());
-    const result = await handler(ctx, this.processedArgs, this.opts());
-    if (result) await writeOut(await render(result, ctx.mode));
-  };
+export async function run(command: Command, handler: Handler): Promise<void> {
+  const ctx = new Context(command.optsWithGlobals<GlobalOptions>());
+  const result = await handler(ctx, command.processedArgs, command.opts());
+  if (result) await writeOut(await render(result, ctx.mode));
 }
