@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessToken, App, Client, CurrentUser, LogEntry, RegistrationToken, User } from '@tools-portal/core';
 import { createApp, failure, startTestPortal, unique, type TestPortal } from '../../server/test/support.js';
-import { bin, cleanEnv, json, tempHome, toolsctl, type RunOptions } from './toolsctl.js';
+import { bin, cleanEnv, json, removeTempHomes, tempHome, toolsctl, type RunOptions } from './toolsctl.js';
 
 let portal: TestPortal;
 let home: string;
@@ -14,7 +14,10 @@ beforeAll(async () => {
   portal = await startTestPortal();
   home = tempHome();
 });
-afterAll(() => portal.close());
+afterAll(async () => {
+  await portal.close();
+  removeTempHomes();
+});
 
 async function freePort(): Promise<number> {
   const server = net.createServer();

@@ -3,13 +3,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CurrentUser } from '@tools-portal/core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, startTestPortal, unique, type TestPortal } from '../../server/test/support.js';
-import { json, tempHome, toolsctl, toolsctlOnTerminal } from './toolsctl.js';
+import { json, removeTempHomes, tempHome, toolsctl, toolsctlOnTerminal } from './toolsctl.js';
 
 let portal: TestPortal;
 beforeAll(async () => {
   portal = await startTestPortal();
 });
-afterAll(() => portal.close());
+afterAll(async () => {
+  await portal.close();
+  removeTempHomes();
+});
 
 const configFile = (home: string) => path.join(home, '.config', 'toolsctl', 'config.json');
 const storedToken = (home: string) => (JSON.parse(fs.readFileSync(configFile(home), 'utf8')) as { token?: string }).token;

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPortal, type TestPortal } from '../../server/test/support.js';
-import { json, root, tempHome, toolsctl, type RunOptions } from './toolsctl.js';
+import { json, root, removeTempHomes, tempHome, toolsctl, type RunOptions } from './toolsctl.js';
 
 const demo = path.join(root, 'fixtures/demo.json');
 
@@ -27,6 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([source.close(), target.close()]);
+  removeTempHomes();
 });
 
 describe('seed and export', () => {
@@ -58,7 +58,7 @@ describe('seed and export', () => {
   });
 
   it('export then seed into an empty portal reproduces the data', async () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'toolsctl-export-')), 'portal.json');
+    const file = path.join(home, 'portal.json');
     const exported = await on(source)(['export', '-o', file]);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toMatch(/exported 3 client\(s\), 5 app\(s\), 5 user\(s\), 1 invite\(s\)/);
@@ -86,7 +86,7 @@ describe('seed and export', () => {
   });
 
   it('adds what is missing and updates changed apps on a later run', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsctl-seed-'));
+    const dir = tempHome();
     const file = path.join(dir, 'more.json');
     fs.writeFileSync(file, JSON.stringify({
       apps: [{ name: 'wiki', url: 'https://wiki.example.net/', description: 'Moved' }],
@@ -100,7 +100,7 @@ describe('seed and export', () => {
   });
 
   it('refuses a bad file before changing anything', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsctl-seed-'));
+    const dir = tempHome();
     const write = (name: string, content: string) => {
       fs.writeFileSync(path.join(dir, name), content);
       return path.join(dir, name);

@@ -25,9 +25,18 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
+const homes: string[] = [];
+
 /** A home directory of its own, so no test reads or writes the real user's config. */
 export function tempHome(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'toolsctl-home-'));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsctl-home-'));
+  homes.push(home);
+  return home;
+}
+
+/** Removes every directory tempHome made in this test file (call from afterAll). */
+export function removeTempHomes(): void {
+  for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
 }
 
 export function cleanEnv(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
