@@ -24,6 +24,16 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'cli',
+          include: ['packages/cli/test/**/*.test.ts'],
+          globalSetup: ['packages/cli/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
       { extends: true, test: { name: 'web', include: ['packages/web/test/unit/**/*.test.ts'] } },
       {
         extends: true,

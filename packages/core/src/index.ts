@@ -8,3 +8,4 @@ export * from './api-keys.js';
 export * from './redirects.js';
 export * from './apps.js';
 export * from './client.js';
+export * from './invite-links.js';

@@ -1,0 +1,67 @@
+/**
+ * What every command needs: the options, the portal's URL and credentials (flags, then
+ * environment, then the config file), an API client, and a place for progress messages.
+ */
+import type { Fetch, PortalClient } from '@tools-portal/core';
+import { readConfig, type StoredConfig } from './config-file.js';
+import { NotLoggedInError, UsageError } from './exit-codes.js';
+import type { OutputMode } from './output.js';
+
+export const DEFAULT_URL = 'http://127.0.0.1:8080';
+
+export interface GlobalOptions {
+  url?: string;
+  token?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export class Context {
+  readonly mode: OutputMode;
+  private stored: StoredConfig | undefined;
+
+  constructor(readonly options: GlobalOptions) {
+    if (options.json && options.quiet) throw new UsageError('choose one of --json and --quiet');
+    this.mode = options.json ? 'json' : options.quiet ? 'quiet' : 'human';
+  }
+
+  get config(): StoredConfig {
+    this.stored ??= readConfig();
+    return this.stored;
+  }
+
+  /** The portal's URL: --url, TOOLS_URL, the URL of the last login, or the default. */
+  get url(): string {
+    const url = this.options.url ?? process.env.TOOLS_URL ?? this.config.url ?? DEFAULT_URL;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new UsageError(`not a URL: ${url}`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`not an http(s) URL: ${url}`);
+    return parsed.origin + parsed.pathname.replace(/\/+$/, '');
+  }
+
+  /** --token, TOOLS_TOKEN, or the token `toolsctl login` stored for this same URL. */
+  get token(): string | undefined {
+    const explicit = this.options.token ?? process.env.TOOLS_TOKEN;
+    if (explicit) return explicit;
+    return this.config.token && this.config.url === this.url ? this.config.token : undefined;
+  }
+
+  /** An API client; with `authenticated` (the default) it insists on credentials first. */
+  async client(authenticated = true): Promise<PortalClient> {
+    const token = authenticated ? this.token : undefined;
+    if (authenticated && !token) {
+      throw new NotLoggedInError(`not logged in to ${this.url}: run \`toolsctl login\`, or pass --token or TOOLS_TOKEN`);
+    }
+    const [{ PortalClient }, { fetch }] = await Promise.all([import('@tools-portal/core'), import('undici')]);
+    return new PortalClient({ baseUrl: this.url, token, fetch: fetch as unknown as Fetch });
+  }
+
+  /** Progress and notes for people: on stderr, silent with --quiet. */
+  note(message: string): void {
+    if (this.mode !== 'quiet') process.stderr.write(`${message}\n`);
+  }
+}

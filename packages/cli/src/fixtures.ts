@@ -1,0 +1,54 @@
+/**
+ * The fixtures format `toolsctl seed` reads and `toolsctl export` writes (docs/cli.md):
+ * resources by natural key, so a file moves between portals whose ids differ.
+ */
+import fs from 'node:fs';
+import { appInput, clientInput, email, z } from '@tools-portal/core';
+import { UsageError } from './exit-codes.js';
+
+// Entries are checked with the server's own rules, so a bad value stops seed before any change.
+const name = z.string().min(1, { error: 'must not be empty' });
+const appNames = z.array(name).default([]);
+
+export const fixturesSchema = z
+  .object({
+    description: z.string().optional(),
+    clients: z.array(clientInput.strict()).default([]),
+    apps: z.array(appInput.strict()).default([]),
+    /** Users with a password are created with it; without, seed makes one up and prints it once. */
+    users: z.array(z.object({ email, client: name, password: z.string().optional(), apps: appNames }).strict()).default([]),
+    invites: z.array(z.object({ email, client: name, apps: appNames }).strict()).default([]),
+  })
+  .strict();
+
+export type Fixtures = z.output<typeof fixturesSchema>;
+export type FixturesInput = z.input<typeof fixturesSchema>;
+
+export function readFixtures(file: string): Fixtures {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file} is not JSON: ${(error as Error).message}`);
+  }
+  const parsed = fixturesSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`${file}: ${issue.path.map(String).join('.') || 'file'}: ${issue.message}`);
+  }
+  const fixtures = parsed.data;
+  const duplicate = (list: string[]) => list.find((item, index) => list.indexOf(item) !== index);
+  const checks: Array<[string, string | undefined]> = [
+    ['client', duplicate(fixtures.clients.map((client) => client.name))],
+    ['app', duplicate(fixtures.apps.map((app) => app.name))],
+    ['user or invite email', duplicate([...fixtures.users, ...fixtures.invites].map((entry) => entry.email))],
+  ];
+  for (const [what, value] of checks) if (value !== undefined) throw new UsageError(`${file}: ${what} ${value} appears twice`);
+  return fixtures;
+}

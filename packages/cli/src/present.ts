@@ -1,0 +1,97 @@
+/** How each resource looks as a Result: the JSON the API gave, a table for people, ids for --quiet. */
+import type { AccessToken, App, Client, LogEntry, RegistrationToken, User } from '@tools-portal/core';
+import type { Result } from './output.js';
+
+export const appList = (apps: App[]): Result => ({
+  json: apps,
+  quiet: apps.map((app) => app.id),
+  table: { head: ['id', 'name', 'url', 'description'], rows: apps.map((app) => [app.id, app.name, app.url, app.description]) },
+});
+
+export const appRecord = (app: App, message?: string): Result => ({
+  json: app,
+  quiet: [app.id],
+  record: [
+    ['id', app.id],
+    ['name', app.name],
+    ['url', app.url],
+    ['description', app.description],
+    ['doclink', app.doclink],
+  ],
+  message,
+});
+
+export const userList = (users: User[]): Result => ({
+  json: users,
+  quiet: users.map((user) => user.id),
+  table: { head: ['id', 'email', 'name', 'client'], rows: users.map((user) => [user.id, user.email, user.name, user.client.name]) },
+});
+
+export const userRecord = (user: User, apps: App[]): Result => ({
+  json: { ...user, apps },
+  quiet: [user.id],
+  record: [
+    ['id', user.id],
+    ['email', user.email],
+    ['name', user.name],
+    ['client', `${user.client.name} (${user.client.id})`],
+    ['apps', apps.map((app) => app.name).join(', ')],
+  ],
+});
+
+export const clientList = (clients: Client[]): Result => ({
+  json: clients,
+  quiet: clients.map((client) => client.id),
+  table: { head: ['id', 'name'], rows: clients.map((client) => [client.id, client.name]) },
+});
+
+export const clientRecord = (client: Client, users: User[], message?: string): Result => ({
+  json: { ...client, users },
+  quiet: [client.id],
+  record: [
+    ['id', client.id],
+    ['name', client.name],
+    ['users', users.map((user) => user.email).join(', ')],
+  ],
+  message,
+});
+
+export const inviteList = (invites: RegistrationToken[], apps: App[]): Result => {
+  const appName = (id: number) => apps.find((app) => app.id === id)?.name ?? String(id);
+  return {
+    json: invites,
+    quiet: invites.map((invite) => invite.id),
+    table: {
+      head: ['id', 'email', 'client', 'apps', 'registration timestamp', 'expires'],
+      rows: invites.map((invite) => [
+        invite.id,
+        invite.email,
+        invite.client.name,
+        invite.apps.map(appName).join(', '),
+        invite.sent_timestamp,
+        invite.expires_timestamp,
+      ]),
+    },
+  };
+};
+
+export const keyList = (keys: AccessToken[]): Result => ({
+  json: keys,
+  quiet: keys.map((key) => key.id),
+  table: {
+    head: ['id', 'token', 'created', 'last used'],
+    rows: keys.map((key) => [key.id, key.token, key.createdTimestamp, key.lastUsedTimestamp ?? 'never']),
+  },
+});
+
+export const logList = (entries: LogEntry[]): Result => ({
+  json: entries,
+  quiet: entries.map((entry) => entry.id),
+  table: {
+    head: ['timestamp', 'client', 'user', 'event'],
+    rows: entries.map((entry) => [entry.timestamp, entry.client, entry.user, entry.event]),
+  },
+});
+
+/** A one-line answer to a change: the message for people, the id for --quiet. */
+export const done = (message: string, json: unknown, quiet: Array<string | number> = []): Result => ({ json, quiet, message });

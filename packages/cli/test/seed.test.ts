@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestPortal, type TestPortal } from '../../server/test/support.js';
+import { json, root, removeTempHomes, tempHome, toolsctl, type RunOptions } from './toolsctl.js';
+
+const demo = path.join(root, 'fixtures/demo.json');
+
+interface Report {
+  changed: boolean;
+  changes: string[];
+  warnings: string[];
+  passwords: Array<{ email: string; password: string }>;
+  invites: Array<{ email: string; link: string }>;
+}
+
+let source: TestPortal;
+let target: TestPortal;
+let home: string;
+const on = (portal: TestPortal) => (args: string[], options: RunOptions = {}) =>
+  toolsctl(home, args, { ...options, env: { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token, ...options.env } });
+
+beforeAll(async () => {
+  [source, target] = await Promise.all([startTestPortal(), startTestPortal()]);
+  home = tempHome();
+});
+afterAll(async () => {
+  await Promise.all([source.close(), target.close()]);
+  removeTempHomes();
+});
+
+describe('seed and export', () => {
+  it('seeds fixtures/demo.json, and a second run changes nothing and says so', async () => {
+    const first = await on(source)(['seed', demo]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/\[1\/\d+\] created client Acme/);
+    expect(first.stdout).toContain('Registration links to send:');
+
+    const api = source.admin;
+    expect((await api.clients.list()).map((client) => client.name).sort()).toEqual(['Acme', 'Admin', 'Globex']);
+    expect((await api.apps.all()).map((app) => app.name).sort()).toEqual(['chat', 'extern:jira', 'grafana', 'grafana-dev', 'wiki']);
+    const users = await api.users.list();
+    const ann = users.find((user) => user.email === 'ann@acme.example')!;
+    expect(ann.client.name).toBe('Acme');
+    expect((await api.users.apps(ann.id)).map((app) => app.name).sort()).toEqual(['chat', 'wiki']);
+    expect((await source.client(await source.login('ann@acme.example', 'ann-demo-password-1')).users.me()).email).toBe('ann@acme.example');
+    const invites = await api.invites.list();
+    expect(invites.map((invite) => invite.email)).toEqual(['dave@globex.example']);
+
+    const second = await on(source)(['seed', demo, '--json']);
+    expect(second.code).toBe(0);
+    const report = json<Report>(second);
+    expect(report).toMatchObject({ changed: false, changes: [], passwords: [], invites: [] });
+    const human = await on(source)(['seed', demo]);
+    expect(human.stdout).toContain('nothing to change');
+    expect(await api.invites.list()).toEqual(invites);
+    expect((await api.users.list()).length).toBe(users.length);
+  });
+
+  it('export then seed into an empty portal reproduces the data', async () => {
+    const file = path.join(home, 'portal.json');
+    const exported = await on(source)(['export', '-o', file]);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toMatch(/exported 3 client\(s\), 5 app\(s\), 5 user\(s\), 1 invite\(s\)/);
+    const fixtures = JSON.parse(fs.readFileSync(file, 'utf8')) as { users: Array<{ email: string; password?: string }> };
+    expect(fixtures.users.every((user) => user.password === undefined)).toBe(true);
+
+    const seeded = await on(target)(['seed', file, '--json']);
+    expect(seeded.code).toBe(0);
+    const report = json<Report>(seeded);
+    expect(report.changed).toBe(true);
+    // Passwords cannot be exported: each new user got a generated one, reported once.
+    expect(report.passwords.map((entry) => entry.email).sort()).toEqual(['ann@acme.example', 'bob@acme.example', 'carol@globex.example', 'ops@example.com']);
+    const carol = report.passwords.find((entry) => entry.email === 'carol@globex.example')!;
+    expect((await target.client(await target.login(carol.email, carol.password)).users.me()).client.name).toBe('Globex');
+
+    expect((await on(target)(['export'])).stdout).toBe((await on(source)(['export'])).stdout);
+    expect(json<Report>(await on(target)(['seed', file, '--json'])).changed).toBe(false);
+  });
+
+  it('export to stdout is the fixtures JSON, also with --json', async () => {
+    const plain = await on(source)(['export']);
+    const asJson = await on(source)(['export', '--json']);
+    expect(JSON.parse(plain.stdout)).toEqual(JSON.parse(asJson.stdout));
+    expect(JSON.parse(plain.stdout)).toMatchObject({ clients: expect.any(Array), apps: expect.any(Array), users: expect.any(Array), invites: expect.any(Array) });
+  });
+
+  it('adds what is missing and updates changed apps on a later run', async () => {
+    const dir = tempHome();
+    const file = path.join(dir, 'more.json');
+    fs.writeFileSync(file, JSON.stringify({
+      apps: [{ name: 'wiki', url: 'https://wiki.example.net/', description: 'Moved' }],
+      users: [{ email: 'bob@acme.example', client: 'Acme', apps: ['chat'] }],
+    }));
+    const report = json<Report>(await on(source)(['seed', file, '--json']));
+    expect(report.changes).toEqual(['updated app wiki', 'granted app chat to bob@acme.example']);
+    const wiki = (await source.admin.apps.all()).find((app) => app.name === 'wiki')!;
+    expect(wiki).toMatchObject({ url: 'https://wiki.example.net/', description: 'Moved', doclink: '' });
+    expect(json<Report>(await on(source)(['seed', file, '--json'])).changed).toBe(false);
+  });
+
+  it('refuses a bad file before changing anything', async () => {
+    const dir = tempHome();
+    const write = (name: string, content: string) => {
+      fs.writeFileSync(path.join(dir, name), content);
+      return path.join(dir, name);
+    };
+    const cases: Array<[string, RegExp]> = [
+      [write('not-json.json', '{'), /is not JSON/],
+      [write('typo.json', JSON.stringify({ client: [] })), /unrecognized key|client/i],
+      [write('no-client.json', JSON.stringify({ clients: [{ name: 'Fresh' }], users: [{ email: 'x@fresh.example', client: 'Nowhere' }] })), /no client named Nowhere/],
+      [write('weak.json', JSON.stringify({ users: [{ email: 'y@acme.example', client: 'Acme', password: 'short' }] })), /at least eight characters/],
+      [write('bad-url.json', JSON.stringify({ clients: [{ name: 'Fresh' }], apps: [{ name: 'x', url: 'javascript:alert(1)' }] })), /apps\.0\.url: must be an absolute http\(s\) URL/],
+      [write('bad-email.json', JSON.stringify({ clients: [{ name: 'Fresh' }], invites: [{ email: 'not-an-email', client: 'Fresh' }] })), /invites\.0\.email: must be a valid email/],
+    ];
+    for (const [file, message] of cases) {
+      const result = await on(source)(['seed', file]);
+      expect({ file, code: result.code }).toEqual({ file, code: 2 });
+      expect(result.stderr).toMatch(message);
+    }
+    expect((await source.admin.clients.list()).some((client) => client.name === 'Fresh')).toBe(false);
+  });
+});

@@ -1,0 +1,9 @@
+/**
+ * The registration link of an invite (SPEC: `{host}/{app}/register?token={token}`). The portal
+ * serves it: the set-password screen, then on to the app; `auth` means the portal itself.
+ */
+export const PORTAL_APP = 'auth';
+
+export function registrationLink(publicUrl: string, token: string, appName: string = PORTAL_APP): string {
+  return `${publicUrl.replace(/\/+$/, '')}/${encodeURIComponent(appName)}/register?token=${encodeURIComponent(token)}`;
+}
