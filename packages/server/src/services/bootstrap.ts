@@ -2,7 +2,7 @@
  * First start on an empty database: the Admin client and the first admin, either with the
  * configured password or through an invite whose link is printed once.
  */
-import { ADMIN_CLIENT_NAME } from '@tools-portal/core';
+import { ADMIN_CLIENT_NAME, registrationLink } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
@@ -35,7 +35,7 @@ export async function bootstrap(db: Knex, hasher: PasswordHasher, options: Boots
         return { created: true, adminEmail: options.adminEmail };
       }
       const invite = await createInvite(trx, SYSTEM, { email: options.adminEmail, clientid: client.id, apps: [] }, options.inviteTtlDays);
-      const inviteLink = `${options.publicUrl}/auth/register?token=${encodeURIComponent(invite.token)}`;
+      const inviteLink = registrationLink(options.publicUrl, invite.token);
       return { created: true, adminEmail: options.adminEmail, inviteLink };
     });
   } catch (error) {

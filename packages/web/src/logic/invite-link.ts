@@ -1,9 +1,8 @@
 /** The link the New Invite flow shows (SPEC section 2): `{host}/{app}/register?token={token}`. */
-import type { App } from '@tools-portal/core';
+import { registrationLink as linkFor, type App } from '@tools-portal/core';
 
 /** The first chosen app names the link; with none the portal itself (`auth`) does. */
 export function registrationLink(origin: string, apps: readonly Pick<App, 'id' | 'name'>[], chosenIds: readonly number[], token: string): string {
   const first = chosenIds.length > 0 ? apps.find((app) => app.id === chosenIds[0]) : undefined;
-  const appName = first?.name ?? 'auth';
-  return `${origin}/${encodeURIComponent(appName)}/register?token=${encodeURIComponent(token)}`;
+  return linkFor(origin, token, first?.name);
 }

@@ -45,7 +45,7 @@ describe.skipIf(!chromiumAvailable)('stored text in the portal', () => {
         ['/logs', [`created client ${CLIENT}`, `created app ${APP}`]],
       ] as const) {
         await goto(page, portal, route);
-        for (const text of texts) await expect.poll(() => page.getByText(text, { exact: false }).count(), `${route}: ${text}`).toBeGreaterThan(0);
+        for (const text of texts) await expect.poll(() => page.getByText(text, { exact: false }).count(), { message: `${route}: ${text}` }).toBeGreaterThan(0);
         expect(await page.evaluate(() => (window as { __xss?: number }).__xss), route).toBeUndefined();
         expect(await page.locator('img[src="x"], b[onmouseover]').count(), route).toBe(0);
       }
