@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
-import { openDatabase } from './db/connection.js';
+import { openDatabase, prepareDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger, type Logger } from './logger.js';
 import type { Deps } from './routes/index.js';
@@ -47,6 +47,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
   };
   const server = http.createServer((request, response) => handle(request, response));
   try {
+    await prepareDatabase(db, options.schema);
     await migrateToLatest(db);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

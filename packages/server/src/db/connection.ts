@@ -14,7 +14,7 @@ export type Db = Knex;
 
 export interface DatabaseOptions {
   url: string;
-  /** PostgreSQL schema to use (tests use one per run); created if missing. */
+  /** PostgreSQL schema to use (tests use one per run); prepareDatabase creates it if missing. */
   schema?: string;
   poolMax?: number;
 }
@@ -63,6 +63,37 @@ function openPostgres(options: DatabaseOptions): Knex {
     pool: { min: 0, max: options.poolMax ?? 10 },
     acquireConnectionTimeout: 5000,
   });
+}
+
+/**
+ * Run once at start, before migrating: on PostgreSQL the schema exists (several instances may
+ * create it at once); on SQLite the connection settings really took effect.
+ */
+export async function prepareDatabase(db: Knex, schema?: string): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    if (!schema) return;
+    try {
+      await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
+    } catch (error) {
+      // IF NOT EXISTS is not atomic: a concurrent creator makes ours fail on the catalog's unique index.
+      const code = (error as { code?: string }).code;
+      if (code !== '23505' && code !== '42P06') throw error;
+    }
+    return;
+  }
+  const settings = await sqliteSettings(db);
+  const file = db.client.config.connection.filename as string;
+  const expected: Record<string, unknown> = {
+    journal_mode: file === ':memory:' ? 'memory' : 'wal',
+    busy_timeout: 5000,
+    synchronous: 1,
+    foreign_keys: 1,
+  };
+  const wrong = Object.keys(expected).filter((name) => String(settings[name]).toLowerCase() !== String(expected[name]));
+  if (wrong.length > 0) {
+    const found = wrong.map((name) => `${name}=${String(settings[name])} (expected ${String(expected[name])})`).join(', ');
+    throw new Error(`SQLite ${file} did not take the required settings: ${found}`);
+  }
 }
 
 /** The SQLite settings the server relies on, read back from the connection. */
