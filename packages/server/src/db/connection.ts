@@ -7,6 +7,7 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import { sqliteFile } from '../config.js';
+import type { Logger } from '../logger.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -17,6 +18,8 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests use one per run); prepareDatabase creates it if missing. */
   schema?: string;
   poolMax?: number;
+  /** Where Knex's own messages go (it writes to the console otherwise). */
+  logger?: Logger;
 }
 
 // int8 (counts, epoch milliseconds) would otherwise arrive as strings; ours fit in a double.
@@ -27,13 +30,26 @@ export function dialectOf(db: Knex): Dialect {
 }
 
 export function openDatabase(options: DatabaseOptions): Knex {
-  if (options.url.startsWith('sqlite:')) return openSqlite(sqliteFile(options.url));
+  if (options.url.startsWith('sqlite:')) return openSqlite(sqliteFile(options.url), options);
   return openPostgres(options);
 }
 
-function openSqlite(file: string): Knex {
+// Knex reports each failed connection attempt; while the database is down that is every request,
+// and the error middleware already logs the 503s.
+function knexLog(logger: Logger | undefined): Knex.Config['log'] {
+  if (!logger) return undefined;
+  return {
+    debug: (message: unknown) => logger.debug(`knex: ${String(message)}`),
+    warn: (message: unknown) => logger.debug(`knex: ${String(message)}`),
+    error: (message: unknown) => logger.error(`knex: ${String(message)}`),
+    deprecate: (method: string, alternative: string) => logger.warn(`knex: ${method} is deprecated, use ${alternative}`),
+  };
+}
+
+function openSqlite(file: string, options: DatabaseOptions): Knex {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   return knex({
+    log: knexLog(options.logger),
     client: 'better-sqlite3',
     connection: { filename: file },
     useNullAsDefault: true,
@@ -57,8 +73,11 @@ function openSqlite(file: string): Knex {
 
 function openPostgres(options: DatabaseOptions): Knex {
   return knex({
+    log: knexLog(options.logger),
     client: 'pg',
-    connection: options.url,
+    // A connection attempt that gets no answer (a network partition) fails instead of hanging;
+    // keep-alive finds dead idle connections.
+    connection: { connectionString: options.url, connectionTimeoutMillis: 5000, keepAlive: true },
     searchPath: options.schema ? [options.schema] : undefined,
     pool: { min: 0, max: options.poolMax ?? 10 },
     acquireConnectionTimeout: 5000,
