@@ -40,7 +40,7 @@ export function defaultWebRoot(): string | undefined {
 
 export async function startPortal(config: Config, options: StartOptions = {}): Promise<RunningPortal> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const db: Knex = openDatabase({ url: config.databaseUrl, schema: options.schema, logger });
+  const db: Knex = openDatabase({ url: config.databaseUrl, schema: options.schema, poolMax: config.databasePoolMax, logger });
   // Until bootstrap has finished, requests are answered 503 rather than left waiting.
   let handle: http.RequestListener = (_request, response) => {
     response.writeHead(503, { 'retry-after': '1' }).end();

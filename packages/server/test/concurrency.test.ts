@@ -94,3 +94,25 @@ describe(`${WRITERS} parallel writers`, () => {
     expect((await portal.admin.clients.users(owner.id)).map((user) => user.email)).toEqual([email]);
   });
 });
+
+describe('a small pool (DATABASE_POOL_MAX=2)', () => {
+  it(`serves ${WRITERS} parallel writers: requests queue for a connection, none holds one while waiting for another`, async () => {
+    const small = await startTestPortal({ DATABASE_POOL_MAX: '2' });
+    try {
+      if (small.deps.db.client.config.client === 'pg') expect(small.deps.db.client.pool.max).toBe(2);
+      const owner = await small.admin.clients.create(unique('client'));
+      const { user } = await small.createUser();
+      const apps = await Promise.all(Array.from({ length: WRITERS }, () => createApp(small.admin)));
+      const emails = Array.from({ length: WRITERS }, () => `${unique('small')}@example.com`);
+      const { codes } = await settle([
+        ...emails.map((email) => small.admin.invites.create({ email, clientid: owner.id, apps: [apps[0].id] })),
+        ...apps.map((app) => small.admin.users.grant(user.id, app.id)),
+      ]);
+      expect(codes).toEqual([]);
+      expect(await small.admin.users.apps(user.id)).toHaveLength(WRITERS);
+      expect((await small.admin.invites.list()).filter((invite) => emails.includes(invite.email))).toHaveLength(WRITERS);
+    } finally {
+      await small.close();
+    }
+  });
+});

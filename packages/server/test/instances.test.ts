@@ -26,7 +26,7 @@ describe('two instances starting together on an empty database', () => {
     for (let round = 0; round < 3; round++) {
       const database = createTestDatabase();
       try {
-        const portals = await Promise.all([0, 1, 2].map(() => startTestPortal({}, database)));
+        const portals = await Promise.all([0, 1, 2].map(() => startTestPortal({}, { database })));
         try {
           for (const portal of portals) expect((await portal.anonymous.health()).status).toBe('ok');
           expect(portals.filter((portal) => portal.bootstrap.created)).toHaveLength(1);
@@ -54,7 +54,7 @@ describe('two instances on one database', () => {
   let b: TestPortal;
   beforeAll(async () => {
     database = createTestDatabase();
-    [a, b] = await Promise.all([startTestPortal({}, database), startTestPortal({}, database)]);
+    [a, b] = await Promise.all([startTestPortal({}, { database }), startTestPortal({}, { database })]);
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);

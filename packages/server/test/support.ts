@@ -3,7 +3,7 @@
  * call it the way clients do. One portal per test file; each test makes the data it needs.
  */
 import { PortalClient, generateApiKey, type App, type Client, type CurrentUser } from '@tools-portal/core';
-import { loadConfig, startPortal, type RunningPortal } from '@tools-portal/server';
+import { loadConfig, startPortal, type Logger, type RunningPortal } from '@tools-portal/server';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
@@ -41,9 +41,9 @@ export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now()
  * see ./database.ts), removed at close. Pass a `database` to share one between several portals;
  * its owner drops it.
  */
-export async function startTestPortal(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestPortal> {
-  const own = database ? undefined : createTestDatabase();
-  const db = database ?? own!;
+export async function startTestPortal(env: Record<string, string> = {}, options: { logger?: Logger; database?: TestDatabase } = {}): Promise<TestPortal> {
+  const own = options.database ? undefined : createTestDatabase();
+  const db = options.database ?? own!;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -57,7 +57,7 @@ export async function startTestPortal(env: Record<string, string> = {}, database
   });
   let running: RunningPortal;
   try {
-    running = await startPortal(config, { publicUrlFromAddress: true, schema: db.schema });
+    running = await startPortal(config, { publicUrlFromAddress: true, logger: options.logger, schema: db.schema });
   } catch (error) {
     await own?.drop();
     throw error;
