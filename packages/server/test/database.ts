@@ -64,18 +64,37 @@ export async function onTestPostgres<T>(url: string, work: (client: pg.Client) =
   }
 }
 
+/**
+ * A fresh PostgreSQL database of its own, for servers that run as separate processes and use the
+ * database's default schema, as in production.
+ */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = testPostgresUrl();
+  const name = `${TEST_SCHEMA_PREFIX}${Date.now()}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await onTestPostgres(admin, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => onTestPostgres(admin, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
 async function dropSchema(url: string, schema: string): Promise<void> {
   await onTestPostgres(url, (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
 }
 
-/** Drops test schemas older than `maxAgeMs`, which only a killed run leaves behind. */
-export async function dropStaleTestSchemas(url: string, maxAgeMs = 2 * 60 * 60 * 1000): Promise<void> {
+/** Drops test schemas and databases older than `maxAgeMs`, which only a killed run leaves behind. */
+export async function dropStaleTestDatabases(url: string, maxAgeMs = 2 * 60 * 60 * 1000): Promise<void> {
+  const stale = (name: string) => {
+    const created = Number(/^portal_test_(\d+)_/.exec(name)?.[1]);
+    return created > 0 && Date.now() - created > maxAgeMs;
+  };
   await onTestPostgres(url, async (client) => {
-    const { rows } = await client.query<{ name: string }>('SELECT nspname AS name FROM pg_namespace WHERE starts_with(nspname, $1)', [TEST_SCHEMA_PREFIX]);
-    for (const { name } of rows) {
-      const created = Number(/^portal_test_(\d+)_/.exec(name)?.[1]);
-      if (created > 0 && Date.now() - created > maxAgeMs) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
-    }
+    const schemas = await client.query<{ name: string }>('SELECT nspname AS name FROM pg_namespace WHERE starts_with(nspname, $1)', [TEST_SCHEMA_PREFIX]);
+    for (const { name } of schemas.rows.filter((row) => stale(row.name))) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+    const databases = await client.query<{ name: string }>('SELECT datname AS name FROM pg_database WHERE starts_with(datname, $1)', [TEST_SCHEMA_PREFIX]);
+    for (const { name } of databases.rows.filter((row) => stale(row.name))) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   });
 }
 
@@ -95,6 +114,6 @@ export async function usePostgresProject(): Promise<boolean> {
     process.stderr.write(`\n${line}\n!! SKIPPED: the API suite on PostgreSQL (project server-postgres).\n!! ${reason}.\n!! Start it, or set TEST_POSTGRES_URL. Only SQLite is tested in this run.\n${line}\n\n`);
     return false;
   }
-  await dropStaleTestSchemas(url);
+  await dropStaleTestDatabases(url);
   return true;
 }
