@@ -4,7 +4,7 @@
  */
 import knex, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, sqliteSettings } from '@tools-portal/server';
+import { createLogger, migrateToLatest, openDatabase, sqliteSettings } from '@tools-portal/server';
 import { prepareDatabase } from '../src/db/connection.js';
 import { translateDatabaseError } from '../src/db/errors.js';
 import { bootstrap } from '../src/services/bootstrap.js';
@@ -73,7 +73,7 @@ describe('driver errors', () => {
   it.skipIf(testDialect() !== 'postgres')('a refused connection and a pool timeout are unavailable', async () => {
     const closed = new URL(testPostgresUrl());
     closed.port = '1';
-    const unreachable = openDatabase({ url: closed.toString() });
+    const unreachable = openDatabase({ url: closed.toString(), logger: createLogger('silent') });
     try {
       const refused = await caught(unreachable.raw('select 1'));
       expect(translateDatabaseError(refused)).toMatchObject({ code: 'unavailable' });

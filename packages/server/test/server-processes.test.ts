@@ -116,6 +116,18 @@ describe.skipIf(testDialect() !== 'postgres')('two server processes on one Postg
     expect(await failure(on(b).auth.login({ Email: email, Password: 'a-fine-password' }))).toMatchObject({ code: 'too_many_requests' });
   });
 
+  it('a process whose database is unreachable at start says so and exits 1', async () => {
+    const closed = new URL(database.url);
+    closed.port = '1';
+    closed.password = 'secret-password';
+    const failed = await spawnPortal({ DATABASE_URL: closed.toString(), ADMIN_EMAIL, ADMIN_PASSWORD }).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    expect(failed).toMatch(/exited with 1:\nTools-Portal failed to start: the database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/\S+ is unreachable \(connect ECONNREFUSED/);
+    expect(failed).not.toContain('secret-password');
+  });
+
   it('stop cleanly on SIGTERM', async () => {
     a.child.kill('SIGTERM');
     b.child.kill('SIGTERM');
