@@ -74,6 +74,20 @@ describe.skipIf(testDialect() !== 'postgres')('PostgreSQL unreachable', () => {
     expect(await portal.admin.apps.get(after.id)).toEqual(after);
   });
 
+  it('answers 503 when the network swallows packets (connect timeout), and serves after', async () => {
+    expect(await healthy()).toBe(true);
+    await proxy.blackhole();
+    // Bounded by the 5 s connect and acquire timeouts; vitest's test timeout guards against a hang.
+    const [health, api] = await Promise.all([portal.fetch('/healthz'), call('GET', '/api/auth/v1/app/')]);
+    expect(health.status).toBe(503);
+    expect(api.status).toBe(503);
+    expect(await api.json()).toEqual({ error: { code: 'unavailable', message: expect.any(String) } });
+
+    await proxy.restore();
+    expect(await becomesTrue(healthy, 15_000)).toBe(true);
+    expect((await call('GET', '/api/auth/v1/app/')).status).toBe(200);
+  });
+
   it('a cut in the middle of many requests answers each one 2xx or 503, never 500', async () => {
     const requests = Array.from({ length: 40 }, (_, index) =>
       index % 2 === 0 ? call('GET', '/api/auth/v1/user/') : call('POST', '/api/auth/v1/client/', { name: unique('mid-cut') }),

@@ -8,21 +8,28 @@ export interface TcpProxy {
   port: number;
   /** Closes every open connection and refuses new ones (connection refused). */
   cut(): Promise<void>;
-  /** Accepts connections again, on the same port. */
+  /**
+   * Closes every open connection, then accepts new ones but never answers on them: a network
+   * that swallows packets, where only timeouts help.
+   */
+  blackhole(): Promise<void>;
+  /** Accepts connections again, on the same port, and forwards them. */
   restore(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  let swallowing = false;
   const track = (socket: net.Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
   };
   const server = net.createServer((client) => {
-    const upstream = net.connect(target.port, target.host);
     track(client);
+    if (swallowing) return;
+    const upstream = net.connect(target.port, target.host);
     track(upstream);
     client.pipe(upstream);
     upstream.pipe(client);
@@ -47,7 +54,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   return {
     port,
     cut: stop,
-    restore: () => listen(port),
+    async blackhole() {
+      swallowing = true;
+      for (const socket of sockets) socket.destroy();
+      if (!server.listening) await listen(port);
+    },
+    async restore() {
+      swallowing = false;
+      if (!server.listening) await listen(port);
+    },
     close: () => (server.listening ? stop() : Promise.resolve()),
   };
 }
