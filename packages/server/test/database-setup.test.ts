@@ -14,7 +14,7 @@ import { createTestDatabase, testDialect, testPostgresUrl, type TestDatabase } f
 /** A freshly migrated database of the dialect under test, with its Knex handle. */
 async function migratedDatabase(): Promise<{ database: TestDatabase; db: Knex }> {
   const database = createTestDatabase();
-  const db = openDatabase({ url: database.url, schema: database.schema });
+  const db = openDatabase({ url: database.url, schema: database.schema, logger: createLogger('silent') });
   await prepareDatabase(db, database.schema);
   await migrateToLatest(db);
   return { database, db };
@@ -90,6 +90,24 @@ describe('driver errors', () => {
       });
     } finally {
       await tiny.destroy();
+    }
+  });
+});
+
+describe('migrations', () => {
+  it('recover from the doubled lock row two instances can leave, which would lock everyone out', async () => {
+    await db('knex_migrations_lock').insert({ is_locked: 0 });
+    expect(await db('knex_migrations_lock').count({ count: '*' })).toEqual([{ count: 2 }]);
+    await migrateToLatest(db, { attempts: 3, delayMs: 10 });
+    expect(await db('knex_migrations_lock').select('is_locked')).toEqual([{ is_locked: 0 }]);
+  });
+
+  it('give up on a lock that is never released, with the lock error', async () => {
+    await db('knex_migrations_lock').update({ is_locked: 1 });
+    try {
+      await expect(migrateToLatest(db, { attempts: 3, delayMs: 10 })).rejects.toThrow(/already locked/);
+    } finally {
+      await db('knex_migrations_lock').update({ is_locked: 0 });
     }
   });
 });

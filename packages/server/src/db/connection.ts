@@ -8,6 +8,7 @@ import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import { sqliteFile } from '../config.js';
 import type { Logger } from '../logger.js';
+import { isAlreadyExists, isUniqueViolation } from './errors.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -95,8 +96,7 @@ export async function prepareDatabase(db: Knex, schema?: string): Promise<void> 
       await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
     } catch (error) {
       // IF NOT EXISTS is not atomic: a concurrent creator makes ours fail on the catalog's unique index.
-      const code = (error as { code?: string }).code;
-      if (code !== '23505' && code !== '42P06') throw error;
+      if (!isUniqueViolation(error) && !isAlreadyExists(error)) throw error;
     }
     return;
   }

@@ -94,6 +94,13 @@ export function isUniqueViolation(error: unknown): boolean {
   return kindOf(error) === 'conflict';
 }
 
+/** Creating a table or schema failed because it exists: SQLSTATE 42P07/42P06; SQLite says so in words. */
+export function isAlreadyExists(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as DriverError;
+  if (code === '42P07' || code === '42P06') return true;
+  return code === 'SQLITE_ERROR' && /already exists/.test(message ?? '');
+}
+
 /** The database could not be reached at all (as opposed to refusing a statement). */
 export function isUnreachable(error: unknown): boolean {
   return kindOf(error) === 'unreachable';

@@ -3,7 +3,7 @@
  * list runs from TypeScript sources in tests and from compiled JavaScript in production.
  */
 import type { Knex } from 'knex';
-import { isUniqueViolation } from './errors.js';
+import { isAlreadyExists, isUniqueViolation } from './errors.js';
 import * as initialSchema from './migrations/20261122-001-initial-schema.js';
 
 interface Migration {
@@ -45,10 +45,10 @@ function isMigrationLocked(error: unknown): boolean {
   return (error as Error).name === 'MigrationLocked' || /Migration table is already locked/.test(String(error));
 }
 
-// Knex checks for its tables, then creates them: two instances can both find none.
+// Knex checks for its own tables, then creates them: two instances can both find none. (On
+// PostgreSQL the loser may also trip over the catalog's unique index instead.)
 function isCreationRace(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === '42P07' || isUniqueViolation(error) || /already exists/.test(String(error));
+  return (isAlreadyExists(error) || isUniqueViolation(error)) && String(error).includes(config.tableName!);
 }
 
 /**
