@@ -66,6 +66,11 @@ describe('driver errors', () => {
     expect(translateDatabaseError(orphan)).toMatchObject({ code: 'not_found' });
   });
 
+  it.skipIf(testDialect() !== 'postgres')('a value PostgreSQL cannot hold (past 32 bits, U+0000) is invalid input, not a bug', async () => {
+    expect(translateDatabaseError(await caught(db('clients').where({ id: 2 ** 40 }).first()))).toMatchObject({ code: 'invalid_input' });
+    expect(translateDatabaseError(await caught(db('apps').where({ name: 'a\u0000b' }).first()))).toMatchObject({ code: 'invalid_input' });
+  });
+
   it('a bug (a missing table) stays untranslated, for the 500 path', async () => {
     expect(translateDatabaseError(await caught(db('no_such_table').select('*')))).toBeUndefined();
   });

@@ -13,13 +13,15 @@ interface DriverError {
   errors?: unknown[];
 }
 
-type Kind = 'conflict' | 'missing_reference' | 'busy' | 'unreachable';
+type Kind = 'conflict' | 'missing_reference' | 'bad_value' | 'busy' | 'unreachable';
 
 // better-sqlite3: SQLite extended result codes.
 const sqliteCodes: Record<string, Kind> = {
   SQLITE_CONSTRAINT_UNIQUE: 'conflict',
   SQLITE_CONSTRAINT_PRIMARYKEY: 'conflict',
   SQLITE_CONSTRAINT_FOREIGNKEY: 'missing_reference',
+  SQLITE_TOOBIG: 'bad_value',
+  SQLITE_MISMATCH: 'bad_value',
   SQLITE_BUSY: 'busy',
   SQLITE_BUSY_SNAPSHOT: 'busy',
   SQLITE_BUSY_RECOVERY: 'busy',
@@ -34,6 +36,11 @@ const sqliteCodes: Record<string, Kind> = {
 const postgresCodes: Record<string, Kind> = {
   '23505': 'conflict', // unique_violation
   '23503': 'missing_reference', // foreign_key_violation
+  // Values SQLite would take but PostgreSQL refuses; validation in core should stop them first.
+  '22001': 'bad_value', // string_data_right_truncation (longer than the column)
+  '22003': 'bad_value', // numeric_value_out_of_range (an id past 32 bits)
+  '22021': 'bad_value', // character_not_in_repertoire (U+0000 in text)
+  '22P05': 'bad_value', // untranslatable_character
   '40001': 'busy', // serialization_failure
   '40P01': 'busy', // deadlock_detected
   '55P03': 'busy', // lock_not_available
@@ -81,6 +88,8 @@ export function translateDatabaseError(error: unknown, conflictMessage = 'alread
       return new ApiError('conflict', conflictMessage);
     case 'missing_reference':
       return new ApiError('not_found', 'a referenced record does not exist');
+    case 'bad_value':
+      return new ApiError('invalid_input', 'a value is out of range or cannot be stored');
     case 'busy':
       return new ApiError('unavailable', 'the database is busy, try again');
     case 'unreachable':
