@@ -103,10 +103,13 @@ export function isUniqueViolation(error: unknown): boolean {
   return kindOf(error) === 'conflict';
 }
 
-/** Creating a table or schema failed because it exists: SQLSTATE 42P07/42P06; SQLite says so in words. */
+/**
+ * Creating a table or schema failed because it exists: duplicate_table, duplicate_schema, or
+ * duplicate_object (the table's row type, when two creators race); SQLite says so in words.
+ */
 export function isAlreadyExists(error: unknown): boolean {
   const { code, message } = (error ?? {}) as DriverError;
-  if (code === '42P07' || code === '42P06') return true;
+  if (code === '42P07' || code === '42P06' || code === '42710') return true;
   return code === 'SQLITE_ERROR' && /already exists/.test(message ?? '');
 }
 
