@@ -9,7 +9,7 @@ import { prepareDatabase } from '../src/db/connection.js';
 import { translateDatabaseError } from '../src/db/errors.js';
 import { bootstrap } from '../src/services/bootstrap.js';
 import { PasswordHasher } from '../src/services/passwords.js';
-import { createTestDatabase, testDialect, testPostgresUrl, type TestDatabase } from './database.js';
+import { createTestDatabase, databaseContents, testDialect, testPostgresUrl, type TestDatabase } from './database.js';
 
 /** A freshly migrated database of the dialect under test, with its Knex handle. */
 async function migratedDatabase(): Promise<{ database: TestDatabase; db: Knex }> {
@@ -137,4 +137,13 @@ describe('first start racing on an empty database', () => {
       }
     });
   }
+});
+
+describe('databaseContents (test support)', () => {
+  it('holds every table with its rows', async () => {
+    await db('apps').insert({ name: 'contents-probe', url: 'https://probe.example.com/', created_at: Date.now() });
+    const text = await databaseContents(db);
+    for (const table of ['apps', 'users', 'sessions', 'api_keys', 'auth_log', 'knex_migrations']) expect(text).toContain(`${table}\n`);
+    expect(text).toContain('https://probe.example.com/');
+  });
 });

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Knex } from 'knex';
 import pg from 'pg';
 
 export type TestDialect = 'sqlite' | 'postgres';
@@ -116,4 +117,18 @@ export async function usePostgresProject(): Promise<boolean> {
   }
   await dropStaleTestDatabases(url);
   return true;
+}
+
+/**
+ * Every row of every table, as text: what a test searches for secrets that must not be stored
+ * in the clear, on either database (a SQLite test may read the file's bytes instead).
+ */
+export async function databaseContents(db: Knex): Promise<string> {
+  const tables: string[] =
+    db.client.config.client === 'pg'
+      ? (await db.raw('SELECT tablename FROM pg_tables WHERE schemaname = current_schema()')).rows.map((row: { tablename: string }) => row.tablename)
+      : ((await db.raw("SELECT name FROM sqlite_master WHERE type = 'table'")) as { name: string }[]).map((row) => row.name);
+  const parts: string[] = [];
+  for (const table of tables.sort()) parts.push(`${table}\n${JSON.stringify(await db(table).select('*'))}`);
+  return parts.join('\n');
 }
