@@ -4,15 +4,20 @@
  * behaviours run in-process on both databases in instances.test.ts; this proves them with
  * nothing shared but the database.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PortalClient } from '@tools-portal/core';
+import { openDatabase } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, onTestPostgres, testDialect } from './database.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, unique } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const BACKUP = fileURLToPath(new URL('../dist/backup-main.js', import.meta.url));
 const CACHE_BOUND_MS = 5000;
 
 interface ServerProcess {
@@ -126,6 +131,38 @@ describe.skipIf(testDialect() !== 'postgres')('two server processes on one Postg
     );
     expect(failed).toMatch(/exited with 1:\nTools-Portal failed to start: the database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/\S+ is unreachable \(connect ECONNREFUSED/);
     expect(failed).not.toContain('secret-password');
+  });
+
+  it('npm run backup (compiled) prints the pg_dump command for PostgreSQL', () => {
+    const run = spawnSync(process.execPath, [BACKUP], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url }, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/pg_dump --format=custom --no-owner --file=portal-\S+\.dump 'postgres(ql)?:\/\/[^']*\/portal_test_[^']*'/);
+    expect(run.stdout).toContain('pg_restore --clean --if-exists');
+  });
+
+  it('npm run backup (compiled) copies a SQLite database into a file that opens', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-portal-backup-cli-'));
+    try {
+      const source = openDatabase({ url: `sqlite:${path.join(dir, 'portal.db')}` });
+      await source.schema.createTable('probe', (table) => table.string('value'));
+      await source('probe').insert({ value: 'kept' });
+      await source.destroy();
+      const target = path.join(dir, 'copy.db');
+      const run = spawnSync(process.execPath, [BACKUP, target], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${path.join(dir, 'portal.db')}` }, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toBe(`${target}\n`);
+      const copy = openDatabase({ url: `sqlite:${target}` });
+      try {
+        expect(await copy('probe').select('value')).toEqual([{ value: 'kept' }]);
+      } finally {
+        await copy.destroy();
+      }
+      const again = spawnSync(process.execPath, [BACKUP, target], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${path.join(dir, 'portal.db')}` }, encoding: 'utf8' });
+      expect(again.status).toBe(1);
+      expect(again.stderr).toMatch(/already exists/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('stop cleanly on SIGTERM', async () => {
