@@ -26,8 +26,11 @@ describe('two instances starting together on an empty database', () => {
     for (let round = 0; round < 3; round++) {
       const database = createTestDatabase();
       try {
-        const portals = await Promise.all([0, 1, 2].map(() => startTestPortal({}, { database })));
+        // Settle every start before judging, so that none is still creating tables when the database is dropped.
+        const started = await Promise.allSettled([0, 1, 2].map(() => startTestPortal({}, { database })));
+        const portals = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
         try {
+          for (const result of started) if (result.status === 'rejected') throw result.reason;
           for (const portal of portals) expect((await portal.anonymous.health()).status).toBe('ok');
           expect(portals.filter((portal) => portal.bootstrap.created)).toHaveLength(1);
           const db = portals[0].deps.db;
@@ -54,7 +57,9 @@ describe('two instances on one database', () => {
   let b: TestPortal;
   beforeAll(async () => {
     database = createTestDatabase();
-    [a, b] = await Promise.all([startTestPortal({}, { database }), startTestPortal({}, { database })]);
+    const started = await Promise.allSettled([startTestPortal({}, { database }), startTestPortal({}, { database })]);
+    [a, b] = started.map((result) => (result.status === 'fulfilled' ? result.value : (undefined as unknown as TestPortal)));
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);

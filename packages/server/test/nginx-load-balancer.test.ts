@@ -144,7 +144,9 @@ describe.skipIf(!nginxBinary && process.env.CI !== 'true')('two portal instances
       LOG_LEVEL: 'silent',
       WEB_ROOT: '',
     });
-    portals = await Promise.all([0, 1].map(() => startPortal(config, { schema: database.schema })));
+    const started = await Promise.allSettled([0, 1].map(() => startPortal(config, { schema: database.schema })));
+    portals = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
     portals.forEach((portal, index) => portal.server.on('request', () => served[index]++));
     const [a, b] = portals.map((portal) => Number(new URL(portal.url).port));
     nginx = await startNginx(nginxBinary, nginxPort, { a, b });

@@ -36,7 +36,10 @@ function spawnPortal(env: Record<string, string>): Promise<ServerProcess> {
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
@@ -75,7 +78,9 @@ describe.skipIf(testDialect() !== 'postgres')('two server processes on one Postg
     execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'packages/core', 'packages/server'], { cwd: ROOT, stdio: 'inherit' });
     database = await createPostgresDatabase();
     const env = { DATABASE_URL: database.url, ADMIN_EMAIL, ADMIN_PASSWORD };
-    [a, b] = await Promise.all([spawnPortal(env), spawnPortal(env)]);
+    const started = await Promise.allSettled([spawnPortal(env), spawnPortal(env)]);
+    [a, b] = started.map((result) => (result.status === 'fulfilled' ? result.value : (undefined as unknown as ServerProcess)));
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
   }, 120_000);
   afterAll(async () => {
     for (const server of [a, b]) {
