@@ -115,7 +115,8 @@ export async function usePostgresProject(): Promise<boolean> {
     process.stderr.write(`\n${line}\n!! SKIPPED: the API suite on PostgreSQL (project server-postgres).\n!! ${reason}.\n!! Start it, or set TEST_POSTGRES_URL. Only SQLite is tested in this run.\n${line}\n\n`);
     return false;
   }
-  await dropStaleTestDatabases(url);
+  // Best effort: a role that may not drop what a killed run left must not stop the tests.
+  await dropStaleTestDatabases(url).catch((error: Error) => process.stderr.write(`note: stale test schemas not dropped: ${error.message}\n`));
   return true;
 }
 
