@@ -76,9 +76,10 @@ function openPostgres(options: DatabaseOptions): Knex {
   return knex({
     log: knexLog(options.logger),
     client: 'pg',
-    // A connection attempt that gets no answer (a network partition) fails instead of hanging;
-    // keep-alive finds dead idle connections.
-    connection: { connectionString: options.url, connectionTimeoutMillis: 5000, keepAlive: true },
+    // A connection attempt that gets no answer (a network partition) fails after 5 s instead of
+    // hanging. TCP keep-alive lets the OS notice, eventually, a server that vanished without a
+    // reset; a query already sent to it still waits for that (docs/deployment.md, known limit).
+    connection: { connectionString: options.url, connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 },
     searchPath: options.schema ? [options.schema] : undefined,
     pool: { min: 0, max: options.poolMax ?? 10 },
     acquireConnectionTimeout: 5000,
