@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { usePostgresProject } from './packages/server/test/database.js';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+// The API suite runs a second time on PostgreSQL (TEST_DATABASE=postgres) when one answers.
+const postgres = await usePostgresProject();
 
 export default defineConfig({
   resolve: {
@@ -24,6 +27,21 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      ...(postgres
+        ? [
+            {
+              extends: true,
+              test: {
+                name: 'server-postgres',
+                include: ['packages/server/test/**/*.test.ts'],
+                globalSetup: ['packages/server/test/global-setup.ts'],
+                testTimeout: 20_000,
+                hookTimeout: 30_000,
+                env: { TEST_DATABASE: 'postgres' },
+              },
+            },
+          ]
+        : []),
       {
         extends: true,
         test: {

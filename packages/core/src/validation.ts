@@ -14,6 +14,12 @@ export const MAX_LOG_PAGE_SIZE = 100;
 
 // C0 controls and DEL never belong in a one-line field.
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+// PostgreSQL cannot store U+0000 in text at all; no field of ours needs it.
+const noNul = (value: string) => !value.includes('\u0000');
+const NUL_ERROR = { error: 'must not contain NUL characters' };
+
+/** Ids are 32-bit integers in the schema (PostgreSQL `integer`), on every database. */
+export const MAX_ID = 2_147_483_647;
 
 const name = z
   .string({ error: 'must be a string' })
@@ -43,7 +49,8 @@ const optionalHttpUrl = z
 
 const text = z
   .string({ error: 'must be a string' })
-  .max(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters` });
+  .max(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters` })
+  .refine(noNul, NUL_ERROR);
 
 export const email = z
   .string({ error: 'must be a string' })
@@ -55,7 +62,7 @@ export const id = z
   .number({ error: 'must be an integer' })
   .int({ error: 'must be an integer' })
   .positive({ error: 'must be a positive integer' })
-  .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' });
+  .max(MAX_ID, { error: 'is too large' });
 
 /** Path parameters arrive as strings: only plain decimal digits are ids. */
 export const pathId = z
@@ -99,14 +106,14 @@ const redirect = z.string({ error: 'must be a string' }).max(MAX_URL_LENGTH).opt
 
 /** Login checks only the shape: a wrong password must look like any other failure. */
 export const loginInput = z.object({
-  Email: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(254),
+  Email: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(254).refine(noNul, NUL_ERROR),
   Password: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1024),
   redirect,
 });
 export type LoginInput = z.input<typeof loginInput>;
 
 export const registerInput = z.object({
-  Token: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(512),
+  Token: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(512).refine(noNul, NUL_ERROR),
   Password: password,
   redirect,
 });

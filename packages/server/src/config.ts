@@ -20,6 +20,8 @@ export interface Config {
   trustedOrigins: string[];
   secureCookies: boolean;
   databaseUrl: string;
+  /** Most PostgreSQL connections this process opens (SQLite always uses one). */
+  databasePoolMax: number;
   adminEmail: string;
   adminPassword: string | undefined;
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedOrigins: explicitPublicUrl ? [publicOrigin] : loopbackOrigins(port),
     secureCookies: publicOrigin.startsWith('https:'),
     databaseUrl,
+    databasePoolMax: integer('DATABASE_POOL_MAX', 10, 1, 1000),
     adminEmail,
     adminPassword: read('ADMIN_PASSWORD'),
     google: clientId && clientSecret ? { clientId, clientSecret, issuer } : undefined,

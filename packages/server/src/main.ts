@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** `npm start`: configuration from the environment, then the portal until SIGINT or SIGTERM. */
 import { ConfigError, loadConfig } from './config.js';
+import { isUnreachable } from './db/errors.js';
 import { createLogger } from './logger.js';
 import { startPortal } from './server.js';
 
@@ -39,6 +40,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
+  if (isUnreachable(error)) {
+    const url = (process.env.DATABASE_URL ?? '').replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+    process.stderr.write(`Tools-Portal failed to start: the database ${url} is unreachable (${(error as Error).message})\n`);
+    process.exit(1);
+  }
   process.stderr.write(`Tools-Portal failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
-import { openDatabase } from './db/connection.js';
+import { openDatabase, prepareDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger, type Logger } from './logger.js';
 import type { Deps } from './routes/index.js';
@@ -40,13 +40,14 @@ export function defaultWebRoot(): string | undefined {
 
 export async function startPortal(config: Config, options: StartOptions = {}): Promise<RunningPortal> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const db: Knex = openDatabase({ url: config.databaseUrl, schema: options.schema });
+  const db: Knex = openDatabase({ url: config.databaseUrl, schema: options.schema, poolMax: config.databasePoolMax, logger });
   // Until bootstrap has finished, requests are answered 503 rather than left waiting.
   let handle: http.RequestListener = (_request, response) => {
     response.writeHead(503, { 'retry-after': '1' }).end();
   };
   const server = http.createServer((request, response) => handle(request, response));
   try {
+    await prepareDatabase(db, options.schema);
     await migrateToLatest(db);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -2,11 +2,9 @@
  * Test support: a real portal on an ephemeral port over a real database file, and helpers to
  * call it the way clients do. One portal per test file; each test makes the data it needs.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { PortalClient, generateApiKey, type App, type Client, type CurrentUser } from '@tools-portal/core';
 import { loadConfig, startPortal, type Logger, type RunningPortal } from '@tools-portal/server';
+import { createTestDatabase, type TestDatabase } from './database.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'admin-password-123';
@@ -38,13 +36,18 @@ export interface TestUser {
 let counter = 0;
 export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
 
-/** Starts a portal for one test file. DATABASE_URL in the environment selects PostgreSQL. */
-export async function startTestPortal(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestPortal> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-portal-test-'));
+/**
+ * Starts a portal for one test file on a fresh database of the dialect under test (TEST_DATABASE,
+ * see ./database.ts), removed at close. Pass a `database` to share one between several portals;
+ * its owner drops it.
+ */
+export async function startTestPortal(env: Record<string, string> = {}, options: { logger?: Logger; database?: TestDatabase } = {}): Promise<TestPortal> {
+  const own = options.database ? undefined : createTestDatabase();
+  const db = options.database ?? own!;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${path.join(dir, 'portal.db')}`,
+    DATABASE_URL: db.url,
     SCRYPT_LOGN: '10',
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
@@ -52,7 +55,13 @@ export async function startTestPortal(env: Record<string, string> = {}, options:
     WEB_ROOT: '',
     ...env,
   });
-  const running = await startPortal(config, { publicUrlFromAddress: true, logger: options.logger });
+  let running: RunningPortal;
+  try {
+    running = await startPortal(config, { publicUrlFromAddress: true, logger: options.logger, schema: db.schema });
+  } catch (error) {
+    await own?.drop();
+    throw error;
+  }
   const client = (token?: string) => new PortalClient({ baseUrl: running.url, token });
   const login = async (email: string, password: string) => (await client().auth.login({ Email: email, Password: password })).accesstoken;
   const admin = client(await login(ADMIN_EMAIL, ADMIN_PASSWORD));
@@ -75,7 +84,7 @@ export async function startTestPortal(env: Record<string, string> = {}, options:
     },
     async close() {
       await running.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await own?.drop();
     },
   };
   return portal;

@@ -7,6 +7,8 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import { sqliteFile } from '../config.js';
+import type { Logger } from '../logger.js';
+import { isAlreadyExists, isUniqueViolation } from './errors.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -14,9 +16,11 @@ export type Db = Knex;
 
 export interface DatabaseOptions {
   url: string;
-  /** PostgreSQL schema to use (tests use one per run); created if missing. */
+  /** PostgreSQL schema to use (tests use one per run); prepareDatabase creates it if missing. */
   schema?: string;
   poolMax?: number;
+  /** Where Knex's own messages go (it writes to the console otherwise). */
+  logger?: Logger;
 }
 
 // int8 (counts, epoch milliseconds) would otherwise arrive as strings; ours fit in a double.
@@ -27,13 +31,26 @@ export function dialectOf(db: Knex): Dialect {
 }
 
 export function openDatabase(options: DatabaseOptions): Knex {
-  if (options.url.startsWith('sqlite:')) return openSqlite(sqliteFile(options.url));
+  if (options.url.startsWith('sqlite:')) return openSqlite(sqliteFile(options.url), options);
   return openPostgres(options);
 }
 
-function openSqlite(file: string): Knex {
+// Knex reports each failed connection attempt; while the database is down that is every request,
+// and the error middleware already logs the 503s.
+function knexLog(logger: Logger | undefined): Knex.Config['log'] {
+  if (!logger) return undefined;
+  return {
+    debug: (message: unknown) => logger.debug(`knex: ${String(message)}`),
+    warn: (message: unknown) => logger.debug(`knex: ${String(message)}`),
+    error: (message: unknown) => logger.error(`knex: ${String(message)}`),
+    deprecate: (method: string, alternative: string) => logger.warn(`knex: ${method} is deprecated, use ${alternative}`),
+  };
+}
+
+function openSqlite(file: string, options: DatabaseOptions): Knex {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   return knex({
+    log: knexLog(options.logger),
     client: 'better-sqlite3',
     connection: { filename: file },
     useNullAsDefault: true,
@@ -57,12 +74,46 @@ function openSqlite(file: string): Knex {
 
 function openPostgres(options: DatabaseOptions): Knex {
   return knex({
+    log: knexLog(options.logger),
     client: 'pg',
-    connection: options.url,
+    // A connection attempt that gets no answer (a network partition) fails after 5 s instead of
+    // hanging. TCP keep-alive lets the OS notice, eventually, a server that vanished without a
+    // reset; a query already sent to it still waits for that (docs/deployment.md, known limit).
+    connection: { connectionString: options.url, connectionTimeoutMillis: 5000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 },
     searchPath: options.schema ? [options.schema] : undefined,
     pool: { min: 0, max: options.poolMax ?? 10 },
     acquireConnectionTimeout: 5000,
   });
+}
+
+/**
+ * Run once at start, before migrating: on PostgreSQL the schema exists (several instances may
+ * create it at once); on SQLite the connection settings really took effect.
+ */
+export async function prepareDatabase(db: Knex, schema?: string): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    if (!schema) return;
+    try {
+      await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
+    } catch (error) {
+      // IF NOT EXISTS is not atomic: a concurrent creator makes ours fail on the catalog's unique index.
+      if (!isUniqueViolation(error) && !isAlreadyExists(error)) throw error;
+    }
+    return;
+  }
+  const settings = await sqliteSettings(db);
+  const file = db.client.config.connection.filename as string;
+  const expected: Record<string, unknown> = {
+    journal_mode: file === ':memory:' ? 'memory' : 'wal',
+    busy_timeout: 5000,
+    synchronous: 1,
+    foreign_keys: 1,
+  };
+  const wrong = Object.keys(expected).filter((name) => String(settings[name]).toLowerCase() !== String(expected[name]));
+  if (wrong.length > 0) {
+    const found = wrong.map((name) => `${name}=${String(settings[name])} (expected ${String(expected[name])})`).join(', ');
+    throw new Error(`SQLite ${file} did not take the required settings: ${found}`);
+  }
 }
 
 /** The SQLite settings the server relies on, read back from the connection. */

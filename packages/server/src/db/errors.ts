@@ -1,39 +1,119 @@
 /**
  * Database driver errors translated into domain errors, per dialect, so that no raw driver error
- * reaches a client.
+ * reaches a client: duplicates are `conflict`, a missing referenced row is `not_found`, and a
+ * database that cannot be reached or is overloaded is `unavailable` (503, try again).
  */
 import { ApiError } from '@tools-portal/core';
 
 interface DriverError {
+  name?: string;
   code?: string;
-  errno?: number;
   message?: string;
+  /** Node's AggregateError (one attempt per address of a host name) carries the attempts here. */
+  errors?: unknown[];
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P03', '08000', '08001', '08003', '08006']);
+type Kind = 'conflict' | 'missing_reference' | 'bad_value' | 'busy' | 'unreachable';
+
+// better-sqlite3: SQLite extended result codes.
+const sqliteCodes: Record<string, Kind> = {
+  SQLITE_CONSTRAINT_UNIQUE: 'conflict',
+  SQLITE_CONSTRAINT_PRIMARYKEY: 'conflict',
+  SQLITE_CONSTRAINT_FOREIGNKEY: 'missing_reference',
+  SQLITE_TOOBIG: 'bad_value',
+  SQLITE_MISMATCH: 'bad_value',
+  SQLITE_BUSY: 'busy',
+  SQLITE_BUSY_SNAPSHOT: 'busy',
+  SQLITE_BUSY_RECOVERY: 'busy',
+  SQLITE_LOCKED: 'busy',
+  SQLITE_CANTOPEN: 'unreachable',
+  SQLITE_IOERR: 'unreachable',
+  SQLITE_FULL: 'unreachable',
+  SQLITE_READONLY: 'unreachable',
+};
+
+// pg: SQLSTATE codes (https://www.postgresql.org/docs/current/errcodes-appendix.html).
+const postgresCodes: Record<string, Kind> = {
+  '23505': 'conflict', // unique_violation
+  '23503': 'missing_reference', // foreign_key_violation
+  // Values SQLite would take but PostgreSQL refuses; validation in core should stop them first.
+  '22001': 'bad_value', // string_data_right_truncation (longer than the column)
+  '22003': 'bad_value', // numeric_value_out_of_range (an id past 32 bits)
+  '22021': 'bad_value', // character_not_in_repertoire (U+0000 in text)
+  '22P05': 'bad_value', // untranslatable_character
+  '40001': 'busy', // serialization_failure
+  '40P01': 'busy', // deadlock_detected
+  '55P03': 'busy', // lock_not_available
+  '57014': 'busy', // query_canceled (statement_timeout)
+  '53300': 'unreachable', // too_many_connections
+  '57P01': 'unreachable', // admin_shutdown
+  '57P02': 'unreachable', // crash_shutdown
+  '57P03': 'unreachable', // cannot_connect_now (starting up, shutting down)
+  '3D000': 'unreachable', // invalid_catalog_name: the database does not exist (yet)
+  '28000': 'unreachable', // invalid_authorization_specification
+  '28P01': 'unreachable', // invalid_password
+};
+// Class 08 (connection exception) and 53 (insufficient resources), whatever the subclass.
+const postgresClasses: Record<string, Kind> = { '08': 'unreachable', '53': 'unreachable' };
+
+// Node's socket errors, raised by pg when it cannot reach or loses the server.
+const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+
+// Errors without a code: Knex's pool giving up, and pg losing its connection.
+const unreachableMessages = [
+  /Knex: Timeout acquiring a connection/,
+  /Connection terminated/,
+  /Connection ended unexpectedly/,
+  /Client has encountered a connection error and is not queryable/,
+  /timeout exceeded when trying to connect/,
+];
+
+function kindOf(error: unknown): Kind | undefined {
+  const driver = (error ?? {}) as DriverError;
+  const code = typeof driver.code === 'string' ? driver.code : '';
+  const kind = sqliteCodes[code] ?? postgresCodes[code] ?? (/^[0-9A-Z]{5}$/.test(code) ? postgresClasses[code.slice(0, 2)] : undefined);
+  if (kind) return kind;
+  if (code.startsWith('SQLITE_IOERR')) return 'unreachable';
+  if (socketCodes.has(code) || driver.name === 'KnexTimeoutError') return 'unreachable';
+  if (unreachableMessages.some((pattern) => pattern.test(driver.message ?? ''))) return 'unreachable';
+  if (Array.isArray(driver.errors) && driver.errors.some((inner) => kindOf(inner) === 'unreachable')) return 'unreachable';
+  return undefined;
+}
 
 /** A domain error for a driver error we recognise; undefined for anything else (a bug). */
 export function translateDatabaseError(error: unknown, conflictMessage = 'already exists'): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  const driver = error as DriverError;
-  const code = driver?.code ?? '';
-  const message = driver?.message ?? '';
-  // SQLite (better-sqlite3 codes)
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new ApiError('conflict', conflictMessage);
-  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new ApiError('not_found', 'a referenced record does not exist');
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new ApiError('unavailable', 'the database is busy, try again');
-  // PostgreSQL (SQLSTATE)
-  if (code === '23505') return new ApiError('conflict', conflictMessage);
-  if (code === '23503') return new ApiError('not_found', 'a referenced record does not exist');
-  if (code === '40001' || code === '40P01') return new ApiError('unavailable', 'the database is busy, try again');
-  // Either: the database cannot be reached
-  if (CONNECTION_CODES.has(code) || /Knex: Timeout acquiring a connection|Connection terminated|connect ECONNREFUSED/.test(message)) {
-    return new ApiError('unavailable', 'the database is unavailable');
+  switch (kindOf(error)) {
+    case 'conflict':
+      return new ApiError('conflict', conflictMessage);
+    case 'missing_reference':
+      return new ApiError('not_found', 'a referenced record does not exist');
+    case 'bad_value':
+      return new ApiError('invalid_input', 'a value is out of range or cannot be stored');
+    case 'busy':
+      return new ApiError('unavailable', 'the database is busy, try again');
+    case 'unreachable':
+      return new ApiError('unavailable', 'the database is unavailable');
+    default:
+      return undefined;
   }
-  return undefined;
 }
 
 export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as DriverError)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+  return kindOf(error) === 'conflict';
+}
+
+/**
+ * Creating a table or schema failed because it exists: duplicate_table, duplicate_schema, or
+ * duplicate_object (the table's row type, when two creators race); SQLite says so in words.
+ */
+export function isAlreadyExists(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as DriverError;
+  if (code === '42P07' || code === '42P06' || code === '42710') return true;
+  return code === 'SQLITE_ERROR' && /already exists/.test(message ?? '');
+}
+
+/** The database could not be reached at all (as opposed to refusing a statement). */
+export function isUnreachable(error: unknown): boolean {
+  return kindOf(error) === 'unreachable';
 }

@@ -3,6 +3,7 @@
  * list runs from TypeScript sources in tests and from compiled JavaScript in production.
  */
 import type { Knex } from 'knex';
+import { isAlreadyExists, isUniqueViolation } from './errors.js';
 import * as initialSchema from './migrations/20261122-001-initial-schema.js';
 import * as oidcLogins from './migrations/20261122-002-oidc-logins.js';
 
@@ -25,8 +26,9 @@ const migrationSource: Knex.MigrationSource<string> = {
 const config: Knex.MigratorConfig = { migrationSource, tableName: 'knex_migrations' };
 
 /**
- * Migrates to the latest version. When another instance holds Knex's migration lock, waits and
- * tries again, so that several instances starting together on one database all come up.
+ * Migrates to the latest version. Several instances starting together on one empty database all
+ * come up: when another holds Knex's migration lock, or won the race to create Knex's own tables,
+ * this waits and tries again.
  */
 export async function migrateToLatest(db: Knex, { attempts = 60, delayMs = 500 } = {}): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -34,10 +36,36 @@ export async function migrateToLatest(db: Knex, { attempts = 60, delayMs = 500 }
       await db.migrate.latest(config);
       return;
     } catch (error) {
-      const locked = (error as Error).name === 'MigrationLocked' || /Migration table is already locked/.test(String(error));
-      if (!locked || attempt >= attempts) throw error;
+      if (!(isMigrationLocked(error) || isCreationRace(error)) || attempt >= attempts) throw error;
+      await removeDuplicateLockRows(db);
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
+  }
+}
+
+function isMigrationLocked(error: unknown): boolean {
+  return (error as Error).name === 'MigrationLocked' || /Migration table is already locked/.test(String(error));
+}
+
+// Knex checks for its own tables, then creates them: two instances can both find none. (On
+// PostgreSQL the loser may also trip over the catalog's unique index instead.)
+function isCreationRace(error: unknown): boolean {
+  return (isAlreadyExists(error) || isUniqueViolation(error)) && String(error).includes(config.tableName!);
+}
+
+/**
+ * Knex inserts the lock table's one row when it finds the table empty; two instances can both
+ * insert one, and with two rows nobody can ever take the lock. Both rows are then unlocked (a
+ * failed lock attempt rolls back), so dropping all but the first is safe at any time.
+ */
+async function removeDuplicateLockRows(db: Knex): Promise<void> {
+  const lockTable = `${config.tableName}_lock`;
+  try {
+    if (!(await db.schema.hasTable(lockTable))) return;
+    const first = db(lockTable).min('index');
+    await db(lockTable).where('index', '>', first).delete();
+  } catch {
+    // Best effort: the next attempt reports whatever is really wrong.
   }
 }
 

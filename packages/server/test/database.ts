@@ -1,0 +1,135 @@
+/**
+ * The database a test portal runs on: a temp SQLite file by default, or a fresh PostgreSQL schema
+ * when TEST_DATABASE=postgres (the `server-postgres` vitest project sets it). Each is removed when
+ * the test file is done.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import pg from 'pg';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+export const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Schemas of test runs are named so; stale ones (from killed runs) are dropped by name. */
+export const TEST_SCHEMA_PREFIX = 'portal_test_';
+
+export interface TestDatabase {
+  dialect: TestDialect;
+  /** The DATABASE_URL to start a portal with. */
+  url: string;
+  /** The PostgreSQL schema, passed to startPortal. */
+  schema?: string;
+  /** Removes the database (file or schema) with everything in it. */
+  drop(): Promise<void>;
+}
+
+export function testDialect(): TestDialect {
+  return process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+export function testPostgresUrl(): string {
+  return process.env.TEST_POSTGRES_URL || DEFAULT_TEST_POSTGRES_URL;
+}
+
+/** A fresh, empty database of the dialect under test (or the one asked for). */
+export function createTestDatabase(dialect: TestDialect = testDialect()): TestDatabase {
+  if (dialect === 'postgres') {
+    // The creation time in the name lets a later run drop what a killed run left behind.
+    const schema = `${TEST_SCHEMA_PREFIX}${Date.now()}_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const url = testPostgresUrl();
+    return { dialect, url, schema, drop: () => dropSchema(url, schema) };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-portal-test-'));
+  return {
+    dialect,
+    url: `sqlite:${path.join(dir, 'portal.db')}`,
+    async drop() {
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs SQL on the test PostgreSQL with a short-lived connection of its own. */
+export async function onTestPostgres<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh PostgreSQL database of its own, for servers that run as separate processes and use the
+ * database's default schema, as in production.
+ */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = testPostgresUrl();
+  const name = `${TEST_SCHEMA_PREFIX}${Date.now()}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await onTestPostgres(admin, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => onTestPostgres(admin, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  await onTestPostgres(url, (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+}
+
+/** Drops test schemas and databases older than `maxAgeMs`, which only a killed run leaves behind. */
+export async function dropStaleTestDatabases(url: string, maxAgeMs = 2 * 60 * 60 * 1000): Promise<void> {
+  const stale = (name: string) => {
+    const created = Number(/^portal_test_(\d+)_/.exec(name)?.[1]);
+    return created > 0 && Date.now() - created > maxAgeMs;
+  };
+  await onTestPostgres(url, async (client) => {
+    const schemas = await client.query<{ name: string }>('SELECT nspname AS name FROM pg_namespace WHERE starts_with(nspname, $1)', [TEST_SCHEMA_PREFIX]);
+    for (const { name } of schemas.rows.filter((row) => stale(row.name))) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+    const databases = await client.query<{ name: string }>('SELECT datname AS name FROM pg_database WHERE starts_with(datname, $1)', [TEST_SCHEMA_PREFIX]);
+    for (const { name } of databases.rows.filter((row) => stale(row.name))) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
+}
+
+/**
+ * Decides, once per run, whether the `server-postgres` project runs: yes when the test
+ * PostgreSQL answers. When it does not, CI=true fails the run; elsewhere the project is skipped
+ * with a loud note.
+ */
+export async function usePostgresProject(): Promise<boolean> {
+  const url = testPostgresUrl();
+  try {
+    await onTestPostgres(url, (client) => client.query('SELECT 1'));
+  } catch (error) {
+    const reason = `PostgreSQL at ${url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')} is unreachable (${(error as Error).message})`;
+    if (process.env.CI === 'true') throw new Error(`${reason}; under CI=true the PostgreSQL API tests may not be skipped`);
+    const line = '!'.repeat(100);
+    process.stderr.write(`\n${line}\n!! SKIPPED: the API suite on PostgreSQL (project server-postgres).\n!! ${reason}.\n!! Start it, or set TEST_POSTGRES_URL. Only SQLite is tested in this run.\n${line}\n\n`);
+    return false;
+  }
+  // Best effort: a role that may not drop what a killed run left must not stop the tests.
+  await dropStaleTestDatabases(url).catch((error: Error) => process.stderr.write(`note: stale test schemas not dropped: ${error.message}\n`));
+  return true;
+}
+
+/**
+ * Every row of every table, as text: what a test searches for secrets that must not be stored
+ * in the clear, on either database (a SQLite test may read the file's bytes instead).
+ */
+export async function databaseContents(db: Knex): Promise<string> {
+  const tables: string[] =
+    db.client.config.client === 'pg'
+      ? (await db.raw('SELECT tablename FROM pg_tables WHERE schemaname = current_schema()')).rows.map((row: { tablename: string }) => row.tablename)
+      : ((await db.raw("SELECT name FROM sqlite_master WHERE type = 'table'")) as { name: string }[]).map((row) => row.name);
+  const parts: string[] = [];
+  for (const table of tables.sort()) parts.push(`${table}\n${JSON.stringify(await db(table).select('*'))}`);
+  return parts.join('\n');
+}
