@@ -7,12 +7,16 @@ import compose from 'koa-compose';
 import { authenticate } from './middleware/auth.js';
 import { checkOrigin } from './middleware/csrf.js';
 import { errorHandler } from './middleware/errors.js';
+import { forgetOnWrite } from './middleware/forget-on-write.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { VERIFY_PATH } from './routes/forward-auth.js';
 import { apiRoutes, type Deps } from './routes/index.js';
 import { portalRouter } from './routes/portal.js';
 import { principalFromToken } from './services/sessions.js';
 
 export const BODY_LIMIT = '1mb';
+
+const isVerifyPath = (path: string) => path === `${API_PREFIX}${VERIFY_PATH}` || path === `${API_PREFIX}${VERIFY_PATH}/`;
 
 function guard(access: Access) {
   return async function checkAccess(ctx: Context, next: Next): Promise<void> {
@@ -40,7 +44,9 @@ export function createApp(deps: Deps): Koa {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- router middleware types are narrower than Koa's
   const stack: Koa.Middleware<any, any>[] = [
     bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }),
-    authenticate((token) => principalFromToken(db, token, config)),
+    // Forward auth is the hot path: its credential comes from the short-lived cache (DESIGN.md).
+    authenticate((token, ctx) => (isVerifyPath(ctx.path) ? deps.authCache.principal(token) : principalFromToken(db, token, config))),
+    forgetOnWrite(deps.authCache),
     checkOrigin(config.publicOrigin),
     api.routes(),
     api.allowedMethods({
