@@ -9,7 +9,7 @@ import { checkOrigin } from './middleware/csrf.js';
 import { errorHandler } from './middleware/errors.js';
 import { forgetOnWrite } from './middleware/forget-on-write.js';
 import { securityHeaders } from './middleware/security-headers.js';
-import { VERIFY_PATH } from './routes/forward-auth.js';
+import { VERIFY_PATH, verifyRoute } from './routes/forward-auth.js';
 import { apiRoutes, type Deps } from './routes/index.js';
 import { portalRouter } from './routes/portal.js';
 import { principalFromToken } from './services/sessions.js';
@@ -44,8 +44,7 @@ export function createApp(deps: Deps): Koa {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- router middleware types are narrower than Koa's
   const stack: Koa.Middleware<any, any>[] = [
     bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }),
-    // Forward auth is the hot path: its credential comes from the short-lived cache (DESIGN.md).
-    authenticate((token, ctx) => (isVerifyPath(ctx.path) ? deps.authCache.principal(token) : principalFromToken(db, token, config))),
+    authenticate((token) => principalFromToken(db, token, config)),
     forgetOnWrite(deps.authCache),
     checkOrigin(config.publicOrigin),
     api.routes(),
@@ -59,10 +58,16 @@ export function createApp(deps: Deps): Koa {
     },
   ];
   const apiStack = compose(stack);
+  // Forward auth is the hot path (DESIGN.md): GET /verify skips body parsing and routing, and
+  // takes its credential from the short-lived auth cache rather than the database.
+  const verifyStack = compose([authenticate((token) => deps.authCache.principal(token)), (ctx: Context) => verifyRoute.handler(ctx, deps)]);
 
   app.use(errorHandler(logger));
   app.use(securityHeaders(config.secureCookies));
-  app.use((ctx, next) => (ctx.path.startsWith(`${API_PREFIX}/`) || ctx.path === API_PREFIX ? apiStack(ctx, next) : next()));
+  app.use((ctx, next) => {
+    if (isVerifyPath(ctx.path) && (ctx.method === 'GET' || ctx.method === 'HEAD')) return verifyStack(ctx, next);
+    return ctx.path.startsWith(`${API_PREFIX}/`) || ctx.path === API_PREFIX ? apiStack(ctx, next) : next();
+  });
   app.use(portalRouter(deps).routes());
   app.on('error', (error: Error) => logger.debug(`connection error: ${error.message}`));
   return app;

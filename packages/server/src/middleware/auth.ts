@@ -17,11 +17,11 @@ export function credentialOf(ctx: Context): Credential {
   return cookie ? { token: cookie, source: 'cookie' } : null;
 }
 
-export function authenticate(resolve: (token: string, ctx: Context) => Promise<Principal | null>) {
+export function authenticate(resolve: (token: string) => Promise<Principal | null>) {
   return async function resolvePrincipal(ctx: Context, next: Next): Promise<void> {
     const credential = credentialOf(ctx);
     ctx.state.credential = credential;
-    ctx.state.principal = credential ? await resolve(credential.token, ctx) : null;
+    ctx.state.principal = credential ? await resolve(credential.token) : null;
     await next();
   };
 }
