@@ -58,16 +58,15 @@ export function createApp(deps: Deps): Koa {
     },
   ];
   const apiStack = compose(stack);
-  // Forward auth is the hot path (DESIGN.md): GET /verify skips body parsing and routing, and
-  // takes its credential from the short-lived auth cache rather than the database.
+  // Forward auth is the hot path (DESIGN.md): GET /verify skips the document security headers
+  // (its answers are empty or JSON, for proxies), body parsing and routing, and takes its
+  // credential from the short-lived auth cache rather than the database.
   const verifyStack = compose([authenticate((token) => deps.authCache.principal(token)), (ctx: Context) => verifyRoute.handler(ctx, deps)]);
 
   app.use(errorHandler(logger));
+  app.use((ctx, next) => (isVerifyPath(ctx.path) && (ctx.method === 'GET' || ctx.method === 'HEAD') ? verifyStack(ctx, next) : next()));
   app.use(securityHeaders(config.secureCookies));
-  app.use((ctx, next) => {
-    if (isVerifyPath(ctx.path) && (ctx.method === 'GET' || ctx.method === 'HEAD')) return verifyStack(ctx, next);
-    return ctx.path.startsWith(`${API_PREFIX}/`) || ctx.path === API_PREFIX ? apiStack(ctx, next) : next();
-  });
+  app.use((ctx, next) => (ctx.path.startsWith(`${API_PREFIX}/`) || ctx.path === API_PREFIX ? apiStack(ctx, next) : next()));
   app.use(portalRouter(deps).routes());
   app.on('error', (error: Error) => logger.debug(`connection error: ${error.message}`));
   return app;

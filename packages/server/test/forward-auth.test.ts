@@ -47,6 +47,7 @@ describe('GET /verify', () => {
       expect(response.headers.get('remote-name')).toBe(granted.email);
       expect(response.headers.get('remote-groups')).toBe(granted.user.client.name);
       expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     }
   });
 
@@ -259,6 +260,18 @@ describe('GET /verify: the hot path', () => {
     } finally {
       portal.deps.db.removeListener('query', onQuery);
     }
+  });
+
+  it('answers HEAD and a trailing slash like GET, and other methods with a plain API error', async () => {
+    const app = await createApp(portal.admin);
+    const { token, email } = await portal.createUser({ apps: [app] });
+    const head = await portal.fetch(`${VERIFY}?app=${encodeURIComponent(app.name)}`, { method: 'HEAD', headers: cookie(token) });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('remote-user')).toBe(email);
+    expect((await verify(`/?app=${encodeURIComponent(app.name)}`, cookie(token))).status).toBe(200);
+    const post = await portal.fetch(VERIFY, { method: 'POST', headers: bearer(token) });
+    expect(post.status).toBe(404);
+    expect(await post.json()).toMatchObject({ error: { code: 'not_found' } });
   });
 
   it('sends non-ASCII names in identity headers percent-encoded', async () => {

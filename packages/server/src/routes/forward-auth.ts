@@ -7,6 +7,7 @@ export const VERIFY_PATH = '/verify';
 
 function present(ctx: Context, answer: VerifyAnswer): void {
   ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.status = answer.status;
   switch (answer.status) {
     case 200:
