@@ -76,6 +76,7 @@ async function startChild(script, env) {
   lines.on('line', (line) => process.stderr.write(`[${path.basename(script)}] ${line}\n`));
   return {
     url,
+    pid: child.pid,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -149,9 +150,22 @@ function load({ url, headers }, seconds) {
   });
 }
 
-async function measure(target) {
+// CPU seconds the server process has used (Linux): a per-request cost that, unlike requests/s,
+// hardly depends on what else the machine is doing.
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+async function measure(target, pid) {
   await load(target, WARMUP);
-  return load(target, DURATION);
+  const before = cpuSeconds(pid);
+  const result = await load(target, DURATION);
+  return { ...result, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / result.count };
 }
 
 /** One password login a second, for as long as `untilDone` runs; answers what they took. */
@@ -209,7 +223,7 @@ async function rowCeiling() {
   const token = 'ceiling-token';
   const ceiling = await startChild(path.join(here, 'ceiling.mjs'), { BENCH_TOKEN: token });
   try {
-    return await measure({ url: `${ceiling.url}/verify`, headers: { cookie: `accesstoken=${token}` } });
+    return await measure({ url: `${ceiling.url}/verify`, headers: { cookie: `accesstoken=${token}` } }, ceiling.pid);
   } finally {
     await ceiling.stop();
   }
@@ -221,8 +235,8 @@ async function rowsSqliteVerify(tmp) {
   const portal = await startChild(path.join(here, 'portal.mjs'), portalEnv(`sqlite:${file}`, { ADMIN_PASSWORD }));
   try {
     const target = { url: `${portal.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) };
-    if (ROWS.has(2)) record(2, await measure(target));
-    if (ROWS.has(4)) record(4, await withLogins(portal.url, () => measure(target)));
+    if (ROWS.has(2)) record(2, await measure(target, portal.pid));
+    if (ROWS.has(4)) record(4, await withLogins(portal.url, () => measure(target, portal.pid)));
   } finally {
     await portal.stop();
   }
@@ -243,7 +257,7 @@ async function rowPostgresVerify() {
     const seeded = await withDatabase(PG_URL, schema, seedSmall);
     const portal = await startChild(path.join(here, 'portal.mjs'), { ...portalEnv(PG_URL), BENCH_SCHEMA: schema });
     try {
-      return await measure({ url: `${portal.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) });
+      return await measure({ url: `${portal.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) }, portal.pid);
     } finally {
       await portal.stop();
     }
@@ -261,8 +275,8 @@ async function rowsLarge(tmp) {
   console.error(`seeded 100,000 users, 1,000 apps and 1,000,000 log rows in ${seedSeconds.toFixed(1)} s`);
   const portal = await startChild(path.join(here, 'portal.mjs'), portalEnv(`sqlite:${file}`));
   try {
-    if (ROWS.has(5)) record(5, await measure({ url: `${portal.url}/api/auth/v1/app/`, headers: { cookie: `accesstoken=${seeded.userToken}` } }));
-    if (ROWS.has(6)) record(6, await measure({ url: `${portal.url}/api/auth/v1/log/1/20`, headers: { cookie: `accesstoken=${seeded.adminToken}` } }));
+    if (ROWS.has(5)) record(5, await measure({ url: `${portal.url}/api/auth/v1/app/`, headers: { cookie: `accesstoken=${seeded.userToken}` } }, portal.pid));
+    if (ROWS.has(6)) record(6, await measure({ url: `${portal.url}/api/auth/v1/log/1/20`, headers: { cookie: `accesstoken=${seeded.adminToken}` } }, portal.pid));
   } finally {
     await portal.stop();
   }
@@ -293,14 +307,14 @@ function report(seedSeconds) {
   const ceiling = results.get(1);
   let failed = false;
   const lines = [
-    `| # | what | requests/s | × row 1 | p50 ms | p99 ms | target | met |`,
-    `|---|---|---:|---:|---:|---:|---|---|`,
+    `| # | what | requests/s | × row 1 | p50 ms | p99 ms | server CPU µs/request | target | met |`,
+    `|---|---|---:|---:|---:|---:|---:|---|---|`,
   ];
   for (const row of [1, 2, 3, 4, 5, 6]) {
     const result = results.get(row);
     if (!result) continue;
     if (result.skipped) {
-      lines.push(`| ${row} | ${LABELS[row]} | skipped | | | | | ${result.skipped} |`);
+      lines.push(`| ${row} | ${LABELS[row]} | skipped | | | | | | ${result.skipped} |`);
       continue;
     }
     const ratio = ceiling && !ceiling.skipped ? result.rps / ceiling.rps : undefined;
@@ -315,7 +329,7 @@ function report(seedSeconds) {
     const targetText = target ? [target.ratio && `≥ ${target.ratio}×`, target.p99 && `p99 < ${target.p99} ms`].filter(Boolean).join(', ') : '';
     const label = row === 4 ? `${LABELS[row]} (${result.logins} logins, ${Math.round(result.loginMs)} ms each)` : LABELS[row];
     lines.push(
-      `| ${row} | ${label} | ${Math.round(result.rps).toLocaleString('en-US')} | ${ratio === undefined ? '' : ratio.toFixed(2)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${targetText} | ${problems.length ? `✗ ${problems.join('; ')}` : target ? '✓' : ''} |`,
+      `| ${row} | ${label} | ${Math.round(result.rps).toLocaleString('en-US')} | ${ratio === undefined ? '' : ratio.toFixed(2)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${Number.isFinite(result.cpuUs) ? Math.round(result.cpuUs) : ''} | ${targetText} | ${problems.length ? `✗ ${problems.join('; ')}` : target ? '✓' : ''} |`,
     );
   }
   const cpus = os.cpus();

@@ -7,6 +7,7 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import { sqliteFile } from '../config.js';
+import { cacheStatements } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -40,8 +41,9 @@ function openSqlite(file: string): Knex {
     pool: {
       min: 1,
       max: 1,
-      afterCreate(connection: { pragma(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+      afterCreate(connection: { pragma(sql: string): unknown; prepare(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
         try {
+          cacheStatements(connection);
           connection.pragma('journal_mode = WAL');
           connection.pragma('busy_timeout = 5000');
           connection.pragma('synchronous = NORMAL');
