@@ -2,7 +2,8 @@
  * better-sqlite3 compiles every statement Knex sends anew; the same few queries make up nearly
  * all traffic, so a connection keeps its most recent compiled statements for reuse. A statement
  * is run to completion before the next one starts (better-sqlite3 is synchronous), so sharing
- * one between queries is safe.
+ * one between queries is safe. (Knex's `.options({ safeIntegers })` would stick to a cached
+ * statement; the server does not use it.)
  */
 interface Preparer {
   prepare(sql: string): unknown;
