@@ -10,6 +10,7 @@ import { openDatabase, prepareDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger, type Logger } from './logger.js';
 import type { Deps } from './routes/index.js';
+import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
 import { PasswordHasher } from './services/passwords.js';
 
@@ -68,7 +69,8 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       inviteTtlDays: final.inviteTtlDays,
     });
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
-    const deps: Deps = { db, config: final, hasher, logger };
+    const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
+    const deps: Deps = { db, config: final, hasher, logger, authCache };
     handle = createApp(deps).callback();
     return {
       url,

@@ -40,6 +40,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /register': 'public',
   'GET /loginoptions': 'public',
   'POST /logout': 'public',
+  'GET /verify': 'public',
 };
 
 type Caller = 'anonymous' | 'client user' | 'admin' | "client user's API key" | "admin's API key" | 'expired session' | 'revoked session' | "deleted user's token";

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { sqliteFile } from '../config.js';
 import type { Logger } from '../logger.js';
 import { isAlreadyExists, isUniqueViolation } from './errors.js';
+import { cacheStatements } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -57,8 +58,9 @@ function openSqlite(file: string, options: DatabaseOptions): Knex {
     pool: {
       min: 1,
       max: 1,
-      afterCreate(connection: { pragma(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+      afterCreate(connection: { pragma(sql: string): unknown; prepare(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
         try {
+          cacheStatements(connection);
           connection.pragma('journal_mode = WAL');
           connection.pragma('busy_timeout = 5000');
           connection.pragma('synchronous = NORMAL');

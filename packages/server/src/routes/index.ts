@@ -2,6 +2,7 @@ import { accessTokenRoutes } from './access-tokens.js';
 import { appRoutes } from './apps.js';
 import { authRoutes } from './auth.js';
 import { clientRoutes } from './clients.js';
+import { forwardAuthRoutes } from './forward-auth.js';
 import { inviteRoutes } from './invites.js';
 import { logRoutes } from './logs.js';
 import type { RouteSpec } from './route.js';
@@ -16,6 +17,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...accessTokenRoutes,
   ...logRoutes,
   ...authRoutes,
+  ...forwardAuthRoutes,
 ];
 
 export type { Deps, RouteSpec } from './route.js';

@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Audit } from '../services/audit.js';
+import type { AuthCache } from '../services/auth-cache.js';
 import type { PasswordHasher } from '../services/passwords.js';
 import type { Principal } from '../services/sessions.js';
 
@@ -19,6 +20,8 @@ export interface Deps {
   config: Config;
   hasher: PasswordHasher;
   logger: Logger;
+  /** The forward-auth cache of sessions, grants and apps (services/auth-cache.ts). */
+  authCache: AuthCache;
 }
 
 export interface RouteSpec {

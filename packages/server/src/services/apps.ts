@@ -96,3 +96,9 @@ export async function revokeApp(db: Knex, audit: Audit, userId: number, appId: n
     await logEvent(trx, audit, `revoked app ${app.name} from ${user.email}`, { client: user.client.name, user: user.email });
   });
 }
+
+/** Ids of the apps granted to a user: one lookup on the grants' primary key. */
+export async function grantedAppIds(db: Knex, userId: number): Promise<number[]> {
+  const rows: { app_id: number }[] = await db('user_apps').where('user_id', userId).select('app_id');
+  return rows.map((row) => Number(row.app_id));
+}

@@ -1,0 +1,372 @@
+#!/usr/bin/env node
+// Forward auth and the hot read paths, side by side with one load generator (autocannon) and one
+// setting, loopback only. Each server runs compiled, in a child process of its own.
+//
+//   1. bare node:http answering from an in-memory map: the ceiling on this machine
+//   2. GET /verify with a session cookie, SQLite
+//   3. GET /verify with a session cookie, PostgreSQL (a fresh schema, dropped afterwards)
+//   4. row 2 while one login a second hashes a password at the default scrypt cost
+//   5. GET /app/ for a user, with 100,000 users, 1,000 apps and 1,000,000 log rows
+//   6. GET /log/1/20 with those rows
+//
+// Environment: BENCH_DURATION (seconds a row, default 10), BENCH_CONNECTIONS (32),
+// BENCH_ROWS (e.g. "1,2"), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/test).
+// Exit code 1 when a row saw a non-2xx answer or a socket error, or missed its target.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { seedLarge, seedSmall } from './forward-auth/seed.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const here = path.join(root, 'bench/forward-auth');
+
+const positiveInt = (name, fallback) => {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    console.error(`${name} must be a positive integer, got "${raw}"`);
+    process.exit(2);
+  }
+  return value;
+};
+const DURATION = positiveInt('BENCH_DURATION', 10);
+const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 32);
+const WARMUP = Math.min(3, Math.max(1, Math.round(DURATION / 5)));
+const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6').split(',').map((row) => Number(row.trim())));
+const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const ADMIN_EMAIL = 'admin@bench.example.com';
+const ADMIN_PASSWORD = 'bench-admin-password-1';
+
+// --- build -----------------------------------------------------------------------------------
+
+function build() {
+  const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-b', 'packages/core', 'packages/server'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('building packages/core and packages/server failed');
+}
+
+// --- child processes -------------------------------------------------------------------------
+
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** Starts a server script in its own process; answers its URL and a stop(). */
+async function startChild(script, env) {
+  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(child);
+  const lines = readline.createInterface({ input: child.stdout });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${path.basename(script)} did not start within 60 s`)), 60_000);
+    child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited with ${code} before it started`)));
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(line).url);
+      } catch {
+        reject(new Error(`${path.basename(script)} printed ${line}`));
+      }
+    });
+  });
+  lines.on('line', (line) => process.stderr.write(`[${path.basename(script)}] ${line}\n`));
+  return {
+    url,
+    pid: child.pid,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+      children.delete(child);
+    },
+  };
+}
+
+function portalEnv(databaseUrl, extra = {}) {
+  return {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    ADMIN_EMAIL,
+    LOG_LEVEL: 'warn',
+    WEB_ROOT: '',
+    SCRYPT_LOGN: '',
+    AUTH_CACHE_SECONDS: '',
+    ...extra,
+  };
+}
+
+// --- measuring -------------------------------------------------------------------------------
+
+// Latencies in 10 µs buckets up to 2 s (autocannon's own histogram rounds to whole ms).
+const BUCKET_MS = 0.01;
+const BUCKETS = 200_000;
+
+function percentile(histogram, count, p) {
+  const rank = Math.ceil((p / 100) * count);
+  let seen = 0;
+  for (let i = 0; i < histogram.length; i++) {
+    seen += histogram[i];
+    if (seen >= rank) return (i + 1) * BUCKET_MS;
+  }
+  return Infinity;
+}
+
+function load({ url, headers }, seconds) {
+  const histogram = new Uint32Array(BUCKETS + 1);
+  let count = 0;
+  let non2xx = 0;
+  const statuses = new Map();
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const instance = autocannon({ url, headers, connections: CONNECTIONS, duration: seconds, pipelining: 1 }, (error, result) => {
+      if (error) return reject(error);
+      const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+      resolve({
+        rps: count / Math.min(elapsed, result.duration || elapsed),
+        p50: percentile(histogram, count, 50),
+        p99: percentile(histogram, count, 99),
+        count,
+        non2xx,
+        statuses: Object.fromEntries(statuses),
+        errors: result.errors + result.timeouts,
+      });
+    });
+    instance.on('response', (_client, status, _bytes, ms) => {
+      count++;
+      histogram[Math.min(BUCKETS, Math.floor(ms / BUCKET_MS))]++;
+      if (status < 200 || status > 299) {
+        non2xx++;
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    });
+  });
+}
+
+// CPU seconds the server process has used (Linux): a per-request cost that, unlike requests/s,
+// hardly depends on what else the machine is doing.
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+async function measure(target, pid) {
+  await load(target, WARMUP);
+  const before = cpuSeconds(pid);
+  const result = await load(target, DURATION);
+  return { ...result, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / result.count };
+}
+
+/** One password login a second, for as long as `untilDone` runs; answers what they took. */
+async function withLogins(portalUrl, untilDone) {
+  const took = [];
+  const failed = [];
+  let inFlight = false;
+  const loginOnce = async () => {
+    if (inFlight) return;
+    inFlight = true;
+    const start = performance.now();
+    try {
+      const response = await fetch(`${portalUrl}/api/auth/v1/validatepassword`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD }),
+      });
+      await response.arrayBuffer();
+      (response.status === 200 ? took : failed).push(response.status === 200 ? performance.now() - start : response.status);
+    } catch (error) {
+      failed.push(String(error));
+    } finally {
+      inFlight = false;
+    }
+  };
+  const timer = setInterval(loginOnce, 1000);
+  try {
+    const result = await untilDone();
+    return { ...result, logins: took.length, loginFailures: failed, loginMs: took.length ? took.reduce((a, b) => a + b, 0) / took.length : NaN };
+  } finally {
+    clearInterval(timer);
+    while (inFlight) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+// --- databases -------------------------------------------------------------------------------
+
+async function withDatabase(url, schema, fn) {
+  const { openDatabase, migrateToLatest } = await import(path.join(root, 'packages/server/dist/index.js'));
+  const db = openDatabase({ url, schema });
+  try {
+    await migrateToLatest(db);
+    return await fn(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+// --- the rows --------------------------------------------------------------------------------
+
+const rows = [];
+const verifyHeaders = (token, originalUrl) => ({ cookie: `accesstoken=${token}`, 'x-original-url': originalUrl });
+
+async function rowCeiling() {
+  const token = 'ceiling-token';
+  const ceiling = await startChild(path.join(here, 'ceiling.mjs'), { BENCH_TOKEN: token });
+  try {
+    return await measure({ url: `${ceiling.url}/verify`, headers: { cookie: `accesstoken=${token}` } }, ceiling.pid);
+  } finally {
+    await ceiling.stop();
+  }
+}
+
+async function rowsSqliteVerify(tmp) {
+  const file = path.join(tmp, 'small.db');
+  const seeded = await withDatabase(`sqlite:${file}`, undefined, seedSmall);
+  const portal = await startChild(path.join(here, 'portal.mjs'), portalEnv(`sqlite:${file}`, { ADMIN_PASSWORD }));
+  try {
+    const target = { url: `${portal.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) };
+    if (ROWS.has(2)) record(2, await measure(target, portal.pid));
+    if (ROWS.has(4)) record(4, await withLogins(portal.url, () => measure(target, portal.pid)));
+  } finally {
+    await portal.stop();
+  }
+}
+
+async function rowPostgresVerify() {
+  const schema = `bench_fwd_${process.pid}_${Date.now().toString(36)}`;
+  const { openDatabase } = await import(path.join(root, 'packages/server/dist/index.js'));
+  const admin = openDatabase({ url: PG_URL });
+  try {
+    await admin.raw('select 1');
+  } catch (error) {
+    await admin.destroy();
+    return { skipped: `PostgreSQL unreachable at ${PG_URL}: ${error.message}` };
+  }
+  try {
+    await admin.raw(`create schema "${schema}"`);
+    const seeded = await withDatabase(PG_URL, schema, seedSmall);
+    const portal = await startChild(path.join(here, 'portal.mjs'), { ...portalEnv(PG_URL), BENCH_SCHEMA: schema });
+    try {
+      return await measure({ url: `${portal.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) }, portal.pid);
+    } finally {
+      await portal.stop();
+    }
+  } finally {
+    await admin.raw(`drop schema if exists "${schema}" cascade`);
+    await admin.destroy();
+  }
+}
+
+async function rowsLarge(tmp) {
+  const file = path.join(tmp, 'large.db');
+  const started = performance.now();
+  const seeded = await withDatabase(`sqlite:${file}`, undefined, (db) => seedLarge(db));
+  const seedSeconds = (performance.now() - started) / 1000;
+  console.error(`seeded 100,000 users, 1,000 apps and 1,000,000 log rows in ${seedSeconds.toFixed(1)} s`);
+  const portal = await startChild(path.join(here, 'portal.mjs'), portalEnv(`sqlite:${file}`));
+  try {
+    if (ROWS.has(5)) record(5, await measure({ url: `${portal.url}/api/auth/v1/app/`, headers: { cookie: `accesstoken=${seeded.userToken}` } }, portal.pid));
+    if (ROWS.has(6)) record(6, await measure({ url: `${portal.url}/api/auth/v1/log/1/20`, headers: { cookie: `accesstoken=${seeded.adminToken}` } }, portal.pid));
+  } finally {
+    await portal.stop();
+  }
+  return seedSeconds;
+}
+
+// --- report ----------------------------------------------------------------------------------
+
+const LABELS = {
+  1: 'bare node:http + in-memory map (ceiling)',
+  2: 'GET /verify, session cookie, SQLite',
+  3: 'GET /verify, session cookie, PostgreSQL',
+  4: 'GET /verify, SQLite, one scrypt login (logN 17) a second',
+  5: 'GET /app/ as a user; 100k users, 1k apps, 1M log rows',
+  6: 'GET /log/1/20 as admin; same data',
+};
+// Targets of issue 7: share of the ceiling and p99 in ms.
+const TARGETS = { 2: { ratio: 0.5, p99: 10 }, 3: { ratio: 0.5, p99: 10 }, 4: { p99: 25 }, 5: { p99: 20 }, 6: { p99: 20 } };
+
+const results = new Map();
+function record(row, result) {
+  results.set(row, result);
+  const note = result.skipped ? `skipped: ${result.skipped}` : `${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`;
+  console.error(`row ${row}: ${note}`);
+}
+
+function report(seedSeconds) {
+  const ceiling = results.get(1);
+  let failed = false;
+  const lines = [
+    `| # | what | requests/s | × row 1 | p50 ms | p99 ms | server CPU µs/request | target | met |`,
+    `|---|---|---:|---:|---:|---:|---:|---|---|`,
+  ];
+  for (const row of [1, 2, 3, 4, 5, 6]) {
+    const result = results.get(row);
+    if (!result) continue;
+    if (result.skipped) {
+      lines.push(`| ${row} | ${LABELS[row]} | skipped | | | | | | ${result.skipped} |`);
+      continue;
+    }
+    const ratio = ceiling && !ceiling.skipped ? result.rps / ceiling.rps : undefined;
+    const target = TARGETS[row];
+    const problems = [];
+    if (result.non2xx > 0) problems.push(`${result.non2xx} non-2xx ${JSON.stringify(result.statuses)}`);
+    if (result.errors > 0) problems.push(`${result.errors} socket errors/timeouts`);
+    if (target?.ratio !== undefined && ratio !== undefined && ratio < target.ratio) problems.push(`ratio below ${target.ratio}`);
+    if (target?.p99 !== undefined && result.p99 >= target.p99) problems.push(`p99 not under ${target.p99} ms`);
+    if (row === 4 && (result.logins === 0 || result.loginFailures.length > 0)) problems.push(`logins: ${result.logins} ok, failures ${JSON.stringify(result.loginFailures)}`);
+    failed ||= problems.length > 0;
+    const targetText = target ? [target.ratio && `≥ ${target.ratio}×`, target.p99 && `p99 < ${target.p99} ms`].filter(Boolean).join(', ') : '';
+    const label = row === 4 ? `${LABELS[row]} (${result.logins} logins, ${Math.round(result.loginMs)} ms each)` : LABELS[row];
+    lines.push(
+      `| ${row} | ${label} | ${Math.round(result.rps).toLocaleString('en-US')} | ${ratio === undefined ? '' : ratio.toFixed(2)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${Number.isFinite(result.cpuUs) ? Math.round(result.cpuUs) : ''} | ${targetText} | ${problems.length ? `✗ ${problems.join('; ')}` : target ? '✓' : ''} |`,
+    );
+  }
+  const cpus = os.cpus();
+  console.log(
+    [
+      `forward-auth bench, ${new Date().toISOString()}`,
+      `machine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`,
+      `load: autocannon, ${CONNECTIONS} connections, ${DURATION} s a row after ${WARMUP} s warm-up, loopback; load average at the end ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`,
+      seedSeconds === undefined ? '' : `bulk seeding of rows 5/6: ${seedSeconds.toFixed(1)} s`,
+      '',
+      ...lines,
+    ]
+      .filter((line, i) => line !== '' || i > 0)
+      .join('\n'),
+  );
+  return failed;
+}
+
+// --- main ------------------------------------------------------------------------------------
+
+async function main() {
+  build();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-portal-bench-'));
+  let seedSeconds;
+  try {
+    if (ROWS.has(1)) record(1, await rowCeiling());
+    if (ROWS.has(2) || ROWS.has(4)) await rowsSqliteVerify(tmp);
+    if (ROWS.has(3)) record(3, await rowPostgresVerify());
+    if (ROWS.has(5) || ROWS.has(6)) seedSeconds = await rowsLarge(tmp);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const failed = report(seedSeconds);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

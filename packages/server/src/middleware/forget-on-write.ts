@@ -1,0 +1,16 @@
+/**
+ * After any change made through this instance, the auth cache forgets everything, so a logout,
+ * a deletion, a revoked grant or a deleted key takes effect at once here (other instances
+ * follow within the cache's lifetime). Clearing on every successful write, rather than naming
+ * the calls that revoke, keeps calls added later from being missed; writes are rare.
+ */
+import type { Context, Next } from 'koa';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function forgetOnWrite(cache: { clear(): void }) {
+  return async function clearAuthCache(ctx: Context, next: Next): Promise<void> {
+    await next();
+    if (!SAFE_METHODS.has(ctx.method) && ctx.status < 400) cache.clear();
+  };
+}
