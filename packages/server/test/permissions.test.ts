@@ -8,7 +8,11 @@ import { apiRoutes, type RouteSpec } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, startTestPortal, unique, type TestPortal } from './support.js';
 
-const EXPECTED: Record<string, Access> = {
+// Forward auth is public (a proxy calls it for anyone) but answers for the caller itself: 401
+// without a valid credential, 403 without the app, 200 for admins (who may use every app).
+type Expectation = Access | 'forward-auth';
+
+const EXPECTED: Record<string, Expectation> = {
   'GET /app': 'user',
   'GET /app/:id': 'admin',
   'POST /app': 'admin',
@@ -40,15 +44,16 @@ const EXPECTED: Record<string, Access> = {
   'POST /register': 'public',
   'GET /loginoptions': 'public',
   'POST /logout': 'public',
-  'GET /verify': 'public',
+  'GET /verify': 'forward-auth',
 };
 
 type Caller = 'anonymous' | 'client user' | 'admin' | "client user's API key" | "admin's API key" | 'expired session' | 'revoked session' | "deleted user's token";
 const CALLERS: Caller[] = ['anonymous', 'client user', 'admin', "client user's API key", "admin's API key", 'expired session', 'revoked session', "deleted user's token"];
 
 /** What a caller gets from a route of some access: 'ok' means neither 401 nor 403 (nor 5xx). */
-function expectedOutcome(access: Access, caller: Caller): 401 | 403 | 'ok' {
+function expectedOutcome(access: Expectation, caller: Caller): 401 | 403 | 'ok' {
   if (access === 'public') return 'ok';
+  if (access === 'forward-auth') return expectedOutcome('admin', caller);
   if (caller === 'anonymous' || caller === 'expired session' || caller === 'revoked session' || caller === "deleted user's token") return 401;
   if (access === 'user') return 'ok';
   return caller === 'admin' || caller === "admin's API key" ? 'ok' : 403;
@@ -93,7 +98,7 @@ async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unkn
     currentPage: '1',
     perPage: '20',
   };
-  const path = route.path.replace(/:(\w+)/g, (_, name: string) => values[name]);
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => values[name]) + (route.path === '/verify' ? `?app=${encodeURIComponent(app.name)}` : '');
   const bodies: Record<string, unknown> = {
     'POST /app': { name: unique('app'), url: 'https://new.example.com/' },
     'PUT /app': { ...app, description: 'changed' },
@@ -114,7 +119,10 @@ describe('permission matrix', () => {
   });
 
   it('declares each route with the expected access', () => {
-    for (const route of apiRoutes) expect(route.access, `${route.method} ${route.path}`).toBe(EXPECTED[`${route.method} ${route.path}`]);
+    for (const route of apiRoutes) {
+      const expected = EXPECTED[`${route.method} ${route.path}`];
+      expect(route.access, `${route.method} ${route.path}`).toBe(expected === 'forward-auth' ? 'public' : expected);
+    }
   });
 
   for (const route of apiRoutes) {
