@@ -1,0 +1,46 @@
+/**
+ * Every payload of oauth2-proxy's open-redirect corpus (shared/testdata) as the redirect target
+ * of a real password login and registration: the portal answers the default target each time.
+ */
+import fs from 'node:fs';
+import { DEFAULT_REDIRECT } from '@tools-portal/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestPortal, unique, USER_PASSWORD, type TestPortal } from './support.js';
+
+const corpus = fs
+  .readFileSync(new URL('../../../../shared/testdata/openredirects.txt', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((line) => line.length > 0);
+
+let portal: TestPortal;
+beforeAll(async () => {
+  portal = await startTestPortal();
+});
+afterAll(() => portal.close());
+
+describe('open redirects', () => {
+  it('the corpus is there', () => {
+    expect(corpus.length).toBeGreaterThan(500);
+  });
+
+  it('password login falls back to the default for every payload', async () => {
+    const followed: string[] = [];
+    for (const redirect of corpus) {
+      const answer = await portal.anonymous.auth.login({ Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD, redirect });
+      if (answer.redirect !== DEFAULT_REDIRECT) followed.push(`${redirect} -> ${answer.redirect}`);
+    }
+    expect(followed).toEqual([]);
+  });
+
+  it('registration falls back to the default for every payload', async () => {
+    const client = await portal.admin.clients.create(unique('redirects'));
+    const followed: string[] = [];
+    // Each payload gets an invite of its own: registering consumes it.
+    for (const redirect of corpus) {
+      const invite = await portal.admin.invites.create({ email: `${unique('r')}@example.com`, clientid: client.id, apps: [] });
+      const answer = await portal.anonymous.auth.register({ Token: invite.token, Password: USER_PASSWORD, redirect });
+      if (answer.redirect !== DEFAULT_REDIRECT) followed.push(`${redirect} -> ${answer.redirect}`);
+    }
+    expect(followed).toEqual([]);
+  }, 120_000);
+});
