@@ -2,7 +2,7 @@
 import { useState } from 'react';
 
 interface DeleteButtonProps {
-  onConfirm: () => void | Promise<void>;
+  onConfirm: () => unknown;
   label?: string;
   className?: string;
 }

@@ -2,20 +2,20 @@
 import { useState } from 'react';
 import { generateApiKey, maskApiKey, type AccessToken } from '@tools-portal/core';
 import { api, logFailure } from '../api';
-import { useAlerts } from '../components/alerts';
 import { CopyField } from '../components/copy-field';
 import { DeleteButton } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { FilterBox } from '../components/filter-box';
 import { Modal } from '../components/modal';
 import { SortHeader } from '../components/sort-header';
+import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
 import { formatTimestamp } from '../logic/format';
 import { nextSort, sortRows, type SortState } from '../logic/sort';
 
 export function AccessTokens() {
-  const alerts = useAlerts();
+  const run = useAction();
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<SortState<'lastUsed'>>({ key: 'lastUsed', direction: 'desc' });
   const [newKey, setNewKey] = useState<string | null>(null);
@@ -23,28 +23,25 @@ export function AccessTokens() {
 
   const rows = sortRows(filterRows(tokens.data ?? [], filter, (token) => [token.token]), (token) => token.lastUsedTimestamp, sort.direction);
 
-  const remove = async (token: AccessToken) => {
-    try {
-      await api.accessTokens.delete(token.id);
-      alerts.success(`deleted access token ${token.token}`);
-    } catch (error) {
-      logFailure('delete access token', error);
-      alerts.danger(`failed to delete access token ${token.token}`);
-      return;
-    }
-    await tokens.reload();
-  };
+  const remove = (token: AccessToken) =>
+    run({
+      call: () => api.accessTokens.delete(token.id),
+      success: `deleted access token ${token.token}`,
+      danger: `failed to delete access token ${token.token}`,
+      what: 'delete access token',
+      onSuccess: tokens.reload,
+    });
 
   const create = async (key: string) => {
     // Alerts show the masked form, like the list: the full key is shown once, in the dialog.
     const masked = maskApiKey(key);
-    try {
-      await api.accessTokens.create(key);
-      alerts.success(`created new access token ${masked}`);
-    } catch (error) {
-      logFailure('create access token', error);
-      alerts.danger(`failed to create new access token ${masked}`);
-    }
+    await run({
+      call: () => api.accessTokens.create(key),
+      success: `created new access token ${masked}`,
+      danger: `failed to create new access token ${masked}`,
+      what: 'create access token',
+    });
+    // The dialog closes and the list reloads either way.
     setNewKey(null);
     await tokens.reload();
   };

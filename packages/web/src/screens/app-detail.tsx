@@ -7,6 +7,7 @@ import { useAlerts } from '../components/alerts';
 import { DeleteButton } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { SortHeader } from '../components/sort-header';
+import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { nextSort, sortRows, type SortState } from '../logic/sort';
 import { paths } from '../paths';
@@ -14,23 +15,22 @@ import { paths } from '../paths';
 export function AppDetail() {
   const id = Number(useParams().id);
   const alerts = useAlerts();
+  const run = useAction();
   const [sort, setSort] = useState<SortState<'email'>>({ key: 'email', direction: 'asc' });
   const app = useLoad(() => api.apps.get(id), (error) => logFailure('load app', error), id);
   const users = useLoad(() => api.apps.users(id), (error) => logFailure('load app users', error), id);
 
   const rows = sortRows(users.data ?? [], (user) => user.email, sort.direction);
 
-  const remove = async (user: User) => {
+  const remove = (user: User) => {
     const name = user.name || user.email;
-    try {
-      await api.apps.removeUser(id, user.id);
-      alerts.success(`deleted user ${name} from app ${id}`);
-    } catch (error) {
-      logFailure('remove user from app', error);
-      alerts.danger(`failed to delete user ${name} from app ${id}`);
-      return;
-    }
-    await users.reload();
+    return run({
+      call: () => api.apps.removeUser(id, user.id),
+      success: `deleted user ${name} from app ${id}`,
+      danger: `failed to delete user ${name} from app ${id}`,
+      what: 'remove user from app',
+      onSuccess: users.reload,
+    });
   };
 
   return (

@@ -2,11 +2,12 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { App, AppView } from '@tools-portal/core';
-import { api, logFailure } from '../api';
+import { api } from '../api';
 import { useAlerts } from '../components/alerts';
 import { EmptyRow } from '../components/empty-row';
 import { DeleteButton } from '../components/delete-button';
 import { SortHeader } from '../components/sort-header';
+import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { AppFormModal, type AppFormMode } from '../components/app-form-modal';
 import { appListColumns, onlyAppUrl } from '../logic/app-list';
@@ -17,6 +18,7 @@ import { useCurrentUser } from '../session';
 export function AppList() {
   const user = useCurrentUser();
   const alerts = useAlerts();
+  const run = useAction();
   const [view, setView] = useState<AppView>('prod');
   const [sort, setSort] = useState<SortState<'name'>>({ key: 'name', direction: 'asc' });
   const [form, setForm] = useState<AppFormMode | null>(null);
@@ -32,16 +34,8 @@ export function AppList() {
   const columns = appListColumns(apps.data ?? [], user.admin, view);
   const shown = sortRows(columns.apps, (app) => app.name, sort.direction);
 
-  const remove = async (app: App) => {
-    try {
-      await api.apps.delete(app.id);
-    } catch (error) {
-      logFailure('delete app', error);
-      alerts.danger('failed to delete app');
-      return;
-    }
-    await apps.reload();
-  };
+  const remove = (app: App) =>
+    run({ call: () => api.apps.delete(app.id), danger: 'failed to delete app', what: 'delete app', onSuccess: apps.reload });
 
   return (
     <>

@@ -3,19 +3,19 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { byName, type Client } from '@tools-portal/core';
 import { api, logFailure } from '../api';
-import { useAlerts } from '../components/alerts';
 import { DeleteButton } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { FilterBox } from '../components/filter-box';
 import { Modal } from '../components/modal';
 import { SortHeader } from '../components/sort-header';
+import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
 import { nextSort, sortRows, type SortState } from '../logic/sort';
 import { paths } from '../paths';
 
 export function Clients() {
-  const alerts = useAlerts();
+  const run = useAction();
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<SortState<'name'>>({ key: 'name', direction: 'asc' });
   const [creating, setCreating] = useState(false);
@@ -23,17 +23,14 @@ export function Clients() {
 
   const rows = sortRows(filterRows(clients.data ?? [], filter, (client) => [client.name]), (client) => client.name, sort.direction);
 
-  const remove = async (client: Client) => {
-    try {
-      await api.clients.delete(client.id);
-      alerts.success(`deleted client ${client.name}`);
-    } catch (error) {
-      logFailure('delete client', error);
-      alerts.danger(`failed to delete client ${client.name}`);
-      return;
-    }
-    await clients.reload();
-  };
+  const remove = (client: Client) =>
+    run({
+      call: () => api.clients.delete(client.id),
+      success: `deleted client ${client.name}`,
+      danger: `failed to delete client ${client.name}`,
+      what: 'delete client',
+      onSuccess: clients.reload,
+    });
 
   return (
     <>
@@ -91,22 +88,20 @@ export function Clients() {
 }
 
 function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated: () => Promise<void> }) {
-  const alerts = useAlerts();
+  const run = useAction();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
 
   const save = async () => {
     setBusy(true);
-    try {
-      await api.clients.create(name);
-      alerts.success(`created new client ${name}`);
-      await onCreated();
-    } catch (error) {
-      logFailure('create client', error);
-      alerts.danger(`failed to create new client ${name}`);
-    } finally {
-      setBusy(false);
-    }
+    await run({
+      call: () => api.clients.create(name),
+      success: `created new client ${name}`,
+      danger: `failed to create new client ${name}`,
+      what: 'create client',
+      onSuccess: onCreated,
+    });
+    setBusy(false);
   };
 
   return (

@@ -1,7 +1,7 @@
 /** /registrationtokens (SPEC section 2): Invites, New Invite, and the link to copy. */
 import { useState } from 'react';
 import { byName, type App, type Client, type RegistrationToken } from '@tools-portal/core';
-import { api, logFailure } from '../api';
+import { api } from '../api';
 import { useAlerts } from '../components/alerts';
 import { CopyField } from '../components/copy-field';
 import { DeleteButton } from '../components/delete-button';
@@ -9,6 +9,7 @@ import { EmptyRow } from '../components/empty-row';
 import { FilterBox } from '../components/filter-box';
 import { Modal } from '../components/modal';
 import { SortHeader } from '../components/sort-header';
+import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
 import { formatTimestamp } from '../logic/format';
@@ -19,6 +20,7 @@ type Column = 'email' | 'sent';
 
 export function Invites() {
   const alerts = useAlerts();
+  const run = useAction();
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<SortState<Column>>({ key: 'sent', direction: 'desc' });
   const [creating, setCreating] = useState(false);
@@ -32,17 +34,14 @@ export function Invites() {
   );
   const onSort = (key: Column) => setSort(nextSort(sort, key));
 
-  const remove = async (invite: RegistrationToken) => {
-    try {
-      await api.invites.delete(invite.id);
-      alerts.success(`deleted registration token ${invite.email}`);
-    } catch (error) {
-      logFailure('delete invite', error);
-      alerts.danger(`failed to delete registration token ${invite.email}`);
-      return;
-    }
-    await invites.reload();
-  };
+  const remove = (invite: RegistrationToken) =>
+    run({
+      call: () => api.invites.delete(invite.id),
+      success: `deleted registration token ${invite.email}`,
+      danger: `failed to delete registration token ${invite.email}`,
+      what: 'delete invite',
+      onSuccess: invites.reload,
+    });
 
   return (
     <>
@@ -119,6 +118,7 @@ export function Invites() {
 
 function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated: (link: string) => Promise<void> }) {
   const alerts = useAlerts();
+  const run = useAction();
   const options = useLoad(
     async () => {
       const [clients, apps] = await Promise.all([api.clients.list(), api.apps.all()]);
@@ -136,15 +136,16 @@ function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated
 
   const save = async () => {
     setBusy(true);
-    try {
-      const invite = await api.invites.create({ email, clientid: Number(clientId), apps: appIds });
-      await onCreated(registrationLink(window.location.origin, apps, appIds, invite.token));
-    } catch (error) {
-      logFailure('create invite', error);
-      alerts.danger(`failed to create new registration token ${email}`);
-    } finally {
-      setBusy(false);
-    }
+    await run({
+      call: async () => {
+        const invite = await api.invites.create({ email, clientid: Number(clientId), apps: appIds });
+        return registrationLink(window.location.origin, apps, appIds, invite.token);
+      },
+      danger: `failed to create new registration token ${email}`,
+      what: 'create invite',
+      onSuccess: onCreated,
+    });
+    setBusy(false);
   };
 
   return (

@@ -6,6 +6,7 @@ import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { EmptyRow } from '../components/empty-row';
 import { Modal } from '../components/modal';
+import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { toggled, userAppChanges } from '../logic/user-apps';
 import { paths } from '../paths';
@@ -75,6 +76,7 @@ interface ManageProps {
 
 function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
   const alerts = useAlerts();
+  const run = useAction();
   const all = useLoad(async () => (await api.apps.all()).sort(byName), () => alerts.danger('failed to fetch all apps'));
   const [checked, setChecked] = useState(() => new Set(had.map((app) => app.id)));
   const [busy, setBusy] = useState(false);
@@ -87,24 +89,12 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
     );
     let failed = false;
     for (const appId of remove) {
-      try {
-        await api.users.revoke(userId, appId);
-        await onChanged();
-      } catch (error) {
-        logFailure('remove app from user', error);
-        alerts.danger('failed to delete app');
-        failed = true;
-      }
+      const ok = await run({ call: () => api.users.revoke(userId, appId), danger: 'failed to delete app', what: 'remove app from user', onSuccess: onChanged });
+      if (!ok) failed = true;
     }
     for (const appId of add) {
-      try {
-        await api.users.grant(userId, appId);
-        await onChanged();
-      } catch (error) {
-        logFailure('add app to user', error);
-        alerts.danger('failed to add app');
-        failed = true;
-      }
+      const ok = await run({ call: () => api.users.grant(userId, appId), danger: 'failed to add app', what: 'add app to user', onSuccess: onChanged });
+      if (!ok) failed = true;
     }
     setBusy(false);
     if (!failed) onClose();

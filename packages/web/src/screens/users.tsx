@@ -3,11 +3,11 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { User } from '@tools-portal/core';
 import { api, logFailure } from '../api';
-import { useAlerts } from '../components/alerts';
 import { DeleteButton } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { FilterBox } from '../components/filter-box';
 import { SortHeader } from '../components/sort-header';
+import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
 import { nextSort, sortRows, type SortState } from '../logic/sort';
@@ -16,7 +16,7 @@ import { paths } from '../paths';
 type Column = 'email' | 'client';
 
 export function Users() {
-  const alerts = useAlerts();
+  const run = useAction();
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<SortState<Column>>({ key: 'email', direction: 'asc' });
   const users = useLoad(() => api.users.list(), (error) => logFailure('load users', error));
@@ -27,17 +27,14 @@ export function Users() {
     sort.direction,
   );
 
-  const remove = async (user: User) => {
-    try {
-      await api.users.delete(user.id);
-      alerts.success(`deleted user ${user.email}`);
-    } catch (error) {
-      logFailure('delete user', error);
-      alerts.danger(`failed to delete user ${user.email}`);
-      return;
-    }
-    await users.reload();
-  };
+  const remove = (user: User) =>
+    run({
+      call: () => api.users.delete(user.id),
+      success: `deleted user ${user.email}`,
+      danger: `failed to delete user ${user.email}`,
+      what: 'delete user',
+      onSuccess: users.reload,
+    });
 
   const onSort = (key: Column) => setSort(nextSort(sort, key));
 
