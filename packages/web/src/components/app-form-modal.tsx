@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { App, AppInput } from '@tools-portal/core';
 import { api } from '../api';
-import { Modal } from './modal';
+import { FormFooter, Modal } from './modal';
 import { useAction } from './use-action';
 
 export type AppFormMode = { kind: 'new' } | { kind: 'edit'; app: App };
@@ -43,16 +43,7 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
       title={mode.kind === 'edit' ? 'Edit App' : 'New App'}
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            Save
-          </button>
-        </>
-      }
+      footer={<FormFooter onCancel={onClose} disabled={busy} />}
     >
       {FIELDS.map((field) => (
         <div className="mb-3" key={field.key}>

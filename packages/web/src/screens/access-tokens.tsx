@@ -6,7 +6,7 @@ import { CopyField } from '../components/copy-field';
 import { DeleteButton } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { FilterBox } from '../components/filter-box';
-import { Modal } from '../components/modal';
+import { FormFooter, Modal } from '../components/modal';
 import { SortHeader } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
@@ -96,16 +96,7 @@ export function AccessTokens() {
           size="lg"
           onClose={() => setNewKey(null)}
           onSubmit={() => void create(newKey)}
-          footer={
-            <>
-              <button type="button" className="btn btn-outline-secondary" onClick={() => setNewKey(null)}>
-                Cancel
-              </button>
-              <button type="submit" className="btn btn-primary">
-                Create API Key
-              </button>
-            </>
-          }
+          footer={<FormFooter onCancel={() => setNewKey(null)} submitLabel="Create API Key" />}
         >
           <p>Copy this key now and keep it safe: it is shown only once. It becomes valid when you press Create API Key.</p>
           <CopyField value={newKey} label="New API key" />

@@ -6,7 +6,7 @@ import { api, logFailure } from '../api';
 import { DeleteButton } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { FilterBox } from '../components/filter-box';
-import { Modal } from '../components/modal';
+import { FormFooter, Modal } from '../components/modal';
 import { SortHeader } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
@@ -109,16 +109,7 @@ function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated
       title="New Client"
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            Save
-          </button>
-        </>
-      }
+      footer={<FormFooter onCancel={onClose} disabled={busy} />}
     >
       <label className="visually-hidden" htmlFor="client-name">
         Client name

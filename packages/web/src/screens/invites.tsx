@@ -7,7 +7,7 @@ import { CopyField } from '../components/copy-field';
 import { DeleteButton } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { FilterBox } from '../components/filter-box';
-import { Modal } from '../components/modal';
+import { FormFooter, Modal } from '../components/modal';
 import { SortHeader } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
@@ -153,16 +153,7 @@ function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated
       title="New Invite"
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            Save
-          </button>
-        </>
-      }
+      footer={<FormFooter onCancel={onClose} disabled={busy} />}
     >
       <div className="mb-3">
         <label className="form-label" htmlFor="invite-email">

@@ -5,7 +5,7 @@ import { byName, type App } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { EmptyRow } from '../components/empty-row';
-import { Modal } from '../components/modal';
+import { FormFooter, Modal } from '../components/modal';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { toggled, userAppChanges } from '../logic/user-apps';
@@ -105,16 +105,7 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
       title="Manage User Apps"
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy || !all.data}>
-            Save
-          </button>
-        </>
-      }
+      footer={<FormFooter onCancel={onClose} disabled={busy || !all.data} />}
     >
       {(all.data ?? []).map((app) => (
         <div className="form-check" key={app.id}>
