@@ -37,3 +37,21 @@ export function DeleteButton({ onConfirm, label = 'Delete', className = '' }: De
     </button>
   );
 }
+
+/** The Delete column of a list: its header cell. */
+export function DeleteHeader() {
+  return (
+    <th scope="col" className="text-end">
+      Delete
+    </th>
+  );
+}
+
+/** The Delete column of a list: the cell of one row. */
+export function DeleteCell({ onConfirm }: { onConfirm: () => unknown }) {
+  return (
+    <td className="text-end">
+      <DeleteButton onConfirm={onConfirm} />
+    </td>
+  );
+}

@@ -3,21 +3,21 @@ import { useState } from 'react';
 import { generateApiKey, maskApiKey, type AccessToken } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { CopyField } from '../components/copy-field';
-import { DeleteButton } from '../components/delete-button';
+import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
-import { FilterBox } from '../components/filter-box';
+import { ListPage } from '../components/list-page';
 import { FormFooter, Modal } from '../components/modal';
-import { SortHeader } from '../components/sort-header';
+import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
 import { formatTimestamp } from '../logic/format';
-import { nextSort, sortRows, type SortState } from '../logic/sort';
+import { sortRows } from '../logic/sort';
 
 export function AccessTokens() {
   const run = useAction();
   const [filter, setFilter] = useState('');
-  const [sort, setSort] = useState<SortState<'lastUsed'>>({ key: 'lastUsed', direction: 'desc' });
+  const [sort, onSort] = useSort({ key: 'lastUsed', direction: 'desc' });
   const [newKey, setNewKey] = useState<string | null>(null);
   const tokens = useLoad(() => api.accessTokens.list(), (error) => logFailure('load access tokens', error));
 
@@ -48,48 +48,32 @@ export function AccessTokens() {
 
   return (
     <>
-      <div className="row g-3">
-        <div className="col-12 col-md-3">
-          <FilterBox value={filter} onChange={setFilter} />
-        </div>
-        <div className="col-12 col-md-9">
-          <div className="d-flex align-items-center mb-2">
-            <h1 className="h3 me-auto mb-0">Access Tokens</h1>
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => setNewKey(generateApiKey())}>
-              New API Key
-            </button>
-          </div>
-          <div className="table-responsive">
-            <table className="table table-hover align-middle" aria-label="Access Tokens">
-              <thead>
-                <tr>
-                  <th scope="col">Token</th>
-                  <SortHeader column="lastUsed" sort={sort} onSort={(key) => setSort(nextSort(sort, key))}>
-                    Timestamp
-                  </SortHeader>
-                  <th scope="col" className="text-end">
-                    Delete
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((token) => (
-                  <tr key={token.id}>
-                    <td className="font-monospace text-break">{token.token}</td>
-                    <td className="text-nowrap" title="last used">
-                      {token.lastUsedTimestamp ? formatTimestamp(token.lastUsedTimestamp) : 'never used'}
-                    </td>
-                    <td className="text-end">
-                      <DeleteButton onConfirm={() => remove(token)} />
-                    </td>
-                  </tr>
-                ))}
-                <EmptyRow columns={3} shown={rows.length} loading={tokens.loading} text="No API keys yet." />
-              </tbody>
-            </table>
-          </div>
-        </div>
-      </div>
+      <ListPage
+        title="Access Tokens"
+        filter={filter}
+        onFilter={setFilter}
+        action={{ label: 'New API Key', onClick: () => setNewKey(generateApiKey()) }}
+        head={
+          <>
+            <th scope="col">Token</th>
+            <SortHeader column="lastUsed" sort={sort} onSort={onSort}>
+              Timestamp
+            </SortHeader>
+            <DeleteHeader />
+          </>
+        }
+      >
+        {rows.map((token) => (
+          <tr key={token.id}>
+            <td className="font-monospace text-break">{token.token}</td>
+            <td className="text-nowrap" title="last used">
+              {token.lastUsedTimestamp ? formatTimestamp(token.lastUsedTimestamp) : 'never used'}
+            </td>
+            <DeleteCell onConfirm={() => remove(token)} />
+          </tr>
+        ))}
+        <EmptyRow columns={3} shown={rows.length} loading={tokens.loading} text="No API keys yet." />
+      </ListPage>
       {newKey && (
         <Modal
           title="New API Key"

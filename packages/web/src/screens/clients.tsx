@@ -3,21 +3,21 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { byName, type Client } from '@tools-portal/core';
 import { api, logFailure } from '../api';
-import { DeleteButton } from '../components/delete-button';
+import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
-import { FilterBox } from '../components/filter-box';
+import { ListPage } from '../components/list-page';
 import { FormFooter, Modal } from '../components/modal';
-import { SortHeader } from '../components/sort-header';
+import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
-import { nextSort, sortRows, type SortState } from '../logic/sort';
+import { sortRows } from '../logic/sort';
 import { paths } from '../paths';
 
 export function Clients() {
   const run = useAction();
   const [filter, setFilter] = useState('');
-  const [sort, setSort] = useState<SortState<'name'>>({ key: 'name', direction: 'asc' });
+  const [sort, onSort] = useSort({ key: 'name', direction: 'asc' });
   const [creating, setCreating] = useState(false);
   const clients = useLoad(async () => (await api.clients.list()).sort(byName), (error) => logFailure('load clients', error));
 
@@ -34,46 +34,30 @@ export function Clients() {
 
   return (
     <>
-      <div className="row g-3">
-        <div className="col-12 col-md-3">
-          <FilterBox value={filter} onChange={setFilter} />
-        </div>
-        <div className="col-12 col-md-9">
-          <div className="d-flex align-items-center mb-2">
-            <h1 className="h3 me-auto mb-0">Clients</h1>
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => setCreating(true)}>
-              New Client
-            </button>
-          </div>
-          <div className="table-responsive">
-            <table className="table table-hover align-middle" aria-label="Clients">
-              <thead>
-                <tr>
-                  <SortHeader column="name" sort={sort} onSort={(key) => setSort(nextSort(sort, key))}>
-                    Client Name
-                  </SortHeader>
-                  <th scope="col" className="text-end">
-                    Delete
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((client) => (
-                  <tr key={client.id}>
-                    <td>
-                      <Link to={paths.client(client.id)}>{client.name}</Link>
-                    </td>
-                    <td className="text-end">
-                      <DeleteButton onConfirm={() => remove(client)} />
-                    </td>
-                  </tr>
-                ))}
-                <EmptyRow columns={2} shown={rows.length} loading={clients.loading} text="No clients." />
-              </tbody>
-            </table>
-          </div>
-        </div>
-      </div>
+      <ListPage
+        title="Clients"
+        filter={filter}
+        onFilter={setFilter}
+        action={{ label: 'New Client', onClick: () => setCreating(true) }}
+        head={
+          <>
+            <SortHeader column="name" sort={sort} onSort={onSort}>
+              Client Name
+            </SortHeader>
+            <DeleteHeader />
+          </>
+        }
+      >
+        {rows.map((client) => (
+          <tr key={client.id}>
+            <td>
+              <Link to={paths.client(client.id)}>{client.name}</Link>
+            </td>
+            <DeleteCell onConfirm={() => remove(client)} />
+          </tr>
+        ))}
+        <EmptyRow columns={2} shown={rows.length} loading={clients.loading} text="No clients." />
+      </ListPage>
       {creating && (
         <NewClientModal
           onClose={() => setCreating(false)}

@@ -4,17 +4,17 @@ import { byName, type App, type Client, type RegistrationToken } from '@tools-po
 import { api } from '../api';
 import { useAlerts } from '../components/alerts';
 import { CopyField } from '../components/copy-field';
-import { DeleteButton } from '../components/delete-button';
+import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
-import { FilterBox } from '../components/filter-box';
+import { ListPage } from '../components/list-page';
 import { FormFooter, Modal } from '../components/modal';
-import { SortHeader } from '../components/sort-header';
+import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
 import { formatTimestamp } from '../logic/format';
 import { registrationLink } from '../logic/invite-link';
-import { nextSort, sortRows, type SortState } from '../logic/sort';
+import { sortRows } from '../logic/sort';
 
 type Column = 'email' | 'sent';
 
@@ -22,7 +22,7 @@ export function Invites() {
   const alerts = useAlerts();
   const run = useAction();
   const [filter, setFilter] = useState('');
-  const [sort, setSort] = useState<SortState<Column>>({ key: 'sent', direction: 'desc' });
+  const [sort, onSort] = useSort<Column>({ key: 'sent', direction: 'desc' });
   const [creating, setCreating] = useState(false);
   const [link, setLink] = useState<string | null>(null);
   const invites = useLoad(() => api.invites.list(), () => alerts.danger('failed to load registration tokens'));
@@ -32,7 +32,6 @@ export function Invites() {
     (invite) => (sort.key === 'email' ? invite.email : invite.sent_timestamp),
     sort.direction,
   );
-  const onSort = (key: Column) => setSort(nextSort(sort, key));
 
   const remove = (invite: RegistrationToken) =>
     run({
@@ -45,48 +44,32 @@ export function Invites() {
 
   return (
     <>
-      <div className="row g-3">
-        <div className="col-12 col-md-3">
-          <FilterBox value={filter} onChange={setFilter} />
-        </div>
-        <div className="col-12 col-md-9">
-          <div className="d-flex align-items-center mb-2">
-            <h1 className="h3 me-auto mb-0">Invites</h1>
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => setCreating(true)}>
-              New Invite
-            </button>
-          </div>
-          <div className="table-responsive">
-            <table className="table table-hover align-middle" aria-label="Invites">
-              <thead>
-                <tr>
-                  <SortHeader column="email" sort={sort} onSort={onSort}>
-                    Email
-                  </SortHeader>
-                  <SortHeader column="sent" sort={sort} onSort={onSort}>
-                    Registration Timestamp
-                  </SortHeader>
-                  <th scope="col" className="text-end">
-                    Delete
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((invite) => (
-                  <tr key={invite.id}>
-                    <td className="text-break">{invite.email}</td>
-                    <td className="text-nowrap">{formatTimestamp(invite.sent_timestamp)}</td>
-                    <td className="text-end">
-                      <DeleteButton onConfirm={() => remove(invite)} />
-                    </td>
-                  </tr>
-                ))}
-                <EmptyRow columns={3} shown={rows.length} loading={invites.loading} text="No invites." />
-              </tbody>
-            </table>
-          </div>
-        </div>
-      </div>
+      <ListPage
+        title="Invites"
+        filter={filter}
+        onFilter={setFilter}
+        action={{ label: 'New Invite', onClick: () => setCreating(true) }}
+        head={
+          <>
+            <SortHeader column="email" sort={sort} onSort={onSort}>
+              Email
+            </SortHeader>
+            <SortHeader column="sent" sort={sort} onSort={onSort}>
+              Registration Timestamp
+            </SortHeader>
+            <DeleteHeader />
+          </>
+        }
+      >
+        {rows.map((invite) => (
+          <tr key={invite.id}>
+            <td className="text-break">{invite.email}</td>
+            <td className="text-nowrap">{formatTimestamp(invite.sent_timestamp)}</td>
+            <DeleteCell onConfirm={() => remove(invite)} />
+          </tr>
+        ))}
+        <EmptyRow columns={3} shown={rows.length} loading={invites.loading} text="No invites." />
+      </ListPage>
       {creating && (
         <NewInviteModal
           onClose={() => setCreating(false)}

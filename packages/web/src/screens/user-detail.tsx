@@ -5,6 +5,7 @@ import { byName, type App } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { EmptyRow } from '../components/empty-row';
+import { HeadingBar, ListTable } from '../components/list-page';
 import { FormFooter, Modal } from '../components/modal';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
@@ -25,33 +26,27 @@ export function UserDetail() {
           Client: <Link to={paths.client(user.data.client.id)}>{user.data.client.name}</Link>
         </p>
       )}
-      <div className="d-flex align-items-center mb-2">
-        <h2 className="h5 me-auto mb-0">Apps</h2>
-        <button type="button" className="btn btn-primary btn-sm" onClick={() => setManaging(true)} disabled={!apps.data}>
-          Manage Apps
-        </button>
-      </div>
-      <div className="table-responsive">
-        <table className="table table-hover" aria-label="User apps">
-          <thead>
-            <tr>
-              <th scope="col">App Name</th>
-              <th scope="col">URL</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(apps.data ?? []).map((app) => (
-              <tr key={app.id}>
-                <td>
-                  <Link to={paths.app(app.id)}>{app.name}</Link>
-                </td>
-                <td className="text-secondary text-break">{app.url}</td>
-              </tr>
-            ))}
-            <EmptyRow columns={2} shown={apps.data?.length ?? 0} loading={apps.loading} text="No apps." />
-          </tbody>
-        </table>
-      </div>
+      <HeadingBar level={2} title="Apps" action={{ label: 'Manage Apps', onClick: () => setManaging(true), disabled: !apps.data }} />
+      <ListTable
+        label="User apps"
+        className="table table-hover"
+        head={
+          <>
+            <th scope="col">App Name</th>
+            <th scope="col">URL</th>
+          </>
+        }
+      >
+        {(apps.data ?? []).map((app) => (
+          <tr key={app.id}>
+            <td>
+              <Link to={paths.app(app.id)}>{app.name}</Link>
+            </td>
+            <td className="text-secondary text-break">{app.url}</td>
+          </tr>
+        ))}
+        <EmptyRow columns={2} shown={apps.data?.length ?? 0} loading={apps.loading} text="No apps." />
+      </ListTable>
       {managing && apps.data && (
         <ManageUserApps
           userId={id}
