@@ -1,9 +1,9 @@
 /** Modals New App and Edit App (SPEC section 2): name, url, description, doclink, sent as entered. */
 import { useState } from 'react';
 import type { App, AppInput } from '@tools-portal/core';
-import { api, logFailure } from '../api';
-import { useAlerts } from './alerts';
-import { Modal } from './modal';
+import { api } from '../api';
+import { FormFooter, Modal } from './modal';
+import { useAction } from './use-action';
 
 export type AppFormMode = { kind: 'new' } | { kind: 'edit'; app: App };
 
@@ -15,7 +15,7 @@ const FIELDS: { key: keyof AppInput; label: string }[] = [
 ];
 
 export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; onClose: () => void; onSaved: () => Promise<void> }) {
-  const alerts = useAlerts();
+  const run = useAction();
   const initial = mode.kind === 'edit' ? mode.app : { name: '', url: '', description: '', doclink: '' };
   const [values, setValues] = useState<AppInput>({
     name: initial.name,
@@ -27,17 +27,15 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
 
   const save = async () => {
     setBusy(true);
-    try {
-      const saved = mode.kind === 'edit' ? await api.apps.update({ ...values, id: mode.app.id }) : await api.apps.create(values);
-      alerts.success(`created new app ${saved.name}`);
-      await onSaved();
-    } catch (error) {
-      logFailure('save app', error);
+    await run({
+      call: () => (mode.kind === 'edit' ? api.apps.update({ ...values, id: mode.app.id }) : api.apps.create(values)),
+      success: (saved) => `created new app ${saved.name}`,
       // SPEC section 8 keeps the original's wording for this failure, word for word.
-      alerts.danger('failed to create new client undefined');
-    } finally {
-      setBusy(false);
-    }
+      danger: 'failed to create new client undefined',
+      what: 'save app',
+      onSuccess: onSaved,
+    });
+    setBusy(false);
   };
 
   return (
@@ -45,16 +43,7 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
       title={mode.kind === 'edit' ? 'Edit App' : 'New App'}
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            Save
-          </button>
-        </>
-      }
+      footer={<FormFooter onCancel={onClose} disabled={busy} />}
     >
       {FIELDS.map((field) => (
         <div className="mb-3" key={field.key}>

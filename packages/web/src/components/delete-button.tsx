@@ -2,7 +2,7 @@
 import { useState } from 'react';
 
 interface DeleteButtonProps {
-  onConfirm: () => void | Promise<void>;
+  onConfirm: () => unknown;
   label?: string;
   className?: string;
 }
@@ -35,5 +35,23 @@ export function DeleteButton({ onConfirm, label = 'Delete', className = '' }: De
     >
       {armed ? 'Really?' : label}
     </button>
+  );
+}
+
+/** The Delete column of a list: its header cell. */
+export function DeleteHeader() {
+  return (
+    <th scope="col" className="text-end">
+      Delete
+    </th>
+  );
+}
+
+/** The Delete column of a list: the cell of one row. */
+export function DeleteCell({ onConfirm }: { onConfirm: () => unknown }) {
+  return (
+    <td className="text-end">
+      <DeleteButton onConfirm={onConfirm} />
+    </td>
   );
 }

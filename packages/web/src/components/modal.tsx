@@ -71,3 +71,17 @@ export function Modal({ title, onClose, children, footer, staticBackdrop = false
     </>
   );
 }
+
+/** The footer of a form modal: Cancel, and the submit button (Save unless told otherwise). */
+export function FormFooter({ onCancel, disabled = false, submitLabel = 'Save' }: { onCancel: () => void; disabled?: boolean; submitLabel?: string }) {
+  return (
+    <>
+      <button type="button" className="btn btn-outline-secondary" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className="btn btn-primary" disabled={disabled}>
+        {submitLabel}
+      </button>
+    </>
+  );
+}

@@ -1,6 +1,6 @@
 /** A table header that sorts its column; aria-sort tells screen readers (and tests) the order. */
-import type { ReactNode } from 'react';
-import type { SortState } from '../logic/sort';
+import { useState, type ReactNode } from 'react';
+import { nextSort, type SortState } from '../logic/sort';
 
 interface SortHeaderProps<K extends string> {
   column: K;
@@ -22,4 +22,10 @@ export function SortHeader<K extends string>({ column, sort, onSort, children }:
       </button>
     </th>
   );
+}
+
+/** A table's sort state, and what a click on a header does to it (logic/sort's nextSort). */
+export function useSort<K extends string>(initial: SortState<K>): [SortState<K>, (column: K) => void] {
+  const [sort, setSort] = useState(initial);
+  return [sort, (column) => setSort((current) => nextSort(current, column))];
 }

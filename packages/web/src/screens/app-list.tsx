@@ -2,23 +2,26 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { App, AppView } from '@tools-portal/core';
-import { api, logFailure } from '../api';
+import { api } from '../api';
 import { useAlerts } from '../components/alerts';
 import { EmptyRow } from '../components/empty-row';
 import { DeleteButton } from '../components/delete-button';
-import { SortHeader } from '../components/sort-header';
+import { ListTable } from '../components/list-page';
+import { SortHeader, useSort } from '../components/sort-header';
+import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { AppFormModal, type AppFormMode } from '../components/app-form-modal';
 import { appListColumns, onlyAppUrl } from '../logic/app-list';
-import { nextSort, sortRows, type SortState } from '../logic/sort';
+import { sortRows } from '../logic/sort';
 import { paths } from '../paths';
 import { useCurrentUser } from '../session';
 
 export function AppList() {
   const user = useCurrentUser();
   const alerts = useAlerts();
+  const run = useAction();
   const [view, setView] = useState<AppView>('prod');
-  const [sort, setSort] = useState<SortState<'name'>>({ key: 'name', direction: 'asc' });
+  const [sort, onSort] = useSort({ key: 'name', direction: 'asc' });
   const [form, setForm] = useState<AppFormMode | null>(null);
   const apps = useLoad(() => api.apps.list(), () => alerts.danger('failed to fetch all apps'));
 
@@ -32,16 +35,8 @@ export function AppList() {
   const columns = appListColumns(apps.data ?? [], user.admin, view);
   const shown = sortRows(columns.apps, (app) => app.name, sort.direction);
 
-  const remove = async (app: App) => {
-    try {
-      await api.apps.delete(app.id);
-    } catch (error) {
-      logFailure('delete app', error);
-      alerts.danger('failed to delete app');
-      return;
-    }
-    await apps.reload();
-  };
+  const remove = (app: App) =>
+    run({ call: () => api.apps.delete(app.id), danger: 'failed to delete app', what: 'delete app', onSuccess: apps.reload });
 
   return (
     <>
@@ -71,53 +66,51 @@ export function AppList() {
       {onlyUrl && <p className="text-secondary">Opening your app…</p>}
       <div className="row g-4">
         <div className={user.admin ? 'col-12 col-lg-8' : 'col-12'}>
-          <div className="table-responsive">
-            <table className="table table-hover align-middle" aria-label="Apps">
-              <thead>
-                <tr>
-                  <SortHeader column="name" sort={sort} onSort={(key) => setSort(nextSort(sort, key))}>
-                    App Name
-                  </SortHeader>
-                  {user.admin && (
-                    <th scope="col" className="text-end">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
+          <ListTable
+            label="Apps"
+            head={
+              <>
+                <SortHeader column="name" sort={sort} onSort={onSort}>
+                  App Name
+                </SortHeader>
+                {user.admin && (
+                  <th scope="col" className="text-end">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                )}
+              </>
+            }
+          >
+            {shown.map((app) => (
+              <tr key={app.id}>
+                <td>
+                  <a href={app.url} className="fw-semibold">
+                    {app.name}
+                  </a>
+                  {app.description && <div className="small text-secondary">{app.description}</div>}
+                  {app.doclink && (
+                    <a href={app.doclink} className="small">
+                      docs
+                    </a>
                   )}
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((app) => (
-                  <tr key={app.id}>
-                    <td>
-                      <a href={app.url} className="fw-semibold">
-                        {app.name}
-                      </a>
-                      {app.description && <div className="small text-secondary">{app.description}</div>}
-                      {app.doclink && (
-                        <a href={app.doclink} className="small">
-                          docs
-                        </a>
-                      )}
-                    </td>
-                    {user.admin && (
-                      <td>
-                        <div className="d-flex flex-wrap justify-content-end align-items-center gap-2">
-                        <Link to={paths.app(app.id)} className="btn btn-sm btn-link">
-                          to the app
-                        </Link>
-                        <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => setForm({ kind: 'edit', app })}>
-                          Edit
-                        </button>
-                        <DeleteButton label="Delete App" onConfirm={() => remove(app)} />
-                        </div>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-                <EmptyRow columns={user.admin ? 2 : 1} shown={shown.length} loading={apps.loading} text="No apps." />
-              </tbody>
-            </table>
-          </div>
+                </td>
+                {user.admin && (
+                  <td>
+                    <div className="d-flex flex-wrap justify-content-end align-items-center gap-2">
+                      <Link to={paths.app(app.id)} className="btn btn-sm btn-link">
+                        to the app
+                      </Link>
+                      <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => setForm({ kind: 'edit', app })}>
+                        Edit
+                      </button>
+                      <DeleteButton label="Delete App" onConfirm={() => remove(app)} />
+                    </div>
+                  </td>
+                )}
+              </tr>
+            ))}
+            <EmptyRow columns={user.admin ? 2 : 1} shown={shown.length} loading={apps.loading} text="No apps." />
+          </ListTable>
         </div>
         {user.admin && (
           <aside className="col-12 col-lg-4">

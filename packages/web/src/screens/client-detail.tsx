@@ -2,6 +2,7 @@
 import { Link, useParams } from 'react-router-dom';
 import { api, logFailure } from '../api';
 import { EmptyRow } from '../components/empty-row';
+import { ListTable } from '../components/list-page';
 import { useLoad } from '../components/use-load';
 import { sortRows } from '../logic/sort';
 import { paths } from '../paths';
@@ -14,25 +15,16 @@ export function ClientDetail() {
   return (
     <>
       <h1 className="h3 mb-3">{client.data?.name ?? '\u00a0'}</h1>
-      <div className="table-responsive">
-        <table className="table table-hover" aria-label="Users">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(users.data ?? []).map((user) => (
-              <tr key={user.id}>
-                <td>
-                  <Link to={paths.user(user.id)}>{user.email}</Link>
-                </td>
-              </tr>
-            ))}
-            <EmptyRow columns={1} shown={users.data?.length ?? 0} loading={users.loading} text="No users." />
-          </tbody>
-        </table>
-      </div>
+      <ListTable label="Users" className="table table-hover" head={<th scope="col">Email</th>}>
+        {(users.data ?? []).map((user) => (
+          <tr key={user.id}>
+            <td>
+              <Link to={paths.user(user.id)}>{user.email}</Link>
+            </td>
+          </tr>
+        ))}
+        <EmptyRow columns={1} shown={users.data?.length ?? 0} loading={users.loading} text="No users." />
+      </ListTable>
     </>
   );
 }

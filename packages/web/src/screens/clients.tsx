@@ -3,80 +3,61 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { byName, type Client } from '@tools-portal/core';
 import { api, logFailure } from '../api';
-import { useAlerts } from '../components/alerts';
-import { DeleteButton } from '../components/delete-button';
+import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
-import { FilterBox } from '../components/filter-box';
-import { Modal } from '../components/modal';
-import { SortHeader } from '../components/sort-header';
+import { ListPage } from '../components/list-page';
+import { FormFooter, Modal } from '../components/modal';
+import { SortHeader, useSort } from '../components/sort-header';
+import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
-import { nextSort, sortRows, type SortState } from '../logic/sort';
+import { sortRows } from '../logic/sort';
 import { paths } from '../paths';
 
 export function Clients() {
-  const alerts = useAlerts();
+  const run = useAction();
   const [filter, setFilter] = useState('');
-  const [sort, setSort] = useState<SortState<'name'>>({ key: 'name', direction: 'asc' });
+  const [sort, onSort] = useSort({ key: 'name', direction: 'asc' });
   const [creating, setCreating] = useState(false);
   const clients = useLoad(async () => (await api.clients.list()).sort(byName), (error) => logFailure('load clients', error));
 
   const rows = sortRows(filterRows(clients.data ?? [], filter, (client) => [client.name]), (client) => client.name, sort.direction);
 
-  const remove = async (client: Client) => {
-    try {
-      await api.clients.delete(client.id);
-      alerts.success(`deleted client ${client.name}`);
-    } catch (error) {
-      logFailure('delete client', error);
-      alerts.danger(`failed to delete client ${client.name}`);
-      return;
-    }
-    await clients.reload();
-  };
+  const remove = (client: Client) =>
+    run({
+      call: () => api.clients.delete(client.id),
+      success: `deleted client ${client.name}`,
+      danger: `failed to delete client ${client.name}`,
+      what: 'delete client',
+      onSuccess: clients.reload,
+    });
 
   return (
     <>
-      <div className="row g-3">
-        <div className="col-12 col-md-3">
-          <FilterBox value={filter} onChange={setFilter} />
-        </div>
-        <div className="col-12 col-md-9">
-          <div className="d-flex align-items-center mb-2">
-            <h1 className="h3 me-auto mb-0">Clients</h1>
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => setCreating(true)}>
-              New Client
-            </button>
-          </div>
-          <div className="table-responsive">
-            <table className="table table-hover align-middle" aria-label="Clients">
-              <thead>
-                <tr>
-                  <SortHeader column="name" sort={sort} onSort={(key) => setSort(nextSort(sort, key))}>
-                    Client Name
-                  </SortHeader>
-                  <th scope="col" className="text-end">
-                    Delete
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((client) => (
-                  <tr key={client.id}>
-                    <td>
-                      <Link to={paths.client(client.id)}>{client.name}</Link>
-                    </td>
-                    <td className="text-end">
-                      <DeleteButton onConfirm={() => remove(client)} />
-                    </td>
-                  </tr>
-                ))}
-                <EmptyRow columns={2} shown={rows.length} loading={clients.loading} text="No clients." />
-              </tbody>
-            </table>
-          </div>
-        </div>
-      </div>
+      <ListPage
+        title="Clients"
+        filter={filter}
+        onFilter={setFilter}
+        action={{ label: 'New Client', onClick: () => setCreating(true) }}
+        head={
+          <>
+            <SortHeader column="name" sort={sort} onSort={onSort}>
+              Client Name
+            </SortHeader>
+            <DeleteHeader />
+          </>
+        }
+      >
+        {rows.map((client) => (
+          <tr key={client.id}>
+            <td>
+              <Link to={paths.client(client.id)}>{client.name}</Link>
+            </td>
+            <DeleteCell onConfirm={() => remove(client)} />
+          </tr>
+        ))}
+        <EmptyRow columns={2} shown={rows.length} loading={clients.loading} text="No clients." />
+      </ListPage>
       {creating && (
         <NewClientModal
           onClose={() => setCreating(false)}
@@ -91,22 +72,20 @@ export function Clients() {
 }
 
 function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated: () => Promise<void> }) {
-  const alerts = useAlerts();
+  const run = useAction();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
 
   const save = async () => {
     setBusy(true);
-    try {
-      await api.clients.create(name);
-      alerts.success(`created new client ${name}`);
-      await onCreated();
-    } catch (error) {
-      logFailure('create client', error);
-      alerts.danger(`failed to create new client ${name}`);
-    } finally {
-      setBusy(false);
-    }
+    await run({
+      call: () => api.clients.create(name),
+      success: `created new client ${name}`,
+      danger: `failed to create new client ${name}`,
+      what: 'create client',
+      onSuccess: onCreated,
+    });
+    setBusy(false);
   };
 
   return (
@@ -114,16 +93,7 @@ function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated
       title="New Client"
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            Save
-          </button>
-        </>
-      }
+      footer={<FormFooter onCancel={onClose} disabled={busy} />}
     >
       <label className="visually-hidden" htmlFor="client-name">
         Client name

@@ -1,26 +1,28 @@
 /** /registrationtokens (SPEC section 2): Invites, New Invite, and the link to copy. */
 import { useState } from 'react';
 import { byName, type App, type Client, type RegistrationToken } from '@tools-portal/core';
-import { api, logFailure } from '../api';
+import { api } from '../api';
 import { useAlerts } from '../components/alerts';
 import { CopyField } from '../components/copy-field';
-import { DeleteButton } from '../components/delete-button';
+import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
-import { FilterBox } from '../components/filter-box';
-import { Modal } from '../components/modal';
-import { SortHeader } from '../components/sort-header';
+import { ListPage } from '../components/list-page';
+import { FormFooter, Modal } from '../components/modal';
+import { SortHeader, useSort } from '../components/sort-header';
+import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
 import { formatTimestamp } from '../logic/format';
 import { registrationLink } from '../logic/invite-link';
-import { nextSort, sortRows, type SortState } from '../logic/sort';
+import { sortRows } from '../logic/sort';
 
 type Column = 'email' | 'sent';
 
 export function Invites() {
   const alerts = useAlerts();
+  const run = useAction();
   const [filter, setFilter] = useState('');
-  const [sort, setSort] = useState<SortState<Column>>({ key: 'sent', direction: 'desc' });
+  const [sort, onSort] = useSort<Column>({ key: 'sent', direction: 'desc' });
   const [creating, setCreating] = useState(false);
   const [link, setLink] = useState<string | null>(null);
   const invites = useLoad(() => api.invites.list(), () => alerts.danger('failed to load registration tokens'));
@@ -30,64 +32,44 @@ export function Invites() {
     (invite) => (sort.key === 'email' ? invite.email : invite.sent_timestamp),
     sort.direction,
   );
-  const onSort = (key: Column) => setSort(nextSort(sort, key));
 
-  const remove = async (invite: RegistrationToken) => {
-    try {
-      await api.invites.delete(invite.id);
-      alerts.success(`deleted registration token ${invite.email}`);
-    } catch (error) {
-      logFailure('delete invite', error);
-      alerts.danger(`failed to delete registration token ${invite.email}`);
-      return;
-    }
-    await invites.reload();
-  };
+  const remove = (invite: RegistrationToken) =>
+    run({
+      call: () => api.invites.delete(invite.id),
+      success: `deleted registration token ${invite.email}`,
+      danger: `failed to delete registration token ${invite.email}`,
+      what: 'delete invite',
+      onSuccess: invites.reload,
+    });
 
   return (
     <>
-      <div className="row g-3">
-        <div className="col-12 col-md-3">
-          <FilterBox value={filter} onChange={setFilter} />
-        </div>
-        <div className="col-12 col-md-9">
-          <div className="d-flex align-items-center mb-2">
-            <h1 className="h3 me-auto mb-0">Invites</h1>
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => setCreating(true)}>
-              New Invite
-            </button>
-          </div>
-          <div className="table-responsive">
-            <table className="table table-hover align-middle" aria-label="Invites">
-              <thead>
-                <tr>
-                  <SortHeader column="email" sort={sort} onSort={onSort}>
-                    Email
-                  </SortHeader>
-                  <SortHeader column="sent" sort={sort} onSort={onSort}>
-                    Registration Timestamp
-                  </SortHeader>
-                  <th scope="col" className="text-end">
-                    Delete
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((invite) => (
-                  <tr key={invite.id}>
-                    <td className="text-break">{invite.email}</td>
-                    <td className="text-nowrap">{formatTimestamp(invite.sent_timestamp)}</td>
-                    <td className="text-end">
-                      <DeleteButton onConfirm={() => remove(invite)} />
-                    </td>
-                  </tr>
-                ))}
-                <EmptyRow columns={3} shown={rows.length} loading={invites.loading} text="No invites." />
-              </tbody>
-            </table>
-          </div>
-        </div>
-      </div>
+      <ListPage
+        title="Invites"
+        filter={filter}
+        onFilter={setFilter}
+        action={{ label: 'New Invite', onClick: () => setCreating(true) }}
+        head={
+          <>
+            <SortHeader column="email" sort={sort} onSort={onSort}>
+              Email
+            </SortHeader>
+            <SortHeader column="sent" sort={sort} onSort={onSort}>
+              Registration Timestamp
+            </SortHeader>
+            <DeleteHeader />
+          </>
+        }
+      >
+        {rows.map((invite) => (
+          <tr key={invite.id}>
+            <td className="text-break">{invite.email}</td>
+            <td className="text-nowrap">{formatTimestamp(invite.sent_timestamp)}</td>
+            <DeleteCell onConfirm={() => remove(invite)} />
+          </tr>
+        ))}
+        <EmptyRow columns={3} shown={rows.length} loading={invites.loading} text="No invites." />
+      </ListPage>
       {creating && (
         <NewInviteModal
           onClose={() => setCreating(false)}
@@ -119,6 +101,7 @@ export function Invites() {
 
 function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated: (link: string) => Promise<void> }) {
   const alerts = useAlerts();
+  const run = useAction();
   const options = useLoad(
     async () => {
       const [clients, apps] = await Promise.all([api.clients.list(), api.apps.all()]);
@@ -136,15 +119,16 @@ function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated
 
   const save = async () => {
     setBusy(true);
-    try {
-      const invite = await api.invites.create({ email, clientid: Number(clientId), apps: appIds });
-      await onCreated(registrationLink(window.location.origin, apps, appIds, invite.token));
-    } catch (error) {
-      logFailure('create invite', error);
-      alerts.danger(`failed to create new registration token ${email}`);
-    } finally {
-      setBusy(false);
-    }
+    await run({
+      call: async () => {
+        const invite = await api.invites.create({ email, clientid: Number(clientId), apps: appIds });
+        return registrationLink(window.location.origin, apps, appIds, invite.token);
+      },
+      danger: `failed to create new registration token ${email}`,
+      what: 'create invite',
+      onSuccess: onCreated,
+    });
+    setBusy(false);
   };
 
   return (
@@ -152,16 +136,7 @@ function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated
       title="New Invite"
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            Save
-          </button>
-        </>
-      }
+      footer={<FormFooter onCancel={onClose} disabled={busy} />}
     >
       <div className="mb-3">
         <label className="form-label" htmlFor="invite-email">

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { LogEntry } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { EmptyRow } from '../components/empty-row';
+import { ListTable } from '../components/list-page';
 import { useLoad } from '../components/use-load';
 import { formatTimestamp } from '../logic/format';
 import { LOG_PAGE_SIZE, clampPage, pageCount, pageWindow } from '../logic/pagination';
@@ -28,39 +29,38 @@ export function Logs() {
   return (
     <>
       <h1 className="h3 mb-3">The last 1000 log entries</h1>
-      <div className="table-responsive">
-        <table className="table table-sm table-striped align-middle log-table" aria-label="Log">
-          <thead>
-            <tr>
-              <th scope="col">timestamp</th>
-              <th scope="col">client</th>
-              <th scope="col">user</th>
-              <th scope="col">event</th>
-              <th scope="col" className="d-md-none">
-                entry
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((entry) => (
-              <tr key={entry.id}>
-                <td className="text-nowrap">{formatTimestamp(entry.timestamp)}</td>
-                <td>{entry.client}</td>
-                <td>{entry.user}</td>
-                <td>{entry.event}</td>
-                <td className="d-md-none">
-                  <div className="fw-semibold">{entry.event}</div>
-                  <div className="small text-break">
-                    {entry.user} · {entry.client}
-                  </div>
-                  <div className="small text-secondary">{formatTimestamp(entry.timestamp)}</div>
-                </td>
-              </tr>
-            ))}
-            <EmptyRow columns={5} shown={rows.length} loading={entries.loading} text="No entries." />
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        label="Log"
+        className="table table-sm table-striped align-middle log-table"
+        head={
+          <>
+            <th scope="col">timestamp</th>
+            <th scope="col">client</th>
+            <th scope="col">user</th>
+            <th scope="col">event</th>
+            <th scope="col" className="d-md-none">
+              entry
+            </th>
+          </>
+        }
+      >
+        {rows.map((entry) => (
+          <tr key={entry.id}>
+            <td className="text-nowrap">{formatTimestamp(entry.timestamp)}</td>
+            <td>{entry.client}</td>
+            <td>{entry.user}</td>
+            <td>{entry.event}</td>
+            <td className="d-md-none">
+              <div className="fw-semibold">{entry.event}</div>
+              <div className="small text-break">
+                {entry.user} · {entry.client}
+              </div>
+              <div className="small text-secondary">{formatTimestamp(entry.timestamp)}</div>
+            </td>
+          </tr>
+        ))}
+        <EmptyRow columns={5} shown={rows.length} loading={entries.loading} text="No entries." />
+      </ListTable>
       <nav aria-label="Log pages">
         <ul className="pagination pagination-sm flex-wrap">
           <PageItem label="Previous" disabled={page <= 1} onClick={() => go(page - 1)} />

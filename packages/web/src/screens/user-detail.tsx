@@ -5,7 +5,9 @@ import { byName, type App } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { EmptyRow } from '../components/empty-row';
-import { Modal } from '../components/modal';
+import { HeadingBar, ListTable } from '../components/list-page';
+import { FormFooter, Modal } from '../components/modal';
+import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { toggled, userAppChanges } from '../logic/user-apps';
 import { paths } from '../paths';
@@ -24,33 +26,27 @@ export function UserDetail() {
           Client: <Link to={paths.client(user.data.client.id)}>{user.data.client.name}</Link>
         </p>
       )}
-      <div className="d-flex align-items-center mb-2">
-        <h2 className="h5 me-auto mb-0">Apps</h2>
-        <button type="button" className="btn btn-primary btn-sm" onClick={() => setManaging(true)} disabled={!apps.data}>
-          Manage Apps
-        </button>
-      </div>
-      <div className="table-responsive">
-        <table className="table table-hover" aria-label="User apps">
-          <thead>
-            <tr>
-              <th scope="col">App Name</th>
-              <th scope="col">URL</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(apps.data ?? []).map((app) => (
-              <tr key={app.id}>
-                <td>
-                  <Link to={paths.app(app.id)}>{app.name}</Link>
-                </td>
-                <td className="text-secondary text-break">{app.url}</td>
-              </tr>
-            ))}
-            <EmptyRow columns={2} shown={apps.data?.length ?? 0} loading={apps.loading} text="No apps." />
-          </tbody>
-        </table>
-      </div>
+      <HeadingBar level={2} title="Apps" action={{ label: 'Manage Apps', onClick: () => setManaging(true), disabled: !apps.data }} />
+      <ListTable
+        label="User apps"
+        className="table table-hover"
+        head={
+          <>
+            <th scope="col">App Name</th>
+            <th scope="col">URL</th>
+          </>
+        }
+      >
+        {(apps.data ?? []).map((app) => (
+          <tr key={app.id}>
+            <td>
+              <Link to={paths.app(app.id)}>{app.name}</Link>
+            </td>
+            <td className="text-secondary text-break">{app.url}</td>
+          </tr>
+        ))}
+        <EmptyRow columns={2} shown={apps.data?.length ?? 0} loading={apps.loading} text="No apps." />
+      </ListTable>
       {managing && apps.data && (
         <ManageUserApps
           userId={id}
@@ -75,6 +71,7 @@ interface ManageProps {
 
 function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
   const alerts = useAlerts();
+  const run = useAction();
   const all = useLoad(async () => (await api.apps.all()).sort(byName), () => alerts.danger('failed to fetch all apps'));
   const [checked, setChecked] = useState(() => new Set(had.map((app) => app.id)));
   const [busy, setBusy] = useState(false);
@@ -87,24 +84,12 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
     );
     let failed = false;
     for (const appId of remove) {
-      try {
-        await api.users.revoke(userId, appId);
-        await onChanged();
-      } catch (error) {
-        logFailure('remove app from user', error);
-        alerts.danger('failed to delete app');
-        failed = true;
-      }
+      const ok = await run({ call: () => api.users.revoke(userId, appId), danger: 'failed to delete app', what: 'remove app from user', onSuccess: onChanged });
+      if (!ok) failed = true;
     }
     for (const appId of add) {
-      try {
-        await api.users.grant(userId, appId);
-        await onChanged();
-      } catch (error) {
-        logFailure('add app to user', error);
-        alerts.danger('failed to add app');
-        failed = true;
-      }
+      const ok = await run({ call: () => api.users.grant(userId, appId), danger: 'failed to add app', what: 'add app to user', onSuccess: onChanged });
+      if (!ok) failed = true;
     }
     setBusy(false);
     if (!failed) onClose();
@@ -115,16 +100,7 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
       title="Manage User Apps"
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={
-        <>
-          <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy || !all.data}>
-            Save
-          </button>
-        </>
-      }
+      footer={<FormFooter onCancel={onClose} disabled={busy || !all.data} />}
     >
       {(all.data ?? []).map((app) => (
         <div className="form-check" key={app.id}>

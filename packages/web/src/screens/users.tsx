@@ -3,22 +3,22 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { User } from '@tools-portal/core';
 import { api, logFailure } from '../api';
-import { useAlerts } from '../components/alerts';
-import { DeleteButton } from '../components/delete-button';
+import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
-import { FilterBox } from '../components/filter-box';
-import { SortHeader } from '../components/sort-header';
+import { ListPage } from '../components/list-page';
+import { SortHeader, useSort } from '../components/sort-header';
+import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
-import { nextSort, sortRows, type SortState } from '../logic/sort';
+import { sortRows } from '../logic/sort';
 import { paths } from '../paths';
 
 type Column = 'email' | 'client';
 
 export function Users() {
-  const alerts = useAlerts();
+  const run = useAction();
   const [filter, setFilter] = useState('');
-  const [sort, setSort] = useState<SortState<Column>>({ key: 'email', direction: 'asc' });
+  const [sort, onSort] = useSort<Column>({ key: 'email', direction: 'asc' });
   const users = useLoad(() => api.users.list(), (error) => logFailure('load users', error));
 
   const rows = sortRows(
@@ -27,63 +27,46 @@ export function Users() {
     sort.direction,
   );
 
-  const remove = async (user: User) => {
-    try {
-      await api.users.delete(user.id);
-      alerts.success(`deleted user ${user.email}`);
-    } catch (error) {
-      logFailure('delete user', error);
-      alerts.danger(`failed to delete user ${user.email}`);
-      return;
-    }
-    await users.reload();
-  };
-
-  const onSort = (key: Column) => setSort(nextSort(sort, key));
+  const remove = (user: User) =>
+    run({
+      call: () => api.users.delete(user.id),
+      success: `deleted user ${user.email}`,
+      danger: `failed to delete user ${user.email}`,
+      what: 'delete user',
+      onSuccess: users.reload,
+    });
 
   return (
-    <div className="row g-3">
-      <div className="col-12 col-md-3">
-        <FilterBox value={filter} onChange={setFilter} />
-      </div>
-      <div className="col-12 col-md-9">
-        <h1 className="h3">Users</h1>
-        <div className="table-responsive">
-          <table className="table table-hover align-middle" aria-label="Users">
-            <thead>
-              <tr>
-                <SortHeader column="email" sort={sort} onSort={onSort}>
-                  Email
-                </SortHeader>
-                <SortHeader column="client" sort={sort} onSort={onSort}>
-                  Client
-                </SortHeader>
-                <th scope="col" className="text-end">
-                  Delete
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((user) => (
-                <tr key={user.id}>
-                  <td className="text-break">
-                    <Link to={paths.user(user.id)}>{user.email}</Link>
-                  </td>
-                  <td>
-                    <Link to={paths.client(user.client.id)} className="link-secondary">
-                      {user.client.name}
-                    </Link>
-                  </td>
-                  <td className="text-end">
-                    <DeleteButton onConfirm={() => remove(user)} />
-                  </td>
-                </tr>
-              ))}
-              <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users." />
-            </tbody>
-          </table>
-        </div>
-      </div>
-    </div>
+    <ListPage
+      title="Users"
+      filter={filter}
+      onFilter={setFilter}
+      head={
+        <>
+          <SortHeader column="email" sort={sort} onSort={onSort}>
+            Email
+          </SortHeader>
+          <SortHeader column="client" sort={sort} onSort={onSort}>
+            Client
+          </SortHeader>
+          <DeleteHeader />
+        </>
+      }
+    >
+      {rows.map((user) => (
+        <tr key={user.id}>
+          <td className="text-break">
+            <Link to={paths.user(user.id)}>{user.email}</Link>
+          </td>
+          <td>
+            <Link to={paths.client(user.client.id)} className="link-secondary">
+              {user.client.name}
+            </Link>
+          </td>
+          <DeleteCell onConfirm={() => remove(user)} />
+        </tr>
+      ))}
+      <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users." />
+    </ListPage>
   );
 }

@@ -1,0 +1,79 @@
+/**
+ * The list layout of SPEC section 2: the filter box (3 of 12 columns) beside the heading, its
+ * button and the table (9 of 12). Its parts also serve the lists inside the detail screens.
+ */
+import type { ReactNode } from 'react';
+import { FilterBox } from './filter-box';
+
+/** The button beside a heading: New Client, Add User, Manage Apps. */
+export interface HeadingAction {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  /** Outlined, for a lesser action such as the placeholder Add User. */
+  outline?: boolean;
+}
+
+/** A heading with its button on the right: level 1 heads a screen (styled h3), level 2 a section (styled h5). */
+export function HeadingBar({ title, action, level = 1 }: { title: string; action: HeadingAction; level?: 1 | 2 }) {
+  const Heading = level === 1 ? 'h1' : 'h2';
+  return (
+    <div className="d-flex align-items-center mb-2">
+      <Heading className={`${level === 1 ? 'h3' : 'h5'} me-auto mb-0`}>{title}</Heading>
+      <button type="button" className={`btn ${action.outline ? 'btn-outline-primary' : 'btn-primary'} btn-sm`} onClick={action.onClick} disabled={action.disabled}>
+        {action.label}
+      </button>
+    </div>
+  );
+}
+
+interface ListTableProps {
+  /** The table's accessible name. */
+  label: string;
+  /** The header cells. */
+  head: ReactNode;
+  /** The rows, the empty row among them. */
+  children: ReactNode;
+  className?: string;
+}
+
+/** A table that scrolls sideways on a narrow screen rather than overflowing it. */
+export function ListTable({ label, head, children, className = 'table table-hover align-middle' }: ListTableProps) {
+  return (
+    <div className="table-responsive">
+      <table className={className} aria-label={label}>
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+interface ListPageProps {
+  /** The heading, and the table's accessible name. */
+  title: string;
+  filter: string;
+  onFilter: (value: string) => void;
+  /** The New … button beside the heading, on the lists that have one. */
+  action?: HeadingAction;
+  head: ReactNode;
+  children: ReactNode;
+}
+
+export function ListPage({ title, filter, onFilter, action, head, children }: ListPageProps) {
+  return (
+    <div className="row g-3">
+      <div className="col-12 col-md-3">
+        <FilterBox value={filter} onChange={onFilter} />
+      </div>
+      <div className="col-12 col-md-9">
+        {action ? <HeadingBar title={title} action={action} /> : <h1 className="h3">{title}</h1>}
+        <ListTable label={title} head={head}>
+          {children}
+        </ListTable>
+      </div>
+    </div>
+  );
+}
