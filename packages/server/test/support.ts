@@ -2,6 +2,7 @@
  * Test support: a real portal on an ephemeral port over a real database file, and helpers to
  * call it the way clients do. One portal per test file; each test makes the data it needs.
  */
+import net from 'node:net';
 import { PortalClient, generateApiKey, type App, type Client, type CurrentUser } from '@tools-portal/core';
 import { loadConfig, startPortal, type Logger, type RunningPortal } from '@tools-portal/server';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -31,6 +32,18 @@ export interface TestUser {
   user: CurrentUser;
   email: string;
   password: string;
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 let counter = 0;
