@@ -5,20 +5,14 @@
 import { ConfigError, loadConfig } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestProvider, type TestProvider } from './oidc-provider.js';
-import { freePort, startTestPortal, type TestPortal } from './support.js';
+import { freePort, startTestPortal, useTestPortal, type TestPortal } from './support.js';
 
 async function lastEvent(portal: TestPortal): Promise<string> {
   return (await portal.admin.logs.page(1, 1))[0].event;
 }
 
 describe('without a Google client configured', () => {
-  let portal: TestPortal;
-  beforeAll(async () => {
-    portal = await startTestPortal();
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  const portal = useTestPortal();
 
   it('hides the button and sends both Google routes to Failed Login', async () => {
     expect(await portal.anonymous.auth.options()).toEqual({ google: false });

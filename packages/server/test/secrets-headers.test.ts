@@ -1,16 +1,12 @@
 import fs from 'node:fs';
 import { generateApiKey, PortalClient } from '@tools-portal/core';
 import { createLogger, loadConfig, sqliteFile, startPortal } from '@tools-portal/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databaseContents, testDialect } from './database.js';
-import { ADMIN_PASSWORD, failure, startTestPortal, unique, type TestPortal } from './support.js';
+import { ADMIN_PASSWORD, failure, unique, useTestPortal } from './support.js';
 
 const logLines: string[] = [];
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal({ LOG_LEVEL: 'debug' }, { logger: createLogger('debug', (line) => logLines.push(line)) });
-});
-afterAll(() => portal.close());
+const portal = useTestPortal({ LOG_LEVEL: 'debug' }, { logger: createLogger('debug', (line) => logLines.push(line)) });
 
 describe('secrets at rest', () => {
   it('keeps no plaintext password, session token or API key in the database or the logs', async () => {
