@@ -13,10 +13,6 @@ export async function getClient(db: Knex, id: number): Promise<Client> {
   return client;
 }
 
-export async function findClientByName(db: Knex, name: string): Promise<Client | undefined> {
-  return db('clients').select('id', 'name').where({ name }).first();
-}
-
 export async function createClient(db: Knex, audit: Audit, name: string): Promise<Client> {
   try {
     return await db.transaction(async (trx) => {
