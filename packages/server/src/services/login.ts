@@ -7,7 +7,7 @@ import { banRemaining, clearFailures, recordFailure, tooManyAttempts, type Brute
 import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js';
 import type { PasswordHasher } from './passwords.js';
 import { createSession, endSession, type ClientInfo, type SessionPolicy } from './sessions.js';
-import { findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
+import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
 export interface LoginDeps {
   db: Knex;
@@ -88,7 +88,7 @@ export async function registerFromInvite(
       .returning('id');
     const appIds = await appIdsOfInvite(trx, invite.id);
     if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
-    const user = toCurrentUser(await usersQuery(trx).where('users.id', row.id).first());
+    const user = await currentUserById(trx, row.id);
     await logEvent(trx, { actor: user, ...info }, `registered ${how}`);
     return user;
     });

@@ -3,7 +3,7 @@ import { ADMIN_CLIENT_NAME, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
-import { toCurrentUser, usersQuery } from './users.js';
+import { currentUserById } from './users.js';
 
 export async function createStaffAdmin(db: Knex, audit: Audit, identity: { email: string; googleSub: string }): Promise<CurrentUser> {
   try {
@@ -17,7 +17,7 @@ export async function createStaffAdmin(db: Knex, audit: Audit, identity: { email
       const [row] = await trx('users')
         .insert({ email: identity.email, client_id: client.id, google_sub: identity.googleSub, created_at: Date.now() })
         .returning('id');
-      const user = toCurrentUser(await usersQuery(trx).where('users.id', row.id).first());
+      const user = await currentUserById(trx, row.id);
       await logEvent(trx, { ...audit, actor: user }, 'registered as staff admin with Google');
       return user;
     });
