@@ -13,6 +13,13 @@ export async function getClient(db: Knex, id: number): Promise<Client> {
   return client;
 }
 
+/** Creates the client Admin (first start, or after it was deleted); answers its id. */
+export async function createAdminClient(db: Knex, audit: Audit): Promise<number> {
+  const [row] = await db('clients').insert({ name: ADMIN_CLIENT_NAME, created_at: Date.now() }).returning('id');
+  await logEvent(db, audit, `created client ${ADMIN_CLIENT_NAME}`, { client: ADMIN_CLIENT_NAME });
+  return row.id;
+}
+
 export async function createClient(db: Knex, audit: Audit, name: string): Promise<Client> {
   try {
     return await db.transaction(async (trx) => {
