@@ -10,25 +10,48 @@ export const isId = (ref: string) => ID.test(ref);
 
 const missing = (what: string, ref: string) => new ApiError('not_found', `${what} ${ref} does not exist`);
 
+/**
+ * Resources named by refs. When every ref is an id, each is fetched by id; otherwise one listing
+ * serves them all, matching ids by id and anything else with `named`.
+ */
+async function findAll<T extends { id: number }>(
+  what: string,
+  refs: string[],
+  byId: (id: number) => Promise<T>,
+  list: () => Promise<T[]>,
+  named: (candidate: T, ref: string) => boolean,
+): Promise<T[]> {
+  if (refs.every(isId)) return Promise.all(refs.map((ref) => byId(Number(ref))));
+  const all = await list();
+  return refs.map((ref) => {
+    const found = all.find((candidate) => (isId(ref) ? candidate.id === Number(ref) : named(candidate, ref)));
+    if (!found) throw missing(what, ref);
+    return found;
+  });
+}
+
+const sameEmail = (user: User, ref: string) => user.email.toLowerCase() === ref.trim().toLowerCase();
+
+/** Apps by id or name, with one listing for all names. */
+export function findApps(api: PortalClient, refs: string[]): Promise<App[]> {
+  return findAll('app', refs, (id) => api.apps.get(id), () => api.apps.all(), (app, ref) => app.name === ref);
+}
+
+/** Users by id or email (any case), with one listing for all emails. */
+export function findUsers(api: PortalClient, refs: string[]): Promise<User[]> {
+  return findAll('user', refs, (id) => api.users.get(id), () => api.users.list(), sameEmail);
+}
+
 export async function findApp(api: PortalClient, ref: string): Promise<App> {
-  if (isId(ref)) return api.apps.get(Number(ref));
-  const app = (await api.apps.all()).find((candidate) => candidate.name === ref);
-  if (!app) throw missing('app', ref);
-  return app;
+  return (await findApps(api, [ref]))[0];
 }
 
 export async function findUser(api: PortalClient, ref: string): Promise<User> {
-  if (isId(ref)) return api.users.get(Number(ref));
-  const email = ref.trim().toLowerCase();
-  const user = (await api.users.list()).find((candidate) => candidate.email.toLowerCase() === email);
-  if (!user) throw missing('user', ref);
-  return user;
+  return (await findUsers(api, [ref]))[0];
 }
 
 export async function findClient(api: PortalClient, ref: string): Promise<Client> {
-  if (isId(ref)) return api.clients.get(Number(ref));
-  const client = (await api.clients.list()).find((candidate) => candidate.name === ref);
-  if (!client) throw missing('client', ref);
+  const [client] = await findAll('client', [ref], (id) => api.clients.get(id), () => api.clients.list(), (client, name) => client.name === name);
   return client;
 }
 
@@ -38,26 +61,4 @@ export async function findInvite(api: PortalClient, ref: string): Promise<Regist
   const invite = invites.find((candidate) => (isId(ref) ? candidate.id === Number(ref) : candidate.email.toLowerCase() === email));
   if (!invite) throw missing('invite', ref);
   return invite;
-}
-
-/** Several apps at once, with one listing for all names. */
-export async function findApps(api: PortalClient, refs: string[]): Promise<App[]> {
-  if (refs.every(isId)) return Promise.all(refs.map((ref) => api.apps.get(Number(ref))));
-  const all = await api.apps.all();
-  return refs.map((ref) => {
-    const app = all.find((candidate) => (isId(ref) ? candidate.id === Number(ref) : candidate.name === ref));
-    if (!app) throw missing('app', ref);
-    return app;
-  });
-}
-
-export async function findUsers(api: PortalClient, refs: string[]): Promise<User[]> {
-  if (refs.every(isId)) return Promise.all(refs.map((ref) => api.users.get(Number(ref))));
-  const all = await api.users.list();
-  return refs.map((ref) => {
-    const email = ref.trim().toLowerCase();
-    const user = all.find((candidate) => (isId(ref) ? candidate.id === Number(ref) : candidate.email.toLowerCase() === email));
-    if (!user) throw missing('user', ref);
-    return user;
-  });
 }

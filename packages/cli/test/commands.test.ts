@@ -1,31 +1,20 @@
-import net from 'node:net';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessToken, App, Client, CurrentUser, LogEntry, RegistrationToken, User } from '@tools-portal/core';
-import { createApp, failure, startTestPortal, unique, type TestPortal } from '../../server/test/support.js';
+import { createApp, failure, freePort, unique, useTestPortal } from '../../server/test/support.js';
 import { bin, cleanEnv, json, removeTempHomes, tempHome, toolsctl, type RunOptions } from './toolsctl.js';
 
-let portal: TestPortal;
+const portal = useTestPortal();
 let home: string;
 const run = (args: string[], options: RunOptions = {}) =>
   toolsctl(home, args, { ...options, env: { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token, ...options.env } });
 
-beforeAll(async () => {
-  portal = await startTestPortal();
+beforeAll(() => {
   home = tempHome();
 });
-afterAll(async () => {
-  await portal.close();
+afterAll(() => {
   removeTempHomes();
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('apps', () => {
   it('creates, lists, shows, updates and deletes apps, as tables and as JSON', async () => {

@@ -1,16 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CurrentUser } from '@tools-portal/core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, startTestPortal, unique, type TestPortal } from '../../server/test/support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, unique, useTestPortal } from '../../server/test/support.js';
 import { json, removeTempHomes, tempHome, toolsctl, toolsctlOnTerminal } from './toolsctl.js';
 
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal();
-});
-afterAll(async () => {
-  await portal.close();
+const portal = useTestPortal();
+afterAll(() => {
   removeTempHomes();
 });
 

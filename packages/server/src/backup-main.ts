@@ -3,20 +3,11 @@
  * `npm run backup [-- FILE]`: a consistent copy of the DATABASE_URL database (SQLite), or the
  * pg_dump command that makes one (PostgreSQL). docs/deployment.md describes both.
  */
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { backupDatabase } from './db/backup.js';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const result = await backupDatabase(config.databaseUrl, { target: process.argv[2] });
   if (result.dialect === 'sqlite') {
     process.stdout.write(`${result.file}\n`);

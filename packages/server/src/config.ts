@@ -143,6 +143,17 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
+/** For the command-line entry points: the configuration, or its problems on stderr and exit code 1. */
+export function loadConfigOrExit(env: Env = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
 /** An http URL on this machine: the only place an OpenID issuer may be reached without TLS (tests). */
 export function isLoopbackHttp(value: string): boolean {
   try {

@@ -1,6 +1,6 @@
 export { createApp } from './app.js';
 export { loadConfig, ConfigError, sqliteFile, type Config } from './config.js';
-export { openDatabase, dialectOf, sqliteSettings, type Db, type Dialect } from './db/connection.js';
+export { openDatabase, dialectOf, sqliteSettings, type Dialect } from './db/connection.js';
 export { migrateToLatest, migrateDown } from './db/migrate.js';
 export { backupDatabase, type BackupResult } from './db/backup.js';
 export { createLogger, type Logger } from './logger.js';

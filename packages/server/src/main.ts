@@ -1,21 +1,12 @@
 #!/usr/bin/env node
 /** `npm start`: configuration from the environment, then the portal until SIGINT or SIGTERM. */
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { isUnreachable } from './db/errors.js';
 import { createLogger } from './logger.js';
 import { startPortal } from './server.js';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   const portal = await startPortal(config, {
     logger,

@@ -56,9 +56,10 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     });
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    const origin = new URL(url).origin;
     const final: Config = {
       ...config,
-      ...(options.publicUrlFromAddress ? { publicUrl: url, publicOrigin: new URL(url).origin, trustedOrigins: [new URL(url).origin] } : {}),
+      ...(options.publicUrlFromAddress ? { publicUrl: url, publicOrigin: origin, trustedOrigins: [origin] } : {}),
       webRoot: config.webRoot ?? defaultWebRoot(),
     };
     const hasher = new PasswordHasher(final.scryptLogN);

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, failure, startTestPortal, unique, type TestPortal } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { createApp, failure, unique, useTestPortal } from './support.js';
 
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal();
-});
-afterAll(() => portal.close());
+const portal = useTestPortal();
 
 describe('apps', () => {
   it('creates, reads, updates and deletes an app', async () => {

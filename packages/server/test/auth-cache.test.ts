@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthCache, TtlMap } from '../src/services/auth-cache.js';
-import { createApp, startTestPortal, type TestPortal } from './support.js';
+import { createApp, useTestPortal } from './support.js';
 
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal();
-});
-afterAll(() => portal.close());
+const portal = useTestPortal();
 
 const TTL = 5000;
 

@@ -1,13 +1,9 @@
 import { generateApiKey, maskApiKey } from '@tools-portal/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, startTestPortal, type TestPortal } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, useTestPortal } from './support.js';
 
-let portal: TestPortal;
-beforeAll(async () => {
-  // A high address limit keeps this file's many deliberate failures from banning 127.0.0.1.
-  portal = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' });
-});
-afterAll(() => portal.close());
+// A high address limit keeps this file's many deliberate failures from banning 127.0.0.1.
+const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' });
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({
   method: 'POST',

@@ -9,16 +9,14 @@ import path from 'node:path';
 import { backupDatabase, openDatabase } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from './database.js';
-import { ADMIN_EMAIL, createApp, startTestPortal, type TestPortal } from './support.js';
+import { ADMIN_EMAIL, createApp, useTestPortal } from './support.js';
 
-let portal: TestPortal;
+const portal = useTestPortal();
 let dir: string;
-beforeAll(async () => {
-  portal = await startTestPortal();
+beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-portal-backup-'));
 });
-afterAll(async () => {
-  await portal.close();
+afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, createApp, failure, startTestPortal, unique, type TestPortal } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, createApp, failure, unique, useTestPortal } from './support.js';
 
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal();
-});
-afterAll(() => portal.close());
+const portal = useTestPortal();
 
 describe('clients', () => {
   it('creates, lists, reads and deletes a client', async () => {

@@ -3,16 +3,12 @@
  * nothing and never answer 500; 50 parallel copies of one write succeed exactly once.
  */
 import type { App } from '@tools-portal/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, startTestPortal, unique, type TestPortal, type TestUser } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { createApp, startTestPortal, unique, useTestPortal, type TestUser } from './support.js';
 
 const WRITERS = 50;
 
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal();
-});
-afterAll(() => portal.close());
+const portal = useTestPortal();
 
 /** Settles every call; answers the values, and the error codes of the failures. */
 async function settle<T>(calls: Promise<T>[]): Promise<{ values: T[]; codes: string[] }> {

@@ -2,14 +2,10 @@
  * Values one database would store and the other refuses (PostgreSQL: no U+0000 in text, 32-bit
  * ids) get the same answer on both: 400 naming the field, never a 500.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, startTestPortal, type TestPortal } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { createApp, useTestPortal } from './support.js';
 
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal();
-});
-afterAll(() => portal.close());
+const portal = useTestPortal();
 
 async function send(method: string, path: string, body?: unknown, token: string | undefined = portal.admin.token) {
   const response = await portal.fetch(`/api/auth/v1${path}`, {

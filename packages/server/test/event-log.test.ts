@@ -1,12 +1,8 @@
 import { generateApiKey } from '@tools-portal/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, createApp, failure, startTestPortal, unique, type TestPortal } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, createApp, failure, unique, useTestPortal } from './support.js';
 
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal();
-});
-afterAll(() => portal.close());
+const portal = useTestPortal();
 
 const events = async (count = 100) => (await portal.admin.logs.page(1, count)).map((entry) => entry.event);
 

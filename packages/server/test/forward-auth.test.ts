@@ -1,12 +1,8 @@
 import { generateApiKey, type App, type LogEntry } from '@tools-portal/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, startTestPortal, unique, type TestPortal, type TestUser } from './support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp, unique, useTestPortal, type TestUser } from './support.js';
 
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal();
-});
-afterAll(() => portal.close());
+const portal = useTestPortal();
 
 const VERIFY = '/api/auth/v1/verify';
 

@@ -2,33 +2,17 @@
  * Google sign-in when it is not configured, when the provider cannot be reached, and the
  * validation of OIDC_ISSUER. Failures send the browser to Failed Login and are logged.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestProvider, type TestProvider } from './oidc-provider.js';
-import { startTestPortal, type TestPortal } from './support.js';
+import { freePort, startTestPortal, useTestPortal, type TestPortal } from './support.js';
 
 async function lastEvent(portal: TestPortal): Promise<string> {
   return (await portal.admin.logs.page(1, 1))[0].event;
 }
 
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('without a Google client configured', () => {
-  let portal: TestPortal;
-  beforeAll(async () => {
-    portal = await startTestPortal();
-  });
-  afterAll(async () => {
-    await portal?.close();
-  });
+  const portal = useTestPortal();
 
   it('hides the button and sends both Google routes to Failed Login', async () => {
     expect(await portal.anonymous.auth.options()).toEqual({ google: false });

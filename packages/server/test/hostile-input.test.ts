@@ -5,16 +5,14 @@
  */
 import { apiRoutes } from '@tools-portal/server';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, startTestPortal, unique, type TestPortal } from './support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp, unique, useTestPortal } from './support.js';
 
-let portal: TestPortal;
+const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '100000', LOGIN_FAILURES_PER_EMAIL: '1000' });
 let headers: Record<string, string>;
-beforeAll(async () => {
-  portal = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '100000', LOGIN_FAILURES_PER_EMAIL: '1000' });
+beforeAll(() => {
   headers = { authorization: `Bearer ${portal.admin.token}`, 'content-type': 'application/json' };
 });
-afterAll(() => portal.close());
 
 const RUNS = 40;
 

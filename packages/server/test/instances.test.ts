@@ -5,21 +5,7 @@
 import { generateApiKey } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './database.js';
-import { ADMIN_EMAIL, failure, startTestPortal, unique, type TestPortal } from './support.js';
-
-// DESIGN.md: a revoked session may keep working on another instance for at most 5 seconds.
-const CACHE_BOUND_MS = 5000;
-
-/** Polls until `check` answers true; answers whether it did within `limitMs` (bounded loop). */
-async function becomesTrue(check: () => Promise<boolean>, limitMs: number, stepMs = 200): Promise<boolean> {
-  for (let waited = 0; waited <= limitMs; waited += stepMs) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, stepMs));
-  }
-  return false;
-}
-
-const refuses = (call: Promise<unknown>) => call.then(() => false, (error: { code?: string }) => error.code === 'unauthenticated');
+import { ADMIN_EMAIL, becomesTrue, CACHE_BOUND_MS, failure, refuses, startTestPortal, unique, type TestPortal } from './support.js';
 
 describe('two instances starting together on an empty database', () => {
   it('migrate it once, bootstrap it once, and both come up (three rounds, three instances)', async () => {

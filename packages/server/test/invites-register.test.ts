@@ -1,12 +1,8 @@
 import { PASSWORD_TOO_SHORT } from '@tools-portal/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, failure, startTestPortal, unique, USER_PASSWORD, type TestPortal } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { createApp, failure, unique, USER_PASSWORD, useTestPortal } from './support.js';
 
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal();
-});
-afterAll(() => portal.close());
+const portal = useTestPortal();
 
 const newEmail = () => `${unique('invitee')}@example.com`;
 

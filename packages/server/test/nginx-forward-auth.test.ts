@@ -3,128 +3,24 @@
  * ephemeral port, with its own prefix, in front of a tiny app and a real portal. Without nginx
  * this file skips loudly, except under CI=true, where it fails.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey, type App } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, startTestPortal, type TestPortal, type TestUser } from './support.js';
+import { documentedNginxBlock, findNginx, startNginx, type Nginx } from './nginx.js';
+import { createApp, freePort, startTestPortal, type TestPortal, type TestUser } from './support.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/forward-auth.md', import.meta.url));
 
-function findNginx(): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/local/nginx/sbin'];
-  return dirs.map((dir) => path.join(dir, 'nginx')).find((file) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-const nginxBinary = findNginx();
-if (!nginxBinary && process.env.CI !== 'true') {
-  console.warn('\n*** SKIPPED: nginx-forward-auth.test.ts needs nginx (apt-get install nginx); under CI=true this fails ***\n');
-}
+const nginxBinary = findNginx('nginx-forward-auth.test.ts');
 
 /** The tested server block of the docs, pointed at the test's ports. */
 function documentedServerBlock(ports: { nginx: number; portal: number; app: number }): string {
-  const text = fs.readFileSync(DOC, 'utf8');
-  const section = /<!-- tested-nginx-begin -->\s*```nginx\n([\s\S]*?)```\s*<!-- tested-nginx-end -->/.exec(text);
-  if (!section) throw new Error('docs/forward-auth.md lost its tested nginx block');
-  const block = section[1];
-  for (const needle of ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000']) {
-    if (!block.includes(needle)) throw new Error(`the documented nginx block no longer contains ${needle}`);
-  }
-  return block
+  return documentedNginxBlock(DOC, 'tested-nginx', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000'])
     .replace('listen 80;', `listen 127.0.0.1:${ports.nginx};`)
     .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.portal}`)
     .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.app}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port: number, child: ChildProcess, errorLog: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (child.exitCode !== null) break;
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const log = fs.existsSync(errorLog) ? fs.readFileSync(errorLog, 'utf8') : '(no error log)';
-  throw new Error(`nginx did not start on port ${port}:\n${log}`);
-}
-
-interface Nginx {
-  url: string;
-  stop(): Promise<void>;
-}
-
-async function startNginx(binary: string, ports: { portal: number; app: number }): Promise<Nginx> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-portal-nginx-'));
-  const nginxPort = await freePort();
-  const temp = (name: string) => path.join(dir, 'temp', name);
-  for (const name of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(temp(name), { recursive: true });
-  const errorLog = path.join(dir, 'error.log');
-  const conf = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(
-    conf,
-    [
-      'master_process off;',
-      `pid ${path.join(dir, 'nginx.pid')};`,
-      `error_log ${errorLog} warn;`,
-      'events { worker_connections 64; }',
-      'http {',
-      '  access_log off;',
-      `  client_body_temp_path ${temp('body')};`,
-      `  proxy_temp_path ${temp('proxy')};`,
-      `  fastcgi_temp_path ${temp('fastcgi')};`,
-      `  uwsgi_temp_path ${temp('uwsgi')};`,
-      `  scgi_temp_path ${temp('scgi')};`,
-      documentedServerBlock({ nginx: nginxPort, ...ports }),
-      '}',
-    ].join('\n'),
-  );
-  const child = spawn(binary, ['-p', dir, '-c', conf, '-e', errorLog, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
-  try {
-    await waitForPort(nginxPort, child, errorLog);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}\n${stderr}`);
-  }
-  return {
-    url: `http://127.0.0.1:${nginxPort}`,
-    async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** The protected app: answers with the identity headers it received. */
@@ -137,7 +33,7 @@ function startEchoApp(): Promise<{ server: http.Server; port: number; hits: () =
     response.end(JSON.stringify({ path: request.url, user: pick('remote-user'), email: pick('remote-email'), name: pick('remote-name'), groups: pick('remote-groups') }));
   });
   return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as net.AddressInfo).port, hits: () => hits }));
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, hits: () => hits }));
   });
 }
 
@@ -158,7 +54,8 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
   beforeAll(async () => {
     portal = await startTestPortal();
     echo = await startEchoApp();
-    nginx = await startNginx(nginxBinary!, { portal: Number(new URL(portal.url).port), app: echo.port });
+    const nginxPort = await freePort();
+    nginx = await startNginx(nginxBinary!, nginxPort, documentedServerBlock({ nginx: nginxPort, portal: Number(new URL(portal.url).port), app: echo.port }));
     wiki = await createApp(portal.admin, { name: 'wiki', url: `${nginx.url}/` });
     granted = await portal.createUser({ apps: [wiki] });
     other = await portal.createUser({ apps: [] });

@@ -3,120 +3,32 @@
  * loopback ephemeral port in front of two portal instances on one database (of the dialect under
  * test). Without nginx this file skips loudly, except under CI=true, where it fails.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, startPortal, type RunningPortal } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, testPostgresUrl, type TestDatabase } from './database.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, unique } from './support.js';
+import { documentedNginxBlock, findNginx, startNginx, type Nginx } from './nginx.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, unique } from './support.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/deployment.md', import.meta.url));
 
-function findNginx(): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin'];
-  return dirs.map((dir) => path.join(dir, 'nginx')).find((file) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-const nginxBinary = findNginx();
-if (!nginxBinary && process.env.CI !== 'true') {
-  console.warn('\n*** SKIPPED: nginx-load-balancer.test.ts needs nginx (apt-get install nginx); under CI=true this fails ***\n');
-}
+const nginxBinary = findNginx('nginx-load-balancer.test.ts');
 
 /** The documented upstream and server blocks, pointed at the test's ports, on plain http. */
 function documentedConfig(ports: { nginx: number; a: number; b: number }): string {
-  const text = fs.readFileSync(DOC, 'utf8');
-  const section = /<!-- tested-nginx-lb-begin -->\s*```nginx\n([\s\S]*?)```\s*<!-- tested-nginx-lb-end -->/.exec(text);
-  if (!section) throw new Error('docs/deployment.md lost its tested nginx block');
-  const block = section[1];
-  for (const needle of ['listen 443 ssl;', '127.0.0.1:8081', '127.0.0.1:8082', 'ssl_certificate ', 'ssl_certificate_key ']) {
-    if (!block.includes(needle)) throw new Error(`the documented nginx block no longer contains ${needle}`);
-  }
-  return block
+  return documentedNginxBlock(DOC, 'tested-nginx-lb', ['listen 443 ssl;', '127.0.0.1:8081', '127.0.0.1:8082', 'ssl_certificate ', 'ssl_certificate_key '])
     .replace('listen 443 ssl;', `listen 127.0.0.1:${ports.nginx};`)
     .replace(/^\s*ssl_certificate(_key)?\s.*$/gm, '')
     .replace('127.0.0.1:8081', `127.0.0.1:${ports.a}`)
     .replace('127.0.0.1:8082', `127.0.0.1:${ports.b}`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startNginx(binary: string, nginxPort: number, ports: { a: number; b: number }): Promise<{ stop(): Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-portal-nginx-lb-'));
-  const temp = (name: string) => path.join(dir, 'temp', name);
-  for (const name of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(temp(name), { recursive: true });
-  const errorLog = path.join(dir, 'error.log');
-  const conf = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(
-    conf,
-    [
-      'master_process off;',
-      `pid ${path.join(dir, 'nginx.pid')};`,
-      `error_log ${errorLog} warn;`,
-      'events { worker_connections 256; }',
-      'http {',
-      '  access_log off;',
-      ...['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${name === 'body' ? 'client_body' : name}_temp_path ${temp(name)};`),
-      documentedConfig({ nginx: nginxPort, ...ports }),
-      '}',
-    ].join('\n'),
-  );
-  const child = spawn(binary, ['-p', dir, '-c', conf, '-e', errorLog, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let attempt = 0; ; attempt++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(nginxPort, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) break;
-    if (attempt >= 100 || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      const log = fs.existsSync(errorLog) ? fs.readFileSync(errorLog, 'utf8') : '';
-      throw new Error(`nginx did not start on port ${nginxPort}:\n${stderr}\n${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 describe.skipIf(!nginxBinary && process.env.CI !== 'true')('two portal instances behind the documented nginx', () => {
   let database: TestDatabase;
   let dbProxy: TcpProxy | undefined;
   let portals: RunningPortal[] = [];
-  let nginx: { stop(): Promise<void> };
+  let nginx: Nginx;
   let url: string;
   const served = [0, 0];
 
@@ -149,7 +61,7 @@ describe.skipIf(!nginxBinary && process.env.CI !== 'true')('two portal instances
     for (const result of started) if (result.status === 'rejected') throw result.reason;
     portals.forEach((portal, index) => portal.server.on('request', () => served[index]++));
     const [a, b] = portals.map((portal) => Number(new URL(portal.url).port));
-    nginx = await startNginx(nginxBinary, nginxPort, { a, b });
+    nginx = await startNginx(nginxBinary, nginxPort, documentedConfig({ nginx: nginxPort, a, b }));
   }, 60_000);
   afterAll(async () => {
     await nginx?.stop();

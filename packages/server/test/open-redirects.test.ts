@@ -4,19 +4,15 @@
  */
 import fs from 'node:fs';
 import { DEFAULT_REDIRECT } from '@tools-portal/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestPortal, unique, USER_PASSWORD, type TestPortal } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, USER_PASSWORD, useTestPortal } from './support.js';
 
 const corpus = fs
   .readFileSync(new URL('../../../../shared/testdata/openredirects.txt', import.meta.url), 'utf8')
   .split('\n')
   .filter((line) => line.length > 0);
 
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal();
-});
-afterAll(() => portal.close());
+const portal = useTestPortal();
 
 describe('open redirects', () => {
   it('the corpus is there', () => {

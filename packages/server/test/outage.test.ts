@@ -6,16 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect, testPostgresUrl } from './database.js';
-import { createApp, startTestPortal, unique, type TestPortal } from './support.js';
+import { becomesTrue, createApp, startTestPortal, unique, type TestPortal } from './support.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
-
-async function becomesTrue(check: () => Promise<boolean>, limitMs: number, stepMs = 200): Promise<boolean> {
-  for (let waited = 0; waited <= limitMs; waited += stepMs) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, stepMs));
-  }
-  return false;
-}
 
 describe.skipIf(testDialect() !== 'postgres')('PostgreSQL unreachable', () => {
   let proxy: TcpProxy;

@@ -5,8 +5,8 @@
  */
 import { generateApiKey, type Access } from '@tools-portal/core';
 import { apiRoutes, type RouteSpec } from '@tools-portal/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, startTestPortal, unique, type TestPortal } from './support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp, unique, useTestPortal } from './support.js';
 
 // Forward auth is public (a proxy calls it for anyone) but answers for the caller itself: 401
 // without a valid credential, 403 without the app, 200 for admins (who may use every app).
@@ -59,13 +59,11 @@ function expectedOutcome(access: Expectation, caller: Caller): 401 | 403 | 'ok' 
   return caller === 'admin' || caller === "admin's API key" ? 'ok' : 403;
 }
 
-let portal: TestPortal;
+const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '100000' });
 let adminClientId: number;
 beforeAll(async () => {
-  portal = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '100000' });
   adminClientId = (await portal.admin.clients.list()).find((client) => client.name === 'Admin')!.id;
 });
-afterAll(() => portal.close());
 
 /** A fresh caller of each kind, so that a call that deletes or logs out harms no other case. */
 async function tokenFor(caller: Caller): Promise<string | undefined> {

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPortal, type TestPortal } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { useTestPortal } from './support.js';
 
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal();
-});
-afterAll(() => portal.close());
+const portal = useTestPortal();
 
 describe('the web portal mount', () => {
   it('redirects / and /auth to /auth/, which answers the page itself', async () => {

@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPortal, unique, type TestPortal } from './support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { unique, useTestPortal } from './support.js';
 
-let portal: TestPortal;
+const portal = useTestPortal();
 let auth: Record<string, string>;
-beforeAll(async () => {
-  portal = await startTestPortal();
+beforeAll(() => {
   auth = { authorization: `Bearer ${portal.admin.token}` };
 });
-afterAll(() => portal.close());
 
 const post = (path: string, body: string, headers: Record<string, string>) =>
   portal.fetch(`/api/auth/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });

@@ -1,16 +1,12 @@
 import fs from 'node:fs';
 import { generateApiKey, PortalClient } from '@tools-portal/core';
 import { createLogger, loadConfig, sqliteFile, startPortal } from '@tools-portal/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseContents, testDialect } from './database.js';
-import { ADMIN_PASSWORD, failure, startTestPortal, unique, type TestPortal } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { createTestDatabase, databaseContents, testDialect } from './database.js';
+import { ADMIN_PASSWORD, failure, unique, useTestPortal } from './support.js';
 
 const logLines: string[] = [];
-let portal: TestPortal;
-beforeAll(async () => {
-  portal = await startTestPortal({ LOG_LEVEL: 'debug' }, { logger: createLogger('debug', (line) => logLines.push(line)) });
-});
-afterAll(() => portal.close());
+const portal = useTestPortal({ LOG_LEVEL: 'debug' }, { logger: createLogger('debug', (line) => logLines.push(line)) });
 
 describe('secrets at rest', () => {
   it('keeps no plaintext password, session token or API key in the database or the logs', async () => {
@@ -59,16 +55,20 @@ describe('security headers', () => {
   });
 
   it('sends HSTS and Secure cookies when PUBLIC_URL is https', async () => {
+    const database = createTestDatabase();
     const config = loadConfig({
       PORT: '0',
       PUBLIC_URL: 'https://tools.example.com',
-      DATABASE_URL: `sqlite:${sqliteFile(portal.deps.config.databaseUrl)}.https.db`,
+      DATABASE_URL: database.url,
       SCRYPT_LOGN: '10',
       LOG_LEVEL: 'silent',
       ADMIN_EMAIL: 'tls@example.com',
       ADMIN_PASSWORD: 'tls admin password',
     });
-    const https = await startPortal(config);
+    const https = await startPortal(config, { schema: database.schema }).catch(async (error: unknown) => {
+      await database.drop();
+      throw error;
+    });
     try {
       const response = await fetch(`${https.url}/api/auth/v1/validatepassword`, {
         method: 'POST',
@@ -81,6 +81,7 @@ describe('security headers', () => {
       expect(await new PortalClient({ baseUrl: https.url }).health()).toEqual({ status: 'ok' });
     } finally {
       await https.close();
+      await database.drop();
     }
   });
 });

@@ -4,7 +4,7 @@
  * behaviours run in-process on both databases in instances.test.ts; this proves them with
  * nothing shared but the database.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,59 +13,13 @@ import { PortalClient } from '@tools-portal/core';
 import { openDatabase } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, onTestPostgres, testDialect } from './database.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, unique } from './support.js';
+import { spawnServer, type ServerProcess } from './processes.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, becomesTrue, CACHE_BOUND_MS, failure, refuses, unique } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const BACKUP = fileURLToPath(new URL('../dist/backup-main.js', import.meta.url));
-const CACHE_BOUND_MS = 5000;
-
-interface ServerProcess {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function spawnPortal(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [MAIN], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SCRYPT_LOGN: '10', WEB_ROOT: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start:\n${output}`));
-    }, 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1], child, output: () => output, exited });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-async function becomesTrue(check: () => Promise<boolean>, limitMs: number, stepMs = 200): Promise<boolean> {
-  for (let waited = 0; waited <= limitMs; waited += stepMs) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, stepMs));
-  }
-  return false;
-}
-
-const refuses = (call: Promise<unknown>) => call.then(() => false, (error: { code?: string }) => error.code === 'unauthenticated');
+// Two processes migrating one empty database at once take longer than one.
+const START_TIMEOUT_MS = 30_000;
 
 describe.skipIf(testDialect() !== 'postgres')('two server processes on one PostgreSQL database', () => {
   let database: { url: string; drop(): Promise<void> };
@@ -77,17 +31,14 @@ describe.skipIf(testDialect() !== 'postgres')('two server processes on one Postg
     // The compiled server is what `npm start` runs; tsc -b is incremental, a no-op when built.
     execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'packages/core', 'packages/server'], { cwd: ROOT, stdio: 'inherit' });
     database = await createPostgresDatabase();
-    const env = { DATABASE_URL: database.url, ADMIN_EMAIL, ADMIN_PASSWORD };
-    const started = await Promise.allSettled([spawnPortal(env), spawnPortal(env)]);
+    const env = { DATABASE_URL: database.url, ADMIN_EMAIL, ADMIN_PASSWORD, WEB_ROOT: '' };
+    const started = await Promise.allSettled([spawnServer(env, START_TIMEOUT_MS), spawnServer(env, START_TIMEOUT_MS)]);
     [a, b] = started.map((result) => (result.status === 'fulfilled' ? result.value : (undefined as unknown as ServerProcess)));
     for (const result of started) if (result.status === 'rejected') throw result.reason;
   }, 120_000);
   afterAll(async () => {
     for (const server of [a, b]) {
-      if (server && server.child.exitCode === null) {
-        server.child.kill('SIGKILL');
-        await server.exited;
-      }
+      if (server && server.child.exitCode === null) await server.kill();
     }
     await database?.drop();
   });
@@ -130,7 +81,7 @@ describe.skipIf(testDialect() !== 'postgres')('two server processes on one Postg
     const closed = new URL(database.url);
     closed.port = '1';
     closed.password = 'secret-password';
-    const failed = await spawnPortal({ DATABASE_URL: closed.toString(), ADMIN_EMAIL, ADMIN_PASSWORD }).then(
+    const failed = await spawnServer({ DATABASE_URL: closed.toString(), ADMIN_EMAIL, ADMIN_PASSWORD, WEB_ROOT: '' }, START_TIMEOUT_MS).then(
       () => undefined,
       (error: Error) => error.message,
     );
@@ -171,8 +122,6 @@ describe.skipIf(testDialect() !== 'postgres')('two server processes on one Postg
   });
 
   it('stop cleanly on SIGTERM', async () => {
-    a.child.kill('SIGTERM');
-    b.child.kill('SIGTERM');
-    expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
+    expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
   });
 });

@@ -2,8 +2,10 @@
  * Test support: a real portal on an ephemeral port over a real database file, and helpers to
  * call it the way clients do. One portal per test file; each test makes the data it needs.
  */
+import net from 'node:net';
 import { PortalClient, generateApiKey, type App, type Client, type CurrentUser } from '@tools-portal/core';
 import { loadConfig, startPortal, type Logger, type RunningPortal } from '@tools-portal/server';
+import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
@@ -32,6 +34,33 @@ export interface TestUser {
   email: string;
   password: string;
 }
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+// DESIGN.md: a revoked session may keep working on another instance for at most 5 seconds.
+export const CACHE_BOUND_MS = 5000;
+
+/** Polls until `check` answers true; answers whether it did within `limitMs` (bounded loop). */
+export async function becomesTrue(check: () => Promise<boolean>, limitMs: number, stepMs = 200): Promise<boolean> {
+  for (let waited = 0; waited <= limitMs; waited += stepMs) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+  }
+  return false;
+}
+
+/** Whether a call fails as unauthenticated (401). */
+export const refuses = (call: Promise<unknown>) => call.then(() => false, (error: { code?: string }) => error.code === 'unauthenticated');
 
 let counter = 0;
 export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
@@ -87,6 +116,21 @@ export async function startTestPortal(env: Record<string, string> = {}, options:
       await own?.drop();
     },
   };
+  return portal;
+}
+
+/**
+ * The usual portal of a test file (or of a describe block): started before its tests, closed
+ * after them. The object answered is filled in when the portal has started, before the first test.
+ */
+export function useTestPortal(...args: Parameters<typeof startTestPortal>): TestPortal {
+  const portal = {} as TestPortal;
+  beforeAll(async () => {
+    Object.assign(portal, await startTestPortal(...args));
+  });
+  afterAll(async () => {
+    await portal.close?.();
+  });
   return portal;
 }
 

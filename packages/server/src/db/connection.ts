@@ -13,8 +13,6 @@ import { cacheStatements } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-export type Db = Knex;
-
 export interface DatabaseOptions {
   url: string;
   /** PostgreSQL schema to use (tests use one per run); prepareDatabase creates it if missing. */

@@ -8,7 +8,8 @@ import { ApiError } from '@tools-portal/core';
 import type { Context, Next } from 'koa';
 import type { Credential } from './auth.js';
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods that change nothing (RFC 9110): exempt from the origin check, and no reason to forget the auth cache. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function originOfHeader(value: string): string | null {
   try {

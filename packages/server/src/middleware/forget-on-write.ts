@@ -5,8 +5,7 @@
  * the calls that revoke, keeps calls added later from being missed; writes are rare.
  */
 import type { Context, Next } from 'koa';
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+import { SAFE_METHODS } from './csrf.js';
 
 export function forgetOnWrite(cache: { clear(): void }) {
   return async function clearAuthCache(ctx: Context, next: Next): Promise<void> {

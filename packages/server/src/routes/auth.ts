@@ -1,16 +1,25 @@
-import { loginInput, registerInput } from '@tools-portal/core';
-import type { Context } from 'koa';
+import { loginInput, registerInput, type z } from '@tools-portal/core';
 import { clearSessionCookie, setSessionCookie } from '../cookies.js';
-import { logout, passwordLogin, registerWithPassword, type SignedIn } from '../services/login.js';
+import { logout, passwordLogin, registerWithPassword, type LoginDeps, type SignedIn } from '../services/login.js';
 import { resolveRedirect } from '../services/redirects.js';
-import { auditOf, bodyOf, clientInfo, noContent, principalOf, type Deps, type RouteSpec } from './route.js';
+import type { ClientInfo } from '../services/sessions.js';
+import { auditOf, bodyOf, clientInfo, noContent, principalOf, type RouteSpec } from './route.js';
 
-async function answerSignedIn(ctx: Context, deps: Deps, signedIn: SignedIn, redirect: string | undefined): Promise<void> {
-  setSessionCookie(ctx, deps.config, signedIn.token);
-  ctx.body = { accesstoken: signedIn.token, redirect: await resolveRedirect(deps.db, deps.config.publicOrigin, redirect) };
+/**
+ * Password login and registration from an invite answer alike: the session cookie, and
+ * {accesstoken, redirect} with the requested redirect if it is safe to follow.
+ */
+function signInHandler<S extends z.ZodType<{ redirect?: string }>>(
+  schema: S,
+  signIn: (deps: LoginDeps, info: ClientInfo, input: z.output<S>) => Promise<SignedIn>,
+): RouteSpec['handler'] {
+  return async (ctx, deps) => {
+    const input = bodyOf(ctx, schema);
+    const signedIn = await signIn({ db: deps.db, hasher: deps.hasher, policy: deps.config }, clientInfo(ctx), input);
+    setSessionCookie(ctx, deps.config, signedIn.token);
+    ctx.body = { accesstoken: signedIn.token, redirect: await resolveRedirect(deps.db, deps.config.publicOrigin, input.redirect) };
+  };
 }
-
-const loginDeps = ({ db, hasher, config }: Deps) => ({ db, hasher, policy: config });
 
 export const authRoutes: RouteSpec[] = [
   {
@@ -18,22 +27,14 @@ export const authRoutes: RouteSpec[] = [
     path: '/validatepassword',
     access: 'public',
     summary: 'Log in: {Email, Password, redirect?} answers {accesstoken, redirect} and sets the cookie',
-    async handler(ctx, deps) {
-      const input = bodyOf(ctx, loginInput);
-      const signedIn = await passwordLogin(loginDeps(deps), clientInfo(ctx), input.Email, input.Password);
-      await answerSignedIn(ctx, deps, signedIn, input.redirect);
-    },
+    handler: signInHandler(loginInput, (deps, info, input) => passwordLogin(deps, info, input.Email, input.Password)),
   },
   {
     method: 'POST',
     path: '/register',
     access: 'public',
     summary: 'Register from an invite: {Token, Password, redirect?} answers {accesstoken, redirect}',
-    async handler(ctx, deps) {
-      const input = bodyOf(ctx, registerInput);
-      const signedIn = await registerWithPassword(loginDeps(deps), clientInfo(ctx), input.Token, input.Password);
-      await answerSignedIn(ctx, deps, signedIn, input.redirect);
-    },
+    handler: signInHandler(registerInput, (deps, info, input) => registerWithPassword(deps, info, input.Token, input.Password)),
   },
   {
     method: 'GET',

@@ -1,4 +1,4 @@
-import { conflict, notFound, originOf, type App, type AppInput, type AppUpdate } from '@tools-portal/core';
+import { notFound, originOf, type App, type AppInput, type AppUpdate } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
@@ -76,8 +76,7 @@ export async function grantApp(db: Knex, audit: Audit, userId: number, appId: nu
   await db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
     const app = await getApp(trx, appId);
-    const exists = await trx('user_apps').where({ user_id: userId, app_id: appId }).first();
-    if (exists) throw conflict(`user ${user.email} already has app ${app.name}`);
+    // A grant that exists already fails on the primary key: conflict.
     try {
       await trx('user_apps').insert({ user_id: userId, app_id: appId });
     } catch (error) {

@@ -6,6 +6,7 @@ import { ADMIN_CLIENT_NAME, registrationLink } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
+import { createAdminClient } from './clients.js';
 import { createInvite } from './invites.js';
 import type { PasswordHasher } from './passwords.js';
 
@@ -27,14 +28,13 @@ export async function bootstrap(db: Knex, hasher: PasswordHasher, options: Boots
   const passwordHash = options.adminPassword ? await hasher.hash(options.adminPassword) : undefined;
   try {
     return await db.transaction(async (trx) => {
-      const [client] = await trx('clients').insert({ name: ADMIN_CLIENT_NAME, created_at: Date.now() }).returning('id');
-      await logEvent(trx, SYSTEM, `created client ${ADMIN_CLIENT_NAME}`, { client: ADMIN_CLIENT_NAME });
+      const clientId = await createAdminClient(trx, SYSTEM);
       if (passwordHash) {
-        await trx('users').insert({ email: options.adminEmail, client_id: client.id, password_hash: passwordHash, created_at: Date.now() });
+        await trx('users').insert({ email: options.adminEmail, client_id: clientId, password_hash: passwordHash, created_at: Date.now() });
         await logEvent(trx, SYSTEM, `created admin ${options.adminEmail}`, { client: ADMIN_CLIENT_NAME, user: options.adminEmail });
         return { created: true, adminEmail: options.adminEmail };
       }
-      const invite = await createInvite(trx, SYSTEM, { email: options.adminEmail, clientid: client.id, apps: [] }, options.inviteTtlDays);
+      const invite = await createInvite(trx, SYSTEM, { email: options.adminEmail, clientid: clientId, apps: [] }, options.inviteTtlDays);
       const inviteLink = registrationLink(options.publicUrl, invite.token);
       return { created: true, adminEmail: options.adminEmail, inviteLink };
     });

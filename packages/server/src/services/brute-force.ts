@@ -39,21 +39,21 @@ export async function recordFailure(db: Knex, policy: BruteForcePolicy, email: s
   const now = Date.now();
   const since = now - policy.loginWindowMinutes * MINUTE_MS;
   const subjects: [Kind, string, number][] = [
-    ['email', email, policy.loginFailuresPerEmail],
-    ['address', ip, policy.loginFailuresPerAddress],
+    ['email', email.slice(0, 254), policy.loginFailuresPerEmail],
+    ['address', ip.slice(0, 254), policy.loginFailuresPerAddress],
   ];
   await db.transaction(async (trx) => {
     await trx('login_failures').where('at', '<', since).delete();
     for (const [kind, subject, limit] of subjects) {
-      await trx('login_failures').insert({ kind, subject: subject.slice(0, 254), at: now });
+      await trx('login_failures').insert({ kind, subject, at: now });
       const { count } = (await trx('login_failures')
-        .where({ kind, subject: subject.slice(0, 254) })
+        .where({ kind, subject })
         .andWhere('at', '>=', since)
         .count({ count: '*' })
         .first()) as { count: number };
       if (Number(count) >= limit) {
         await trx('login_bans')
-          .insert({ kind, subject: subject.slice(0, 254), until: now + policy.loginBanMinutes * MINUTE_MS })
+          .insert({ kind, subject, until: now + policy.loginBanMinutes * MINUTE_MS })
           .onConflict(['kind', 'subject'])
           .merge();
       }

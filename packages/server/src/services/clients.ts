@@ -13,8 +13,11 @@ export async function getClient(db: Knex, id: number): Promise<Client> {
   return client;
 }
 
-export async function findClientByName(db: Knex, name: string): Promise<Client | undefined> {
-  return db('clients').select('id', 'name').where({ name }).first();
+/** Creates the client Admin (first start, or after it was deleted); answers its id. */
+export async function createAdminClient(db: Knex, audit: Audit): Promise<number> {
+  const [row] = await db('clients').insert({ name: ADMIN_CLIENT_NAME, created_at: Date.now() }).returning('id');
+  await logEvent(db, audit, `created client ${ADMIN_CLIENT_NAME}`, { client: ADMIN_CLIENT_NAME });
+  return row.id;
 }
 
 export async function createClient(db: Knex, audit: Audit, name: string): Promise<Client> {

@@ -2,7 +2,7 @@
  * Invitations (registration tokens): single use, expiring, one open invite per email, and never
  * for an email that already has a user.
  */
-import { conflict, notFound, randomToken, type InviteInput, type RegistrationToken } from '@tools-portal/core';
+import { conflict, notFound, randomToken, type RegistrationToken } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
@@ -105,5 +105,3 @@ export async function findInviteByToken(db: Knex, token: string): Promise<Invite
 export async function appIdsOfInvite(db: Knex, inviteId: number): Promise<number[]> {
   return (await appIdsOfInvites(db, [inviteId])).get(inviteId) ?? [];
 }
-
-export type { InviteInput };

@@ -7,7 +7,7 @@ import { banRemaining, clearFailures, recordFailure, tooManyAttempts, type Brute
 import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js';
 import type { PasswordHasher } from './passwords.js';
 import { createSession, endSession, type ClientInfo, type SessionPolicy } from './sessions.js';
-import { findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
+import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
 export interface LoginDeps {
   db: Knex;
@@ -74,23 +74,23 @@ export async function registerFromInvite(
 ): Promise<CurrentUser> {
   try {
     return await db.transaction(async (trx) => {
-    const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
-    if (consumed === 0) throw new ApiError('conflict', 'this invitation has already been used');
-    if (await findUserByEmail(trx, invite.email)) throw new ApiError('conflict', `a user with email ${invite.email} already exists`);
-    const [row] = await trx('users')
-      .insert({
-        email: invite.email,
-        client_id: invite.client_id,
-        password_hash: credentials.passwordHash ?? null,
-        google_sub: credentials.googleSub ?? null,
-        created_at: Date.now(),
-      })
-      .returning('id');
-    const appIds = await appIdsOfInvite(trx, invite.id);
-    if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
-    const user = toCurrentUser(await usersQuery(trx).where('users.id', row.id).first());
-    await logEvent(trx, { actor: user, ...info }, `registered ${how}`);
-    return user;
+      const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
+      if (consumed === 0) throw new ApiError('conflict', 'this invitation has already been used');
+      if (await findUserByEmail(trx, invite.email)) throw new ApiError('conflict', `a user with email ${invite.email} already exists`);
+      const [row] = await trx('users')
+        .insert({
+          email: invite.email,
+          client_id: invite.client_id,
+          password_hash: credentials.passwordHash ?? null,
+          google_sub: credentials.googleSub ?? null,
+          created_at: Date.now(),
+        })
+        .returning('id');
+      const appIds = await appIdsOfInvite(trx, invite.id);
+      if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
+      const user = await currentUserById(trx, row.id);
+      await logEvent(trx, { actor: user, ...info }, `registered ${how}`);
+      return user;
     });
   } catch (error) {
     throw translateDatabaseError(error, `a user with email ${invite.email} already exists`) ?? error;

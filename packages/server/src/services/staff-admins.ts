@@ -3,21 +3,19 @@ import { ADMIN_CLIENT_NAME, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
-import { toCurrentUser, usersQuery } from './users.js';
+import { createAdminClient } from './clients.js';
+import { currentUserById } from './users.js';
 
 export async function createStaffAdmin(db: Knex, audit: Audit, identity: { email: string; googleSub: string }): Promise<CurrentUser> {
   try {
     return await db.transaction(async (trx) => {
-      let client = await trx('clients').where({ name: ADMIN_CLIENT_NAME }).first('id');
-      if (!client) {
-        // The Admin client was deleted since the start that bootstrapped it.
-        [client] = await trx('clients').insert({ name: ADMIN_CLIENT_NAME, created_at: Date.now() }).returning('id');
-        await logEvent(trx, audit, `created client ${ADMIN_CLIENT_NAME}`, { client: ADMIN_CLIENT_NAME });
-      }
+      const existing: { id: number } | undefined = await trx('clients').where({ name: ADMIN_CLIENT_NAME }).first('id');
+      // The Admin client may have been deleted since the start that bootstrapped it.
+      const clientId = existing?.id ?? (await createAdminClient(trx, audit));
       const [row] = await trx('users')
-        .insert({ email: identity.email, client_id: client.id, google_sub: identity.googleSub, created_at: Date.now() })
+        .insert({ email: identity.email, client_id: clientId, google_sub: identity.googleSub, created_at: Date.now() })
         .returning('id');
-      const user = toCurrentUser(await usersQuery(trx).where('users.id', row.id).first());
+      const user = await currentUserById(trx, row.id);
       await logEvent(trx, { ...audit, actor: user }, 'registered as staff admin with Google');
       return user;
     });

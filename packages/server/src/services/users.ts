@@ -26,6 +26,11 @@ export function toCurrentUser(row: UserRow): CurrentUser {
   return { ...user, admin: isAdmin(user) };
 }
 
+/** The user as a principal sees itself, e.g. right after creating it. */
+export async function currentUserById(db: Knex, id: number): Promise<CurrentUser> {
+  return toCurrentUser(await usersQuery(db).where('users.id', id).first());
+}
+
 export async function listUsers(db: Knex): Promise<User[]> {
   const rows: UserRow[] = await usersQuery(db).orderBy('users.email');
   return rows.map(toUser);
