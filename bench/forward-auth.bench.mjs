@@ -10,7 +10,8 @@
 //   6. GET /log/1/20 with those rows
 //
 // Environment: BENCH_DURATION (seconds a row, default 10), BENCH_CONNECTIONS (32),
-// BENCH_ROWS (e.g. "1,2"), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/test).
+// BENCH_ROWS (e.g. "1,2"), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/test),
+// BENCH_NODE_ARGS (node flags for the servers, e.g. for --cpu-prof).
 // Exit code 1 when a row saw a non-2xx answer or a socket error, or missed its target.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,6 +39,8 @@ const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 32);
 const WARMUP = Math.min(3, Math.max(1, Math.round(DURATION / 5)));
 const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6').split(',').map((row) => Number(row.trim())));
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
+// Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
 const ADMIN_EMAIL = 'admin@bench.example.com';
 const ADMIN_PASSWORD = 'bench-admin-password-1';
 
@@ -58,7 +61,7 @@ process.on('exit', () => {
 
 /** Starts a server script in its own process; answers its URL and a stop(). */
 async function startChild(script, env) {
-  const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   const lines = readline.createInterface({ input: child.stdout });
   const url = await new Promise((resolve, reject) => {
