@@ -1,4 +1,7 @@
-/** Assembles the Koa application from its parts; no I/O happens here until a request arrives. */
+/**
+ * Assembles the Koa application from its parts; no I/O happens here until a request arrives.
+ * (server.ts answers forward auth's GET /verify before Koa: see verify-fast-path.ts.)
+ */
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import { allows, API_PREFIX, ApiError, forbidden, unauthenticated, type Access } from '@tools-portal/core';
@@ -10,14 +13,11 @@ import { errorHandler } from './middleware/errors.js';
 import { forgetOnWrite } from './middleware/forget-on-write.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { googleRouter } from './routes/google.js';
-import { VERIFY_PATH, verifyRoute } from './routes/forward-auth.js';
 import { apiRoutes, type Deps } from './routes/index.js';
 import { portalRouter } from './routes/portal.js';
 import { principalFromToken } from './services/sessions.js';
 
 export const BODY_LIMIT = '1mb';
-
-const isVerifyPath = (path: string) => path === `${API_PREFIX}${VERIFY_PATH}` || path === `${API_PREFIX}${VERIFY_PATH}/`;
 
 function guard(access: Access) {
   return async function checkAccess(ctx: Context, next: Next): Promise<void> {
@@ -42,7 +42,7 @@ export function createApp(deps: Deps): Koa {
   const api = apiRouter(deps);
 
   // Body parsing, credentials and the origin check concern the API only, not static files.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- router middleware types are narrower than Koa's
+  // Typed loosely: the router's middleware types are narrower than Koa's.
   const stack: Koa.Middleware<any, any>[] = [
     bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }),
     authenticate((token) => principalFromToken(db, token, config)),
@@ -59,13 +59,8 @@ export function createApp(deps: Deps): Koa {
     },
   ];
   const apiStack = compose(stack);
-  // Forward auth is the hot path (DESIGN.md): GET /verify skips the document security headers
-  // (its answers are empty or JSON, for proxies), body parsing and routing, and takes its
-  // credential from the short-lived auth cache rather than the database.
-  const verifyStack = compose([authenticate((token) => deps.authCache.principal(token)), (ctx: Context) => verifyRoute.handler(ctx, deps)]);
 
   app.use(errorHandler(logger));
-  app.use((ctx, next) => (isVerifyPath(ctx.path) && (ctx.method === 'GET' || ctx.method === 'HEAD') ? verifyStack(ctx, next) : next()));
   app.use(securityHeaders(config.secureCookies));
   // Everything under /api/ answers JSON, including calls that do not exist.
   app.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx, next) : next()));

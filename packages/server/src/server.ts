@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import { createApp } from './app.js';
+import { isVerifyRequest, verifyFastPath } from './verify-fast-path.js';
 import type { Config } from './config.js';
 import { openDatabase, prepareDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -72,7 +73,9 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
     const deps: Deps = { db, config: final, hasher, logger, authCache };
-    handle = createApp(deps).callback();
+    const koa = createApp(deps).callback();
+    const verify = verifyFastPath(deps);
+    handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));
     return {
       url,
       server,

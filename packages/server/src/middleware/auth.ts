@@ -10,11 +10,24 @@ export const SESSION_COOKIE = 'accesstoken';
 export type Credential = { token: string; source: 'bearer' | 'cookie' } | null;
 
 export function credentialOf(ctx: Context): Credential {
-  const header = ctx.get('authorization');
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return credentialFrom(ctx.get('authorization'), ctx.cookies.get(SESSION_COOKIE));
+}
+
+/** The same rule over raw header values, for the forward-auth fast path outside Koa. */
+export function credentialFrom(authorization: string | undefined, sessionCookie: string | undefined): Credential {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (bearer) return { token: bearer[1], source: 'bearer' };
-  const cookie = ctx.cookies.get(SESSION_COOKIE);
-  return cookie ? { token: cookie, source: 'cookie' } : null;
+  return sessionCookie ? { token: sessionCookie, source: 'cookie' } : null;
+}
+
+/** The session cookie's value in a raw `Cookie` header. */
+export function sessionCookieIn(cookieHeader: string | undefined): string | undefined {
+  if (!cookieHeader) return undefined;
+  for (const part of cookieHeader.split(';')) {
+    const pair = part.trim();
+    if (pair.startsWith(`${SESSION_COOKIE}=`)) return pair.slice(SESSION_COOKIE.length + 1) || undefined;
+  }
+  return undefined;
 }
 
 export function authenticate(resolve: (token: string) => Promise<Principal | null>) {

@@ -5,23 +5,34 @@ import { clientInfo, principalOf, type RouteSpec } from './route.js';
 /** Below the API prefix. app.ts serves GET on this path through a short stack of its own. */
 export const VERIFY_PATH = '/verify';
 
-function present(ctx: Context, answer: VerifyAnswer): void {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.status = answer.status;
+export interface VerifyResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const json = (code: string, message: string) => JSON.stringify({ error: { code, message, details: {} } });
+
+/** The HTTP answer to a verify decision: empty for 200 and 302, the error shape for 401 and 403. */
+export function verifyResponse(answer: VerifyAnswer): VerifyResponse {
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
   switch (answer.status) {
     case 200:
-      ctx.set(answer.headers);
-      ctx.body = '';
-      return;
-    case 401:
+      return { status: 200, headers: { ...headers, ...answer.headers }, body: '' };
     case 302:
-      ctx.set('Location', answer.location);
-      ctx.body = answer.status === 401 ? { error: { code: 'unauthenticated', message: 'not logged in', details: {} } } : '';
-      return;
+      return { status: 302, headers: { ...headers, Location: answer.location }, body: '' };
+    case 401:
+      return { status: 401, headers: { ...headers, Location: answer.location, 'Content-Type': 'application/json; charset=utf-8' }, body: json('unauthenticated', 'not logged in') };
     case 403:
-      ctx.body = { error: { code: 'forbidden', message: answer.message, details: {} } };
+      return { status: 403, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, body: json('forbidden', answer.message) };
   }
+}
+
+function present(ctx: Context, answer: VerifyAnswer): void {
+  const response = verifyResponse(answer);
+  ctx.status = response.status;
+  ctx.set(response.headers);
+  ctx.body = response.body;
 }
 
 export const verifyRoute: RouteSpec = {
