@@ -5,7 +5,7 @@
 import { generateApiKey } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './database.js';
-import { ADMIN_EMAIL, becomesTrue, CACHE_BOUND_MS, failure, refuses, startTestPortal, unique, type TestPortal } from './support.js';
+import { ADMIN_EMAIL, becomesTrue, CACHE_BOUND_MS, createApp, failure, refuses, startTestPortal, unique, type TestPortal } from './support.js';
 
 describe('two instances starting together on an empty database', () => {
   it('migrate it once, bootstrap it once, and both come up (three rounds, three instances)', async () => {
@@ -111,4 +111,25 @@ describe('two instances on one database', () => {
     await b.client(key).accessTokens.delete(key);
     expect(await becomesTrue(() => refuses(a.client(key).users.me()), CACHE_BOUND_MS)).toBe(true);
   });
+
+  it("forward auth on A follows a revocation, a grant and a logout made on B within 5 s", async () => {
+    const app = await createApp(a.admin);
+    const { user, email, password } = await a.createUser({ apps: [app] });
+    const token = await a.login(email, password);
+    const verify = async (portal: TestPortal) =>
+      (await portal.fetch(`/api/auth/v1/verify?app=${encodeURIComponent(app.name)}`, { headers: { cookie: `accesstoken=${token}` } })).status;
+    const becomes = (status: number) => becomesTrue(async () => (await verify(a)) === status, CACHE_BOUND_MS);
+
+    expect(await verify(a)).toBe(200); // A now holds the session and the grants in its cache
+    await b.admin.users.revoke(user.id, app.id);
+    expect(await verify(b)).toBe(403);
+    expect(await becomes(403)).toBe(true);
+
+    await b.admin.users.grant(user.id, app.id);
+    expect(await becomes(200)).toBe(true);
+
+    await b.client(token).auth.logout();
+    expect(await verify(b)).toBe(401);
+    expect(await becomes(401)).toBe(true);
+  }, 45_000);
 });
