@@ -7,7 +7,7 @@ import { useAction } from './use-action';
 
 export type AppFormMode = { kind: 'new' } | { kind: 'edit'; app: App };
 
-const FIELDS: { key: keyof AppInput; label: string }[] = [
+const FIELDS: { key: 'name' | 'url' | 'description' | 'doclink'; label: string }[] = [
   { key: 'name', label: 'app name' },
   { key: 'url', label: 'app url' },
   { key: 'description', label: 'app description' },
