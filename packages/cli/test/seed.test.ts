@@ -111,6 +111,8 @@ describe('seed and export', () => {
       [write('no-client.json', JSON.stringify({ clients: [{ name: 'Fresh' }], users: [{ email: 'x@fresh.example', client: 'Nowhere' }] })), /no client named Nowhere/],
       [write('weak.json', JSON.stringify({ users: [{ email: 'y@acme.example', client: 'Acme', password: 'short' }] })), /at least eight characters/],
       [write('bad-url.json', JSON.stringify({ clients: [{ name: 'Fresh' }], apps: [{ name: 'x', url: 'javascript:alert(1)' }] })), /apps\.0\.url: must be an absolute http\(s\) URL/],
+      [write('comma.json', JSON.stringify({ clients: [{ name: 'Fresh' }, { name: 'Acme, Admin' }] })), /clients\.1\.name: must not contain a comma/],
+      [write('lookalike.json', JSON.stringify({ clients: [{ name: 'Fresh' }, { name: '\uff21\uff24\uff2d\uff29\uff2e' }] })), /clients\.1\.name: .*too close to Admin/],
       [write('bad-email.json', JSON.stringify({ clients: [{ name: 'Fresh' }], invites: [{ email: 'not-an-email', client: 'Fresh' }] })), /invites\.0\.email: must be a valid email/],
     ];
     for (const [file, message] of cases) {
