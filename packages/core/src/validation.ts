@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ApiError, invalidInput } from './errors.js';
-import { passwordProblem } from './passwords.js';
+import { passwordLengthProblem } from './passwords.js';
 import { ADMIN_CLIENT_NAME } from './permissions.js';
 
 export const MAX_NAME_LENGTH = 200;
@@ -74,8 +74,9 @@ export const pathId = z
 
 const bodyId = id;
 
+/** The length only: the server checks the rest with `@tools-portal/core/password-rules`. */
 const password = z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
-  const problem = passwordProblem(value);
+  const problem = passwordLengthProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
@@ -85,6 +86,9 @@ const password = z.string({ error: 'must be a string' }).superRefine((value, ctx
  * spaces and joiners, bidi overrides and the soft hyphen (Cf), line and paragraph separators.
  */
 const INVISIBLE_CHARS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+// The one zero-width character a name may hold: a joiner inside an emoji sequence (👩‍👩‍👧).
+const EMOJI_JOINER = /(\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/gu;
+const hasInvisible = (value: string) => INVISIBLE_CHARS.test(value.replace(EMOJI_JOINER, '$1'));
 
 /**
  * A client's name: trimmed; no comma (also none that NFKC turns into one, such as `，`), no
@@ -95,7 +99,7 @@ export const clientName = z
   .max(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters` })
   .transform((value) => value.trim())
   .refine((value) => value.length > 0, { error: 'must not be empty' })
-  .refine((value) => !INVISIBLE_CHARS.test(value), { error: 'must not contain control or invisible characters' })
+  .refine((value) => !hasInvisible(value), { error: 'must not contain control or invisible characters' })
   .refine((value) => !value.normalize('NFKC').includes(','), { error: 'must not contain a comma' });
 
 /**
