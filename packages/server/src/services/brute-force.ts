@@ -16,7 +16,8 @@ export interface BruteForcePolicy {
   loginBanMinutes: number;
 }
 
-export type Kind = 'email' | 'address';
+/** A device is a browser with a device cookie (services/login-devices.ts); it has the email's limit. */
+export type Kind = 'email' | 'address' | 'device';
 
 /** One subject whose attempts are counted: an email or an address. */
 export interface Subject {
@@ -33,8 +34,9 @@ const MINUTE_MS = 60 * 1000;
 
 export const emailSubject = (email: string): Subject => ({ kind: 'email', subject: email.slice(0, 254) });
 export const addressSubject = (ip: string): Subject => ({ kind: 'address', subject: ip.slice(0, 254) });
+export const deviceSubject = (hash: string): Subject => ({ kind: 'device', subject: hash });
 
-const limitOf = (policy: BruteForcePolicy, kind: Kind) => (kind === 'email' ? policy.loginFailuresPerEmail : policy.loginFailuresPerAddress);
+const limitOf = (policy: BruteForcePolicy, kind: Kind) => (kind === 'address' ? policy.loginFailuresPerAddress : policy.loginFailuresPerEmail);
 
 /** Seconds left on the longest ban of these subjects; 0 when none is banned. */
 export async function banRemaining(db: Knex, subjects: Subject[]): Promise<number> {

@@ -6,6 +6,7 @@ import { logEvent, type Audit } from './audit.js';
 import {
   addressSubject,
   banRemaining,
+  deviceSubject,
   emailSubject,
   recordFailure,
   releaseAttempt,
@@ -13,6 +14,7 @@ import {
   tooManyAttempts,
   type BruteForcePolicy,
 } from './brute-force.js';
+import { knownDevice, rememberDevice } from './login-devices.js';
 import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js';
 import type { PasswordCheck, PasswordHasher } from './passwords.js';
 import { createSession, endSession, type ClientInfo, type SessionPolicy } from './sessions.js';
@@ -31,11 +33,21 @@ export interface SignedIn {
 
 const WRONG_CREDENTIALS = 'wrong email or password';
 
-export async function passwordLogin(deps: LoginDeps, info: ClientInfo, emailInput: string, password: string): Promise<SignedIn> {
+export async function passwordLogin(
+  deps: LoginDeps,
+  info: ClientInfo,
+  emailInput: string,
+  password: string,
+  deviceId?: string,
+): Promise<SignedIn & { deviceId: string }> {
   const { db, hasher, policy } = deps;
   const email = emailInput.trim().toLowerCase();
   const audit: Audit = { actor: null, ...info };
-  const subjects = [emailSubject(email), addressSubject(info.ip)];
+  // A browser that signed in to this account before is counted as itself, not as the email: an
+  // attacker's guesses cannot lock the owner out (docs/security.md).
+  const device = await knownDevice(db, email, deviceId);
+  const subjects = [device ? deviceSubject(device) : emailSubject(email), addressSubject(info.ip)];
+  const emailBanned = device ? (await banRemaining(db, [emailSubject(email)])) > 0 : false;
   const blocked = async (error: unknown): Promise<never> => {
     if (error instanceof ApiError && error.code === 'too_many_requests') {
       await logEvent(db, audit, 'login blocked: too many failed logins', { user: email });
@@ -67,8 +79,8 @@ export async function passwordLogin(deps: LoginDeps, info: ClientInfo, emailInpu
   }
   const user = toCurrentUser(row);
   const token = await createSession(db, user.id, info, policy);
-  await logEvent(db, { ...audit, actor: user }, 'login with password');
-  return { token, user };
+  await logEvent(db, { ...audit, actor: user }, emailBanned ? 'login with password from a known device while the email is banned' : 'login with password');
+  return { token, user, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
 }
 
 /** Checks that an invite can still be used, and answers it. */
