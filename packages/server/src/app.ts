@@ -12,10 +12,12 @@ import { compressJson } from './middleware/compress-json.js';
 import { checkOrigin } from './middleware/csrf.js';
 import { errorHandler } from './middleware/errors.js';
 import { forgetOnWrite } from './middleware/forget-on-write.js';
+import { requestLog } from './middleware/request-log.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { googleRouter } from './routes/google.js';
 import { VERIFY_PATH } from './routes/forward-auth.js';
 import { apiRoutes, type Deps } from './routes/index.js';
+import { metricsEndpoint } from './routes/metrics.js';
 import { portalRouter } from './routes/portal.js';
 import { principalFromToken } from './services/sessions.js';
 
@@ -67,10 +69,12 @@ export function createApp(deps: Deps): Koa {
   ];
   const apiStack = compose(stack);
 
+  app.use(requestLog(logger, deps.metrics, config.trustProxy));
   app.use(errorHandler(logger));
   app.use(securityHeaders(config.secureCookies));
   // Everything under /api/ answers JSON, including calls that do not exist.
   app.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx, next) : next()));
+  app.use(metricsEndpoint(deps));
   app.use(googleRouter(deps).routes());
   app.use(portalRouter(deps).routes());
   app.on('error', (error: Error) => logger.debug(`connection error: ${error.message}`));

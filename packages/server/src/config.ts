@@ -39,6 +39,10 @@ export interface Config {
   authCacheSeconds: number;
   webRoot: string | undefined;
   logLevel: LogLevel;
+  /** `json` lines or readable `pretty` lines; json unless stdout is a terminal. */
+  logFormat: 'json' | 'pretty';
+  /** Bearer token that opens GET /metrics to callers other than a direct loopback one. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -112,6 +116,14 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`LOG_LEVEL must be one of debug, info, warn, error, silent, got "${logLevel}"`);
   }
 
+  const logFormat = (read('LOG_FORMAT') ?? (process.stdout.isTTY ? 'pretty' : 'json')) as Config['logFormat'];
+  if (!['json', 'pretty'].includes(logFormat)) problems.push(`LOG_FORMAT must be json or pretty, got "${logFormat}"`);
+
+  const metricsToken = read('METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    problems.push('METRICS_TOKEN must be at least 16 characters long');
+  }
+
   const sessionTtlDays = integer('SESSION_TTL_DAYS', 365, 1, 3650);
   const config: Config = {
     port,
@@ -138,6 +150,8 @@ export function loadConfig(env: Env = process.env): Config {
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
     webRoot: read('WEB_ROOT'),
     logLevel,
+    logFormat,
+    metricsToken,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import type { Audit } from '../services/audit.js';
 import type { AuthCache } from '../services/auth-cache.js';
 import type { PasswordHasher } from '../services/passwords.js';
@@ -22,6 +23,8 @@ export interface Deps {
   logger: Logger;
   /** The forward-auth cache of sessions, grants and apps (services/auth-cache.ts). */
   authCache: AuthCache;
+  /** Prometheus metrics of this portal (metrics.ts). */
+  metrics: Metrics;
 }
 
 export interface RouteSpec {
