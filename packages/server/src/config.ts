@@ -2,6 +2,7 @@
  * The server's configuration: every environment variable parsed and validated at once, so a bad
  * value stops the start with one clear message (docs/configuration.md lists them all).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -157,9 +158,23 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
-/** For the command-line entry points: the configuration, or its problems on stderr and exit code 1. */
+/**
+ * `.env` in the working directory, when there is one, read by Node's own loader into
+ * process.env; a variable set in the environment wins over the file.
+ */
+export function loadDotEnv(file = '.env'): boolean {
+  if (!fs.existsSync(file)) return false;
+  process.loadEnvFile(file);
+  return true;
+}
+
+/**
+ * For the command-line entry points: `.env` first, then the configuration, or its problems on
+ * stderr and exit code 1.
+ */
 export function loadConfigOrExit(env: Env = process.env): Config {
   try {
+    if (env === process.env) loadDotEnv();
     return loadConfig(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
