@@ -70,3 +70,21 @@ export interface Health {
 export interface LoginOptions {
   google: boolean;
 }
+
+export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+/** A mail of the outbox as admins see it (`GET /mail`): never its body. */
+export interface MailEntry {
+  id: number;
+  /** `invite`, `password-reset`, `notice.…` */
+  kind: string;
+  to: string;
+  subject: string;
+  status: MailStatus;
+  attempts: number;
+  lastError: string | null;
+  createdTimestamp: string;
+  /** When the next attempt is due, while queued. */
+  nextAttemptTimestamp: string | null;
+  sentTimestamp: string | null;
+}
