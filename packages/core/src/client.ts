@@ -11,6 +11,7 @@ import type {
   LogEntry,
   LoginAnswer,
   LoginOptions,
+  MailEntry,
   RegistrationToken,
   User,
 } from './entities.js';
@@ -125,6 +126,11 @@ export class PortalClient {
   readonly logs = {
     page: (currentPage: number, perPage: number) =>
       this.request<LogEntry[]>('GET', `/log/${segment(currentPage)}/${segment(perPage)}`),
+  };
+
+  readonly mail = {
+    /** The outbox, newest first (admins). */
+    list: () => this.request<MailEntry[]>('GET', '/mail'),
   };
 
   readonly auth = {

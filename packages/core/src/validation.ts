@@ -142,6 +142,8 @@ export const inviteInput = z.object({
   email,
   clientid: bodyId,
   apps: z.array(bodyId, { error: 'must be a list of app ids' }).max(1000).default([]),
+  /** Mail the link to the invitee (needs mail configured). */
+  send: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type InviteInput = z.input<typeof inviteInput>;
 

@@ -15,6 +15,7 @@ import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
 import { PasswordHasher } from './services/passwords.js';
+import { MailSender } from './mail/sender.js';
 import { openSecretBox } from './services/secret-box.js';
 
 export interface RunningPortal {
@@ -87,6 +88,8 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));
+    const sender = final.mail ? new MailSender(db, final.mail, logger) : undefined;
+    sender?.start();
     return {
       url,
       server,
@@ -97,6 +100,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await sender?.stop();
         await db.destroy();
       },
     };

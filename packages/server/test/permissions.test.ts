@@ -41,6 +41,7 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /accesstoken/:token': 'user',
   'DELETE /accesstoken/:token': 'user',
   'GET /log/:currentPage/:perPage': 'admin',
+  'GET /mail': 'admin',
   'POST /validatepassword': 'public',
   'POST /register': 'public',
   'GET /loginoptions': 'public',
