@@ -1,3 +1,4 @@
+import { accessRequestRoutes } from './access-requests.js';
 import { accessTokenRoutes } from './access-tokens.js';
 import { appRoutes } from './apps.js';
 import { authRoutes } from './auth.js';
@@ -16,6 +17,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...clientRoutes,
   ...inviteRoutes,
   ...accessTokenRoutes,
+  ...accessRequestRoutes,
   ...logRoutes,
   ...mailRoutes,
   ...authRoutes,
