@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import type { Audit } from '../services/audit.js';
 import type { AuthCache } from '../services/auth-cache.js';
 import type { PasswordHasher } from '../services/passwords.js';
+import type { SecretBox } from '../services/secret-box.js';
 import type { Principal } from '../services/sessions.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -22,6 +23,8 @@ export interface Deps {
   logger: Logger;
   /** The forward-auth cache of sessions, grants and apps (services/auth-cache.ts). */
   authCache: AuthCache;
+  /** Encrypts secrets that must be read back, with SECRET_KEY (services/secret-box.ts). */
+  secrets: SecretBox;
 }
 
 export interface RouteSpec {
