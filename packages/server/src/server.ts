@@ -13,6 +13,7 @@ import { createLogger, type Logger } from './logger.js';
 import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
+import { HashPool } from './services/hash-pool.js';
 import { PasswordHasher } from './services/passwords.js';
 import { openSecretBox } from './services/secret-box.js';
 
@@ -64,7 +65,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       ...(options.publicUrlFromAddress ? { publicUrl: url, publicOrigin: origin, trustedOrigins: [origin] } : {}),
       webRoot: config.webRoot ?? defaultWebRoot(),
     };
-    const hasher = new PasswordHasher(final.scryptLogN);
+    const hasher = new PasswordHasher(final.scryptLogN, new HashPool(final.passwordHashConcurrency, final.passwordHashQueue));
     const result = await bootstrap(db, hasher, {
       adminEmail: final.adminEmail,
       adminPassword: final.adminPassword,
