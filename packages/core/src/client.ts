@@ -11,6 +11,7 @@ import type {
   LogEntry,
   LoginAnswer,
   LoginOptions,
+  MailEntry,
   RegistrationToken,
   User,
 } from './entities.js';
@@ -102,6 +103,8 @@ export class PortalClient {
     get: (id: number) => this.request<Client>('GET', `/client/${segment(id)}`),
     users: (id: number) => this.request<User[]>('GET', `/client/${segment(id)}/user`),
     create: (name: string) => this.request<Client>('POST', '/client/', { name }),
+    /** Renames a client (not the Admin client). */
+    rename: (id: number, name: string) => this.request<Client>('PUT', '/client/', { id, name }),
     delete: (id: number) => this.request<void>('DELETE', `/client/${segment(id)}`),
   };
 
@@ -123,6 +126,11 @@ export class PortalClient {
   readonly logs = {
     page: (currentPage: number, perPage: number) =>
       this.request<LogEntry[]>('GET', `/log/${segment(currentPage)}/${segment(perPage)}`),
+  };
+
+  readonly mail = {
+    /** The outbox, newest first (admins). */
+    list: () => this.request<MailEntry[]>('GET', '/mail'),
   };
 
   readonly auth = {

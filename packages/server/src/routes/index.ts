@@ -5,6 +5,7 @@ import { clientRoutes } from './clients.js';
 import { forwardAuthRoutes } from './forward-auth.js';
 import { inviteRoutes } from './invites.js';
 import { logRoutes } from './logs.js';
+import { mailRoutes } from './mail.js';
 import type { RouteSpec } from './route.js';
 import { userRoutes } from './users.js';
 
@@ -16,6 +17,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...inviteRoutes,
   ...accessTokenRoutes,
   ...logRoutes,
+  ...mailRoutes,
   ...authRoutes,
   ...forwardAuthRoutes,
 ];
