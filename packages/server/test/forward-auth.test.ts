@@ -169,6 +169,101 @@ describe('GET /verify: the app by longest URL prefix', () => {
   });
 });
 
+describe('GET /verify: path tricks (the app is judged on the path as proxies and apps read it)', () => {
+  let host: string;
+  let grafana: App;
+  let user: TestUser;
+  beforeAll(async () => {
+    host = `${unique('paths')}.example.com`;
+    await createApp(portal.admin, { url: `https://${host}/` });
+    grafana = await createApp(portal.admin, { url: `https://${host}/grafana/` });
+    await createApp(portal.admin, { url: `https://${host}/secret/` });
+    user = await portal.createUser({ apps: [grafana] });
+  });
+  const styles = {
+    nginx: (path: string) => ({ 'x-original-url': `https://${host}${path}` }),
+    forwarded: (path: string) => ({ 'x-forwarded-proto': 'https', 'x-forwarded-host': host, 'x-forwarded-uri': path }),
+  };
+
+  it.each(Object.keys(styles))('judges decoded, dot-resolved paths by the app they reach (%s style)', async (style) => {
+    const headers = styles[style as keyof typeof styles];
+    const status = async (path: string) => (await verify('', { ...headers(path), ...cookie(user.token) })).status;
+    for (const path of ['/grafana/x', '/%67rafana/x', '/gr%61fana/', '/grafana/./x', '/secret/../grafana/x', '/secret/%2e%2e/grafana/', '//grafana//x', '/grafana/%c3%a9', '/grafana/a%20b']) {
+      expect([path, await status(path)]).toEqual([path, 200]);
+    }
+    for (const path of ['/secret/x', '/grafana/../secret/x', '/grafana/%2e%2e/secret/x', '/grafana/%2E%2E/secret/x', '/grafana/.%2e/secret/x', '/grafana/x/../../secret', '/%73ecret/', '/grafana%3f/../secret/x', '/grafanax', '/']) {
+      expect([path, await status(path)]).toEqual([path, 403]);
+    }
+  });
+
+  const AMBIGUOUS = [
+    '/grafana/..%2fsecret/data',
+    '/grafana/..%2Fsecret/data',
+    '/grafana%2f..%2fsecret/x',
+    '/grafana/..%5csecret/x',
+    '/grafana/..%5Csecret/x',
+    '/grafana/..\\secret/x',
+    '/grafana/..%252fsecret/x',
+    '/grafana/..%255csecret/x',
+    '/grafana/%252e%252e/secret/x',
+    '/grafana/..;/secret/x',
+    '/grafana;/../secret/x',
+    '/grafana/..%3b/secret/x',
+    '/grafana/%00/x',
+    '/grafana/..%00/secret',
+    '/grafana/%c0%ae%c0%ae/secret/x',
+    '/grafana/%e0%80%ae%e0%80%ae/secret/x',
+    '/grafana/%c0%af',
+    '/grafana/%zz',
+    '/grafana/%',
+    '/grafana/%u002e%u002e/secret',
+    '/../secret/x',
+    '/grafana//../secret/x',
+    '/grafana/x#/../../secret/x',
+    '/GRAFANA/x',
+    '/Secret/x',
+  ];
+
+  it.each(Object.keys(styles))('refuses an ambiguous path with 400, whoever asks (%s style)', async (style) => {
+    const headers = styles[style as keyof typeof styles];
+    for (const path of AMBIGUOUS) {
+      for (const credential of [cookie(user.token), bearer(portal.admin.token!), {}]) {
+        const response = await verify('', { ...headers(path), ...credential });
+        expect([path, response.status]).toEqual([path, 400]);
+        expect(response.headers.get('location')).toBeNull();
+        expect((await response.json()).error.code).toBe('invalid_input');
+      }
+    }
+  });
+
+  it('logs the refusal', async () => {
+    expect((await verify('', { ...styles.nginx('/grafana/..%2fsecret/data'), ...cookie(user.token) })).status).toBe(400);
+    const [entry] = await newestLog();
+    expect(entry).toMatchObject({ user: user.email, event: `forward auth denied: ambiguous original URL (the path has an encoded slash): https://${host}/grafana/..%2fsecret/data` });
+  });
+
+  it('lets ?app=NAME decide alone, whatever the path', async () => {
+    for (const path of AMBIGUOUS) {
+      const response = await verify(`?app=${encodeURIComponent(grafana.name)}`, { ...styles.nginx(path), ...cookie(user.token) });
+      expect([path, response.status]).toEqual([path, 200]);
+    }
+  });
+
+  it('refuses X-Original-URL and X-Forwarded-Uri together, so that a client cannot choose between them', async () => {
+    for (const [original, forwardedPath] of [
+      ['/grafana/x', '/secret/x'],
+      ['/secret/x', '/grafana/x'],
+      ['/grafana/x', '/grafana/x'],
+    ]) {
+      const headers = { ...styles.nginx(original), ...styles.forwarded(forwardedPath), ...cookie(user.token) };
+      expect((await verify('', headers)).status).toBe(400);
+    }
+    // X-Forwarded-Host/Proto beside X-Original-URL (ingress-nginx sends them) do not contradict it.
+    const withHost = { ...styles.nginx('/grafana/x'), 'x-forwarded-host': 'evil.example.net', 'x-forwarded-proto': 'http', ...cookie(user.token) };
+    expect((await verify('', withHost)).status).toBe(200);
+  });
+});
+
 describe('GET /verify: changes through this instance take effect at once', () => {
   const warm = async (query: string, headers: Record<string, string>) => {
     expect((await verify(query, headers)).status).toBe(200);

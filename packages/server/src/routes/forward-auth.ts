@@ -25,6 +25,8 @@ export function verifyResponse(answer: VerifyAnswer): VerifyResponse {
       return { status: 401, headers: { ...headers, Location: answer.location, 'Content-Type': 'application/json; charset=utf-8' }, body: json('unauthenticated', 'not logged in') };
     case 403:
       return { status: 403, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, body: json('forbidden', answer.message) };
+    case 400:
+      return { status: 400, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, body: json('invalid_input', answer.message) };
   }
 }
 

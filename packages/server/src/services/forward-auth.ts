@@ -3,7 +3,7 @@
  * Everything comes from the in-process cache, so an allowed request costs no query once warm.
  * Denials are written to the event log; allowed requests are not (they would flood it).
  */
-import { mayUseApp, type App, type CurrentUser } from '@tools-portal/core';
+import { isPlainHost, mayUseApp, parseOriginalUrl, type App, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger.js';
 import { logEvent } from './audit.js';
@@ -18,6 +18,8 @@ export interface OriginalRequest {
   style: 'nginx' | 'forwarded' | 'none';
   /** A top-level browser GET for a page, which is answered with a redirect rather than a 401. */
   browserNavigation: boolean;
+  /** Why the proxy's headers do not say one original URL (both styles at once). */
+  contradiction?: string;
 }
 
 export interface VerifyInput {
@@ -31,7 +33,8 @@ export interface VerifyInput {
 export type VerifyAnswer =
   | { status: 200; headers: Record<string, string> }
   | { status: 401 | 302; location: string }
-  | { status: 403; message: string };
+  | { status: 403; message: string }
+  | { status: 400; message: string };
 
 export interface ForwardAuthDeps {
   db: Knex;
@@ -41,13 +44,19 @@ export interface ForwardAuthDeps {
 }
 
 const MAX_URL_LENGTH = 2000;
-const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-/** Reads the original request from the proxy's headers. Nothing else of the client is trusted. */
+/**
+ * Reads the original request from the proxy's headers. Nothing else of the client is trusted.
+ * Proxies pass on what a client sends under the other style's names (Caddy and Traefik a client's
+ * X-Original-URL, nginx its X-Forwarded-*), so both at once is a contradiction, never a choice.
+ */
 export function originalRequestOf(header: (name: string) => string): OriginalRequest {
   const method = (header('x-forwarded-method') || 'GET').toUpperCase();
   const wantsPage = /\btext\/html\b/i.test(header('accept')) && header('x-requested-with').toLowerCase() !== 'xmlhttprequest';
   const originalUrl = header('x-original-url');
+  if (originalUrl && header('x-forwarded-uri')) {
+    return { url: undefined, style: 'none', browserNavigation: false, contradiction: 'X-Original-URL and X-Forwarded-Uri both sent' };
+  }
   if (originalUrl) {
     return { url: originalUrl.length <= MAX_URL_LENGTH ? originalUrl : undefined, style: 'nginx', browserNavigation: false };
   }
@@ -55,7 +64,7 @@ export function originalRequestOf(header: (name: string) => string): OriginalReq
   if (!host) return { url: undefined, style: 'none', browserNavigation: false };
   const proto = (header('x-forwarded-proto').split(',')[0].trim() || 'http').toLowerCase();
   const uri = header('x-forwarded-uri') || '/';
-  const valid = HOST.test(host) && (proto === 'http' || proto === 'https') && uri.startsWith('/') && !uri.startsWith('//');
+  const valid = isPlainHost(host) && (proto === 'http' || proto === 'https') && uri.startsWith('/');
   const url = valid ? `${proto}://${host}${uri}` : undefined;
   return {
     url: url && url.length <= MAX_URL_LENGTH ? url : undefined,
@@ -87,11 +96,27 @@ export function identityHeaders(user: CurrentUser): Record<string, string> {
   };
 }
 
+/** The app a request is for: by name, else by the original URL; `ambiguous` when readers could disagree. */
+async function appOf(deps: ForwardAuthDeps, input: VerifyInput): Promise<{ app?: App; ambiguous?: string }> {
+  const apps = await deps.cache.apps();
+  if (input.appName !== undefined) return { app: apps.named(input.appName) };
+  if (input.original.contradiction) return { ambiguous: input.original.contradiction };
+  if (!input.original.url) return {};
+  const url = parseOriginalUrl(input.original.url);
+  if (url.kind === 'invalid') return {};
+  if (url.kind === 'ambiguous') return { ambiguous: `the path has ${url.reason}` };
+  const match = apps.match(url.origin, url.path);
+  if (match.kind === 'ambiguous') return { ambiguous: `the path has ${match.reason}` };
+  return match.kind === 'app' ? { app: match.app } : {};
+}
+
 export async function verifyRequest(deps: ForwardAuthDeps, input: VerifyInput): Promise<VerifyAnswer> {
   const { principal, original } = input;
-  const apps = await deps.cache.apps();
-  const app: App | undefined =
-    input.appName !== undefined ? apps.named(input.appName) : original.url ? apps.forUrl(original.url) : undefined;
+  const { app, ambiguous } = await appOf(deps, input);
+  if (ambiguous) {
+    await logDenial(deps, input, principal?.user ?? null, `ambiguous original URL (${ambiguous}): ${original.url ?? ''}`);
+    return { status: 400, message: `original URL: ${ambiguous}` };
+  }
   const what = input.appName !== undefined ? `app ${input.appName}` : app ? `app ${app.name}` : (original.url ?? 'an unnamed app');
 
   if (!principal) {
