@@ -82,7 +82,7 @@ describe('GET /verify', () => {
 
     const byName = await verify(`?app=${encodeURIComponent(app.name)}`);
     expect(byName.status).toBe(401);
-    expect(byName.headers.get('location')).toBe(`${portal.url}/auth/#/login/${encodeURIComponent(app.url)}`);
+    expect(byName.headers.get('location')).toBe(`${portal.url}/auth/#/login`);
   });
 
   it('treats an unknown or expired token as not logged in', async () => {

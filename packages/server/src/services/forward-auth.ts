@@ -45,6 +45,9 @@ export interface ForwardAuthDeps {
 
 const MAX_URL_LENGTH = 2000;
 
+// One refusal for an app that exists and one that does not: the answer must not tell them apart.
+const NOT_ALLOWED = 'you may not use this app';
+
 /**
  * Reads the original request from the proxy's headers. Nothing else of the client is trusted.
  * Proxies pass on what a client sends under the other style's names (Caddy and Traefik a client's
@@ -121,18 +124,19 @@ export async function verifyRequest(deps: ForwardAuthDeps, input: VerifyInput): 
 
   if (!principal) {
     await logDenial(deps, input, null, `not logged in, for ${what}`);
-    const location = loginLocation(deps.publicUrl, original.url ?? app?.url);
+    // Back to the URL the proxy reported, never to a registered one the caller did not send.
+    const location = loginLocation(deps.publicUrl, original.url);
     return { status: original.browserNavigation ? 302 : 401, location };
   }
   const user = principal.user;
   if (!app) {
     await logDenial(deps, input, user, `no registered app for ${what}`);
-    return { status: 403, message: `no registered app for ${what}` };
+    return { status: 403, message: NOT_ALLOWED };
   }
   const granted = user.admin ? new Set<number>() : await deps.cache.grantsOf(user.id);
   if (!mayUseApp(user, granted, app.id)) {
     await logDenial(deps, input, user, `${user.email} may not use app ${app.name}`);
-    return { status: 403, message: `you may not use app ${app.name}` };
+    return { status: 403, message: NOT_ALLOWED };
   }
   return { status: 200, headers: identityHeaders(user) };
 }
