@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { generateApiKey, normalizeRequestPath, type App } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedCaddyBlock, findCaddy, startCaddy, type Caddy } from './caddy.js';
+import { cookieCases } from './credential-stripping.js';
 import { pathTricks, rawGet, startEchoApp, type EchoApp } from './proxied-app.js';
 import { createApp, freePort, startTestPortal, type TestPortal, type TestUser } from './support.js';
 
@@ -80,6 +81,26 @@ describe.runIf(Boolean(caddyBinary))('Caddy forward_auth in front of an app (doc
     expect(response.echo).toMatchObject({ user: granted.email });
   });
 
+  it("removes the portal's cookie, wherever it stands, and keeps the app's own cookies", async () => {
+    const cases = [...cookieCases(granted.token), { label: 'two of them', sent: `a=1; accesstoken=${granted.token}; accesstoken=${other.token}; b=2`, kept: 'a=1; b=2' }];
+    for (const { label, sent, kept } of cases) {
+      const answer = await rawGet(caddy.url, '/page', { cookie: sent });
+      expect([label, answer.status]).toEqual([label, 200]);
+      expect([label, answer.echo?.cookie ?? '']).toEqual([label, kept]);
+      expect(answer.body).not.toContain(granted.token);
+    }
+  });
+
+  it('removes the Authorization header: the portal reads it, the app never gets it', async () => {
+    const key = generateApiKey();
+    await granted.api.accessTokens.create(key);
+    for (const authorization of [`Bearer ${key}`, `Bearer ${granted.token}`, `bearer ${key}`]) {
+      const answer = await rawGet(caddy.url, '/page', { authorization, cookie: 'a=1' });
+      expect(answer.status).toBe(200);
+      expect(answer.echo).toMatchObject({ user: granted.email, authorization: null, cookie: 'a=1' });
+    }
+  });
+
   it("never lets a client's X-Original-URL reach the portal", async () => {
     const response = await rawGet(caddy.url, '/page', { 'x-original-url': 'https://evil.example.net/', ...asCookie(granted.token) });
     expect(response.status).toBe(200);
@@ -144,6 +165,20 @@ describe.runIf(Boolean(caddyBinary))('Caddy in front of several apps on one host
         if (user === 'root') expect(read.ok && !read.path.toLowerCase().startsWith('/grafana')).toBe(true);
         expect(answer.echo.path).not.toMatch(/%2f|%5c|%25|;|%00|%c0|%e0|\\|#/i);
       }
+    }
+  });
+
+  it("removes the portal's credentials before every app of the host", async () => {
+    for (const [user, path] of [
+      ['grafana', '/grafana/x'],
+      ['root', '/wiki/x'],
+    ] as const) {
+      for (const { label, sent, kept } of cookieCases(users[user].token)) {
+        const answer = await rawGet(caddy.url, path, { cookie: sent });
+        expect([label, answer.echo?.app, answer.echo?.cookie ?? '', answer.echo?.authorization]).toEqual([label, user, kept, null]);
+      }
+      const script = await rawGet(caddy.url, path, { authorization: `Bearer ${users[user].token}` });
+      expect(script.echo).toMatchObject({ app: user, authorization: null });
     }
   });
 

@@ -3,12 +3,11 @@
  * ephemeral port, with its own prefix, in front of a tiny app and a real portal. Without nginx
  * this file skips loudly, except under CI=true, where it fails.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey, normalizeRequestPath, type App } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedNginxBlock, findNginx, startNginx, type Nginx } from './nginx.js';
+import { cookieCases } from './credential-stripping.js';
 import { pathTricks, rawGet, startEchoApp as startNamedEchoApp, type EchoApp } from './proxied-app.js';
 import { createApp, freePort, startTestPortal, type TestPortal, type TestUser } from './support.js';
 
@@ -16,26 +15,17 @@ const DOC = fileURLToPath(new URL('../../../docs/forward-auth.md', import.meta.u
 
 const nginxBinary = findNginx('nginx-forward-auth.test.ts');
 
+/** The maps the docs put in the http block. */
+function documentedHttpBlock(): string {
+  return documentedNginxBlock(DOC, 'tested-nginx-http', ['$app_cookie']);
+}
+
 /** The tested server block of the docs, pointed at the test's ports. */
 function documentedServerBlock(ports: { nginx: number; portal: number; app: number }): string {
-  return documentedNginxBlock(DOC, 'tested-nginx', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000'])
+  return documentedHttpBlock() + documentedNginxBlock(DOC, 'tested-nginx', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000'])
     .replace('listen 80;', `listen 127.0.0.1:${ports.nginx};`)
     .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.portal}`)
     .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.app}`);
-}
-
-/** The protected app: answers with the identity headers it received. */
-function startEchoApp(): Promise<{ server: http.Server; port: number; hits: () => number }> {
-  let hits = 0;
-  const server = http.createServer((request, response) => {
-    hits++;
-    const pick = (name: string) => request.headers[name] ?? null;
-    response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify({ path: request.url, user: pick('remote-user'), email: pick('remote-email'), name: pick('remote-name'), groups: pick('remote-groups') }));
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, hits: () => hits }));
-  });
 }
 
 describe.runIf(!nginxBinary && process.env.CI === 'true')('nginx forward auth', () => {
@@ -46,7 +36,7 @@ describe.runIf(!nginxBinary && process.env.CI === 'true')('nginx forward auth', 
 
 describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (docs/forward-auth.md)', () => {
   let portal: TestPortal;
-  let echo: Awaited<ReturnType<typeof startEchoApp>>;
+  let echo: EchoApp;
   let nginx: Nginx;
   let wiki: App;
   let granted: TestUser;
@@ -54,7 +44,7 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
 
   beforeAll(async () => {
     portal = await startTestPortal();
-    echo = await startEchoApp();
+    echo = await startNamedEchoApp('wiki');
     const nginxPort = await freePort();
     nginx = await startNginx(nginxBinary!, nginxPort, documentedServerBlock({ nginx: nginxPort, portal: Number(new URL(portal.url).port), app: echo.port }));
     wiki = await createApp(portal.admin, { name: 'wiki', url: `${nginx.url}/` });
@@ -63,7 +53,7 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
   });
   afterAll(async () => {
     await nginx?.stop();
-    await new Promise((resolve) => echo?.server.close(resolve));
+    await echo?.close();
     await portal?.close();
   });
 
@@ -81,7 +71,7 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
   it('admits a granted user, and the app sees who it is', async () => {
     const response = await get('/page', asCookie(granted.token));
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ path: '/page', user: granted.email, email: granted.email, name: granted.email, groups: granted.user.client.name });
+    expect(await response.json()).toMatchObject({ path: '/page', user: granted.email, email: granted.email, name: granted.email, groups: granted.user.client.name });
   });
 
   it('replaces identity headers the client made up', async () => {
@@ -119,6 +109,25 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
     expect(anonymous.headers.get('location')).toBe(`${portal.url}/auth/#/login/${encodeURIComponent(`${nginx.url}/page`)}`);
   });
 
+  it("removes the portal's cookie, wherever it stands, and keeps the app's own cookies", async () => {
+    for (const { label, sent, kept } of [...cookieCases(granted.token), { label: 'two of them', sent: `a=1; accesstoken=${granted.token}; accesstoken=${other.token}; b=2`, kept: '' }]) {
+      const answer = await rawGet(nginx.url, '/page', { cookie: sent });
+      expect([label, answer.status]).toEqual([label, 200]);
+      expect([label, answer.echo?.cookie ?? '']).toEqual([label, kept]);
+      expect(answer.body).not.toContain(granted.token);
+    }
+  });
+
+  it('removes the Authorization header: the portal reads it, the app never gets it', async () => {
+    const key = generateApiKey();
+    await granted.api.accessTokens.create(key);
+    for (const authorization of [`Bearer ${key}`, `Bearer ${granted.token}`, `bearer ${key}`]) {
+      const answer = await rawGet(nginx.url, '/page', { authorization, cookie: 'a=1' });
+      expect(answer.status).toBe(200);
+      expect(answer.echo).toMatchObject({ user: granted.email, authorization: null, cookie: 'a=1' });
+    }
+  });
+
   it('stops admitting a user at once when the grant is revoked', async () => {
     const user = await portal.createUser({ apps: [wiki] });
     expect((await get('/', asCookie(user.token))).status).toBe(200);
@@ -129,7 +138,7 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
 
 /** The documented by-path server block, pointed at the test's ports. */
 function documentedPathsBlock(ports: { nginx: number; portal: number; root: number; grafana: number }): string {
-  return documentedNginxBlock(DOC, 'tested-nginx-paths', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000', '127.0.0.1:3001', 'location /grafana/'])
+  return documentedHttpBlock() + documentedNginxBlock(DOC, 'tested-nginx-paths', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000', '127.0.0.1:3001', 'location /grafana/'])
     .replace('listen 80;', `listen 127.0.0.1:${ports.nginx};`)
     .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.portal}`)
     .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.root}`)
@@ -205,6 +214,18 @@ describe.runIf(Boolean(nginxBinary))('nginx in front of several apps on one host
     }
     // Only plain paths got through (`/x/../wiki` and the like, judged as where they lead).
     for (const line of reached) expect(line).not.toMatch(/%2f|%5c|%25|;|%00|%c0|%e0|\\\\|#/i);
+  });
+
+  it("removes the portal's credentials before every app of the host", async () => {
+    for (const [user, path] of [
+      ['grafana', '/grafana/x'],
+      ['root', '/wiki/x'],
+    ] as const) {
+      const answer = await rawGet(nginx.url, path, { cookie: `a=1; accesstoken=${users[user].token}; b=2` });
+      expect(answer.echo).toMatchObject({ app: user, cookie: 'a=1; b=2', authorization: null });
+      const script = await rawGet(nginx.url, path, { authorization: `Bearer ${users[user].token}` });
+      expect(script.echo).toMatchObject({ app: user, cookie: null, authorization: null });
+    }
   });
 
   it('judges ambiguous paths 400 at the portal: nginx answers 500 and no app is reached', async () => {
