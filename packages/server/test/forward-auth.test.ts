@@ -1,4 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { generateApiKey, type App, type LogEntry } from '@tools-portal/core';
+import { createApp as createKoaApp } from '@tools-portal/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp, unique, useTestPortal, type TestUser } from './support.js';
 
@@ -374,5 +377,121 @@ describe('GET /verify: the hot path', () => {
     const groups = response.headers.get('remote-groups')!;
     expect(groups).toMatch(/^[\x20-\x7e]+$/);
     expect(decodeURIComponent(groups)).toBe(owner.name);
+  });
+});
+
+describe('GET /verify: every spelling the router accepts is the same cached implementation', () => {
+  // Raw, so that nothing normalizes the request target on the way.
+  function raw(target: string, headers: Record<string, string>, method = 'GET', base = portal.url): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+    const { hostname, port } = new URL(base);
+    return new Promise((resolve, reject) => {
+      const request = http.request({ host: hostname, port, path: target, method, headers }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => {
+          const { date, 'x-request-id': _id, connection, 'keep-alive': _alive, ...rest } = response.headers;
+          resolve({ status: response.statusCode ?? 0, headers: rest, body });
+        });
+      });
+      request.on('error', reject);
+      request.end();
+    });
+  }
+  const SPELLINGS = [
+    '/api/auth/v1/Verify',
+    '/api/auth/v1/VERIFY',
+    '/api/auth/v1/vErIfY/',
+    '/api/AUTH/V1/verify',
+    '/api/Auth/v1/Verify/',
+    '/api/auth/v1/verify#fragment',
+  ];
+
+  it('answers like /verify, for an allowed, an anonymous, a refused and an ambiguous request, GET and HEAD', async () => {
+    const app = await createApp(portal.admin, { url: `https://${unique('spell')}.example.com/` });
+    const granted = await portal.createUser({ apps: [app] });
+    const other = await portal.createUser({ apps: [] });
+    const questions: [string, Record<string, string>][] = [
+      [`?app=${encodeURIComponent(app.name)}`, cookie(granted.token)],
+      [`?app=${encodeURIComponent(app.name)}`, bearer(granted.token)],
+      ['', { 'x-original-url': `${app.url}page`, accept: 'text/html' }],
+      ['', { ...forwarded(`${app.url}page`), accept: 'text/html' }],
+      ['', { 'x-original-url': `${app.url}page`, ...cookie(other.token) }],
+      ['', { 'x-original-url': `${app.url}a/..%2fb`, ...cookie(granted.token) }],
+    ];
+    for (const [query, headers] of questions) {
+      for (const method of ['GET', 'HEAD']) {
+        const expected = await raw(`${VERIFY}${query}`, headers, method);
+        for (const spelling of SPELLINGS) {
+          const [path, fragment] = spelling.split('#');
+          const target = fragment === undefined ? `${path}${query}` : `${path}${query}#${fragment}`;
+          expect([target, method, await raw(target, headers, method)]).toEqual([target, method, expected]);
+        }
+      }
+    }
+  });
+
+  it('answers from the cache, with no database query once warm, for every spelling', async () => {
+    const app = await createApp(portal.admin);
+    const { token } = await portal.createUser({ apps: [app] });
+    const query = `?app=${encodeURIComponent(app.name)}`;
+    for (const spelling of SPELLINGS) expect((await raw(`${spelling.split('#')[0]}${query}`, cookie(token))).status).toBe(200);
+    const queries: string[] = [];
+    const onQuery = (entry: { sql: string }) => queries.push(entry.sql);
+    portal.deps.db.on('query', onQuery);
+    try {
+      for (const spelling of SPELLINGS) {
+        expect((await raw(`${spelling.split('#')[0]}${query}`, cookie(token))).status).toBe(200);
+        expect([spelling, queries]).toEqual([spelling, []]);
+      }
+    } finally {
+      portal.deps.db.removeListener('query', onQuery);
+    }
+  });
+
+  it('the declared Koa route, reached without the fast path, answers byte for byte the same', async () => {
+    const app = await createApp(portal.admin, { url: `https://${unique('koa')}.example.com/` });
+    const granted = await portal.createUser({ apps: [app] });
+    const koaOnly = http.createServer(createKoaApp(portal.deps).callback());
+    await new Promise<void>((resolve) => koaOnly.listen(0, '127.0.0.1', resolve));
+    const koaUrl = `http://127.0.0.1:${(koaOnly.address() as AddressInfo).port}`;
+    try {
+      for (const [query, headers] of [
+        [`?app=${encodeURIComponent(app.name)}`, cookie(granted.token)],
+        ['', { 'x-original-url': `${app.url}page` }],
+        ['', { ...forwarded(`${app.url}page`), accept: 'text/html' }],
+        ['', { 'x-original-url': 'https://nowhere.example.com/', ...cookie(granted.token) }],
+        ['', { 'x-original-url': `${app.url}..;/x`, ...cookie(granted.token) }],
+      ] as [string, Record<string, string>][]) {
+        for (const method of ['GET', 'HEAD']) {
+          const expected = await raw(`${VERIFY}${query}`, headers, method);
+          expect([query, method, await raw(`${VERIFY}${query}`, headers, method, koaUrl)]).toEqual([query, method, expected]);
+        }
+      }
+    } finally {
+      await new Promise((resolve) => koaOnly.close(resolve));
+    }
+  });
+
+  it('writes its errors in the one shape every API error has', async () => {
+    const api = await portal.fetch('/api/auth/v1/user/me');
+    const denied = await verify('', { 'x-original-url': 'https://wiki.example.com/' });
+    expect(denied.status).toBe(api.status);
+    expect(denied.headers.get('content-type')).toBe(api.headers.get('content-type'));
+    expect(await denied.text()).toBe(await api.text());
+    const other = await portal.createUser({ apps: [] });
+    const refused = await verify(`?app=${unique('nothing')}`, cookie(other.token));
+    expect(await refused.json()).toEqual({ error: { code: 'forbidden', message: 'you may not use this app' } });
+    const ambiguous = await verify('', { 'x-original-url': 'https://wiki.example.com/a/..%2fb', ...cookie(other.token) });
+    expect(await ambiguous.json()).toEqual({ error: { code: 'invalid_input', message: 'X-Original-URL: the path has an encoded slash', details: { field: 'X-Original-URL' } } });
+  });
+
+  it('answers the absolute form of the request target like /verify', async () => {
+    const app = await createApp(portal.admin);
+    const { token } = await portal.createUser({ apps: [app] });
+    const query = `?app=${encodeURIComponent(app.name)}`;
+    const expected = await raw(`${VERIFY}${query}`, cookie(token));
+    expect(await raw(`${portal.url}${VERIFY}${query}`, cookie(token))).toEqual(expected);
+    expect(await raw(`${portal.url}/api/auth/v1/Verify${query}`, cookie(token))).toEqual(expected);
   });
 });
