@@ -53,6 +53,8 @@ export interface LogEntry {
   client: string;
   user: string;
   event: string;
+  /** How many times it happened: repeated anonymous denials within a minute share one entry. */
+  count: number;
 }
 
 /** Answer of `POST /validatepassword` and `POST /register/`. */

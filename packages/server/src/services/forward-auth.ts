@@ -6,7 +6,7 @@
 import { mayUseApp, type App, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger.js';
-import { logEvent } from './audit.js';
+import { logEvent, logRepeated } from './audit.js';
 import type { AuthCache } from './auth-cache.js';
 import type { ClientInfo, Principal } from './sessions.js';
 
@@ -95,7 +95,9 @@ export async function verifyRequest(deps: ForwardAuthDeps, input: VerifyInput): 
   const what = input.appName !== undefined ? `app ${input.appName}` : app ? `app ${app.name}` : (original.url ?? 'an unnamed app');
 
   if (!principal) {
-    await logDenial(deps, input, null, `not logged in, for ${what}`);
+    // Keyed on the app, not the URL or the name asked for: an anonymous caller varying those must
+    // not grow the log (one row a minute per address, app and reason, with a count).
+    await logDenial(deps, input, null, `not logged in, for ${app ? `app ${app.name}` : 'no registered app'}`);
     const location = loginLocation(deps.publicUrl, original.url ?? app?.url);
     return { status: original.browserNavigation ? 302 : 401, location };
   }
@@ -113,9 +115,12 @@ export async function verifyRequest(deps: ForwardAuthDeps, input: VerifyInput): 
 }
 
 // A failed log write must not turn a denial into an error the proxy would pass on as a 500.
+// Anonymous denials are repeated at will by anyone: identical ones collapse into one counted row.
 async function logDenial(deps: ForwardAuthDeps, input: VerifyInput, actor: CurrentUser | null, reason: string): Promise<void> {
   try {
-    await logEvent(deps.db, { actor, ...input.client }, `forward auth denied: ${reason}`);
+    const audit = { actor, ...input.client };
+    if (actor) await logEvent(deps.db, audit, `forward auth denied: ${reason}`);
+    else await logRepeated(deps.db, audit, `forward auth denied: ${reason}`);
   } catch (error) {
     deps.logger.warn(`could not log a forward-auth denial (${reason})`, error);
   }
