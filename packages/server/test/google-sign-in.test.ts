@@ -14,7 +14,7 @@ import { createApp, startTestPortal, unique, type TestPortal } from './support.j
 const STAFF_DOMAIN = 'staff.example';
 const CALLBACK = '/auth/google/callback';
 const corpus = fs
-  .readFileSync(new URL('../../../../shared/testdata/openredirects.txt', import.meta.url), 'utf8')
+  .readFileSync(new URL('../../../fixtures/openredirects/openredirects.txt', import.meta.url), 'utf8')
   .split('\n')
   .filter((line) => line.length > 0);
 
