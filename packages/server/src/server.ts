@@ -10,10 +10,13 @@ import type { Config } from './config.js';
 import { openDatabase, prepareDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger, type Logger } from './logger.js';
+import { Metrics, type PoolUse } from './metrics.js';
 import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
+import { startGrantExpiry } from './services/grant-expiry.js';
 import { PasswordHasher } from './services/passwords.js';
+import { MailSender } from './mail/sender.js';
 import { openSecretBox } from './services/secret-box.js';
 
 export interface RunningPortal {
@@ -33,6 +36,8 @@ export interface StartOptions {
   publicUrlFromAddress?: boolean;
   /** Called with the first admin's invite link when bootstrap made one. */
   onInviteLink?: (link: string, email: string) => void;
+  /** How often expired grants are removed and logged (default 5 s). */
+  grantSweepMs?: number;
 }
 
 /** The built web portal, if it has been built. */
@@ -41,8 +46,14 @@ export function defaultWebRoot(): string | undefined {
   return fs.existsSync(`${root}/index.html`) ? root : undefined;
 }
 
+/** What the database pool (tarn, inside Knex) is doing right now. */
+function poolUse(db: Knex): PoolUse | undefined {
+  const pool = (db.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number; max: number } }).pool;
+  return pool ? { used: pool.numUsed(), free: pool.numFree(), pendingAcquires: pool.numPendingAcquires(), max: pool.max } : undefined;
+}
+
 export async function startPortal(config: Config, options: StartOptions = {}): Promise<RunningPortal> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, { format: config.logFormat });
   const db: Knex = openDatabase({ url: config.databaseUrl, schema: options.schema, poolMax: config.databasePoolMax, logger });
   // Until bootstrap has finished, requests are answered 503 rather than left waiting.
   let handle: http.RequestListener = (_request, response) => {
@@ -75,20 +86,26 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
     const secrets = openSecretBox(final, logger);
-    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets };
+    const metrics = new Metrics(() => poolUse(db));
+    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics };
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));
+    const sender = final.mail ? new MailSender(db, final.mail, logger) : undefined;
+    sender?.start();
+    const grantExpiry = startGrantExpiry(db, logger, options.grantSweepMs ?? 5000, () => authCache.clear());
     return {
       url,
       server,
       deps,
       bootstrap: result,
       async close() {
+        await grantExpiry.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await sender?.stop();
         await db.destroy();
       },
     };
