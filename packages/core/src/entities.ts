@@ -1,4 +1,4 @@
-/** The shapes the REST API answers with (SPEC section 3). Timestamps are ISO 8601 strings. */
+/** The shapes the REST API answers with (docs/product.md §3). Timestamps are ISO 8601 strings. */
 
 export interface App {
   id: number;

@@ -42,7 +42,7 @@ export interface Config {
   googlePendingMax: number;
   /** SECRET_KEY: encrypts secrets that must be read back (services/secret-box.ts); undefined when unset. */
   secretKey: Buffer | undefined;
-  /** Seconds an in-process cache entry of a session or grant may live (DESIGN.md: at most 5). */
+  /** Seconds an in-process cache entry of a session or grant may live (docs/product.md, Forward auth: at most 5). */
   authCacheSeconds: number;
   webRoot: string | undefined;
   logLevel: LogLevel;

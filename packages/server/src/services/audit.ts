@@ -1,5 +1,5 @@
 /**
- * The auth event log (DESIGN.md, Event log): one row per login, logout, registration, Google
+ * The auth event log (docs/product.md, Event log): one row per login, logout, registration, Google
  * sign-in and admin change, with the client and user it concerns, the address and user agent.
  */
 import type { CurrentUser, LogEntry } from '@tools-portal/core';

@@ -1,5 +1,5 @@
 /**
- * Forward auth (DESIGN.md): a reverse proxy asks whether the user of a request may use an app.
+ * Forward auth (docs/product.md, Forward auth): a reverse proxy asks whether the user of a request may use an app.
  * Everything comes from the in-process cache, so an allowed request costs no query once warm.
  * Denials are written to the event log; allowed requests are not (they would flood it).
  */

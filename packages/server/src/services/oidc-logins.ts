@@ -1,5 +1,5 @@
 /**
- * Google sign-ins under way (DESIGN.md, Scale): what the callback must check, kept in the database
+ * Google sign-ins under way (docs/product.md, Scale): what the callback must check, kept in the database
  * so any instance can finish what another started, bound to the browser by a random value in a
  * cookie (stored only as a hash), used at most once and only within LOGIN_TTL_SECONDS.
  */
