@@ -12,6 +12,7 @@ import { checkOrigin } from './middleware/csrf.js';
 import { errorHandler } from './middleware/errors.js';
 import { forgetOnWrite } from './middleware/forget-on-write.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { oidcMiddleware } from './oidc/routes.js';
 import { googleRouter } from './routes/google.js';
 import { apiRoutes, type Deps } from './routes/index.js';
 import { portalRouter } from './routes/portal.js';
@@ -64,6 +65,7 @@ export function createApp(deps: Deps): Koa {
   app.use(securityHeaders(config.secureCookies));
   // Everything under /api/ answers JSON, including calls that do not exist.
   app.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx, next) : next()));
+  app.use(oidcMiddleware(deps));
   app.use(googleRouter(deps).routes());
   app.use(portalRouter(deps).routes());
   app.on('error', (error: Error) => logger.debug(`connection error: ${error.message}`));

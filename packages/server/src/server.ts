@@ -15,6 +15,7 @@ import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
 import { PasswordHasher } from './services/passwords.js';
 import { openSecretBox } from './services/secret-box.js';
+import { OidcProvider } from './oidc/provider.js';
 
 export interface RunningPortal {
   /** Where the server listens, e.g. `http://127.0.0.1:8080`. */
@@ -74,7 +75,9 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
     const secrets = openSecretBox(final, logger);
-    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets };
+    const oidc = new OidcProvider({ db, config: final, logger, secrets, authCache });
+    await oidc.prepare();
+    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, oidc };
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));

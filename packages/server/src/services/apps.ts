@@ -1,4 +1,4 @@
-import { notFound, originOf, type App, type AppInput, type AppUpdate } from '@tools-portal/core';
+import { conflict, notFound, originOf, type App, type AppInput, type AppUpdate } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
@@ -53,6 +53,9 @@ export async function updateApp(db: Knex, audit: Audit, input: AppUpdate & AppFi
   try {
     return await db.transaction(async (trx) => {
       const before = await getApp(trx, id);
+      if (before.name !== name && (await trx('oidc_clients').where({ app_id: id }).first('app_id'))) {
+        throw conflict(`app ${before.name} is an OpenID Connect client: renaming it would change its client_id; turn OpenID Connect off first`);
+      }
       await trx('apps').where({ id }).update({ name, url, description, doclink });
       const renamed = before.name === name ? '' : ` (was ${before.name})`;
       await logEvent(trx, audit, `updated app ${name}${renamed}`);
