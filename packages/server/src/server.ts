@@ -72,6 +72,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       publicUrl: final.publicUrl,
       inviteTtlDays: final.inviteTtlDays,
     });
+    await hasher.calibrate(db);
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
     const secrets = openSecretBox(final, logger);
