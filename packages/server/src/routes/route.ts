@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import type { OidcProvider } from '../oidc/provider.js';
 import type { Audit } from '../services/audit.js';
 import type { AuthCache } from '../services/auth-cache.js';
@@ -28,6 +29,8 @@ export interface Deps {
   secrets: SecretBox;
   /** The OpenID provider of this instance (oidc/provider.ts). */
   oidc: OidcProvider;
+  /** Prometheus metrics of this portal (metrics.ts). */
+  metrics: Metrics;
 }
 
 export interface RouteSpec {
