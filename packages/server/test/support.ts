@@ -72,7 +72,10 @@ export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now()
  * see ./database.ts), removed at close. Pass a `database` to share one between several portals;
  * its owner drops it.
  */
-export async function startTestPortal(env: Record<string, string> = {}, options: { logger?: Logger; database?: TestDatabase } = {}): Promise<TestPortal> {
+export async function startTestPortal(
+  env: Record<string, string> = {},
+  options: { logger?: Logger; database?: TestDatabase; keepPublicUrl?: boolean } = {},
+): Promise<TestPortal> {
   const own = options.database ? undefined : createTestDatabase();
   const db = options.database ?? own!;
   const config = loadConfig({
@@ -90,7 +93,7 @@ export async function startTestPortal(env: Record<string, string> = {}, options:
   });
   let running: RunningPortal;
   try {
-    running = await startPortal(config, { publicUrlFromAddress: true, logger: options.logger, schema: db.schema });
+    running = await startPortal(config, { publicUrlFromAddress: !options.keepPublicUrl, logger: options.logger, schema: db.schema });
   } catch (error) {
     await own?.drop();
     throw error;
