@@ -3,6 +3,7 @@
  * app's library, and a small cookie jar that follows the provider's redirects the way a browser
  * does, stopping where a browser would leave the portal (the app's redirect URI) or show a screen.
  */
+import http from 'node:http';
 import * as oidc from 'openid-client';
 
 /** Cookies of one browser, by name (paths are ignored: every cookie goes to every portal URL). */
@@ -31,6 +32,32 @@ export class Browser {
     const headers = new Headers(init.headers);
     if (this.cookies.size > 0) headers.set('cookie', this.cookieHeader());
     const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    this.take(response);
+    return response;
+  }
+
+  /**
+   * A GET over node:http with exactly the headers given (fetch would send its own
+   * `sec-fetch-mode: cors`, which relying parties such as mod_auth_openidc treat as not a page).
+   */
+  async navigationRequest(url: string, headers: Record<string, string>): Promise<Response> {
+    const all: Record<string, string> = { ...headers };
+    if (this.cookies.size > 0) all.cookie = this.cookieHeader();
+    const { status, head, body } = await new Promise<{ status: number; head: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      const request = http.get(url, { headers: all, insecureHTTPParser: true }, (answer) => {
+        let text = '';
+        answer.setEncoding('utf8');
+        answer.on('data', (chunk) => (text += chunk));
+        answer.on('end', () => resolve({ status: answer.statusCode ?? 0, head: answer.headers, body: text }));
+      });
+      request.on('error', reject);
+      request.setTimeout(10_000, () => request.destroy(new Error(`timeout: ${url}`)));
+    });
+    const responseHeaders = new Headers();
+    for (const [name, value] of Object.entries(head)) {
+      for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeaders.append(name, each);
+    }
+    const response = new Response(status === 204 || status === 304 ? null : body, { status, headers: responseHeaders });
     this.take(response);
     return response;
   }
