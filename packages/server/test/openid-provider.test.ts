@@ -411,3 +411,32 @@ describe('admin API', () => {
     for (const row of secrets) if (row.secret_hash) expect(row.secret_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 });
+
+describe('hostile input', () => {
+  it('never answers 500 at the provider endpoints', async () => {
+    const { app, user } = await setup();
+    const weird = ['', '\u0000', 'x'.repeat(5000), '../../etc/passwd', '%00', '😀', "' OR 1=1 --", '<script>'];
+    const statuses: number[] = [];
+    const call = (path: string, init: RequestInit = {}) => portal.fetch(path, { redirect: 'manual', ...init });
+    for (const value of weird) {
+      const q = encodeURIComponent(value);
+      statuses.push((await call(`/oidc/userinfo`, { headers: { authorization: `Bearer ${value.replace(/[^\x21-\x7e]/g, 'A') || 'A'}` } })).status);
+      statuses.push((await call(`/oidc/auth?client_id=${q}&response_type=code&scope=openid&redirect_uri=${q}`)).status);
+      statuses.push((await call(`/oidc/auth?client_id=${encodeURIComponent(app.name)}&response_type=${q}&scope=${q}&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge=${q}`, { headers: { cookie: `accesstoken=${user.token}` } })).status);
+      for (const body of [
+        `grant_type=authorization_code&code=${q}&client_id=${q}&client_secret=${q}`,
+        `grant_type=refresh_token&refresh_token=${q}&client_id=${encodeURIComponent(app.name)}&client_secret=${q}`,
+        `grant_type=${q}`,
+      ]) {
+        statuses.push((await call('/oidc/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).status);
+      }
+      statuses.push((await call(`/oidc/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${q}&client_id=${q}` })).status);
+      statuses.push((await call(`/oidc/interaction/${q}`)).status);
+      statuses.push((await call(`/oidc/logout?id_token_hint=${q}&post_logout_redirect_uri=${q}`)).status);
+      statuses.push((await call(`/oidc/auth/${q}`)).status);
+    }
+    statuses.push((await call('/oidc/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":' })).status);
+    statuses.push((await call('/oidc/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a='.padEnd(2_000_000, 'x') })).status);
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+  });
+});

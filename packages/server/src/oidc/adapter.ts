@@ -41,6 +41,10 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
     return payload;
   };
 
+  // What a caller sends as a token, code or id is looked up as is: refuse what no id of ours can
+  // be (and what PostgreSQL cannot even compare, such as NUL) before it reaches the database.
+  const plausible = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 255 && !value.includes('\u0000');
+
   return class KnexAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -59,15 +63,18 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
+      if (!plausible(id)) return undefined;
       if (this.model === 'Client') return clientMetadata(db, id);
       return parse(await db(TABLE).where({ model: this.model, id }).first(columns));
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      if (!plausible(uid)) return undefined;
       return parse(await db(TABLE).where({ model: this.model, uid }).orderBy('expires_at', 'desc').first(columns));
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      if (!plausible(userCode)) return undefined;
       return parse(await db(TABLE).where({ model: this.model, user_code: userCode }).first(columns));
     }
 

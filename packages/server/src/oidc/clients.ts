@@ -100,7 +100,7 @@ export async function isClient(db: Knex, appId: number): Promise<boolean> {
  * field carries the hash; `compareClientSecret` hashes what the client presents.
  */
 export async function clientMetadata(db: Knex, clientId: string): Promise<AdapterPayload | undefined> {
-  if (clientId.length === 0 || clientId.length > 200) return undefined;
+  if (clientId.length === 0 || clientId.length > 200 || clientId.includes('\u0000')) return undefined;
   const row: ClientRow | undefined = await clientsQuery(db).where('apps.name', clientId).first();
   if (!row) return undefined;
   const isPublic = Boolean(row.public);
