@@ -14,6 +14,7 @@ h1{font-size:1.5rem;margin:0 0 1rem}p{line-height:1.5}
 button,a.button{font:inherit;padding:.45rem 1rem;border-radius:.375rem;border:1px solid #6c757d;background:#fff;color:#212529;cursor:pointer;text-decoration:none}
 button.primary{background:#0d6efd;border-color:#0d6efd;color:#fff}
 code{word-break:break-all}
+@media (max-width:30rem){main{margin:1rem;padding:1.25rem}}
 `;
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
