@@ -1,4 +1,4 @@
-/** The shapes the REST API answers with (SPEC section 3). Timestamps are ISO 8601 strings. */
+/** The shapes the REST API answers with (docs/product.md §3). Timestamps are ISO 8601 strings. */
 
 export interface App {
   id: number;
@@ -81,6 +81,8 @@ export interface RegistrationToken {
   expires_timestamp: string;
   client: ClientRef;
   apps: number[];
+  /** The registration link, built by the server from PUBLIC_URL: `{PUBLIC_URL}/{app}/register?token=…`. */
+  link: string;
 }
 
 /** An API key as lists show it: `token` is masked (`apikey-AbCd…wxyz`); the full key is shown once. */
@@ -98,6 +100,8 @@ export interface LogEntry {
   client: string;
   user: string;
   event: string;
+  /** How many times it happened: repeated anonymous denials within a minute share one entry. */
+  count: number;
 }
 
 /** Answer of `POST /validatepassword` and `POST /register/`. */
@@ -114,4 +118,24 @@ export interface Health {
 /** `GET /loginoptions`: which ways to log in the login screen should offer. */
 export interface LoginOptions {
   google: boolean;
+  /** Whether "Forgot password?" works: mail is configured. */
+  passwordReset: boolean;
+}
+
+export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+/** A mail of the outbox as admins see it (`GET /mail`): never its body. */
+export interface MailEntry {
+  id: number;
+  /** `invite`, `password-reset`, `notice.…` */
+  kind: string;
+  to: string;
+  subject: string;
+  status: MailStatus;
+  attempts: number;
+  lastError: string | null;
+  createdTimestamp: string;
+  /** When the next attempt is due, while queued. */
+  nextAttemptTimestamp: string | null;
+  sentTimestamp: string | null;
 }

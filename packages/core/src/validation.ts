@@ -1,5 +1,5 @@
 /**
- * Validation of every write input (DESIGN.md: names non-empty and at most 200 characters, app
+ * Validation of every write input (docs/product.md §5: names non-empty and at most 200 characters, app
  * URLs absolute http(s) URLs, emails well formed, ids integers). Unknown fields are dropped, so a
  * body can never assign what its schema does not name.
  */
@@ -80,14 +80,6 @@ const password = z.string({ error: 'must be a string' }).superRefine((value, ctx
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-const category = z
-  .string({ error: 'must be a string' })
-  .max(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters` })
-  .refine((value) => !CONTROL_CHARS.test(value), { error: 'must not contain control characters' })
-  .transform((value) => value.trim());
-
-const requestable = z.boolean({ error: 'must be true or false' });
-
 /**
  * Characters that make a name read or split differently downstream, where a client's name is the
  * comma-separated `Remote-Groups` header: controls (Cc), format characters such as zero-width
@@ -100,7 +92,7 @@ const hasInvisible = (value: string) => INVISIBLE_CHARS.test(value.replace(EMOJI
 
 /**
  * A client's name: trimmed; no comma (also none that NFKC turns into one, such as `，`), no
- * control or invisible character (docs/product.md, Clients).
+ * control or invisible character (docs/product.md §5).
  */
 export const clientName = z
   .string({ error: 'must be a string' })
@@ -128,6 +120,14 @@ export function clientNameConflict(name: string): ApiError | null {
   }
   return null;
 }
+
+const category = z
+  .string({ error: 'must be a string' })
+  .max(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters` })
+  .refine((value) => !CONTROL_CHARS.test(value), { error: 'must not contain control characters' })
+  .transform((value) => value.trim());
+
+const requestable = z.boolean({ error: 'must be true or false' });
 
 const appFields = z.object({
   name,
@@ -163,6 +163,8 @@ export const inviteInput = z.object({
   email,
   clientid: bodyId,
   apps: z.array(bodyId, { error: 'must be a list of app ids' }).max(1000).default([]),
+  /** Mail the link to the invitee (needs mail configured). */
+  send: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type InviteInput = z.input<typeof inviteInput>;
 
