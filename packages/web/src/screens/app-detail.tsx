@@ -10,6 +10,7 @@ import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { sortRows } from '../logic/sort';
+import { formatTimestamp } from '../logic/format';
 import { paths } from '../paths';
 
 export function AppDetail() {
@@ -44,6 +45,10 @@ export function AppDetail() {
           </dd>
           <dt className="col-sm-3 col-lg-2">Description</dt>
           <dd className="col-sm-9 col-lg-10">{app.data.description || <span className="text-secondary">none</span>}</dd>
+          <dt className="col-sm-3 col-lg-2">Category</dt>
+          <dd className="col-sm-9 col-lg-10">{app.data.category || <span className="text-secondary">none</span>}</dd>
+          <dt className="col-sm-3 col-lg-2">Requestable</dt>
+          <dd className="col-sm-9 col-lg-10">{app.data.requestable ? 'yes: users may ask for access' : 'no'}</dd>
           {app.data.doclink && (
             <>
               <dt className="col-sm-3 col-lg-2">Documentation</dt>
@@ -62,6 +67,7 @@ export function AppDetail() {
             <SortHeader column="email" sort={sort} onSort={onSort}>
               Email
             </SortHeader>
+            <th scope="col">Expires</th>
             <DeleteHeader />
           </>
         }
@@ -71,10 +77,11 @@ export function AppDetail() {
             <td>
               <Link to={paths.user(user.id)}>{user.email}</Link>
             </td>
+            <td className="text-nowrap">{user.expires ? formatTimestamp(user.expires) : 'never'}</td>
             <DeleteCell onConfirm={() => remove(user)} />
           </tr>
         ))}
-        <EmptyRow columns={2} shown={rows.length} loading={users.loading} text="No users." />
+        <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users." />
       </ListTable>
     </>
   );
