@@ -31,14 +31,22 @@ export interface Config {
   sessionIdleDays: number;
   inviteTtlDays: number;
   scryptLogN: number;
+  /** Password hashes run at once (services/hash-pool.ts). */
+  passwordHashConcurrency: number;
+  /** Password hashes that may wait for the pool; past it a login answers 503. */
+  passwordHashQueue: number;
   trustProxy: boolean;
   loginFailuresPerEmail: number;
   loginFailuresPerAddress: number;
   loginWindowMinutes: number;
   loginBanMinutes: number;
+  /** Google sign-ins one address may start per 10 minutes (the life of a sign-in under way). */
+  googleStartsPerAddress: number;
+  /** Most Google sign-ins under way at once from all addresses; the oldest go first. */
+  googlePendingMax: number;
   /** SECRET_KEY: encrypts secrets that must be read back (services/secret-box.ts); undefined when unset. */
   secretKey: Buffer | undefined;
-  /** Seconds an in-process cache entry of a session or grant may live (DESIGN.md: at most 5). */
+  /** Seconds an in-process cache entry of a session or grant may live (docs/product.md, Forward auth: at most 5). */
   authCacheSeconds: number;
   webRoot: string | undefined;
   logLevel: LogLevel;
@@ -46,6 +54,19 @@ export interface Config {
   logFormat: 'json' | 'pretty';
   /** Bearer token that opens GET /metrics to callers other than a direct loopback one. */
   metricsToken: string | undefined;
+  /** Outgoing mail (docs/email.md); undefined when SMTP_URL is not set: nothing is sent. */
+  mail: MailConfig | undefined;
+}
+
+export interface MailConfig {
+  /** `smtp://user:pass@host:port` or `smtps://…`. */
+  smtpUrl: string;
+  /** The From header, e.g. `Tools-Server <no-reply@tools.example.com>`. */
+  from: string;
+  /** How often each instance looks for mail that is due (retries, mail of crashed instances). */
+  pollSeconds: number;
+  /** The first retry waits this long; each further one twice as long (at most an hour), for 24 hours. */
+  retrySeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -131,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const sessionTtlDays = integer('SESSION_TTL_DAYS', 365, 1, 3650);
+  const mail = mailConfig(read, integer, publicUrl, problems);
   const config: Config = {
     port,
     host,
@@ -148,17 +170,22 @@ export function loadConfig(env: Env = process.env): Config {
     sessionIdleDays: integer('SESSION_IDLE_DAYS', 30, 1, 3650),
     inviteTtlDays: integer('INVITE_TTL_DAYS', 7, 1, 365),
     scryptLogN: integer('SCRYPT_LOGN', 17, 10, 22),
+    passwordHashConcurrency: integer('PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
+    passwordHashQueue: integer('PASSWORD_HASH_QUEUE', 32, 0, 10000),
     trustProxy: boolean('TRUST_PROXY', false),
     loginFailuresPerEmail: integer('LOGIN_FAILURES_PER_EMAIL', 5, 1, 1000),
     loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', 20, 1, 100000),
     loginWindowMinutes: integer('LOGIN_WINDOW_MINUTES', 5, 1, 1440),
     loginBanMinutes: integer('LOGIN_BAN_MINUTES', 10, 1, 1440),
+    googleStartsPerAddress: integer('GOOGLE_STARTS_PER_ADDRESS', 20, 1, 100_000),
+    googlePendingMax: integer('GOOGLE_PENDING_MAX', 10_000, 1, 10_000_000),
     secretKey: typeof secretKey === 'string' ? undefined : secretKey,
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
     webRoot: read('WEB_ROOT'),
     logLevel,
     logFormat,
     metricsToken,
+    mail,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -178,6 +205,50 @@ export function loadDotEnv(file = '.env'): boolean {
  * For the command-line entry points: `.env` first, then the configuration, or its problems on
  * stderr and exit code 1.
  */
+function mailConfig(
+  read: (name: string) => string | undefined,
+  integer: (name: string, fallback: number, min: number, max: number) => number,
+  publicUrl: string,
+  problems: string[],
+): MailConfig | undefined {
+  const smtpUrl = read('SMTP_URL');
+  const pollSeconds = integer('MAIL_POLL_SECONDS', 10, 1, 3600);
+  const retrySeconds = integer('MAIL_RETRY_SECONDS', 60, 1, 3600);
+  const explicitFrom = read('MAIL_FROM');
+  if (explicitFrom !== undefined && !isMailFrom(explicitFrom)) {
+    problems.push(`MAIL_FROM must be an address or "Name <address>", got "${explicitFrom}"`);
+  }
+  if (smtpUrl === undefined) return undefined;
+  let host = 'localhost';
+  try {
+    host = new URL(publicUrl).hostname.replace(/^\[|\]$/g, '') || host;
+  } catch {
+    // PUBLIC_URL's own problem is reported already.
+  }
+  if (!isSmtpUrl(smtpUrl)) {
+    problems.push(`SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…, got "${smtpUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')}"`);
+  }
+  return { smtpUrl, from: explicitFrom ?? `Tools-Server <no-reply@${host}>`, pollSeconds, retrySeconds };
+}
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '' && (url.pathname === '' || url.pathname === '/');
+  } catch {
+    return false;
+  }
+}
+
+// One address, bare or after a display name; never a line break (a header of its own).
+function isMailFrom(value: string): boolean {
+  if (/[\r\n]/.test(value)) return false;
+  const match = /^(?:[^<>]*<([^<>\s]+)>|([^<>\s]+))$/.exec(value.trim());
+  const address = match?.[1] ?? match?.[2];
+  return address !== undefined && /^[^\s@]+@[^\s@]+$/.test(address);
+}
+
+/** For the command-line entry points: the configuration, or its problems on stderr and exit code 1. */
 export function loadConfigOrExit(env: Env = process.env): Config {
   try {
     if (env === process.env) loadDotEnv();
