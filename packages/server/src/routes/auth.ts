@@ -1,7 +1,10 @@
-import { loginInput, registerInput, type z } from '@tools-portal/core';
+import { forgotPasswordInput, loginInput, registerInput, resetPasswordInput, type z } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, type LoginDeps, type SignedIn } from '../services/login.js';
+import { rememberDevice } from '../services/login-devices.js';
+import { openReset, requestPasswordReset, useReset } from '../services/password-reset.js';
 import { resolveRedirect } from '../services/redirects.js';
+import { createSession } from '../services/sessions.js';
 import type { ClientInfo } from '../services/sessions.js';
 import { auditOf, bodyOf, clientInfo, noContent, principalOf, type RouteSpec } from './route.js';
 
@@ -36,6 +39,35 @@ export const authRoutes: RouteSpec[] = [
     access: 'public',
     summary: 'Register from an invite: {Token, Password, redirect?} answers {accesstoken, redirect}',
     handler: signInHandler(registerInput, (deps, info, input) => registerWithPassword(deps, info, input.Token, input.Password)),
+  },
+  {
+    method: 'POST',
+    path: '/forgotpassword',
+    access: 'public',
+    summary: 'Ask for a password-reset link by mail: {Email}; always 204 (429 past the limits per email and address)',
+    async handler(ctx, { db, config }) {
+      const input = bodyOf(ctx, forgotPasswordInput);
+      await requestPasswordReset(db, config, clientInfo(ctx), input.Email);
+      noContent(ctx);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/resetpassword',
+    access: 'public',
+    summary: 'Set a new password with a mailed link: {Token, Password, redirect?} answers {accesstoken, redirect} like a login',
+    async handler(ctx, deps) {
+      const { db, hasher, config } = deps;
+      const input = bodyOf(ctx, resetPasswordInput);
+      const info = clientInfo(ctx);
+      const reset = await openReset(db, input.Token);
+      const user = await useReset(db, config, info, reset, await hasher.hash(input.Password));
+      // TODO(login): sign in through completeSignIn once it is on main (second factor: {mfa}).
+      const token = await createSession(db, user.id, info, config);
+      setSessionCookie(ctx, config, token);
+      setDeviceCookie(ctx, config, await rememberDevice(db, user.id, ctx.cookies.get(DEVICE_COOKIE), config.sessionTtlDays));
+      ctx.body = { accesstoken: token, redirect: await resolveRedirect(db, config.publicOrigin, input.redirect) };
+    },
   },
   {
     method: 'GET',

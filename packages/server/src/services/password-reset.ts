@@ -1,0 +1,116 @@
+/**
+ * Password reset by mail (docs/email.md): a link with a token of 256 random bits, stored as its
+ * SHA-256 hash, valid for 60 minutes and once; a newer link voids the older ones. Asking for one
+ * answers the same, after the same work, whether or not the email belongs to a user.
+ */
+import { invalidInput, passwordResetLink, randomToken, type CurrentUser } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import { notice, passwordReset } from '../mail/templates.js';
+import { logEvent, type Audit } from './audit.js';
+import { enqueueMail, type MailPolicy } from './outbox.js';
+import { takeRequest } from './request-limits.js';
+import { sha256 } from './secrets.js';
+import type { ClientInfo } from './sessions.js';
+import { getUser, toCurrentUser, usersQuery, type UserRow } from './users.js';
+
+export const RESET_TTL_MINUTES = 60;
+const MINUTE_MS = 60 * 1000;
+/** Reset requests per email and per address within the window (docs/email.md). */
+export const RESET_LIMITS = { perEmail: 5, perAddress: 20, windowMs: 60 * MINUTE_MS };
+
+interface ResetRow {
+  id: number;
+  user_id: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** Voids the user's open links and makes a new one in the caller's transaction; answers its token. */
+async function newResetToken(trx: Knex, userId: number, now: number): Promise<string> {
+  const token = randomToken(32);
+  await trx('password_resets').where({ user_id: userId }).whereNull('used_at').delete();
+  await trx('password_resets').insert({ user_id: userId, token_hash: sha256(token), created_at: now, expires_at: now + RESET_TTL_MINUTES * MINUTE_MS });
+  return token;
+}
+
+/**
+ * `POST /forgotpassword`: counts the request per email and per address (429 past the limits),
+ * then, if the email belongs to a user, makes a link and queues the mail. The caller answers 204
+ * either way.
+ */
+export async function requestPasswordReset(db: Knex, policy: MailPolicy, info: ClientInfo, emailInput: string): Promise<void> {
+  const email = emailInput.trim().toLowerCase();
+  await takeRequest(
+    db,
+    [
+      { subject: `reset-email:${email}`, limit: RESET_LIMITS.perEmail },
+      { subject: `reset-address:${info.ip}`, limit: RESET_LIMITS.perAddress },
+    ],
+    RESET_LIMITS.windowMs,
+  );
+  const audit: Audit = { actor: null, ...info };
+  await db.transaction(async (trx) => {
+    const now = Date.now();
+    const user: UserRow | undefined = await usersQuery(trx).where('users.email', email).first();
+    if (!user) {
+      await logEvent(trx, audit, 'password reset asked for an unknown email', { user: email });
+      return;
+    }
+    const token = await newResetToken(trx, user.id, now);
+    const link = passwordResetLink(policy.publicUrl, token);
+    const mail = passwordReset({ email, link, minutes: RESET_TTL_MINUTES, at: now, origin: info, byAdmin: false });
+    const sent = await enqueueMail(trx, policy, { kind: 'password-reset', to: email, ...mail });
+    await logEvent(trx, audit, sent ? 'password reset link sent by mail' : 'password reset asked (mail is not configured)', {
+      client: user.client_name,
+      user: email,
+    });
+  });
+}
+
+/** `POST /user/{id}/passwordreset` (admins): a link for the user, mailed too when mail is configured. */
+export async function adminPasswordReset(db: Knex, audit: Audit & { actor: CurrentUser }, policy: MailPolicy, userId: number): Promise<{ link: string; sent: boolean }> {
+  return db.transaction(async (trx) => {
+    const user = await getUser(trx, userId);
+    const now = Date.now();
+    const link = passwordResetLink(policy.publicUrl, await newResetToken(trx, user.id, now));
+    const mail = passwordReset({ email: user.email, link, minutes: RESET_TTL_MINUTES, at: now, origin: audit, byAdmin: true });
+    const sent = await enqueueMail(trx, policy, { kind: 'password-reset', to: user.email, ...mail });
+    await logEvent(trx, audit, `made a password reset link for ${user.email}${sent ? ' (sent by mail)' : ''}`, { client: user.client.name, user: user.email });
+    return { link, sent };
+  });
+}
+
+/** The user a reset token stands for while it can be used; else a 400 naming `Token`. */
+export async function openReset(db: Knex, token: string, now = Date.now()): Promise<ResetRow> {
+  const row: ResetRow | undefined = await db('password_resets').where({ token_hash: sha256(token) }).first();
+  if (!row) throw invalidInput('Token', 'this password reset link is not valid (a newer one may have replaced it)');
+  if (row.used_at !== null) throw invalidInput('Token', 'this password reset link has already been used');
+  if (Number(row.expires_at) <= now) throw invalidInput('Token', 'this password reset link has expired');
+  return row;
+}
+
+/**
+ * Uses a reset link: sets the password, ends every session of the user, voids the user's other
+ * links, clears the email's failed-login ban and counters, queues the notice, in one transaction.
+ * Of concurrent uses of one link exactly one wins. Answers the user, to be signed in.
+ */
+export async function useReset(db: Knex, policy: MailPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<CurrentUser> {
+  return db.transaction(async (trx) => {
+    const now = Date.now();
+    const used = await trx('password_resets').where({ id: reset.id }).whereNull('used_at').andWhere('expires_at', '>', now).update({ used_at: now });
+    if (used === 0) throw invalidInput('Token', 'this password reset link has already been used');
+    const row: UserRow | undefined = await usersQuery(trx).where('users.id', reset.user_id).first();
+    // The user was deleted meanwhile (which deletes their links too).
+    if (!row) throw invalidInput('Token', 'this password reset link is not valid');
+    await trx('users').where({ id: row.id }).update({ password_hash: passwordHash });
+    await trx('sessions').where({ user_id: row.id }).delete();
+    await trx('password_resets').where({ user_id: row.id }).whereNull('used_at').delete();
+    await trx('login_bans').where({ kind: 'email', subject: row.email }).delete();
+    await trx('login_attempts').where({ kind: 'email', subject: row.email }).delete();
+    const mail = notice('password-reset', { email: row.email, at: now, origin: info, resetLink: passwordResetLink(policy.publicUrl) });
+    await enqueueMail(trx, policy, { kind: 'notice.password-reset', to: row.email, ...mail });
+    const user = toCurrentUser(row);
+    await logEvent(trx, { actor: user, ...info }, 'password reset with a link from mail; every session ended');
+    return user;
+  });
+}
