@@ -2,6 +2,7 @@
  * The server's configuration: every environment variable parsed and validated at once, so a bad
  * value stops the start with one clear message (docs/configuration.md lists them all).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -41,6 +42,10 @@ export interface Config {
   authCacheSeconds: number;
   webRoot: string | undefined;
   logLevel: LogLevel;
+  /** `json` lines or readable `pretty` lines; json unless stdout is a terminal. */
+  logFormat: 'json' | 'pretty';
+  /** Bearer token that opens GET /metrics to callers other than a direct loopback one. */
+  metricsToken: string | undefined;
   /** Outgoing mail (docs/email.md); undefined when SMTP_URL is not set: nothing is sent. */
   mail: MailConfig | undefined;
 }
@@ -130,6 +135,13 @@ export function loadConfig(env: Env = process.env): Config {
   const rawSecretKey = read('SECRET_KEY');
   const secretKey = rawSecretKey === undefined ? undefined : parseSecretKey(rawSecretKey);
   if (typeof secretKey === 'string') problems.push(`SECRET_KEY ${secretKey}`);
+  const logFormat = (read('LOG_FORMAT') ?? (process.stdout.isTTY ? 'pretty' : 'json')) as Config['logFormat'];
+  if (!['json', 'pretty'].includes(logFormat)) problems.push(`LOG_FORMAT must be json or pretty, got "${logFormat}"`);
+
+  const metricsToken = read('METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    problems.push('METRICS_TOKEN must be at least 16 characters long');
+  }
 
   const sessionTtlDays = integer('SESSION_TTL_DAYS', 365, 1, 3650);
   const mail = mailConfig(read, integer, publicUrl, problems);
@@ -159,12 +171,28 @@ export function loadConfig(env: Env = process.env): Config {
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
     webRoot: read('WEB_ROOT'),
     logLevel,
+    logFormat,
+    metricsToken,
     mail,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
 
+/**
+ * `.env` in the working directory, when there is one, read by Node's own loader into
+ * process.env; a variable set in the environment wins over the file.
+ */
+export function loadDotEnv(file = '.env'): boolean {
+  if (!fs.existsSync(file)) return false;
+  process.loadEnvFile(file);
+  return true;
+}
+
+/**
+ * For the command-line entry points: `.env` first, then the configuration, or its problems on
+ * stderr and exit code 1.
+ */
 function mailConfig(
   read: (name: string) => string | undefined,
   integer: (name: string, fallback: number, min: number, max: number) => number,
@@ -211,6 +239,7 @@ function isMailFrom(value: string): boolean {
 /** For the command-line entry points: the configuration, or its problems on stderr and exit code 1. */
 export function loadConfigOrExit(env: Env = process.env): Config {
   try {
+    if (env === process.env) loadDotEnv();
     return loadConfig(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

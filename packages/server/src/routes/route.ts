@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import type { Audit } from '../services/audit.js';
 import type { AuthCache } from '../services/auth-cache.js';
 import type { PasswordHasher } from '../services/passwords.js';
@@ -25,6 +26,8 @@ export interface Deps {
   authCache: AuthCache;
   /** Encrypts secrets that must be read back, with SECRET_KEY (services/secret-box.ts). */
   secrets: SecretBox;
+  /** Prometheus metrics of this portal (metrics.ts). */
+  metrics: Metrics;
 }
 
 export interface RouteSpec {

@@ -1,5 +1,6 @@
 /** Password login, registration from an invite, and logout. */
 import { ApiError, invalidInput, type CurrentUser } from '@tools-portal/core';
+import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
@@ -131,6 +132,8 @@ export async function registerFromInvite(
 export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, token: string, password: string): Promise<SignedIn> {
   const { db, hasher, policy } = deps;
   const invite = await openInvite(db, token);
+  const problem = await passwordProblem(password, { email: invite.email });
+  if (problem) throw invalidInput('Password', problem);
   const passwordHash = await hasher.hash(password);
   const user = await registerFromInvite(db, info, invite, { passwordHash }, 'with password');
   return { token: await createSession(db, user.id, info, policy), user };
