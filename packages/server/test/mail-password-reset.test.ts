@@ -103,6 +103,7 @@ describe('password reset with mail', () => {
     const token = tokenOf((await smtp.waitFor(user.email))[0].text);
     expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: 'short' }))).toMatchObject({ field: 'Password', message: `Password: ${PASSWORD_TOO_SHORT}` });
     expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: 'password123' }))).toMatchObject({ field: 'Password' });
+    expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: `my ${user.email.split('@')[0]} secret` }))).toMatchObject({ field: 'Password' });
     // Refused passwords do not use up the link.
     expect((await portal.anonymous.auth.resetPassword({ Token: token, Password: NEW_PASSWORD })).accesstoken).toBeTruthy();
   });

@@ -2,7 +2,7 @@ import { forgotPasswordInput, loginInput, registerInput, resetPasswordInput, typ
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, type LoginDeps, type SignedIn } from '../services/login.js';
 import { rememberDevice } from '../services/login-devices.js';
-import { openReset, requestPasswordReset, useReset } from '../services/password-reset.js';
+import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
 import { resolveRedirect } from '../services/redirects.js';
 import { createSession } from '../services/sessions.js';
 import type { ClientInfo } from '../services/sessions.js';
@@ -60,8 +60,7 @@ export const authRoutes: RouteSpec[] = [
       const { db, hasher, config } = deps;
       const input = bodyOf(ctx, resetPasswordInput);
       const info = clientInfo(ctx);
-      const reset = await openReset(db, input.Token);
-      const user = await useReset(db, config, info, reset, await hasher.hash(input.Password));
+      const user = await resetWithToken(db, hasher, config, info, input.Token, input.Password);
       // TODO(login): sign in through completeSignIn once it is on main (second factor: {mfa}).
       const token = await createSession(db, user.id, info, config);
       setSessionCookie(ctx, config, token);

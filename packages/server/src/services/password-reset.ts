@@ -4,10 +4,12 @@
  * answers the same, after the same work, whether or not the email belongs to a user.
  */
 import { invalidInput, passwordResetLink, randomToken, type CurrentUser } from '@tools-portal/core';
+import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
 import { notice, passwordReset } from '../mail/templates.js';
 import { logEvent, type Audit } from './audit.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
+import type { PasswordHasher } from './passwords.js';
 import { takeRequest } from './request-limits.js';
 import { sha256 } from './secrets.js';
 import type { ClientInfo } from './sessions.js';
@@ -21,6 +23,7 @@ export const RESET_LIMITS = { perEmail: 5, perAddress: 20, windowMs: 60 * MINUTE
 interface ResetRow {
   id: number;
   user_id: number;
+  email: string;
   expires_at: number;
   used_at: number | null;
 }
@@ -82,11 +85,25 @@ export async function adminPasswordReset(db: Knex, audit: Audit & { actor: Curre
 
 /** The user a reset token stands for while it can be used; else a 400 naming `Token`. */
 export async function openReset(db: Knex, token: string, now = Date.now()): Promise<ResetRow> {
-  const row: ResetRow | undefined = await db('password_resets').where({ token_hash: sha256(token) }).first();
+  const row: ResetRow | undefined = await db('password_resets')
+    .join('users', 'users.id', 'password_resets.user_id')
+    .where({ 'password_resets.token_hash': sha256(token) })
+    .first('password_resets.id', 'password_resets.user_id', 'users.email', 'password_resets.expires_at', 'password_resets.used_at');
   if (!row) throw invalidInput('Token', 'this password reset link is not valid (a newer one may have replaced it)');
   if (row.used_at !== null) throw invalidInput('Token', 'this password reset link has already been used');
   if (Number(row.expires_at) <= now) throw invalidInput('Token', 'this password reset link has expired');
   return row;
+}
+
+/**
+ * `POST /resetpassword`: checks the link and the new password (every rule, before hashing), then
+ * uses the link. Answers the user, to be signed in.
+ */
+export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: MailPolicy, info: ClientInfo, token: string, password: string): Promise<CurrentUser> {
+  const reset = await openReset(db, token);
+  const problem = await passwordProblem(password, { email: reset.email });
+  if (problem) throw invalidInput('Password', problem);
+  return useReset(db, policy, info, reset, await hasher.hash(password));
 }
 
 /**
