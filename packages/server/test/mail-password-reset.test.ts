@@ -123,7 +123,10 @@ describe('password reset with mail', () => {
     for (let i = 0; i < 6; i++) await portal.login(user.email, 'wrong password!').catch(() => undefined);
     expect((await failure(portal.login(user.email, user.password))).code).toBe('too_many_requests');
     await forgot(portal, user.email, newAddress());
-    const token = tokenOf((await smtp.waitFor(user.email))[0].text);
+    // The lock's notice, then the link.
+    const mails = await smtp.waitFor(user.email, 2);
+    expect(mails.map((mail) => mail.subject).sort()).toEqual(['Reset your Tools-Server password', 'Your Tools-Server account was locked after failed logins']);
+    const token = tokenOf(mails.find((mail) => mail.subject.startsWith('Reset'))!.text);
     await portal.anonymous.auth.resetPassword({ Token: token, Password: NEW_PASSWORD });
     expect(await portal.login(user.email, NEW_PASSWORD)).toBeTruthy();
   });

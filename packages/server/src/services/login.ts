@@ -15,7 +15,9 @@ import {
   tooManyAttempts,
   type BruteForcePolicy,
 } from './brute-force.js';
-import { knownDevice, rememberDevice } from './login-devices.js';
+import { hasDevices, knownDevice, rememberDevice } from './login-devices.js';
+import { queueNotice } from './notices.js';
+import type { MailPolicy } from './outbox.js';
 import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js';
 import type { PasswordCheck, PasswordHasher } from './passwords.js';
 import { createSession, endSession, type ClientInfo, type SessionPolicy } from './sessions.js';
@@ -24,7 +26,7 @@ import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserR
 export interface LoginDeps {
   db: Knex;
   hasher: PasswordHasher;
-  policy: SessionPolicy & BruteForcePolicy;
+  policy: SessionPolicy & BruteForcePolicy & MailPolicy;
 }
 
 export interface SignedIn {
@@ -69,9 +71,15 @@ export async function passwordLogin(
     throw error;
   }
   if (!row || !check.ok) {
-    await recordFailure(db, policy, reservation);
     const reason = !row ? 'unknown email' : row.password_hash ? 'wrong password' : 'no password set';
-    await logEvent(db, audit, `login failed: ${reason}`, { client: row?.client_name, user: email });
+    await db.transaction(async (trx) => {
+      const banned = await recordFailure(trx, policy, reservation);
+      await logEvent(trx, audit, `login failed: ${reason}`, { client: row?.client_name, user: email });
+      // The owner learns that their account is locked, and from which address it was attacked.
+      if (row && banned.some((subject) => subject.kind === 'email')) {
+        await queueNotice(trx, policy, 'account-locked', { email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
+      }
+    });
     throw new ApiError('unauthenticated', WRONG_CREDENTIALS);
   }
   await releaseAttempt(db, reservation);
@@ -79,8 +87,13 @@ export async function passwordLogin(
     await db('users').where({ id: row.id }).update({ password_hash: await hasher.hash(password) });
   }
   const user = toCurrentUser(row);
-  const token = await createSession(db, user.id, info, policy);
-  await logEvent(db, { ...audit, actor: user }, emailBanned ? 'login with password from a known device while the email is banned' : 'login with password');
+  const token = await db.transaction(async (trx) => {
+    const session = await createSession(trx, user.id, info, policy);
+    await logEvent(trx, { ...audit, actor: user }, emailBanned ? 'login with password from a known device while the email is banned' : 'login with password');
+    // A browser this account has not signed in from before (its very first sign-in aside).
+    if (!device && (await hasDevices(trx, user.id))) await queueNotice(trx, policy, 'new-browser', { email, origin: info });
+    return session;
+  });
   return { token, user, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
 }
 

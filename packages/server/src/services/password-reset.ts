@@ -6,8 +6,9 @@
 import { invalidInput, passwordResetLink, randomToken, type CurrentUser } from '@tools-portal/core';
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
-import { notice, passwordReset } from '../mail/templates.js';
+import { passwordReset } from '../mail/templates.js';
 import { logEvent, type Audit } from './audit.js';
+import { queueNotice } from './notices.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
 import type { PasswordHasher } from './passwords.js';
 import { takeRequest } from './request-limits.js';
@@ -124,8 +125,7 @@ export async function useReset(db: Knex, policy: MailPolicy, info: ClientInfo, r
     await trx('password_resets').where({ user_id: row.id }).whereNull('used_at').delete();
     await trx('login_bans').where({ kind: 'email', subject: row.email }).delete();
     await trx('login_attempts').where({ kind: 'email', subject: row.email }).delete();
-    const mail = notice('password-reset', { email: row.email, at: now, origin: info, resetLink: passwordResetLink(policy.publicUrl) });
-    await enqueueMail(trx, policy, { kind: 'notice.password-reset', to: row.email, ...mail });
+    await queueNotice(trx, policy, 'password-reset', { email: row.email, origin: info });
     const user = toCurrentUser(row);
     await logEvent(trx, { actor: user, ...info }, 'password reset with a link from mail; every session ended');
     return user;
