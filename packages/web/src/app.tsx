@@ -14,6 +14,7 @@ import { FailedLogin } from './screens/failed-login';
 import { Invites } from './screens/invites';
 import { Login } from './screens/login';
 import { Logs } from './screens/logs';
+import { ResetPassword, SetNewPassword } from './screens/reset-password';
 import { UserApps } from './screens/user-apps';
 import { UserDetail } from './screens/user-detail';
 import { Users } from './screens/users';
@@ -27,6 +28,8 @@ const routes: RouteObject[] = [
   { path: paths.home, element: <Navigate to={paths.login} replace /> },
   { path: `${paths.login}/:redirect?/:token?`, element: <Login /> },
   { path: paths.failedLogin, element: <FailedLogin /> },
+  { path: paths.resetPassword, element: <ResetPassword /> },
+  { path: '/reset/:token', element: <SetNewPassword /> },
   {
     element: <Layout />,
     children: [
