@@ -53,6 +53,10 @@ describe('password reset with mail', () => {
     expect(await refuses(user.api.users.me())).toBe(true);
     expect(await refuses(portal.login(user.email, user.password))).toBe(true);
     expect(await portal.login(user.email, NEW_PASSWORD)).toBeTruthy();
+    // Through the one sign-in pipeline: the reset, then its sign-in.
+    const events = (await portal.admin.logs.page(1, 100)).filter((entry) => entry.user === user.email).map((entry) => entry.event);
+    expect(events).toContain('login with a password reset link');
+    expect(events).toContain('password reset with a link from mail; every session ended');
 
     expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: 'yet another password' }))).toMatchObject({
       code: 'invalid_input',

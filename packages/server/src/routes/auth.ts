@@ -4,7 +4,6 @@ import { logout, passwordLogin, registerWithPassword, type LoginDeps, type Signe
 import { rememberDevice } from '../services/login-devices.js';
 import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
 import { resolveRedirect } from '../services/redirects.js';
-import { createSession } from '../services/sessions.js';
 import type { ClientInfo } from '../services/sessions.js';
 import { auditOf, bodyOf, clientInfo, noContent, principalOf, type RouteSpec } from './route.js';
 
@@ -60,9 +59,7 @@ export const authRoutes: RouteSpec[] = [
       const { db, hasher, config } = deps;
       const input = bodyOf(ctx, resetPasswordInput);
       const info = clientInfo(ctx);
-      const user = await resetWithToken(db, hasher, config, info, input.Token, input.Password);
-      // TODO(login): sign in through completeSignIn once it is on main (second factor: {mfa}).
-      const token = await createSession(db, user.id, info, config);
+      const { token, user } = await resetWithToken(db, hasher, config, info, input.Token, input.Password);
       setSessionCookie(ctx, config, token);
       setDeviceCookie(ctx, config, await rememberDevice(db, user.id, ctx.cookies.get(DEVICE_COOKIE), config.sessionTtlDays));
       ctx.body = { accesstoken: token, redirect: await resolveRedirect(db, config.publicOrigin, input.redirect) };

@@ -13,7 +13,8 @@ import { enqueueMail, type MailPolicy } from './outbox.js';
 import type { PasswordHasher } from './passwords.js';
 import { takeRequest } from './request-limits.js';
 import { sha256 } from './secrets.js';
-import type { ClientInfo } from './sessions.js';
+import type { ClientInfo, SessionPolicy } from './sessions.js';
+import { completeSignIn, type SignedIn } from './sign-in.js';
 import { getUser, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
 export const RESET_TTL_MINUTES = 60;
@@ -98,9 +99,9 @@ export async function openReset(db: Knex, token: string, now = Date.now()): Prom
 
 /**
  * `POST /resetpassword`: checks the link and the new password (every rule, before hashing), then
- * uses the link. Answers the user, to be signed in.
+ * uses the link and signs in through the one sign-in pipeline.
  */
-export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: MailPolicy, info: ClientInfo, token: string, password: string): Promise<CurrentUser> {
+export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: MailPolicy & SessionPolicy, info: ClientInfo, token: string, password: string): Promise<SignedIn> {
   const reset = await openReset(db, token);
   const problem = await passwordProblem(password, { email: reset.email });
   if (problem) throw invalidInput('Password', problem);
@@ -109,10 +110,11 @@ export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: M
 
 /**
  * Uses a reset link: sets the password, ends every session of the user, voids the user's other
- * links, clears the email's failed-login ban and counters, queues the notice, in one transaction.
- * Of concurrent uses of one link exactly one wins. Answers the user, to be signed in.
+ * links, clears the email's failed-login ban and counters, queues the notice and signs in (the new
+ * session after the old ones are gone), in one transaction. Of concurrent uses of one link exactly
+ * one wins.
  */
-export async function useReset(db: Knex, policy: MailPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<CurrentUser> {
+export async function useReset(db: Knex, policy: MailPolicy & SessionPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<SignedIn> {
   return db.transaction(async (trx) => {
     const now = Date.now();
     const used = await trx('password_resets').where({ id: reset.id }).whereNull('used_at').andWhere('expires_at', '>', now).update({ used_at: now });
@@ -128,6 +130,6 @@ export async function useReset(db: Knex, policy: MailPolicy, info: ClientInfo, r
     await queueNotice(trx, policy, 'password-reset', { email: row.email, origin: info });
     const user = toCurrentUser(row);
     await logEvent(trx, { actor: user, ...info }, 'password reset with a link from mail; every session ended');
-    return user;
+    return completeSignIn(trx, user, 'password-reset', info, policy);
   });
 }
