@@ -31,6 +31,10 @@ export interface Config {
   sessionIdleDays: number;
   inviteTtlDays: number;
   scryptLogN: number;
+  /** Password hashes run at once (services/hash-pool.ts). */
+  passwordHashConcurrency: number;
+  /** Password hashes that may wait for the pool; past it a login answers 503. */
+  passwordHashQueue: number;
   trustProxy: boolean;
   loginFailuresPerEmail: number;
   loginFailuresPerAddress: number;
@@ -166,6 +170,8 @@ export function loadConfig(env: Env = process.env): Config {
     sessionIdleDays: integer('SESSION_IDLE_DAYS', 30, 1, 3650),
     inviteTtlDays: integer('INVITE_TTL_DAYS', 7, 1, 365),
     scryptLogN: integer('SCRYPT_LOGN', 17, 10, 22),
+    passwordHashConcurrency: integer('PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
+    passwordHashQueue: integer('PASSWORD_HASH_QUEUE', 32, 0, 10000),
     trustProxy: boolean('TRUST_PROXY', false),
     loginFailuresPerEmail: integer('LOGIN_FAILURES_PER_EMAIL', 5, 1, 1000),
     loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', 20, 1, 100000),
