@@ -11,6 +11,7 @@ import * as loginDevices from './migrations/20261123-151-login-devices.js';
 import * as eventCounts from './migrations/20261123-200-event-counts.js';
 import * as launcher from './migrations/20261123-300-launcher.js';
 import * as mail from './migrations/20261123-400-mail.js';
+import * as oidcProvider from './migrations/20261123-450-oidc-provider.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '20261123-200-event-counts': eventCounts,
   '20261123-300-launcher': launcher,
   '20261123-400-mail': mail,
+  '20261123-450-oidc-provider': oidcProvider,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -64,14 +64,13 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
   const { app, ambiguous } = await appOf(deps, question);
   const user = principal?.user ?? null;
   if (ambiguous) {
-    // An anonymous caller could vary the URL at will: its denials name the reason only, and collapse.
-    await logDenial(deps, question, user, user ? `ambiguous original URL (${ambiguous}): ${originalUrl ?? ''}` : `ambiguous original URL (${ambiguous})`);
+    // Anonymous denials are keyed on the app and reason, never the URL or name asked for: a caller
+    // varying those must not grow the log (one row a minute per address, app and reason, with a count).
+    await logDenial(deps, question, user, `ambiguous original URL (${ambiguous})${user ? `: ${originalUrl ?? ''}` : ''}`);
     return { outcome: 'ambiguous', reason: ambiguous };
   }
   const what = question.appName !== undefined ? `app ${question.appName}` : app ? `app ${app.name}` : (originalUrl ?? 'an unnamed app');
   if (!user) {
-    // Keyed on the app, not the URL or the name asked for: an anonymous caller varying those must
-    // not grow the log (one row a minute per address, app and reason, with a count).
     await logDenial(deps, question, null, `not logged in, for ${app ? `app ${app.name}` : 'no registered app'}`);
     return { outcome: 'not_logged_in', returnTo: returnTarget(originalUrl) };
   }

@@ -150,7 +150,7 @@ export function AppList() {
               <Fragment key={group.key}>
                 {group.title && (
                   <tr className="table-light">
-                    <th scope="colgroup" colSpan={columnCount} className="small text-uppercase text-secondary">
+                    <th scope="colgroup" colSpan={columnCount} className="small text-uppercase fw-semibold text-body">
                       {group.title}
                     </th>
                   </tr>
