@@ -10,7 +10,7 @@
  *   /.well-known/openid-configuration;
  * - its pages are ours, within the portal's Content-Security-Policy (oidc/pages.ts).
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mayUseApp, OIDC_PREFIX, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import Provider, { errors, interactionPolicy, type Account, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
@@ -77,8 +77,12 @@ function portalPrincipalOf(ctx: { req: IncomingMessage }): Principal | null {
   return portalPrincipals.get(ctx.req) ?? null;
 }
 
-/** The provider session's uid for a portal session: what binds the two. */
-const boundUid = (principal: Principal) => `portal-${principal.sessionId}-${principal.user.id}`;
+/**
+ * The prefix of a provider session's uid under a portal session: what binds the two. Each
+ * provider session still gets a uid of its own (codes find their session by it: two sign-ins
+ * in two tabs must not share one).
+ */
+const boundPrefix = (principal: Principal) => `portal-${principal.sessionId}-${principal.user.id}-`;
 
 /** Looks up a user by the `sub` the provider carries (the user id as a string). */
 async function userOf(db: Knex, sub: string): Promise<CurrentUser | undefined> {
@@ -300,8 +304,9 @@ function bindSessionToPortal(provider: Provider, db: Knex): void {
       if (!session.accountId) return session;
       return register(ctx, new Session());
     }
-    const uid = boundUid(principal);
-    if (session.uid === uid && session.accountId === String(principal.user.id)) return session;
+    const prefix = boundPrefix(principal);
+    if (session.uid?.startsWith(prefix) && session.accountId === String(principal.user.id)) return session;
+    const uid = `${prefix}${randomBytes(12).toString('base64url')}`;
     const row = await db('sessions').where({ id: principal.sessionId }).first('created_at');
     const loginTs = Math.floor(Number(row?.created_at ?? Date.now()) / 1000);
     return register(ctx, new Session({ uid, accountId: String(principal.user.id), loginTs }));
