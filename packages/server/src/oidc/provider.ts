@@ -92,23 +92,27 @@ async function userOf(db: Knex, sub: string): Promise<CurrentUser | undefined> {
 }
 
 /**
- * Whether the tokens of a grant still stand: the portal session that made it is alive, it is
- * this user's, and the user may still use the app. Checked on every code exchange, refresh and
- * userinfo call, so deletion, a removed grant or the end of the session stop them at once (the
- * grant list comes from the forward-auth cache: at most AUTH_CACHE_SECONDS old).
+ * The user of a token whose grant still stands: the portal session that made the grant is alive,
+ * it is this user's, and the user may still use the app. One query, checked on every code
+ * exchange, refresh and userinfo call, so deletion, a removed grant or the end of the session
+ * stop them at once (the grant list comes from the forward-auth cache: at most
+ * AUTH_CACHE_SECONDS old).
  */
-async function grantStands(deps: OidcDeps, grantId: string, user: CurrentUser, clientId: string): Promise<boolean> {
-  const row: { user_id: number; app_id: number; name: string; expires_at: number | string; last_seen_at: number | string } | undefined = await deps
-    .db('oidc_grant_sessions')
+async function userOfStandingGrant(deps: OidcDeps, grantId: string, sub: string, clientId: string): Promise<CurrentUser | undefined> {
+  if (!/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
+  const row: (UserRow & { app_id: number; app_name: string; expires_at: number | string; last_seen_at: number | string }) | undefined = await usersQuery(deps.db)
+    .join('oidc_grant_sessions', 'oidc_grant_sessions.user_id', 'users.id')
     .join('sessions', 'sessions.id', 'oidc_grant_sessions.session_id')
     .join('apps', 'apps.id', 'oidc_grant_sessions.app_id')
     .where('oidc_grant_sessions.grant_id', grantId)
-    .first('oidc_grant_sessions.user_id', 'oidc_grant_sessions.app_id', 'apps.name', 'sessions.expires_at', 'sessions.last_seen_at');
-  if (!row || Number(row.user_id) !== user.id || row.name !== clientId) return false;
+    .andWhere('users.id', Number(sub))
+    .first('oidc_grant_sessions.app_id', 'apps.name as app_name', 'sessions.expires_at', 'sessions.last_seen_at');
+  if (!row || row.app_name !== clientId) return undefined;
   const now = Date.now();
-  if (Number(row.expires_at) <= now || Number(row.last_seen_at) + deps.config.sessionIdleDays * 86_400_000 <= now) return false;
+  if (Number(row.expires_at) <= now || Number(row.last_seen_at) + deps.config.sessionIdleDays * 86_400_000 <= now) return undefined;
+  const user = toCurrentUser(row);
   const granted = user.admin ? new Set<number>() : await deps.authCache.grantsOf(user.id);
-  return mayUseApp(user, granted, Number(row.app_id));
+  return mayUseApp(user, granted, Number(row.app_id)) ? user : undefined;
 }
 
 function account(user: CurrentUser): Account {
@@ -246,11 +250,9 @@ async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promi
     extraClientMetadata: { properties: ['urn:tools-portal:app_id'] },
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}`, policy: policy() },
     async findAccount(_ctx, sub, token) {
-      const user = await userOf(db, sub);
-      if (!user) return undefined;
       const grantId = token && 'grantId' in token ? (token.grantId as string | undefined) : undefined;
-      if (grantId && !(await grantStands(deps, grantId, user, String(token!.clientId)))) return undefined;
-      return account(user);
+      const user = grantId ? await userOfStandingGrant(deps, grantId, sub, String(token!.clientId)) : await userOf(db, sub);
+      return user ? account(user) : undefined;
     },
     loadExistingGrant: (ctx) => loadExistingGrant(deps, ctx),
     issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
