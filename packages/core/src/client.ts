@@ -1,5 +1,5 @@
 /**
- * The typed client of the REST API (SPEC section 7), shared by the web portal and toolsctl.
+ * The typed client of the REST API (docs/product.md §7), shared by the web portal and toolsctl.
  * It takes a `fetch`, so the browser passes its own and the CLI passes undici's.
  */
 import type {

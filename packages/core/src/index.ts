@@ -11,3 +11,4 @@ export * from './client.js';
 export * from './invite-links.js';
 export * from './oidc.js';
 export * from './expiry.js';
+export * from './request-paths.js';

@@ -15,6 +15,7 @@ import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
 import { startGrantExpiry } from './services/grant-expiry.js';
+import { HashPool } from './services/hash-pool.js';
 import { PasswordHasher } from './services/passwords.js';
 import { MailSender } from './mail/sender.js';
 import { openSecretBox } from './services/secret-box.js';
@@ -76,7 +77,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       ...(options.publicUrlFromAddress ? { publicUrl: url, publicOrigin: origin, trustedOrigins: [origin] } : {}),
       webRoot: config.webRoot ?? defaultWebRoot(),
     };
-    const hasher = new PasswordHasher(final.scryptLogN);
+    const hasher = new PasswordHasher(final.scryptLogN, new HashPool(final.passwordHashConcurrency, final.passwordHashQueue));
     const result = await bootstrap(db, hasher, {
       adminEmail: final.adminEmail,
       adminPassword: final.adminPassword,

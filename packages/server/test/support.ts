@@ -49,7 +49,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-// DESIGN.md: a revoked session may keep working on another instance for at most 5 seconds.
+// docs/product.md, Forward auth: a revoked session may keep working on another instance for at most 5 seconds.
 export const CACHE_BOUND_MS = 5000;
 
 /** Polls until `check` answers true; answers whether it did within `limitMs` (bounded loop). */

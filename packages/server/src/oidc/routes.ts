@@ -7,7 +7,7 @@
 import type { Context, Next } from 'koa';
 import { SESSION_COOKIE } from '../middleware/auth.js';
 import type { Deps } from '../routes/route.js';
-import { loginLocation } from '../services/forward-auth.js';
+import { loginLocation } from '../forward-auth-http.js';
 import { secretKeyMissing } from '../services/secret-box.js';
 import { principalFromToken, type Principal } from '../services/sessions.js';
 import { interactionExpiredPage, PAGE_CSS, PAGE_CSS_PATH } from './pages.js';
