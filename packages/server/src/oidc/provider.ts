@@ -23,7 +23,7 @@ import type { SecretBox } from '../services/secret-box.js';
 import type { Principal } from '../services/sessions.js';
 import { usersQuery, toCurrentUser, type UserRow } from '../services/users.js';
 import { knexAdapter } from './adapter.js';
-import { secretMatches } from './clients.js';
+import { clientMetadata, secretMatches } from './clients.js';
 import { errorPage, logoutPage, signedOutPage, withFormAction } from './pages.js';
 import { ensureSigningKeys, keySetVersion, loadKeySet } from './signing-keys.js';
 
@@ -280,12 +280,39 @@ async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promi
     return secretMatches(this.clientSecret ?? '', actual);
   };
 
+  cacheClients(provider, db);
   bindSessionToPortal(provider, db);
   provider.use(async (ctx, next) => {
     await next();
     await afterProviderRoute(deps, ctx as KoaContextWithOIDC);
   });
   return provider;
+}
+
+/**
+ * oidc-provider rebuilds a client from its metadata after hashing the metadata (object-hash, about
+ * half a millisecond of CPU) on every request. The metadata is still read on every request (so a
+ * new secret or a deleted client holds at once, on every instance); the built client is reused
+ * while the metadata is the same text.
+ */
+function cacheClients(provider: Provider, db: Knex): void {
+  const Client = provider.Client as unknown as { find(id: string): Promise<unknown> };
+  const original = Client.find.bind(Client);
+  const built = new Map<string, { text: string; client: unknown }>();
+  Client.find = async function find(id: string) {
+    if (typeof id !== 'string') return undefined;
+    const metadata = await clientMetadata(db, id);
+    if (!metadata) {
+      built.delete(id);
+      return undefined;
+    }
+    const text = JSON.stringify(metadata);
+    const hit = built.get(id);
+    if (hit?.text === text) return hit.client;
+    const client = await original(id);
+    if (client) built.set(id, { text, client });
+    return client;
+  };
 }
 
 /**
