@@ -9,10 +9,11 @@ import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
 import { newChecks, type OidcClient } from '../google-oidc.js';
 import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
-import { openInvite, registerFromInvite, type SignedIn } from './login.js';
+import { openInvite, registerFromInvite } from './login.js';
 import { savePendingLogin, takePendingLogin } from './oidc-logins.js';
 import { resolveRedirect } from './redirects.js';
-import { createSession, type ClientInfo, type SessionPolicy } from './sessions.js';
+import type { ClientInfo, SessionPolicy } from './sessions.js';
+import { completeSignIn, type SignedIn, type SignInMethod } from './sign-in.js';
 import { createStaffAdmin } from './staff-admins.js';
 import { toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -107,17 +108,12 @@ async function decide(
 ): Promise<SignedIn> {
   const { email, sub } = identity;
   const audit: Audit = { actor: null, ...info };
-  const signIn = async (user: CurrentUser, event?: string): Promise<SignedIn> => {
-    const token = await createSession(db, user.id, info, policy);
-    // Registrations log their own event; a sign-in of an existing user logs `event`.
-    if (event) await logEvent(db, { ...audit, actor: user }, event);
-    return { token, user };
-  };
+  const signIn = (user: CurrentUser, method: SignInMethod) => completeSignIn(db, user, method, info, policy);
 
   if (!email || !identity.emailVerified) throw refused('the Google account has no verified email address');
 
   const linked: UserRow | undefined = await usersQuery(db).where('users.google_sub', sub).first();
-  if (linked) return signIn(toCurrentUser(linked), 'login with Google');
+  if (linked) return signIn(toCurrentUser(linked), 'google');
 
   const known: (UserRow & { google_sub: string | null }) | undefined = await usersQuery(db)
     .where('users.email', email)
@@ -128,12 +124,12 @@ async function decide(
     // Linking happens once: a user already linked to another Google account stays with it.
     const linkedNow = known.google_sub === null ? await db('users').where({ id: known.id }).whereNull('google_sub').update({ google_sub: sub }) : 0;
     if (linkedNow === 0) throw refused('the user is linked to another Google account');
-    return signIn(toCurrentUser(known), 'login with Google (Google account linked)');
+    return signIn(toCurrentUser(known), 'google-linked');
   }
 
   if (inviteToken) {
     try {
-      return await signIn(await registerFromInvite(db, info, await openInvite(db, inviteToken), { googleSub: sub }, 'with Google'));
+      return await registerFromInvite(db, info, await openInvite(db, inviteToken), { googleSub: sub }, 'invite-google', policy);
     } catch (error) {
       if (error instanceof ApiError) throw refused(`the invitation cannot be used: ${error.message}`);
       throw error;
@@ -143,7 +139,7 @@ async function decide(
   const staff = policy.staffEmailDomain;
   if (staff && email.endsWith(`@${staff}`)) {
     if (identity.hostedDomain !== staff) throw refused(`the account is not managed by the ${staff} Google Workspace (hd claim)`);
-    return signIn(await createStaffAdmin(db, audit, { email, googleSub: sub }));
+    return createStaffAdmin(db, audit, { email, googleSub: sub }, policy);
   }
 
   throw refused('no user, invitation or staff domain matches this Google account');
