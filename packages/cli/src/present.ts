@@ -1,5 +1,5 @@
 /** How each resource looks as a Result: the JSON the API gave, a table for people, ids for --quiet. */
-import type { AccessRequest, AccessToken, App, Client, GrantedApp, LogEntry, RegistrationToken, User } from '@tools-portal/core';
+import type { AccessRequest, AccessToken, App, Client, GrantedApp, LogEntry, MailEntry, RegistrationToken, User } from '@tools-portal/core';
 import type { Result } from './output.js';
 
 export const appList = (apps: App[]): Result => ({
@@ -118,6 +118,15 @@ export const requestList = (requests: AccessRequest[]): Result => ({
       request.decidedBy ?? '',
       request.decision ?? '',
     ]),
+  },
+});
+
+export const mailList = (mails: MailEntry[]): Result => ({
+  json: mails,
+  quiet: mails.map((mail) => mail.id),
+  table: {
+    head: ['id', 'to', 'subject', 'status', 'attempts', 'last error', 'queued'],
+    rows: mails.map((mail) => [mail.id, mail.to, mail.subject, mail.status, mail.attempts, mail.lastError ?? '', mail.createdTimestamp]),
   },
 });
 

@@ -28,7 +28,7 @@ export type VerifyDecision =
   /** `returnTo`: where the login comes back to; only ever a URL the proxy sent. */
   | { outcome: 'not_logged_in'; returnTo: string | undefined }
   /**
-   * The same for an app that exists and one that does not (DESIGN.md, Security rules).
+   * The same for an app that exists and one that does not (docs/product.md, Security rules).
    * `deniedApp`: the name the denied page may show: the proxy's `?app=`, or a requestable app's.
    */
   | { outcome: 'not_allowed'; user: CurrentUser; deniedApp?: string }
