@@ -50,9 +50,18 @@ export interface AccessToken {
 export interface LogEntry {
   id: number;
   timestamp: string;
+  /** A type of the catalogue in events.ts, e.g. `login.success` (older entries may hold another). */
+  type: string;
+  /** The client and user the event is about. */
   client: string;
   user: string;
+  /** The email of who did it; empty when anonymous. */
+  actor: string;
   event: string;
+  ip: string;
+  userAgent: string;
+  /** 1, or how many identical anonymous denials the entry stands for. */
+  count: number;
 }
 
 /** Answer of `POST /validatepassword` and `POST /register/`. */

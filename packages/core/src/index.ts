@@ -9,3 +9,5 @@ export * from './redirects.js';
 export * from './apps.js';
 export * from './client.js';
 export * from './invite-links.js';
+export * from './events.js';
+export * from './log-filter.js';

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { isAlreadyExists, isUniqueViolation } from './errors.js';
 import * as initialSchema from './migrations/20261122-001-initial-schema.js';
 import * as oidcLogins from './migrations/20261122-002-oidc-logins.js';
+import * as eventLogActorType from './migrations/20261123-350-event-log-actor-type.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,6 +16,7 @@ interface Migration {
 const migrations: Record<string, Migration> = {
   '20261122-001-initial-schema': initialSchema,
   '20261122-002-oidc-logins': oidcLogins,
+  '20261123-350-event-log-actor-type': eventLogActorType,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

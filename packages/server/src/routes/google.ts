@@ -39,7 +39,7 @@ export function googleRouter(deps: Deps): Router {
 
   // For failures the sign-in service did not log itself; the browser moves on even if the log cannot be written.
   const logFailure = (ctx: Context, event: string) =>
-    logEvent(db, { actor: null, ...clientInfo(ctx) }, event).catch((error: unknown) => logger.warn(`cannot log "${event}"`, error));
+    logEvent(db, { actor: null, ...clientInfo(ctx) }, 'google.failure', event).catch((error: unknown) => logger.warn(`cannot log "${event}"`, error));
 
   const notConfigured = async (ctx: Context) => {
     await logFailure(ctx, 'Google sign-in refused: Google sign-in is not configured');

@@ -40,7 +40,7 @@ export async function createApp(db: Knex, audit: Audit, input: AppFields): Promi
   try {
     return await db.transaction(async (trx) => {
       const [row] = await trx('apps').insert({ ...input, created_at: Date.now() }).returning('id');
-      await logEvent(trx, audit, `created app ${input.name}`);
+      await logEvent(trx, audit, 'app.create', `created app ${input.name}`);
       return { id: row.id, ...input };
     });
   } catch (error) {
@@ -55,7 +55,7 @@ export async function updateApp(db: Knex, audit: Audit, input: AppUpdate & AppFi
       const before = await getApp(trx, id);
       await trx('apps').where({ id }).update({ name, url, description, doclink });
       const renamed = before.name === name ? '' : ` (was ${before.name})`;
-      await logEvent(trx, audit, `updated app ${name}${renamed}`);
+      await logEvent(trx, audit, 'app.update', `updated app ${name}${renamed}`);
       return { id, name, url, description, doclink };
     });
   } catch (error) {
@@ -68,7 +68,7 @@ export async function deleteApp(db: Knex, audit: Audit, id: number): Promise<voi
   await db.transaction(async (trx) => {
     const app = await getApp(trx, id);
     await trx('apps').where({ id }).delete();
-    await logEvent(trx, audit, `deleted app ${app.name}`);
+    await logEvent(trx, audit, 'app.delete', `deleted app ${app.name}`);
   });
 }
 
@@ -82,7 +82,7 @@ export async function grantApp(db: Knex, audit: Audit, userId: number, appId: nu
     } catch (error) {
       throw translateDatabaseError(error, `user ${user.email} already has app ${app.name}`) ?? error;
     }
-    await logEvent(trx, audit, `granted app ${app.name} to ${user.email}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, 'grant.add', `granted app ${app.name} to ${user.email}`, { client: user.client.name, user: user.email });
   });
 }
 
@@ -92,7 +92,7 @@ export async function revokeApp(db: Knex, audit: Audit, userId: number, appId: n
     const app = await getApp(trx, appId);
     const removed = await trx('user_apps').where({ user_id: userId, app_id: appId }).delete();
     if (removed === 0) throw notFound(`grant of app ${app.name} to user`, user.email);
-    await logEvent(trx, audit, `revoked app ${app.name} from ${user.email}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, 'grant.remove', `revoked app ${app.name} from ${user.email}`, { client: user.client.name, user: user.email });
   });
 }
 

@@ -1,12 +1,14 @@
 /**
- * The auth event log (DESIGN.md, Event log): one row per login, logout, registration, Google
- * sign-in and admin change, with the client and user it concerns, the address and user agent.
+ * The auth event log (docs/event-log.md): one row per login, logout, registration, Google
+ * sign-in and admin change: its type (core's catalogue), who did it (the actor), the client and
+ * user it concerns, the address and user agent.
  */
-import type { CurrentUser, LogEntry } from '@tools-portal/core';
+import { eventArea, type CurrentUser, type EventType, type LogEntry } from '@tools-portal/core';
 import type { Knex } from 'knex';
 
 /** Who did something, and from where; every service that changes data takes one. */
 export interface Audit {
+  /** Who did it; null when anonymous (a failed login, a denied request). */
   actor: CurrentUser | null;
   ip: string;
   userAgent: string;
@@ -19,10 +21,17 @@ export interface EventSubject {
 
 const clip = (value: string, max: number) => (value.length > max ? value.slice(0, max) : value);
 
-/** Records one event; the subject defaults to the actor. */
-export async function logEvent(db: Knex, audit: Audit, event: string, subject?: EventSubject): Promise<void> {
+/**
+ * Records one event of `type`, done by `audit.actor`; the subject (the client and user it is
+ * about) defaults to the actor. Pass the transaction of the change it records, so that both
+ * commit or neither does.
+ */
+export async function logEvent(db: Knex, audit: Audit, type: EventType, event: string, subject?: EventSubject): Promise<void> {
   await db('auth_log').insert({
     at: Date.now(),
+    type,
+    area: eventArea(type),
+    actor: clip(audit.actor?.email ?? '', 254),
     client: clip(subject?.client ?? audit.actor?.client.name ?? '', 200),
     user: clip(subject?.user ?? audit.actor?.email ?? '', 254),
     event: clip(event, 1000),
@@ -33,16 +42,42 @@ export async function logEvent(db: Knex, audit: Audit, event: string, subject?: 
 
 /** A page of the log, newest first; pages count from 1. */
 export async function listEvents(db: Knex, page: number, perPage: number): Promise<LogEntry[]> {
-  const rows = await db('auth_log')
-    .select('id', 'at', 'client', 'user', 'event')
-    .orderBy('id', 'desc')
+  const rows: LogRow[] = await db('auth_log')
+    .select(LOG_COLUMNS)
+    .orderBy([{ column: 'at', order: 'desc' }, { column: 'id', order: 'desc' }])
     .limit(perPage)
     .offset((page - 1) * perPage);
-  return rows.map((row) => ({
-    id: row.id,
+  return rows.map(toLogEntry);
+}
+
+export const LOG_COLUMNS = ['id', 'at', 'type', 'client', 'user', 'actor', 'event', 'ip', 'user_agent'] as const;
+
+export interface LogRow {
+  id: number;
+  at: number | string;
+  type: string;
+  client: string;
+  user: string;
+  actor: string;
+  event: string;
+  ip: string;
+  user_agent: string;
+  count?: number | string;
+}
+
+/** The presenter of a log row: the fields of core's LogEntry, nothing else. */
+export function toLogEntry(row: LogRow): LogEntry {
+  return {
+    id: Number(row.id),
     timestamp: new Date(Number(row.at)).toISOString(),
+    type: row.type,
     client: row.client,
     user: row.user,
+    actor: row.actor,
     event: row.event,
-  }));
+    ip: row.ip,
+    userAgent: row.user_agent,
+    // The count of collapsed anonymous denials arrives with the hardening migration; until then 1.
+    count: row.count === undefined ? 1 : Number(row.count),
+  };
 }

@@ -115,7 +115,7 @@ export async function verifyRequest(deps: ForwardAuthDeps, input: VerifyInput): 
 // A failed log write must not turn a denial into an error the proxy would pass on as a 500.
 async function logDenial(deps: ForwardAuthDeps, input: VerifyInput, actor: CurrentUser | null, reason: string): Promise<void> {
   try {
-    await logEvent(deps.db, { actor, ...input.client }, `forward auth denied: ${reason}`);
+    await logEvent(deps.db, { actor, ...input.client }, 'verify.denied', `forward auth denied: ${reason}`);
   } catch (error) {
     deps.logger.warn(`could not log a forward-auth denial (${reason})`, error);
   }

@@ -75,7 +75,7 @@ export async function finishGoogleSignIn(
     return { ...signedIn, redirect: pending.redirect };
   } catch (error) {
     const known = translateDatabaseError(error);
-    await logEvent(db, audit, `Google sign-in refused: ${known ? known.message : 'internal error'}`, subject);
+    await logEvent(db, audit, 'google.failure', `Google sign-in refused: ${known ? known.message : 'internal error'}`, subject);
     throw known ?? error;
   }
 }
@@ -103,9 +103,12 @@ async function decide(
   const { email, sub } = identity;
   const audit: Audit = { actor: null, ...info };
   const signIn = async (user: CurrentUser, event?: string): Promise<SignedIn> => {
-    const token = await createSession(db, user.id, info, policy);
-    // Registrations log their own event; a sign-in of an existing user logs `event`.
-    if (event) await logEvent(db, { ...audit, actor: user }, event);
+    // Registrations log their own event; a sign-in of an existing user logs `event` with its session.
+    const token = await db.transaction(async (trx) => {
+      const created = await createSession(trx, user.id, info, policy);
+      if (event) await logEvent(trx, { ...audit, actor: user }, 'google.login', event);
+      return created;
+    });
     return { token, user };
   };
 

@@ -80,7 +80,7 @@ export async function createInvite(
         .insert({ email: input.email, token: randomToken(32), client_id: client.id, sent_at: now, expires_at: now + ttlDays * DAY_MS })
         .returning('id');
       if (appIds.length > 0) await trx('invite_apps').insert(appIds.map((app_id) => ({ invite_id: row.id, app_id })));
-      await logEvent(trx, audit, `invited ${input.email} to client ${client.name}`, { client: client.name, user: input.email });
+      await logEvent(trx, audit, 'invite.create', `invited ${input.email} to client ${client.name}`, { client: client.name, user: input.email });
       const created: InviteRow = await invitesQuery(trx).where('invites.id', row.id).first();
       return toRegistrationToken(created, appIds.sort((a, b) => a - b));
     });
@@ -94,7 +94,7 @@ export async function deleteInvite(db: Knex, audit: Audit, id: number): Promise<
     const row: InviteRow | undefined = await invitesQuery(trx).where('invites.id', id).whereNull('invites.used_at').first();
     if (!row) throw notFound('registration token', id);
     await trx('invites').where({ id }).delete();
-    await logEvent(trx, audit, `deleted invite for ${row.email}`, { client: row.client_name, user: row.email });
+    await logEvent(trx, audit, 'invite.delete', `deleted invite for ${row.email}`, { client: row.client_name, user: row.email });
   });
 }
 

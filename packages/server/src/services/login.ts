@@ -28,7 +28,7 @@ export async function passwordLogin(deps: LoginDeps, info: ClientInfo, emailInpu
   const audit: Audit = { actor: null, ...info };
   const banned = await banRemaining(db, email, info.ip);
   if (banned > 0) {
-    await logEvent(db, audit, 'login blocked: too many failed logins', { user: email });
+    await logEvent(db, audit, 'login.blocked', 'login blocked: too many failed logins', { user: email });
     throw tooManyAttempts(banned);
   }
   const row: (UserRow & { password_hash: string | null }) | undefined = await usersQuery(db)
@@ -37,18 +37,23 @@ export async function passwordLogin(deps: LoginDeps, info: ClientInfo, emailInpu
     .first();
   const check = row?.password_hash ? await hasher.verify(row.password_hash, password) : await hasher.verifyNothing(password);
   if (!row || !check.ok) {
-    await recordFailure(db, policy, email, info.ip);
     const reason = !row ? 'unknown email' : row.password_hash ? 'wrong password' : 'no password set';
-    await logEvent(db, audit, `login failed: ${reason}`, { client: row?.client_name, user: email });
+    await db.transaction(async (trx) => {
+      await recordFailure(trx, policy, email, info.ip);
+      await logEvent(trx, audit, 'login.failure', `login failed: ${reason}`, { client: row?.client_name, user: email });
+    });
     throw new ApiError('unauthenticated', WRONG_CREDENTIALS);
   }
   if (check.needsRehash) {
     await db('users').where({ id: row.id }).update({ password_hash: await hasher.hash(password) });
   }
-  await clearFailures(db, email);
   const user = toCurrentUser(row);
-  const token = await createSession(db, user.id, info, policy);
-  await logEvent(db, { ...audit, actor: user }, 'login with password');
+  const token = await db.transaction(async (trx) => {
+    await clearFailures(trx, email);
+    const created = await createSession(trx, user.id, info, policy);
+    await logEvent(trx, { ...audit, actor: user }, 'login.success', 'login with password');
+    return created;
+  });
   return { token, user };
 }
 
@@ -89,7 +94,7 @@ export async function registerFromInvite(
       const appIds = await appIdsOfInvite(trx, invite.id);
       if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
       const user = await currentUserById(trx, row.id);
-      await logEvent(trx, { actor: user, ...info }, `registered ${how}`);
+      await logEvent(trx, { actor: user, ...info }, credentials.googleSub ? 'register.google' : 'register.password', `registered ${how}`);
       return user;
     });
   } catch (error) {
@@ -106,6 +111,8 @@ export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, to
 }
 
 export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number | undefined): Promise<void> {
-  if (sessionId !== undefined) await endSession(db, sessionId);
-  await logEvent(db, audit, 'logout');
+  await db.transaction(async (trx) => {
+    if (sessionId !== undefined) await endSession(trx, sessionId);
+    await logEvent(trx, audit, 'session.logout', 'logout');
+  });
 }

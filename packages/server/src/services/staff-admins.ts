@@ -16,7 +16,7 @@ export async function createStaffAdmin(db: Knex, audit: Audit, identity: { email
         .insert({ email: identity.email, client_id: clientId, google_sub: identity.googleSub, created_at: Date.now() })
         .returning('id');
       const user = await currentUserById(trx, row.id);
-      await logEvent(trx, { ...audit, actor: user }, 'registered as staff admin with Google');
+      await logEvent(trx, { ...audit, actor: user }, 'register.staff', 'registered as staff admin with Google');
       return user;
     });
   } catch (error) {
