@@ -37,6 +37,8 @@ export interface Config {
   loginBanMinutes: number;
   /** Seconds an in-process cache entry of a session or grant may live (DESIGN.md: at most 5). */
   authCacheSeconds: number;
+  /** Event-log entries older than this many days are deleted in the background; 0 keeps all. */
+  logRetentionDays: number;
   webRoot: string | undefined;
   logLevel: LogLevel;
 }
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginWindowMinutes: integer('LOGIN_WINDOW_MINUTES', 5, 1, 1440),
     loginBanMinutes: integer('LOGIN_BAN_MINUTES', 10, 1, 1440),
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
+    logRetentionDays: integer('LOG_RETENTION_DAYS', 400, 0, 36500),
     webRoot: read('WEB_ROOT'),
     logLevel,
   };

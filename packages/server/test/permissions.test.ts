@@ -40,6 +40,8 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /accesstoken/:token': 'user',
   'DELETE /accesstoken/:token': 'user',
   'GET /log/:currentPage/:perPage': 'admin',
+  'GET /log/count': 'admin',
+  'GET /log/export': 'admin',
   'POST /validatepassword': 'public',
   'POST /register': 'public',
   'GET /loginoptions': 'public',

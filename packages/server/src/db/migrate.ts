@@ -7,6 +7,7 @@ import { isAlreadyExists, isUniqueViolation } from './errors.js';
 import * as initialSchema from './migrations/20261122-001-initial-schema.js';
 import * as oidcLogins from './migrations/20261122-002-oidc-logins.js';
 import * as eventLogActorType from './migrations/20261123-350-event-log-actor-type.js';
+import * as backgroundJobs from './migrations/20261123-351-background-jobs.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '20261122-001-initial-schema': initialSchema,
   '20261122-002-oidc-logins': oidcLogins,
   '20261123-350-event-log-actor-type': eventLogActorType,
+  '20261123-351-background-jobs': backgroundJobs,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

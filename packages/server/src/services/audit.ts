@@ -40,16 +40,6 @@ export async function logEvent(db: Knex, audit: Audit, type: EventType, event: s
   });
 }
 
-/** A page of the log, newest first; pages count from 1. */
-export async function listEvents(db: Knex, page: number, perPage: number): Promise<LogEntry[]> {
-  const rows: LogRow[] = await db('auth_log')
-    .select(LOG_COLUMNS)
-    .orderBy([{ column: 'at', order: 'desc' }, { column: 'id', order: 'desc' }])
-    .limit(perPage)
-    .offset((page - 1) * perPage);
-  return rows.map(toLogEntry);
-}
-
 export const LOG_COLUMNS = ['id', 'at', 'type', 'client', 'user', 'actor', 'event', 'ip', 'user_agent'] as const;
 
 export interface LogRow {
