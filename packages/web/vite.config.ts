@@ -1,12 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+const COMPRESSIBLE = /\.(html|js|css|json|svg|map|txt|ico)$/;
+
+/**
+ * Writes FILE.br and FILE.gz beside every compressible file of the build, at the best settings:
+ * the server reads them at start and answers by Accept-Encoding (packages/server/src/static-files.ts).
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'tools-portal-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    writeBundle() {
+      const walk = (dir: string): string[] =>
+        fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+      for (const file of walk(outDir).filter((name) => COMPRESSIBLE.test(name))) {
+        const body = fs.readFileSync(file);
+        fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+        fs.writeFileSync(`${file}.gz`, zlib.gzipSync(body, { level: 9 }));
+      }
+    },
+  };
+}
 
 // The portal serves this build at /auth/ under a strict CSP (script-src/style-src 'self'): no
 // inline scripts or styles, so CSS goes to its own file and no module-preload polyfill is inlined.
 export default defineConfig({
   base: '/auth/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     alias: { '@tools-portal/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) },
   },

@@ -39,6 +39,7 @@ export const EVENT_TYPES = {
   // Administration
   'admin.create': 'the first admin was created at the first start',
   'client.create': 'a client was created',
+  'client.update': 'a client was renamed',
   'client.delete': 'a client was deleted with its users',
   'user.create': 'a user was created',
   'user.update': 'a user was changed',

@@ -8,16 +8,24 @@ import { allows, API_PREFIX, ApiError, forbidden, unauthenticated, type Access }
 import Koa, { type Context, type Next } from 'koa';
 import compose from 'koa-compose';
 import { authenticate } from './middleware/auth.js';
+import { compressJson } from './middleware/compress-json.js';
 import { checkOrigin } from './middleware/csrf.js';
 import { errorHandler } from './middleware/errors.js';
 import { forgetOnWrite } from './middleware/forget-on-write.js';
+import { requestLog } from './middleware/request-log.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { googleRouter } from './routes/google.js';
+import { VERIFY_PATH } from './routes/forward-auth.js';
 import { apiRoutes, type Deps } from './routes/index.js';
+import { metricsEndpoint } from './routes/metrics.js';
 import { portalRouter } from './routes/portal.js';
 import { principalFromToken } from './services/sessions.js';
 
 export const BODY_LIMIT = '1mb';
+
+const VERIFY_PATHS = new Set([`${API_PREFIX}${VERIFY_PATH}`.toLowerCase(), `${API_PREFIX}${VERIFY_PATH}/`.toLowerCase()]);
+/** Forward auth's answer, in every spelling the router accepts: never compressed. */
+const isVerify = (ctx: Context) => VERIFY_PATHS.has(ctx.path.toLowerCase());
 
 function guard(access: Access) {
   return async function checkAccess(ctx: Context, next: Next): Promise<void> {
@@ -44,6 +52,7 @@ export function createApp(deps: Deps): Koa {
   // Body parsing, credentials and the origin check concern the API only, not static files.
   // Typed loosely: the router's middleware types are narrower than Koa's.
   const stack: Koa.Middleware<any, any>[] = [
+    compressJson(isVerify),
     bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }),
     authenticate((token) => principalFromToken(db, token, config)),
     forgetOnWrite(deps.authCache),
@@ -60,10 +69,12 @@ export function createApp(deps: Deps): Koa {
   ];
   const apiStack = compose(stack);
 
+  app.use(requestLog(logger, deps.metrics, config.trustProxy));
   app.use(errorHandler(logger));
   app.use(securityHeaders(config.secureCookies));
   // Everything under /api/ answers JSON, including calls that do not exist.
   app.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx, next) : next()));
+  app.use(metricsEndpoint(deps));
   app.use(googleRouter(deps).routes());
   app.use(portalRouter(deps).routes());
   app.on('error', (error: Error) => logger.debug(`connection error: ${error.message}`));

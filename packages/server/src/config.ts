@@ -2,6 +2,7 @@
  * The server's configuration: every environment variable parsed and validated at once, so a bad
  * value stops the start with one clear message (docs/configuration.md lists them all).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -35,12 +36,18 @@ export interface Config {
   loginFailuresPerAddress: number;
   loginWindowMinutes: number;
   loginBanMinutes: number;
+  /** SECRET_KEY: encrypts secrets that must be read back (services/secret-box.ts); undefined when unset. */
+  secretKey: Buffer | undefined;
   /** Seconds an in-process cache entry of a session or grant may live (DESIGN.md: at most 5). */
   authCacheSeconds: number;
   /** Event-log entries older than this many days are deleted in the background; 0 keeps all. */
   logRetentionDays: number;
   webRoot: string | undefined;
   logLevel: LogLevel;
+  /** `json` lines or readable `pretty` lines; json unless stdout is a terminal. */
+  logFormat: 'json' | 'pretty';
+  /** Bearer token that opens GET /metrics to callers other than a direct loopback one. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -114,6 +121,17 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`LOG_LEVEL must be one of debug, info, warn, error, silent, got "${logLevel}"`);
   }
 
+  const rawSecretKey = read('SECRET_KEY');
+  const secretKey = rawSecretKey === undefined ? undefined : parseSecretKey(rawSecretKey);
+  if (typeof secretKey === 'string') problems.push(`SECRET_KEY ${secretKey}`);
+  const logFormat = (read('LOG_FORMAT') ?? (process.stdout.isTTY ? 'pretty' : 'json')) as Config['logFormat'];
+  if (!['json', 'pretty'].includes(logFormat)) problems.push(`LOG_FORMAT must be json or pretty, got "${logFormat}"`);
+
+  const metricsToken = read('METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    problems.push('METRICS_TOKEN must be at least 16 characters long');
+  }
+
   const sessionTtlDays = integer('SESSION_TTL_DAYS', 365, 1, 3650);
   const config: Config = {
     port,
@@ -137,24 +155,53 @@ export function loadConfig(env: Env = process.env): Config {
     loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', 20, 1, 100000),
     loginWindowMinutes: integer('LOGIN_WINDOW_MINUTES', 5, 1, 1440),
     loginBanMinutes: integer('LOGIN_BAN_MINUTES', 10, 1, 1440),
+    secretKey: typeof secretKey === 'string' ? undefined : secretKey,
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
     logRetentionDays: integer('LOG_RETENTION_DAYS', 400, 0, 36500),
     webRoot: read('WEB_ROOT'),
     logLevel,
+    logFormat,
+    metricsToken,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
 
-/** For the command-line entry points: the configuration, or its problems on stderr and exit code 1. */
+/**
+ * `.env` in the working directory, when there is one, read by Node's own loader into
+ * process.env; a variable set in the environment wins over the file.
+ */
+export function loadDotEnv(file = '.env'): boolean {
+  if (!fs.existsSync(file)) return false;
+  process.loadEnvFile(file);
+  return true;
+}
+
+/**
+ * For the command-line entry points: `.env` first, then the configuration, or its problems on
+ * stderr and exit code 1.
+ */
 export function loadConfigOrExit(env: Env = process.env): Config {
   try {
+    if (env === process.env) loadDotEnv();
     return loadConfig(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
+}
+
+export const SECRET_KEY_BYTES = 32;
+
+/** SECRET_KEY's value: base64 (or base64url) of exactly 32 bytes, else the reason it is not. */
+export function parseSecretKey(raw: string): Buffer | string {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) return 'must be base64 of 32 random bytes (make one with `openssl rand -base64 32`)';
+  const key = Buffer.from(raw.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (key.length !== SECRET_KEY_BYTES) {
+    return `must be base64 of ${SECRET_KEY_BYTES} bytes, got ${key.length} bytes (make one with \`openssl rand -base64 32\`)`;
+  }
+  return key;
 }
 
 /** An http URL on this machine: the only place an OpenID issuer may be reached without TLS (tests). */

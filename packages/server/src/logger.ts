@@ -1,20 +1,101 @@
-/** A small leveled logger writing one line per message to stderr. */
+/**
+ * Logs through pino: JSON lines (LOG_FORMAT=json, the default when stdout is not a terminal) or
+ * readable lines on a terminal (LOG_FORMAT=pretty). Callers write `logger.warn(message, detail)`;
+ * an Error detail lands under `err` with its stack, an object's fields beside the message.
+ * Fields that may hold secrets are censored whatever the caller passes (docs/operations.md).
+ */
+import { pino, stdSerializers, type Logger as Pino } from 'pino';
 import type { LogLevel } from './config.js';
 
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+export type LogFormat = 'json' | 'pretty';
 
 export interface Logger {
   debug(message: string, detail?: unknown): void;
   info(message: string, detail?: unknown): void;
   warn(message: string, detail?: unknown): void;
   error(message: string, detail?: unknown): void;
+  /** A logger whose lines all carry these fields (a request id, say). */
+  child(fields: Record<string, unknown>): Logger;
+  /** Whether a level is written at all, to skip building a costly line. */
+  enabled(level: Exclude<LogLevel, 'silent'>): boolean;
 }
 
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Logger {
-  const at = (name: Exclude<LogLevel, 'silent'>) => (message: string, detail?: unknown) => {
-    if (ORDER[name] < ORDER[level]) return;
-    const suffix = detail instanceof Error ? `\n${detail.stack ?? detail.message}` : detail === undefined ? '' : ` ${JSON.stringify(detail)}`;
-    write(`${new Date().toISOString()} ${name.toUpperCase()} ${message}${suffix}`);
+/** Field names whose values are never written, at any depth the callers use. */
+const SECRET_FIELDS = ['password', 'Password', 'token', 'Token', 'accesstoken', 'authorization', 'cookie', 'secret', 'apiKey'];
+const REDACT = SECRET_FIELDS.flatMap((name) => [name, `*.${name}`, `*.*.${name}`, `headers.${name}`, `req.headers.${name}`]);
+
+export interface LoggerOptions {
+  format?: LogFormat;
+  /** Where lines go (tests); stdout by default. Each call gets one whole line without its newline. */
+  write?: (line: string) => void;
+}
+
+/** The default format: JSON unless stdout is a terminal. */
+export function defaultLogFormat(): LogFormat {
+  return process.stdout.isTTY ? 'pretty' : 'json';
+}
+
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const OWN_FIELDS = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'err']);
+
+/** One JSON line as a person reads it: time, level, message, then the other fields as key=value. */
+export function prettyLine(json: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json;
+  }
+  const time = typeof entry.time === 'number' ? new Date(entry.time).toISOString() : '';
+  const fields = Object.entries(entry)
+    .filter(([name]) => !OWN_FIELDS.has(name))
+    .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  const error = entry.err as { stack?: string; message?: string } | undefined;
+  const tail = error ? `\n${error.stack ?? error.message ?? ''}` : '';
+  return `${time} ${LEVEL_NAMES[entry.level as number] ?? entry.level} ${entry.msg ?? ''}${fields.length ? ` ${fields.join(' ')}` : ''}${tail}`;
+}
+
+function adapt(base: Pino): Logger {
+  const at =
+    (name: 'debug' | 'info' | 'warn' | 'error') =>
+    (message: string, detail?: unknown): void => {
+      if (!base.isLevelEnabled(name)) return;
+      if (detail === undefined) base[name](message);
+      else if (detail instanceof Error) base[name]({ err: detail }, message);
+      else if (detail !== null && typeof detail === 'object' && !Array.isArray(detail)) base[name](detail as object, message);
+      else base[name]({ detail }, message);
+    };
+  return {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (fields) => adapt(base.child(fields)),
+    enabled: (level) => base.isLevelEnabled(level),
   };
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/**
+ * A logger at `level`. The second argument may be the old line sink (a function), kept so that
+ * tests can collect the lines.
+ */
+export function createLogger(level: LogLevel, options: LoggerOptions | LoggerOptions['write'] = {}): Logger {
+  const { format = defaultLogFormat(), write } = typeof options === 'function' ? { write: options } : options;
+  const sink = write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const destination = {
+    write(chunk: string) {
+      const line = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
+      sink(format === 'pretty' ? prettyLine(line) : line);
+    },
+  };
+  const base = pino(
+    {
+      level,
+      base: { pid: process.pid },
+      redact: { paths: REDACT, censor: '[redacted]' },
+      serializers: { err: stdSerializers.err },
+    },
+    destination,
+  );
+  return adapt(base);
 }

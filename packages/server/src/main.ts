@@ -7,7 +7,7 @@ import { startPortal } from './server.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { format: config.logFormat });
   const portal = await startPortal(config, {
     logger,
     onInviteLink(link, email) {

@@ -11,10 +11,12 @@ import type { Config } from './config.js';
 import { openDatabase, prepareDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger, type Logger } from './logger.js';
+import { Metrics, type PoolUse } from './metrics.js';
 import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
 import { PasswordHasher } from './services/passwords.js';
+import { openSecretBox } from './services/secret-box.js';
 
 export interface RunningPortal {
   /** Where the server listens, e.g. `http://127.0.0.1:8080`. */
@@ -41,8 +43,14 @@ export function defaultWebRoot(): string | undefined {
   return fs.existsSync(`${root}/index.html`) ? root : undefined;
 }
 
+/** What the database pool (tarn, inside Knex) is doing right now. */
+function poolUse(db: Knex): PoolUse | undefined {
+  const pool = (db.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number; max: number } }).pool;
+  return pool ? { used: pool.numUsed(), free: pool.numFree(), pendingAcquires: pool.numPendingAcquires(), max: pool.max } : undefined;
+}
+
 export async function startPortal(config: Config, options: StartOptions = {}): Promise<RunningPortal> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, { format: config.logFormat });
   const db: Knex = openDatabase({ url: config.databaseUrl, schema: options.schema, poolMax: config.databasePoolMax, logger });
   // Until bootstrap has finished, requests are answered 503 rather than left waiting.
   let handle: http.RequestListener = (_request, response) => {
@@ -71,9 +79,12 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       publicUrl: final.publicUrl,
       inviteTtlDays: final.inviteTtlDays,
     });
+    await hasher.calibrate(db);
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
-    const deps: Deps = { db, config: final, hasher, logger, authCache };
+    const secrets = openSecretBox(final, logger);
+    const metrics = new Metrics(() => poolUse(db));
+    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics };
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));

@@ -8,11 +8,13 @@ import type http from 'node:http';
 import { API_PREFIX, ApiError, httpStatus } from '@tools-portal/core';
 import { translateDatabaseError } from './db/errors.js';
 import { credentialFrom, sessionCookieIn } from './middleware/auth.js';
+import { recordRequest, requestIdFor } from './middleware/request-log.js';
 import { VERIFY_PATH, verifyResponse } from './routes/forward-auth.js';
 import type { Deps } from './routes/index.js';
 import { originalRequestOf, verifyRequest } from './services/forward-auth.js';
 
-const PATHS = new Set([`${API_PREFIX}${VERIFY_PATH}`, `${API_PREFIX}${VERIFY_PATH}/`]);
+const ROUTE = `${API_PREFIX}${VERIFY_PATH}`;
+const PATHS = new Set([ROUTE, `${ROUTE}/`]);
 
 /** Whether a request is one for the fast path. */
 export function isVerifyRequest(request: http.IncomingMessage): boolean {
@@ -39,8 +41,10 @@ function appParameter(url: string): string | undefined {
 }
 
 export function verifyFastPath(deps: Deps): (request: http.IncomingMessage, response: http.ServerResponse) => Promise<void> {
-  const { config, logger, authCache, db } = deps;
+  const { config, logger, authCache, db, metrics } = deps;
   return async function answerVerify(request, response) {
+    const started = performance.now();
+    const requestId = requestIdFor(request.headers['x-request-id'], config.trustProxy);
     let answer;
     try {
       const credential = credentialFrom(headerOf(request, 'authorization'), sessionCookieIn(headerOf(request, 'cookie')));
@@ -56,15 +60,19 @@ export function verifyFastPath(deps: Deps): (request: http.IncomingMessage, resp
       answer = verifyResponse(decision);
     } catch (caught) {
       const error = translateDatabaseError(caught) ?? new ApiError('internal', 'internal error');
-      if (error.code === 'internal') logger.error('forward auth failed', caught);
+      if (error.code === 'internal') {
+        error.details.requestId = requestId;
+        logger.error('forward auth failed', { reqId: requestId, err: caught });
+      }
       answer = { status: httpStatus[error.code], headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }, body: JSON.stringify(error.toJSON()) };
     }
     try {
-      response.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body) });
+      response.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body), 'X-Request-Id': requestId });
       response.end(request.method === 'HEAD' ? undefined : answer.body);
     } catch (error) {
-      logger.error('forward auth could not answer', error);
+      logger.error('forward auth could not answer', { reqId: requestId, err: error });
       response.destroy();
     }
+    recordRequest(logger, metrics, { method: request.method ?? 'GET', route: ROUTE, status: answer.status, durationMs: performance.now() - started, requestId });
   };
 }

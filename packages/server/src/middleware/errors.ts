@@ -32,11 +32,11 @@ export function errorHandler(logger: Logger) {
           : (translateDatabaseError(caught) ?? fromHttpError(caught as Record<string, never>));
       const error = known ?? new ApiError('internal', 'internal error');
       if (!known) {
-        const requestId = randomUUID();
+        const requestId = (ctx.state.requestId as string | undefined) ?? randomUUID();
         error.details.requestId = requestId;
-        logger.error(`request ${requestId} ${ctx.method} ${ctx.path} failed`, caught);
+        logger.error(`${ctx.method} ${ctx.path} failed`, { reqId: requestId, err: caught });
       } else if (error.code === 'unavailable') {
-        logger.warn(`${ctx.method} ${ctx.path}: ${error.message}`, caught);
+        logger.warn(`${ctx.method} ${ctx.path}: ${error.message}`, { reqId: ctx.state.requestId, err: caught });
       }
       ctx.status = httpStatus[error.code];
       if (error.code === 'too_many_requests' && typeof error.details.retryAfter === 'number') {

@@ -2,11 +2,12 @@
 import Router from '@koa/router';
 import { DEFAULT_REDIRECT } from '@tools-portal/core';
 import { findAppByName } from '../services/apps.js';
-import { serveWebFile } from '../static-files.js';
+import { loadWebFiles, serveWebFile } from '../static-files.js';
 import type { Deps } from './route.js';
 
 export function portalRouter(deps: Deps): Router {
   const router = new Router({ strict: true });
+  const webFiles = loadWebFiles(deps.config.webRoot);
 
   router.get('/healthz', async (ctx) => {
     try {
@@ -32,7 +33,7 @@ export function portalRouter(deps: Deps): Router {
 
   router.get('/auth/{*path}', async (ctx, next) => {
     const relative = ctx.path.slice('/auth/'.length);
-    if (!(await serveWebFile(ctx, deps.config.webRoot, relative))) await next();
+    if (!serveWebFile(ctx, webFiles, relative)) await next();
   });
 
   return router;
