@@ -11,3 +11,5 @@ export * from './client.js';
 export * from './invite-links.js';
 export * from './events.js';
 export * from './log-filter.js';
+export * from './expiry.js';
+export * from './request-paths.js';

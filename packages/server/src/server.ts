@@ -15,7 +15,10 @@ import { Metrics, type PoolUse } from './metrics.js';
 import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
+import { startGrantExpiry } from './services/grant-expiry.js';
+import { HashPool } from './services/hash-pool.js';
 import { PasswordHasher } from './services/passwords.js';
+import { MailSender } from './mail/sender.js';
 import { openSecretBox } from './services/secret-box.js';
 
 export interface RunningPortal {
@@ -35,6 +38,8 @@ export interface StartOptions {
   publicUrlFromAddress?: boolean;
   /** Called with the first admin's invite link when bootstrap made one. */
   onInviteLink?: (link: string, email: string) => void;
+  /** How often expired grants are removed and logged (default 5 s). */
+  grantSweepMs?: number;
 }
 
 /** The built web portal, if it has been built. */
@@ -72,7 +77,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       ...(options.publicUrlFromAddress ? { publicUrl: url, publicOrigin: origin, trustedOrigins: [origin] } : {}),
       webRoot: config.webRoot ?? defaultWebRoot(),
     };
-    const hasher = new PasswordHasher(final.scryptLogN);
+    const hasher = new PasswordHasher(final.scryptLogN, new HashPool(final.passwordHashConcurrency, final.passwordHashQueue));
     const result = await bootstrap(db, hasher, {
       adminEmail: final.adminEmail,
       adminPassword: final.adminPassword,
@@ -89,17 +94,22 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));
     const pruner = startLogPruner(db, final.logRetentionDays, logger);
+    const sender = final.mail ? new MailSender(db, final.mail, logger) : undefined;
+    sender?.start();
+    const grantExpiry = startGrantExpiry(db, logger, options.grantSweepMs ?? 5000, () => authCache.clear());
     return {
       url,
       server,
       deps,
       bootstrap: result,
       async close() {
+        await grantExpiry.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
         await pruner.stop();
+        await sender?.stop();
         await db.destroy();
       },
     };

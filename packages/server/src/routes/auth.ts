@@ -41,9 +41,9 @@ export const authRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/loginoptions',
     access: 'public',
-    summary: 'Which ways to log in the portal offers: {google}',
+    summary: 'Which ways to log in the portal offers: {google, passwordReset}',
     async handler(ctx, { config }) {
-      ctx.body = { google: config.google !== undefined };
+      ctx.body = { google: config.google !== undefined, passwordReset: config.mail !== undefined };
     },
   },
   {

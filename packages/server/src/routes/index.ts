@@ -1,3 +1,4 @@
+import { accessRequestRoutes } from './access-requests.js';
 import { accessTokenRoutes } from './access-tokens.js';
 import { appRoutes } from './apps.js';
 import { authRoutes } from './auth.js';
@@ -5,6 +6,7 @@ import { clientRoutes } from './clients.js';
 import { forwardAuthRoutes } from './forward-auth.js';
 import { inviteRoutes } from './invites.js';
 import { logRoutes } from './logs.js';
+import { mailRoutes } from './mail.js';
 import type { RouteSpec } from './route.js';
 import { userRoutes } from './users.js';
 
@@ -15,7 +17,9 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...clientRoutes,
   ...inviteRoutes,
   ...accessTokenRoutes,
+  ...accessRequestRoutes,
   ...logRoutes,
+  ...mailRoutes,
   ...authRoutes,
   ...forwardAuthRoutes,
 ];

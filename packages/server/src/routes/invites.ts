@@ -8,17 +8,17 @@ export const inviteRoutes: RouteSpec[] = [
     path: '/registrationtoken',
     access: 'admin',
     summary: 'Open invites, newest first',
-    async handler(ctx, { db }) {
-      ctx.body = await invites.listInvites(db);
+    async handler(ctx, { db, config }) {
+      ctx.body = await invites.listInvites(db, config.publicUrl);
     },
   },
   {
     method: 'POST',
     path: '/registrationtoken',
     access: 'admin',
-    summary: 'Invite an email into a client with apps: {email, clientid, apps}',
+    summary: 'Invite an email into a client with apps: {email, clientid, apps, send?}; the answer carries the link',
     async handler(ctx, { db, config }) {
-      created(ctx, await invites.createInvite(db, auditOf(ctx), bodyOf(ctx, inviteInput), config.inviteTtlDays));
+      created(ctx, await invites.createInvite(db, auditOf(ctx), bodyOf(ctx, inviteInput), { ttlDays: config.inviteTtlDays, ...config }));
     },
   },
   {

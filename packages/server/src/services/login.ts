@@ -1,5 +1,5 @@
 /** Password login, registration from an invite, and logout. */
-import { ApiError, invalidInput, type CurrentUser } from '@tools-portal/core';
+import { ApiError, email as emailSchema, invalidInput, type CurrentUser } from '@tools-portal/core';
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
@@ -33,6 +33,7 @@ export interface SignedIn {
 }
 
 const WRONG_CREDENTIALS = 'wrong email or password';
+export const NOT_AN_EMAIL = '(not an email)';
 
 export async function passwordLogin(
   deps: LoginDeps,
@@ -44,14 +45,16 @@ export async function passwordLogin(
   const { db, hasher, policy } = deps;
   const email = emailInput.trim().toLowerCase();
   const audit: Audit = { actor: null, ...info };
+  // Whatever was typed into the email field may be a password; only an email is written to the log.
+  const logged = emailSchema.safeParse(email).success ? email : NOT_AN_EMAIL;
   // A browser that signed in to this account before is counted as itself, not as the email: an
   // attacker's guesses cannot lock the owner out (docs/security.md).
   const device = await knownDevice(db, email, deviceId);
-  const subjects = [device ? deviceSubject(device) : emailSubject(email), addressSubject(info.ip)];
+  const subjects = [device ? deviceSubject(device) : emailSubject(logged), addressSubject(info.ip)];
   const emailBanned = device ? (await banRemaining(db, [emailSubject(email)])) > 0 : false;
   const blocked = async (error: unknown): Promise<never> => {
     if (error instanceof ApiError && error.code === 'too_many_requests') {
-      await logEvent(db, audit, 'login.blocked', 'login blocked: too many failed logins', { user: email });
+      await logEvent(db, audit, 'login.blocked', 'login blocked: too many failed logins', { user: logged });
     }
     throw error;
   };
@@ -72,7 +75,7 @@ export async function passwordLogin(
     const reason = !row ? 'unknown email' : row.password_hash ? 'wrong password' : 'no password set';
     await db.transaction(async (trx) => {
       await recordFailure(trx, policy, reservation);
-      await logEvent(trx, audit, 'login.failure', `login failed: ${reason}`, { client: row?.client_name, user: email });
+      await logEvent(trx, audit, 'login.failure', `login failed: ${reason}`, { client: row?.client_name, user: logged });
     });
     throw new ApiError('unauthenticated', WRONG_CREDENTIALS);
   }
