@@ -5,7 +5,8 @@
 //   filtered pages   GET /log/1/20 by user, by type prefix (login., half the rows), by a 30-day range
 //   counts           GET /log/count by user, by type prefix, by a 30-day range
 //   export           GET /log/export?format=csv of all 1,000,000 entries: rows/s and the server's
-//                    resident memory growth (VmRSS sampled every 20 ms, against before the export)
+//                    memory growth (RssAnon sampled every 20 ms, against before the export; the
+//                    mapped database file, RssFile, is reported beside it)
 //   insert           logEvent one row at a time (as a login does) into the migrated table, against
 //                    the same rows into a copy of the table as it was before (no type, actor or
 //                    filter indexes), in the same run; and the cost of one login's scrypt for scale
@@ -189,12 +190,20 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-const rssKiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+// RssAnon is the process's own memory (heap, buffers); RssFile counts SQLite's memory-mapped
+// database pages, which a full read maps in and the kernel may drop at any time.
+const statusKiB = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+const rssKiB = (pid) => statusKiB(pid, 'RssAnon');
 
 async function exportRun(portal, token) {
   const before = rssKiB(portal.pid);
+  const fileBefore = statusKiB(portal.pid, 'RssFile');
   let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(portal.pid))), 20);
+  let filePeak = fileBefore;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssKiB(portal.pid));
+    filePeak = Math.max(filePeak, statusKiB(portal.pid, 'RssFile'));
+  }, 20);
   const started = performance.now();
   const cpuBefore = cpuSeconds(portal.pid);
   const response = await fetch(`${portal.url}/api/auth/v1/log/export?format=csv`, { headers: { cookie: `accesstoken=${token}` } });
@@ -209,7 +218,7 @@ async function exportRun(portal, token) {
   const cpu = cpuSeconds(portal.pid) - cpuBefore;
   clearInterval(sampler);
   peak = Math.max(peak, rssKiB(portal.pid));
-  return { rows: lines - 1, seconds, rowsPerSecond: (lines - 1) / seconds, rowsPerCpuSecond: (lines - 1) / cpu, mib: bytes / 2 ** 20, growthMiB: (peak - before) / 1024 };
+  return { rows: lines - 1, seconds, rowsPerSecond: (lines - 1) / seconds, rowsPerCpuSecond: (lines - 1) / cpu, mib: bytes / 2 ** 20, growthMiB: (peak - before) / 1024, fileGrowthMiB: (filePeak - fileBefore) / 1024 };
 }
 
 /** µs per single-row insert: through logEvent into the migrated table, and into the table as it was before. */
@@ -341,7 +350,7 @@ async function main() {
     }
     const ex = result.export;
     lines.push(`| ${result.name} | GET /log/export?format=csv, all entries | ${ex.rows.toLocaleString('en')} rows, ${ex.mib.toFixed(0)} MiB in ${ex.seconds.toFixed(1)} s | ${Math.round(ex.rowsPerSecond).toLocaleString('en')} rows/s | | | ${Math.round(ex.rowsPerCpuSecond).toLocaleString('en')} rows/CPU-s | ≥ 50,000 rows/s | ${mark(ex.rowsPerSecond >= 50_000 && ex.rows === LOG_ROWS)} |`);
-    lines.push(`| ${result.name} | server memory growth during the export | ${ex.growthMiB.toFixed(1)} MiB | | | | | < 100 MiB | ${mark(ex.growthMiB < 100)} |`);
+    lines.push(`| ${result.name} | server memory growth during the export (RssAnon; mapped database pages, RssFile, grew ${ex.fileGrowthMiB.toFixed(0)} MiB) | ${ex.growthMiB.toFixed(1)} MiB | | | | | < 100 MiB | ${mark(ex.growthMiB < 100)} |`);
     const ins = result.insert;
     const share = (ins.nowUs / 1000 / loginMs) * 100;
     lines.push(`| ${result.name} | one event insert (a login's), now vs before issue 17 | ${ins.nowUs.toFixed(0)} µs vs ${ins.beforeUs.toFixed(0)} µs (${(ins.nowUs / ins.beforeUs).toFixed(2)}×); ${share.toFixed(2)} % of a login | | | | | < 1 % of a login | ${mark(share < 1)} |`);
