@@ -1,4 +1,4 @@
-/** The shapes the REST API answers with (SPEC section 3). Timestamps are ISO 8601 strings. */
+/** The shapes the REST API answers with (docs/product.md §3). Timestamps are ISO 8601 strings. */
 
 export interface App {
   id: number;
@@ -107,7 +107,7 @@ export interface LogEntry {
   event: string;
   ip: string;
   userAgent: string;
-  /** 1, or how many identical anonymous denials the entry stands for. */
+  /** How many times it happened: repeated anonymous denials within a minute share one entry. */
   count: number;
 }
 

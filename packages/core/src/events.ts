@@ -18,6 +18,10 @@ export const EVENT_TYPES = {
   'google.failure': 'a Google sign-in was refused',
   'google.start': 'a Google sign-in was started (and limited per address)',
   'oidc.signin': 'signed in to an app through the portal as OpenID Connect provider',
+  'oidc.denied': 'a sign-in to an app through OpenID Connect was refused (no grant)',
+  'oidc.logout': "signed out through an app's OpenID Connect logout",
+  'oidc.client': "an app's OpenID Connect client was enabled, replaced or turned off",
+  'oidc.keys': 'the OpenID Connect signing keys were rotated',
   // Registration
   'register.password': 'registered from an invitation with a password',
   'register.google': 'registered from an invitation with Google',

@@ -11,5 +11,6 @@ export * from './client.js';
 export * from './invite-links.js';
 export * from './events.js';
 export * from './log-filter.js';
+export * from './oidc.js';
 export * from './expiry.js';
 export * from './request-paths.js';

@@ -20,6 +20,7 @@ import { HashPool } from './services/hash-pool.js';
 import { PasswordHasher } from './services/passwords.js';
 import { MailSender } from './mail/sender.js';
 import { openSecretBox } from './services/secret-box.js';
+import { OidcProvider } from './oidc/provider.js';
 
 export interface RunningPortal {
   /** Where the server listens, e.g. `http://127.0.0.1:8080`. */
@@ -89,7 +90,9 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
     const secrets = openSecretBox(final, logger);
     const metrics = new Metrics(() => poolUse(db));
-    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics };
+    const oidc = new OidcProvider({ db, config: final, logger, secrets, authCache });
+    await oidc.prepare();
+    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics, oidc };
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));

@@ -1,5 +1,5 @@
 /**
- * Forward auth's hot path (DESIGN.md, bench/): GET and HEAD /api/auth/v1/verify answered on
+ * Forward auth's hot path (docs/product.md, Forward auth; bench/): GET and HEAD /api/auth/v1/verify answered on
  * plain node:http, before Koa, by forward-auth-http.ts from the in-process auth cache. The Koa
  * route answers with the same implementation; only the framework's per-request cost is left out.
  */

@@ -113,9 +113,14 @@ describe('GET /verify', () => {
     const [denied] = await newestLog();
     expect(denied).toMatchObject({ user: other.email, client: other.user.client.name, event: `forward auth denied: ${other.email} may not use app ${app.name}` });
 
+    // Anonymous denials within a minute share a row and add to its count (issue 12, point 4).
+    const anonymousEvent = `forward auth denied: not logged in, for app ${app.name}`;
+    const countNow = async () => (await portal.admin.logs.page(1, 100)).filter((entry) => entry.event === anonymousEvent).reduce((total, entry) => total + entry.count, 0);
+    const earlier = await countNow();
     expect((await verify('', { 'x-original-url': 'https://wiki.example.com/secret' })).status).toBe(401);
-    const [anonymous] = await newestLog();
-    expect(anonymous).toMatchObject({ user: '', event: `forward auth denied: not logged in, for app ${app.name}` });
+    const anonymous = (await portal.admin.logs.page(1, 100)).find((entry) => entry.event === anonymousEvent);
+    expect(anonymous).toMatchObject({ user: '', client: '' });
+    expect(await countNow()).toBe(earlier + 1);
   });
 });
 

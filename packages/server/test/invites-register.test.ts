@@ -67,7 +67,7 @@ describe('registration', () => {
     await portal.login(email, USER_PASSWORD);
   });
 
-  it("applies the SPEC's password rules", async () => {
+  it("applies the length rules of docs/product.md §5", async () => {
     const client = await portal.admin.clients.create(unique('client'));
     const invite = await portal.admin.invites.create({ email: newEmail(), clientid: client.id, apps: [] });
     expect(await failure(portal.anonymous.auth.register({ Token: invite.token, Password: 'short' }))).toEqual({

@@ -1,5 +1,5 @@
 /**
- * Which registered app a request is for (DESIGN.md, Forward auth): by name, or the app whose URL
+ * Which registered app a request is for (docs/product.md, Forward auth): by name, or the app whose URL
  * is the longest prefix of the original URL's normalized path (core's normalizeRequestPath).
  * Built once from the app list, then pure lookups.
  */

@@ -5,6 +5,7 @@
  */
 import { eventArea, type CurrentUser, type EventType, type LogEntry } from '@tools-portal/core';
 import type { Knex } from 'knex';
+import { sha256 } from './secrets.js';
 
 /** Who did something, and from where; every service that changes data takes one. */
 export interface Audit {
@@ -21,13 +22,10 @@ export interface EventSubject {
 
 const clip = (value: string, max: number) => (value.length > max ? value.slice(0, max) : value);
 
-/**
- * Records one event of `type`, done by `audit.actor`; the subject (the client and user it is
- * about) defaults to the actor. Pass the transaction of the change it records, so that both
- * commit or neither does.
- */
-export async function logEvent(db: Knex, audit: Audit, type: EventType, event: string, subject?: EventSubject): Promise<void> {
-  await db('auth_log').insert({
+const MINUTE_MS = 60 * 1000;
+
+function eventRow(audit: Audit, type: EventType, event: string, subject?: EventSubject) {
+  return {
     at: Date.now(),
     type,
     area: eventArea(type),
@@ -37,10 +35,38 @@ export async function logEvent(db: Knex, audit: Audit, type: EventType, event: s
     event: clip(event, 1000),
     ip: clip(audit.ip, 64),
     user_agent: clip(audit.userAgent, 512),
-  });
+  };
 }
 
-export const LOG_COLUMNS = ['id', 'at', 'type', 'client', 'user', 'actor', 'event', 'ip', 'user_agent'] as const;
+/**
+ * Records one event of `type`, done by `audit.actor`; the subject (the client and user it is
+ * about) defaults to the actor. Pass the transaction of the change it records, so that both
+ * commit or neither does.
+ */
+export async function logEvent(db: Knex, audit: Audit, type: EventType, event: string, subject?: EventSubject): Promise<void> {
+  await db('auth_log').insert(eventRow(audit, type, event, subject));
+}
+
+/** The group of a repeated event within the current minute (the default of `logRepeated`). */
+export const thisMinute = (now = Date.now()) => `minute ${Math.floor(now / MINUTE_MS)}`;
+
+/**
+ * Records an event that anonymous traffic can repeat at will (a `/verify` denial, a refused
+ * Google sign-in): the same event from the same address in the same group (by default the same
+ * minute) is one row whose `count` grows. One upsert on the row's unique `collapse_key` does it,
+ * so concurrent requests and every instance sharing the database add to the same row.
+ * The row keeps the time, user agent and subject of the first occurrence.
+ */
+export async function logRepeated(db: Knex, audit: Audit, type: EventType, event: string, group = thisMinute(), subject?: EventSubject): Promise<void> {
+  const row = eventRow(audit, type, event, subject);
+  const collapseKey = sha256(JSON.stringify([group, row.type, row.ip, row.client, row.user, row.event]));
+  await db('auth_log')
+    .insert({ ...row, count: 1, collapse_key: collapseKey })
+    .onConflict('collapse_key')
+    .merge({ count: db.raw('auth_log.count + 1') });
+}
+
+export const LOG_COLUMNS = ['id', 'at', 'type', 'client', 'user', 'actor', 'event', 'ip', 'user_agent', 'count'] as const;
 
 export interface LogRow {
   id: number;
@@ -52,7 +78,7 @@ export interface LogRow {
   event: string;
   ip: string;
   user_agent: string;
-  count?: number | string;
+  count: number | string;
 }
 
 /** The presenter of a log row: the fields of core's LogEntry, nothing else. */
@@ -67,7 +93,6 @@ export function toLogEntry(row: LogRow): LogEntry {
     event: row.event,
     ip: row.ip,
     userAgent: row.user_agent,
-    // The count of collapsed anonymous denials arrives with the hardening migration; until then 1.
-    count: row.count === undefined ? 1 : Number(row.count),
+    count: Number(row.count),
   };
 }

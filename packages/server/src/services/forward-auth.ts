@@ -1,5 +1,5 @@
 /**
- * Forward auth (DESIGN.md): a reverse proxy asks whether the user of a request may use an app.
+ * Forward auth (docs/product.md, Forward auth): a reverse proxy asks whether the user of a request may use an app.
  * This service decides (allow, not logged in, not allowed, or an original URL too ambiguous to
  * judge); forward-auth-http.ts reads the question from the proxy's request and presents the
  * decision. Everything comes from the in-process cache, so an allowed request costs no query once
@@ -8,7 +8,7 @@
 import { mayUseApp, parseOriginalUrl, type App, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger.js';
-import { logEvent } from './audit.js';
+import { logEvent, logRepeated } from './audit.js';
 import type { AuthCache } from './auth-cache.js';
 import type { ClientInfo, Principal } from './sessions.js';
 
@@ -64,12 +64,14 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
   const { app, ambiguous } = await appOf(deps, question);
   const user = principal?.user ?? null;
   if (ambiguous) {
-    await logDenial(deps, question, user, `ambiguous original URL (${ambiguous}): ${originalUrl ?? ''}`);
+    // Anonymous denials are keyed on the app and reason, never the URL or name asked for: a caller
+    // varying those must not grow the log (one row a minute per address, app and reason, with a count).
+    await logDenial(deps, question, user, `ambiguous original URL (${ambiguous})${user ? `: ${originalUrl ?? ''}` : ''}`);
     return { outcome: 'ambiguous', reason: ambiguous };
   }
   const what = question.appName !== undefined ? `app ${question.appName}` : app ? `app ${app.name}` : (originalUrl ?? 'an unnamed app');
   if (!user) {
-    await logDenial(deps, question, null, `not logged in, for ${what}`);
+    await logDenial(deps, question, null, `not logged in, for ${app ? `app ${app.name}` : 'no registered app'}`);
     return { outcome: 'not_logged_in', returnTo: returnTarget(originalUrl) };
   }
   if (!app) {
@@ -85,9 +87,12 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
 }
 
 // A failed log write must not turn a denial into an error the proxy would pass on as a 500.
+// Anonymous denials are repeated at will by anyone: identical ones collapse into one counted row.
 async function logDenial(deps: ForwardAuthDeps, question: VerifyQuestion, actor: CurrentUser | null, reason: string): Promise<void> {
   try {
-    await logEvent(deps.db, { actor, ...question.client }, 'verify.denied', `forward auth denied: ${reason}`);
+    const audit = { actor, ...question.client };
+    if (actor) await logEvent(deps.db, audit, 'verify.denied', `forward auth denied: ${reason}`);
+    else await logRepeated(deps.db, audit, 'verify.denied', `forward auth denied: ${reason}`);
   } catch (error) {
     deps.logger.warn(`could not log a forward-auth denial (${reason})`, error);
   }

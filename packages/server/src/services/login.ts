@@ -18,7 +18,8 @@ import {
 import { knownDevice, rememberDevice } from './login-devices.js';
 import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js';
 import type { PasswordCheck, PasswordHasher } from './passwords.js';
-import { createSession, endSession, type ClientInfo, type SessionPolicy } from './sessions.js';
+import { endSession, type ClientInfo, type SessionPolicy } from './sessions.js';
+import { completeSignIn, type SignedIn } from './sign-in.js';
 import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
 export interface LoginDeps {
@@ -27,10 +28,7 @@ export interface LoginDeps {
   policy: SessionPolicy & BruteForcePolicy;
 }
 
-export interface SignedIn {
-  token: string;
-  user: CurrentUser;
-}
+export type { SignedIn } from './sign-in.js';
 
 const WRONG_CREDENTIALS = 'wrong email or password';
 export const NOT_AN_EMAIL = '(not an email)';
@@ -83,14 +81,8 @@ export async function passwordLogin(
   if (check.needsRehash) {
     await db('users').where({ id: row.id }).update({ password_hash: await hasher.hash(password) });
   }
-  const user = toCurrentUser(row);
-  const token = await db.transaction(async (trx) => {
-    const created = await createSession(trx, user.id, info, policy);
-    const event = emailBanned ? 'login with password from a known device while the email is banned' : 'login with password';
-    await logEvent(trx, { ...audit, actor: user }, 'login.success', event);
-    return created;
-  });
-  return { token, user, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
+  const signedIn = await completeSignIn(db, toCurrentUser(row), emailBanned ? 'password-known-device' : 'password', info, policy);
+  return { ...signedIn, deviceId: await rememberDevice(db, signedIn.user.id, deviceId, policy.sessionTtlDays) };
 }
 
 /** Checks that an invite can still be used, and answers it. */
@@ -104,15 +96,17 @@ export async function openInvite(db: Knex, token: string): Promise<InviteRow> {
 
 /**
  * Creates the invited user in the invite's client with the invite's apps and consumes the invite,
- * in one transaction: of several concurrent attempts exactly one wins, the rest answer conflict.
+ * and signs the user in, in one transaction: of several concurrent attempts exactly one wins, the
+ * rest answer conflict.
  */
 export async function registerFromInvite(
   db: Knex,
   info: ClientInfo,
   invite: InviteRow,
   credentials: { passwordHash?: string; googleSub?: string },
-  how: string,
-): Promise<CurrentUser> {
+  method: 'invite-password' | 'invite-google',
+  policy: SessionPolicy,
+): Promise<SignedIn> {
   try {
     return await db.transaction(async (trx) => {
       const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
@@ -129,9 +123,7 @@ export async function registerFromInvite(
         .returning('id');
       const appIds = await appIdsOfInvite(trx, invite.id);
       if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
-      const user = await currentUserById(trx, row.id);
-      await logEvent(trx, { actor: user, ...info }, credentials.googleSub ? 'register.google' : 'register.password', `registered ${how}`);
-      return user;
+      return completeSignIn(trx, await currentUserById(trx, row.id), method, info, policy);
     });
   } catch (error) {
     throw translateDatabaseError(error, `a user with email ${invite.email} already exists`) ?? error;
@@ -144,8 +136,7 @@ export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, to
   const problem = await passwordProblem(password, { email: invite.email });
   if (problem) throw invalidInput('Password', problem);
   const passwordHash = await hasher.hash(password);
-  const user = await registerFromInvite(db, info, invite, { passwordHash }, 'with password');
-  return { token: await createSession(db, user.id, info, policy), user };
+  return registerFromInvite(db, info, invite, { passwordHash }, 'invite-password', policy);
 }
 
 export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number | undefined): Promise<void> {

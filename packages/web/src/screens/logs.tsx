@@ -1,5 +1,5 @@
 /**
- * /logs (SPEC section 2): the last 1000 log entries, 20 a page, a failed fetch showing an empty
+ * /logs (docs/product.md §2): the last 1000 log entries, 20 a page, a failed fetch showing an empty
  * page. Above the table: filters (user, client, type, dates) and Export CSV, which downloads every
  * matching entry (the pager stops at 1000; the export has the rest). A row's event opens its
  * details: who did it, the type, the address and the user agent.
