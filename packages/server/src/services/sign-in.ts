@@ -21,6 +21,7 @@ export const SIGN_IN_EVENTS = {
   google: 'login with Google',
   'google-linked': 'login with Google (Google account linked)',
   'staff-google': 'registered as staff admin with Google',
+  'password-reset': 'login with a password reset link',
 } as const;
 
 export type SignInMethod = keyof typeof SIGN_IN_EVENTS;
@@ -29,6 +30,7 @@ export type SignInMethod = keyof typeof SIGN_IN_EVENTS;
 const SIGN_IN_TYPES: Record<SignInMethod, EventType> = {
   password: 'login.success',
   'password-known-device': 'login.success',
+  'password-reset': 'login.success',
   'invite-password': 'register.password',
   'invite-google': 'register.google',
   google: 'google.login',
