@@ -36,6 +36,7 @@ const SIGN_IN_TYPES: Record<SignInMethod, EventType> = {
   google: 'google.login',
   'google-linked': 'google.login',
   'staff-google': 'register.staff',
+  'password-reset': 'login.success',
 };
 
 export interface SignedIn {
