@@ -36,7 +36,6 @@ const SIGN_IN_TYPES: Record<SignInMethod, EventType> = {
   google: 'google.login',
   'google-linked': 'google.login',
   'staff-google': 'register.staff',
-  'password-reset': 'login.success',
 };
 
 export interface SignedIn {
