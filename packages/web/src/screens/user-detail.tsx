@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router-dom';
 import { byName, type GrantedApp } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
+import { DeleteButton } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { HeadingBar, ListTable } from '../components/list-page';
 import { expiryOf } from '../components/expiry-choice';
@@ -17,6 +18,7 @@ import { paths } from '../paths';
 export function UserDetail() {
   const id = Number(useParams().id);
   const [managing, setManaging] = useState(false);
+  const run = useAction();
   const user = useLoad(() => api.users.get(id), (error) => logFailure('load user', error), id);
   const apps = useLoad(async () => (await api.users.apps(id)).sort(byName), (error) => logFailure('load user apps', error), id);
 
@@ -26,6 +28,22 @@ export function UserDetail() {
       {user.data && (
         <p>
           Client: <Link to={paths.client(user.data.client.id)}>{user.data.client.name}</Link>
+        </p>
+      )}
+      {user.data && (
+        <p className="d-flex align-items-center gap-2">
+          <span>Two-factor authentication:</span>
+          <DeleteButton
+            label="Reset two-factor"
+            onConfirm={() =>
+              run({
+                call: () => api.users.resetMfa(id),
+                success: 'Two-factor authentication reset; the user was signed out.',
+                danger: 'failed to reset two-factor authentication',
+                what: 'reset two-factor',
+              })
+            }
+          />
         </p>
       )}
       <HeadingBar level={2} title="Apps" action={{ label: 'Manage Apps', onClick: () => setManaging(true), disabled: !apps.data }} />
