@@ -16,6 +16,8 @@ export const paths = {
   /** The signed-in user's password, second factors and sessions. */
   account: '/account',
   failedLogin: '/failedlogin',
+  resetPassword: '/reset',
+  setNewPassword: (token: string) => `/reset/${encodeURIComponent(token)}`,
   docs: '/docs',
   /** Request access: every user's requests, and the apps they may ask for. */
   requests: '/requests',
