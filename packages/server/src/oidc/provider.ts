@@ -151,7 +151,7 @@ async function loadExistingGrant(deps: OidcDeps, ctx: KoaContextWithOIDC) {
   const appId = Number((client as unknown as Record<string, unknown>)['urn:tools-portal:app_id']);
   const granted = user.admin ? new Set<number>() : await deps.authCache.grantsOf(user.id);
   if (!mayUseApp(user, granted, appId)) {
-    await logEvent(deps.db, { actor: user, ip: ctx.ip, userAgent: ctx.get('user-agent') }, `${user.email} may not use app ${client.clientId} (OpenID Connect): access denied`);
+    await logEvent(deps.db, { actor: user, ip: ctx.ip, userAgent: ctx.get('user-agent') }, 'oidc.denied', `${user.email} may not use app ${client.clientId} (OpenID Connect): access denied`);
     throw new errors.AccessDenied(`you may not use app ${client.clientId}`);
   }
   restoreOfflineAccess(ctx);
@@ -361,13 +361,13 @@ async function afterProviderRoute(deps: OidcDeps, ctx: KoaContextWithOIDC): Prom
     const location = ctx.response.get('location');
     const issued = ctx.status === 303 && location && new URL(location, deps.config.publicUrl).searchParams.has('code');
     const formPost = ctx.status === 200 && ctx.oidc.params?.response_mode === 'form_post';
-    if (issued || formPost) await logEvent(deps.db, audit, `signed in to app ${ctx.oidc.client.clientId} (OpenID Connect)`);
+    if (issued || formPost) await logEvent(deps.db, audit, 'oidc.signin', `signed in to app ${ctx.oidc.client.clientId} (OpenID Connect)`);
     if (formPost) withFormAction(ctx, String(ctx.oidc.params?.redirect_uri ?? ''));
   }
   if (route === 'end_session_confirm' && ctx.oidc.params?.logout && principal && ctx.status === 303) {
     await deps.db('sessions').where({ id: principal.sessionId }).delete();
     deps.authCache.clear();
-    await logEvent(deps.db, audit, `logged out (OpenID Connect logout${ctx.oidc.client ? ` from app ${ctx.oidc.client.clientId}` : ''})`);
+    await logEvent(deps.db, audit, 'oidc.logout', `logged out (OpenID Connect logout${ctx.oidc.client ? ` from app ${ctx.oidc.client.clientId}` : ''})`);
     ctx.append('Set-Cookie', clearPortalCookie(deps.config.secureCookies));
   }
 }

@@ -95,8 +95,8 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
 async function logDenial(deps: ForwardAuthDeps, question: VerifyQuestion, actor: CurrentUser | null, reason: string): Promise<void> {
   try {
     const audit = { actor, ...question.client };
-    if (actor) await logEvent(deps.db, audit, `forward auth denied: ${reason}`);
-    else await logRepeated(deps.db, audit, `forward auth denied: ${reason}`);
+    if (actor) await logEvent(deps.db, audit, 'verify.denied', `forward auth denied: ${reason}`);
+    else await logRepeated(deps.db, audit, 'verify.denied', `forward auth denied: ${reason}`);
   } catch (error) {
     deps.logger.warn(`could not log a forward-auth denial (${reason})`, error);
   }

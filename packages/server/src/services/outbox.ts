@@ -143,6 +143,7 @@ export async function markFailed(db: Knex, row: OutboxRow, error: string, retryS
         await logEvent(
           trx,
           { actor: null, ip: '', userAgent: '' },
+          'mail.failed',
           `mail failed: ${row.subject} to ${row.recipient} after ${row.attempts} attempts (${lastError})`,
           { user: row.recipient },
         );
@@ -153,6 +154,14 @@ export async function markFailed(db: Knex, row: OutboxRow, error: string, retryS
   const next = Math.min(now + retryDelayMs(retrySeconds, row.attempts), deadline);
   await db('mail_outbox').where(mine).update({ status: 'queued', next_attempt_at: next, lease_until: null, last_error: lastError });
   return false;
+}
+
+/** Delivered and given-up mail stays listed this long, then goes. */
+export const KEEP_DONE_MS = 30 * 24 * HOUR_MS;
+
+/** Forgets delivered and given-up mail older than 30 days; queued mail is never removed. */
+export async function pruneOutbox(db: Knex, now = Date.now()): Promise<number> {
+  return db('mail_outbox').whereIn('status', ['sent', 'failed']).andWhere('created_at', '<', now - KEEP_DONE_MS).delete();
 }
 
 /** The queue as admins see it (GET /mail, `toolsctl mail list`): newest first, no bodies. */
