@@ -99,6 +99,7 @@ export async function verifyRequest(deps: ForwardAuthDeps, input: VerifyInput): 
     const location = loginLocation(deps.publicUrl, original.url ?? app?.url);
     return { status: original.browserNavigation ? 302 : 401, location };
   }
+  if (principal.restricted) return { status: 403, message: 'enrol a second factor first (mfa_enrollment_required)' };
   const user = principal.user;
   if (!app) {
     await logDenial(deps, input, user, `no registered app for ${what}`);
