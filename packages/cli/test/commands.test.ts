@@ -32,13 +32,14 @@ describe('apps', () => {
 
     const apps = json<App[]>(await run(['apps', 'list', '--json']));
     const app = apps.find((candidate) => candidate.name === name)!;
-    expect(app).toEqual({ id: expect.any(Number), name, url: 'https://wiki.example.com/', description: 'The wiki', doclink: '' });
+    expect(app).toEqual({ id: expect.any(Number), name, url: 'https://wiki.example.com/', description: 'The wiki', doclink: '', category: '', requestable: false, icon: null, favourite: false });
 
     expect(json<App>(await run(['apps', 'show', name, '--json']))).toEqual(app);
     expect((await run(['apps', 'show', String(app.id)])).stdout).toMatch(/│ description │ The wiki/);
 
     const updated = json<App>(await run(['apps', 'update', name, '--app-url', 'https://wiki2.example.com/', '--doclink', 'https://docs.example.com/', '--json']));
-    expect(updated).toEqual({ ...app, url: 'https://wiki2.example.com/', doclink: 'https://docs.example.com/' });
+    // favourite belongs to the caller's list, not to the app an update answers.
+    expect(updated).toEqual({ ...app, favourite: undefined, url: 'https://wiki2.example.com/', doclink: 'https://docs.example.com/' });
     expect(await portal.admin.apps.get(app.id)).toEqual(updated);
 
     const deleted = await run(['apps', 'delete', name, '--yes']);
@@ -135,6 +136,14 @@ describe('clients', () => {
     expect(json<User[]>(await run(['clients', 'users', String(created.id), '--json'])).map((user) => user.email)).toEqual([member.email]);
     expect((await run(['clients', 'users', name])).stdout).toContain(member.email);
 
+    const renamed = `${name} Corp`;
+    const rename = await run(['clients', 'rename', name, ` ${renamed} `]);
+    expect(rename.code).toBe(0);
+    expect(rename.stdout).toContain(`renamed client ${name} to ${renamed}`);
+    expect(await run(['clients', 'rename', String(created.id), 'Acme, Admin'])).toMatchObject({ code: 1 });
+    expect(await run(['clients', 'rename', String(created.id), 'ADMIN'])).toMatchObject({ code: 1 });
+    await run(['clients', 'rename', renamed, name]);
+
     const refused = await run(['clients', 'delete', name]);
     expect(refused.code).toBe(2);
     expect((await portal.admin.clients.get(created.id)).name).toBe(name);
@@ -143,7 +152,7 @@ describe('clients', () => {
     expect(deleted.code).toBe(0);
     expect(deleted.stdout).toContain(`deleted client ${name}`);
     expect(await failure(portal.admin.users.get(member.user.id))).toMatchObject({ code: 'not_found' });
-  });
+  }, 120_000);
 });
 
 describe('invites', () => {

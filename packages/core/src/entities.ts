@@ -1,4 +1,4 @@
-/** The shapes the REST API answers with (SPEC section 3). Timestamps are ISO 8601 strings. */
+/** The shapes the REST API answers with (docs/product.md §3). Timestamps are ISO 8601 strings. */
 
 export interface App {
   id: number;
@@ -6,6 +6,51 @@ export interface App {
   url: string;
   description: string;
   doclink: string;
+  /** Free text that groups apps in the app list; may be empty. */
+  category: string;
+  /** Whether users may ask for access to it (`POST /accessrequest/`). */
+  requestable: boolean;
+  /** The path of its icon on the portal, with a version (`/api/auth/v1/app/7/icon?v=3`), or null. */
+  icon: string | null;
+}
+
+/** An app in the caller's own list (`GET /app/`, `GET /app`). */
+export interface ListedApp extends App {
+  favourite: boolean;
+}
+
+/** An app granted to a user (`GET /user/{id}/app`); `expires` only when the grant expires. */
+export interface GrantedApp extends App {
+  expires?: string;
+}
+
+/** A user of an app (`GET /app/{id}/user`); `expires` only when the grant expires. */
+export interface AppUser extends User {
+  expires?: string;
+}
+
+/** `GET /user/me/requestable`: what a user may ask for, never its URL. */
+export interface RequestableApp {
+  id: number;
+  name: string;
+  description: string;
+  category: string;
+}
+
+export type AccessRequestStatus = 'open' | 'approved' | 'denied';
+
+/** A user's request for an app; decided requests also carry who decided, when, and why. */
+export interface AccessRequest {
+  id: number;
+  app: { id: number; name: string };
+  user: { id: number; email: string };
+  reason: string;
+  status: AccessRequestStatus;
+  createdTimestamp: string;
+  decidedTimestamp?: string;
+  decidedBy?: string;
+  /** The reason an admin gave for a denial. */
+  decision?: string;
 }
 
 export interface ClientRef {
@@ -61,6 +106,8 @@ export interface LogEntry {
   client: string;
   user: string;
   event: string;
+  /** How many times it happened: repeated anonymous denials within a minute share one entry. */
+  count: number;
 }
 
 /** Answer of `POST /validatepassword` and `POST /register/`. */

@@ -44,9 +44,13 @@ export interface Config {
   loginFailuresPerAddress: number;
   loginWindowMinutes: number;
   loginBanMinutes: number;
+  /** Google sign-ins one address may start per 10 minutes (the life of a sign-in under way). */
+  googleStartsPerAddress: number;
+  /** Most Google sign-ins under way at once from all addresses; the oldest go first. */
+  googlePendingMax: number;
   /** SECRET_KEY: encrypts secrets that must be read back (services/secret-box.ts); undefined when unset. */
   secretKey: Buffer | undefined;
-  /** Seconds an in-process cache entry of a session or grant may live (DESIGN.md: at most 5). */
+  /** Seconds an in-process cache entry of a session or grant may live (docs/product.md, Forward auth: at most 5). */
   authCacheSeconds: number;
   webRoot: string | undefined;
   logLevel: LogLevel;
@@ -181,6 +185,8 @@ export function loadConfig(env: Env = process.env): Config {
     loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', 20, 1, 100000),
     loginWindowMinutes: integer('LOGIN_WINDOW_MINUTES', 5, 1, 1440),
     loginBanMinutes: integer('LOGIN_BAN_MINUTES', 10, 1, 1440),
+    googleStartsPerAddress: integer('GOOGLE_STARTS_PER_ADDRESS', 20, 1, 100_000),
+    googlePendingMax: integer('GOOGLE_PENDING_MAX', 10_000, 1, 10_000_000),
     secretKey: typeof secretKey === 'string' ? undefined : secretKey,
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
     webRoot: read('WEB_ROOT'),

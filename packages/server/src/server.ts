@@ -14,10 +14,12 @@ import { Metrics, type PoolUse } from './metrics.js';
 import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
+import { startGrantExpiry } from './services/grant-expiry.js';
 import { HashPool } from './services/hash-pool.js';
 import { PasswordHasher } from './services/passwords.js';
 import { MailSender } from './mail/sender.js';
 import { openSecretBox } from './services/secret-box.js';
+import { OidcProvider } from './oidc/provider.js';
 
 export interface RunningPortal {
   /** Where the server listens, e.g. `http://127.0.0.1:8080`. */
@@ -36,6 +38,8 @@ export interface StartOptions {
   publicUrlFromAddress?: boolean;
   /** Called with the first admin's invite link when bootstrap made one. */
   onInviteLink?: (link: string, email: string) => void;
+  /** How often expired grants are removed and logged (default 5 s). */
+  grantSweepMs?: number;
 }
 
 /** The built web portal, if it has been built. */
@@ -85,18 +89,22 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
     const secrets = openSecretBox(final, logger);
     const metrics = new Metrics(() => poolUse(db));
-    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics };
+    const oidc = new OidcProvider({ db, config: final, logger, secrets, authCache });
+    await oidc.prepare();
+    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics, oidc };
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));
     const sender = final.mail ? new MailSender(db, final.mail, logger) : undefined;
     sender?.start();
+    const grantExpiry = startGrantExpiry(db, logger, options.grantSweepMs ?? 5000, () => authCache.clear());
     return {
       url,
       server,
       deps,
       bootstrap: result,
       async close() {
+        await grantExpiry.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

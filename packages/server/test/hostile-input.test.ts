@@ -3,14 +3,12 @@
  * error shape, never a 5xx, stores exactly what it accepted, and assigns nothing a schema does
  * not name.
  */
-import { randomBytes } from 'node:crypto';
 import { apiRoutes } from '@tools-portal/server';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp, unique, useTestPortal } from './support.js';
 
-// A SECRET_KEY: on PostgreSQL the calls that need one answer 503 without it, by design.
-const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '100000', LOGIN_FAILURES_PER_EMAIL: '1000', SECRET_KEY: randomBytes(32).toString('base64') });
+const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '100000', LOGIN_FAILURES_PER_EMAIL: '1000' });
 let headers: Record<string, string>;
 beforeAll(() => {
   headers = { authorization: `Bearer ${portal.admin.token}`, 'content-type': 'application/json' };

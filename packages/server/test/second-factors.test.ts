@@ -3,7 +3,6 @@
  * pending sign-in it makes of a password login, sessions, password change, the admin's reset,
  * API-key refusal and MFA_REQUIRED. Codes are computed at a fixed clock (only Date is faked).
  */
-import { randomBytes } from 'node:crypto';
 import { generateApiKey } from '@tools-portal/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { totpCode, totpStep } from '../src/services/totp.js';
@@ -11,8 +10,6 @@ import { testDialect } from './database.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, USER_PASSWORD, useTestPortal, type TestPortal } from './support.js';
 
 const API = '/api/auth/v1';
-// PostgreSQL instances must share a key; SQLite would make a key file without it.
-const SECRET_KEY = randomBytes(32).toString('base64');
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 10); // 10 s into a 30-second step
 
 describe('RFC 6238 test vectors (SHA-1)', () => {
@@ -69,7 +66,7 @@ const mfa = (portal: TestPortal, MfaToken: string, Code: string) => call(portal,
 const events = async (portal: TestPortal, email: string) => (await portal.deps.db('auth_log').where({ user: email }).orderBy('id').select('event')).map((row) => row.event as string);
 
 describe('second factors', () => {
-  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000', SECRET_KEY });
+  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' });
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(T0);
@@ -222,7 +219,7 @@ describe('second factors', () => {
 });
 
 describe('MFA_REQUIRED=admins', () => {
-  const portal = useTestPortal({ MFA_REQUIRED: 'admins', LOGIN_FAILURES_PER_ADDRESS: '1000', SECRET_KEY });
+  const portal = useTestPortal({ MFA_REQUIRED: 'admins', LOGIN_FAILURES_PER_ADDRESS: '1000' });
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(T0);
@@ -257,7 +254,7 @@ describe('MFA_REQUIRED=admins', () => {
 });
 
 describe.skipIf(testDialect() !== 'postgres')('on PostgreSQL without SECRET_KEY', () => {
-  const portal = useTestPortal();
+  const portal = useTestPortal({ SECRET_KEY: '' });
   it('enrolling an authenticator app answers 503 naming SECRET_KEY', async () => {
     const { token } = await portal.createUser();
     const body = await json<{ error: { message: string } }>(await call(portal, 'POST', '/user/me/totp', { token }), 503);

@@ -1,4 +1,4 @@
-/** The hash routes (SPEC section 2), and links built from them. */
+/** The hash routes (docs/product.md §2), and links built from them. */
 export const paths = {
   home: '/',
   appList: '/applist',
@@ -15,9 +15,15 @@ export const paths = {
   login: '/login',
   failedLogin: '/failedlogin',
   docs: '/docs',
+  /** Request access: every user's requests, and the apps they may ask for. */
+  requests: '/requests',
+  /** Access requests: the admins' screen for deciding them. */
+  accessRequests: '/accessrequests',
+  /** Where a proxy sends a browser that forward auth refused (docs/forward-auth.md). */
+  denied: (app: string) => `/denied/${encodeURIComponent(app)}`,
 } as const;
 
-/** SPEC section 8: where a visitor without a session is sent (the portal's root, which shows the login). */
+/** docs/product.md §8: where a visitor without a session is sent (the portal's root, which shows the login). */
 export const NOT_LOGGED_IN_URL = '/auth/#/';
 
 /** A link to the login screen that returns to `redirect` afterwards. */

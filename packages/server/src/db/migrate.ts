@@ -9,7 +9,10 @@ import * as oidcLogins from './migrations/20261122-002-oidc-logins.js';
 import * as loginAttempts from './migrations/20261123-150-login-attempts.js';
 import * as loginDevices from './migrations/20261123-151-login-devices.js';
 import * as secondFactors from './migrations/20261123-152-second-factors.js';
+import * as eventCounts from './migrations/20261123-200-event-counts.js';
+import * as launcher from './migrations/20261123-300-launcher.js';
 import * as mail from './migrations/20261123-400-mail.js';
+import * as oidcProvider from './migrations/20261123-450-oidc-provider.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -22,7 +25,10 @@ const migrations: Record<string, Migration> = {
   '20261123-150-login-attempts': loginAttempts,
   '20261123-151-login-devices': loginDevices,
   '20261123-152-second-factors': secondFactors,
+  '20261123-200-event-counts': eventCounts,
+  '20261123-300-launcher': launcher,
   '20261123-400-mail': mail,
+  '20261123-450-oidc-provider': oidcProvider,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -1,3 +1,4 @@
+import { accessRequestRoutes } from './access-requests.js';
 import { accessTokenRoutes } from './access-tokens.js';
 import { accountRoutes } from './account.js';
 import { appRoutes } from './apps.js';
@@ -7,6 +8,7 @@ import { forwardAuthRoutes } from './forward-auth.js';
 import { inviteRoutes } from './invites.js';
 import { logRoutes } from './logs.js';
 import { mailRoutes } from './mail.js';
+import { oidcRoutes } from './oidc.js';
 import type { RouteSpec } from './route.js';
 import { userRoutes } from './users.js';
 
@@ -14,10 +16,12 @@ import { userRoutes } from './users.js';
 export const apiRoutes: readonly RouteSpec[] = [
   ...appRoutes,
   ...accountRoutes,
+  ...oidcRoutes,
   ...userRoutes,
   ...clientRoutes,
   ...inviteRoutes,
   ...accessTokenRoutes,
+  ...accessRequestRoutes,
   ...logRoutes,
   ...mailRoutes,
   ...authRoutes,

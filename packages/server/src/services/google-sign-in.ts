@@ -8,7 +8,7 @@ import { ApiError, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
 import { newChecks, type OidcClient } from '../google-oidc.js';
-import { logEvent, type Audit, type EventSubject } from './audit.js';
+import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
 import { openInvite, registerFromInvite } from './login.js';
 import { savePendingLogin, takePendingLogin } from './oidc-logins.js';
 import { resolveRedirect } from './redirects.js';
@@ -29,6 +29,8 @@ export interface GoogleIdentity {
 export interface GoogleSignInPolicy extends SignInPolicy {
   staffEmailDomain: string | undefined;
   publicOrigin: string;
+  /** Most sign-ins under way at once (GOOGLE_PENDING_MAX). */
+  googlePendingMax?: number;
 }
 
 export interface StartRequest {
@@ -49,7 +51,7 @@ export async function startGoogleSignIn(
   const inviteToken = request.inviteToken && request.inviteToken.length <= MAX_INVITE_TOKEN ? request.inviteToken : null;
   const redirect = await resolveRedirect(db, policy.publicOrigin, request.redirect);
   const authorizationUrl = await client.authorizationUrl(checks);
-  const binding = await savePendingLogin(db, { ...checks, inviteToken, redirect });
+  const binding = await savePendingLogin(db, { ...checks, inviteToken, redirect }, policy.googlePendingMax);
   return { binding, authorizationUrl };
 }
 
@@ -76,7 +78,10 @@ export async function finishGoogleSignIn(
     return { ...signedIn, redirect: pending.redirect };
   } catch (error) {
     const known = translateDatabaseError(error);
-    await logEvent(db, audit, `Google sign-in refused: ${known ? known.message : 'internal error'}`, subject);
+    const event = `Google sign-in refused: ${known ? known.message : 'internal error'}`;
+    // Before Google named anyone, anybody can repeat this at will: one row a minute per address.
+    if (subject.user === undefined) await logRepeated(db, audit, event);
+    else await logEvent(db, audit, event, subject);
     throw known ?? error;
   }
 }

@@ -1,4 +1,4 @@
-/** Staff with the company Google address become admins (SPEC, help text): users of client Admin. */
+/** Staff with the company Google address become admins (docs/product.md §1): users of client Admin. */
 import { ADMIN_CLIENT_NAME } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';

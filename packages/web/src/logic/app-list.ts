@@ -1,20 +1,20 @@
-/** What the app list shows (SPEC section 2), built on core's dev/prod/extern rules. */
+/** What the app list shows (docs/product.md §2), built on core's dev/prod/extern rules. */
 import { appsInView, byName, externTools, type App, type AppView } from '@tools-portal/core';
 
-export interface AppListColumns {
+export interface AppListColumns<T extends App = App> {
   /** The main column: prod or dev apps for admins; everything the server granted for others. */
-  apps: App[];
+  apps: T[];
   /** The Other Tools column: admins only. */
-  otherTools: App[];
+  otherTools: T[];
 }
 
-export function appListColumns(apps: readonly App[], admin: boolean, view: AppView): AppListColumns {
+export function appListColumns<T extends App>(apps: readonly T[], admin: boolean, view: AppView): AppListColumns<T> {
   const sorted = [...apps].sort(byName);
   if (!admin) return { apps: sorted, otherTools: [] };
   return { apps: appsInView(sorted, view), otherTools: externTools(sorted) };
 }
 
-/** SPEC section 1: a user with exactly one app goes straight to it. */
+/** docs/product.md §1: a user with exactly one app goes straight to it. */
 export function onlyAppUrl(apps: readonly App[]): string | null {
   return apps.length === 1 ? apps[0].url : null;
 }

@@ -1,4 +1,4 @@
-/** /registrationtokens (SPEC section 2): Invites, New Invite, and the link to copy. */
+/** /registrationtokens (docs/product.md §2): Invites, New Invite, and the link to copy. */
 import { useState } from 'react';
 import { byName, type App, type Client, type RegistrationToken } from '@tools-portal/core';
 import { api } from '../api';
