@@ -103,9 +103,16 @@ export interface AccessToken {
 export interface LogEntry {
   id: number;
   timestamp: string;
+  /** A type of the catalogue in events.ts, e.g. `login.success` (older entries may hold another). */
+  type: string;
+  /** The client and user the event is about. */
   client: string;
   user: string;
+  /** The email of who did it; empty when anonymous. */
+  actor: string;
   event: string;
+  ip: string;
+  userAgent: string;
   /** How many times it happened: repeated anonymous denials within a minute share one entry. */
   count: number;
 }
@@ -144,4 +151,10 @@ export interface MailEntry {
   /** When the next attempt is due, while queued. */
   nextAttemptTimestamp: string | null;
   sentTimestamp: string | null;
+}
+
+/** `POST /user/{id}/passwordreset`: the link, and whether it was mailed to the user too. */
+export interface PasswordResetLink {
+  link: string;
+  sent: boolean;
 }

@@ -48,6 +48,7 @@ const EXPECTED: Record<string, Expectation> = {
   'DELETE /user/:id/app/:appid': 'admin',
   'PUT /user/:id/app/:appid': 'admin',
   'DELETE /user/:id/session': 'admin',
+  'POST /user/:id/passwordreset': 'admin',
   'GET /client': 'admin',
   'GET /client/:id': 'admin',
   'GET /client/:id/user': 'admin',
@@ -60,6 +61,8 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /accesstoken/:token': 'user',
   'DELETE /accesstoken/:token': 'user',
   'GET /log/:currentPage/:perPage': 'admin',
+  'GET /log/count': 'admin',
+  'GET /log/export': 'admin',
   'GET /mail': 'admin',
   'GET /accessrequest': 'user',
   'POST /accessrequest': 'user',
@@ -68,6 +71,8 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /validatepassword': 'public',
   'POST /validatemfa': 'public',
   'POST /register': 'public',
+  'POST /forgotpassword': 'public',
+  'POST /resetpassword': 'public',
   'GET /loginoptions': 'public',
   'POST /logout': 'public',
   'GET /verify': 'forward-auth',
@@ -136,6 +141,8 @@ async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unkn
     'POST /registrationtoken': { email: `${unique('inv')}@example.com`, clientid: client.id, apps: [app.id] },
     'POST /validatepassword': { Email: email, Password: password },
     'POST /register': { Token: invite.token, Password: 'long enough password' },
+    'POST /forgotpassword': { Email: email },
+    'POST /resetpassword': { Token: 'not a token', Password: 'long enough password' },
   };
   return { path, body: bodies[`${route.method} ${route.path}`] };
 }

@@ -71,7 +71,7 @@ export const accountRoutes: RouteSpec[] = [
       const audit = auditOf(ctx);
       const ended = await db('sessions').where({ id, user_id: audit.actor.id }).delete();
       if (ended === 0) throw new ApiError('not_found', `session ${id} does not exist`);
-      await logEvent(db, audit, `ended session ${id}`);
+      await logEvent(db, audit, 'session.revoke', `ended session ${id}`);
       noContent(ctx);
     },
   },
@@ -85,7 +85,7 @@ export const accountRoutes: RouteSpec[] = [
     async handler(ctx, { db }) {
       const audit = auditOf(ctx);
       const ended = await endSessionsOfUser(db, audit.actor.id, principalOf(ctx)?.sessionId);
-      await logEvent(db, audit, `ended ${ended} other sessions`);
+      await logEvent(db, audit, 'session.revoke', `ended ${ended} other sessions`);
       noContent(ctx);
     },
   },
@@ -112,7 +112,7 @@ export const accountRoutes: RouteSpec[] = [
       await db.transaction(async (trx) => {
         await removeSecondFactors(trx, user.id);
         const ended = await endSessionsOfUser(trx, user.id);
-        await logEvent(trx, auditOf(ctx), `reset two-factor of ${user.email} (${ended} sessions ended)`, { client: user.client.name, user: user.email });
+        await logEvent(trx, auditOf(ctx), 'mfa.reset', `reset two-factor of ${user.email} (${ended} sessions ended)`, { client: user.client.name, user: user.email });
       });
       noContent(ctx);
     },

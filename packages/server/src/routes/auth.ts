@@ -1,6 +1,8 @@
-import { loginInput, mfaInput, registerInput, type z } from '@tools-portal/core';
+import { forgotPasswordInput, loginInput, mfaInput, registerInput, resetPasswordInput, type z } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginDeps } from '../services/login.js';
+import { rememberDevice } from '../services/login-devices.js';
+import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
 import { resolveRedirect } from '../services/redirects.js';
 import type { ClientInfo } from '../services/sessions.js';
 import { isPending, type SignInOutcome } from '../services/sign-in.js';
@@ -51,6 +53,32 @@ export const authRoutes: RouteSpec[] = [
     access: 'public',
     summary: 'Second factor of a pending sign-in: {MfaToken, Code, redirect?} answers {accesstoken, redirect} and sets the cookie',
     handler: signInHandler(mfaInput, (deps, info, input) => secondFactorLogin(loginDeps(deps), deps.secrets, info, input.MfaToken, input.Code)),
+  },
+  {
+    method: 'POST',
+    path: '/forgotpassword',
+    access: 'public',
+    summary: 'Ask for a password-reset link by mail: {Email}; always 204 (429 past the limits per email and address)',
+    async handler(ctx, { db, config }) {
+      const input = bodyOf(ctx, forgotPasswordInput);
+      await requestPasswordReset(db, config, clientInfo(ctx), input.Email);
+      noContent(ctx);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/resetpassword',
+    access: 'public',
+    summary: 'Set a new password with a mailed link: {Token, Password, redirect?} answers {accesstoken, redirect} like a login',
+    async handler(ctx, deps) {
+      const { db, hasher, config } = deps;
+      const input = bodyOf(ctx, resetPasswordInput);
+      const info = clientInfo(ctx);
+      const { token, user } = await resetWithToken(db, hasher, config, info, input.Token, input.Password);
+      setSessionCookie(ctx, config, token);
+      setDeviceCookie(ctx, config, await rememberDevice(db, user.id, ctx.cookies.get(DEVICE_COOKIE), config.sessionTtlDays));
+      ctx.body = { accesstoken: token, redirect: await resolveRedirect(db, config.publicOrigin, input.redirect) };
+    },
   },
   {
     method: 'GET',

@@ -15,7 +15,9 @@ import {
   tooManyAttempts,
   type BruteForcePolicy,
 } from './brute-force.js';
-import { knownDevice, rememberDevice } from './login-devices.js';
+import { hasDevices, knownDevice, rememberDevice } from './login-devices.js';
+import { queueNotice } from './notices.js';
+import type { MailPolicy } from './outbox.js';
 import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js';
 import type { PasswordCheck, PasswordHasher } from './passwords.js';
 import { useSecondFactorCode } from './second-factors.js';
@@ -36,7 +38,7 @@ import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserR
 export interface LoginDeps {
   db: Knex;
   hasher: PasswordHasher;
-  policy: SignInPolicy & BruteForcePolicy;
+  policy: SignInPolicy & BruteForcePolicy & MailPolicy;
 }
 
 export type { SignedIn } from './sign-in.js';
@@ -63,7 +65,7 @@ export async function passwordLogin(
   const emailBanned = device ? (await banRemaining(db, [emailSubject(email)])) > 0 : false;
   const blocked = async (error: unknown): Promise<never> => {
     if (error instanceof ApiError && error.code === 'too_many_requests') {
-      await logEvent(db, audit, 'login blocked: too many failed logins', { user: logged });
+      await logEvent(db, audit, 'login.blocked', 'login blocked: too many failed logins', { user: logged });
     }
     throw error;
   };
@@ -81,9 +83,15 @@ export async function passwordLogin(
     throw error;
   }
   if (!row || !check.ok) {
-    await recordFailure(db, policy, reservation);
     const reason = !row ? 'unknown email' : row.password_hash ? 'wrong password' : 'no password set';
-    await logEvent(db, audit, `login failed: ${reason}`, { client: row?.client_name, user: logged });
+    await db.transaction(async (trx) => {
+      const banned = await recordFailure(trx, policy, reservation);
+      await logEvent(trx, audit, 'login.failure', `login failed: ${reason}`, { client: row?.client_name, user: logged });
+      // The owner learns that their account is locked, and from which address it was attacked.
+      if (row && banned.some((subject) => subject.kind === 'email')) {
+        await queueNotice(trx, policy, 'account-locked', { email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
+      }
+    });
     throw new ApiError('unauthenticated', WRONG_CREDENTIALS);
   }
   await releaseAttempt(db, reservation);
@@ -91,7 +99,12 @@ export async function passwordLogin(
     await db('users').where({ id: row.id }).update({ password_hash: await hasher.hash(password) });
   }
   const user = toCurrentUser(row);
-  const outcome = await beginSignIn(db, user, emailBanned ? 'password-known-device' : 'password', info, policy);
+  const outcome = await db.transaction(async (trx) => {
+    const done = await beginSignIn(trx, user, emailBanned ? 'password-known-device' : 'password', info, policy);
+    // A browser this account has not signed in from before (its very first sign-in aside).
+    if (!device && (await hasDevices(trx, user.id))) await queueNotice(trx, policy, 'new-browser', { email, origin: info });
+    return done;
+  });
   return { ...outcome, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
 }
 
@@ -104,18 +117,18 @@ export async function secondFactorLogin(deps: LoginDeps, secrets: SecretBox, inf
   const pending = await openPendingSignIn(db, mfaToken);
   const user = await currentUserById(db, pending.user_id);
   const reservation = await reserveAttempt(db, policy, [emailSubject(user.email)]).catch(async (error: unknown) => {
-    await logEvent(db, { actor: null, ...info }, 'login blocked: too many failed logins', { user: user.email });
+    await logEvent(db, { actor: null, ...info }, 'login.blocked', 'login blocked: too many failed logins', { user: user.email });
     throw error;
   });
   const factor = await useSecondFactorCode(db, secrets, user.id, code, Date.now());
   if (!factor) {
     await recordFailure(db, policy, reservation);
     await failPendingSignIn(db, pending);
-    await logEvent(db, { actor: null, ...info }, 'login failed: wrong second-factor code', { client: user.client.name, user: user.email });
+    await logEvent(db, { actor: null, ...info }, 'mfa.failure', 'login failed: wrong second-factor code', { client: user.client.name, user: user.email });
     throw new ApiError('unauthenticated', 'wrong code');
   }
   await releaseAttempt(db, reservation);
-  if (factor === 'recovery') await logEvent(db, { actor: user, ...info }, 'used a recovery code');
+  if (factor === 'recovery') await logEvent(db, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
   return finishPendingSignIn(db, pending, user, factor, info, policy);
 }
 
@@ -145,7 +158,7 @@ export async function changePassword(
   }
   if (!ok) {
     await recordFailure(db, policy, reservation);
-    await logEvent(db, audit, 'password change refused: wrong current password');
+    await logEvent(db, audit, 'login.failure', 'password change refused: wrong current password');
     throw new ApiError('unauthenticated', 'the current password is wrong');
   }
   await releaseAttempt(db, reservation);
@@ -153,7 +166,7 @@ export async function changePassword(
   await db.transaction(async (trx) => {
     await trx('users').where({ id: user.id }).update({ password_hash: passwordHash });
     const ended = await endSessionsOfUser(trx, user.id, sessionId);
-    await logEvent(trx, audit, `changed password (${ended} other sessions ended)`);
+    await logEvent(trx, audit, 'password.change', `changed password (${ended} other sessions ended)`);
   });
 }
 
@@ -212,6 +225,8 @@ export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, to
 }
 
 export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number | undefined): Promise<void> {
-  if (sessionId !== undefined) await endSession(db, sessionId);
-  await logEvent(db, audit, 'logout');
+  await db.transaction(async (trx) => {
+    if (sessionId !== undefined) await endSession(trx, sessionId);
+    await logEvent(trx, audit, 'session.logout', 'logout');
+  });
 }

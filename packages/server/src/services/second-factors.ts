@@ -47,7 +47,7 @@ export async function confirmTotp(db: Knex, secrets: SecretBox, audit: Audit & {
     if (updated === 0) throw new ApiError('conflict', 'an authenticator app is already set up');
     await trx('recovery_codes').where({ user_id: user.id }).delete();
     await trx('recovery_codes').insert(codes.map((plain) => ({ user_id: user.id, code_hash: sha256(normalizeRecoveryCode(plain)) })));
-    await logEvent(trx, audit, 'enabled authenticator app (10 recovery codes)');
+    await logEvent(trx, audit, 'mfa.enable', 'enabled authenticator app (10 recovery codes)');
   });
   return codes;
 }

@@ -8,7 +8,7 @@
  * minutes, single use, at most 5 wrong codes) for a user who has a second factor, and
  * `finishPendingSignIn` completes it once the factor has been checked.
  */
-import { ApiError, randomToken, type CurrentUser } from '@tools-portal/core';
+import { ApiError, randomToken, type CurrentUser, type EventType } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent } from './audit.js';
 import { secondFactorsOf, type SecondFactorMethod } from './second-factors.js';
@@ -28,6 +28,7 @@ export const SIGN_IN_EVENTS = {
   google: 'login with Google',
   'google-linked': 'login with Google (Google account linked)',
   'staff-google': 'registered as staff admin with Google',
+  'password-reset': 'login with a password reset link',
 } as const;
 
 export type SignInMethod = keyof typeof SIGN_IN_EVENTS;
@@ -47,6 +48,18 @@ export interface MfaPolicy {
 }
 
 export type SignInPolicy = SessionPolicy & MfaPolicy;
+
+/** The event-log type of each way in (docs/event-log.md). */
+const SIGN_IN_TYPES: Record<SignInMethod, EventType> = {
+  password: 'login.success',
+  'password-known-device': 'login.success',
+  'invite-password': 'register.password',
+  'invite-google': 'register.google',
+  google: 'google.login',
+  'google-linked': 'google.login',
+  'staff-google': 'register.staff',
+  'password-reset': 'login.success',
+};
 
 export interface SignedIn {
   /** The new session's token; stored only as a hash. */
@@ -81,18 +94,21 @@ export async function completeSignIn(
   const restricted = !secondFactor && (await mustEnrol(db, user, method, policy));
   const token = randomToken(32);
   const now = Date.now();
-  await db('sessions').insert({
-    token_hash: sha256(token),
-    user_id: user.id,
-    created_at: now,
-    last_seen_at: now,
-    expires_at: now + policy.sessionTtlDays * DAY_MS,
-    ip: info.ip.slice(0, 64),
-    user_agent: info.userAgent.slice(0, 512),
-    mfa_enrollment_required: restricted,
-  });
   const event = [SIGN_IN_EVENTS[method], secondFactor && SECOND_FACTOR_EVENTS[secondFactor], restricted && '(restricted to enrolling a second factor)'];
-  await logEvent(db, { ip: info.ip, userAgent: info.userAgent, actor: user }, event.filter(Boolean).join(' '));
+  // The session and its event commit together (on a transaction given, inside it).
+  await db.transaction(async (trx) => {
+    await trx('sessions').insert({
+      token_hash: sha256(token),
+      user_id: user.id,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + policy.sessionTtlDays * DAY_MS,
+      ip: info.ip.slice(0, 64),
+      user_agent: info.userAgent.slice(0, 512),
+      mfa_enrollment_required: restricted,
+    });
+    await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, SIGN_IN_TYPES[method], event.filter(Boolean).join(' '));
+  });
   return { token, user, restricted };
 }
 
