@@ -39,6 +39,10 @@ export interface RouteSpec {
   path: string;
   access: Access;
   summary: string;
+  /** Refuses API keys (403): calls that change factors, sessions or the password (docs/security.md). */
+  sessionOnly?: true;
+  /** Allowed to a session restricted to enrolling a second factor (MFA_REQUIRED). */
+  duringEnrolment?: true;
   handler(ctx: Context, deps: Deps): Promise<void>;
 }
 

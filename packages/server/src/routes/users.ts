@@ -19,15 +19,6 @@ export const userRoutes: RouteSpec[] = [
   },
   {
     method: 'GET',
-    path: '/user/me',
-    access: 'user',
-    summary: 'The caller, with its client and admin flag',
-    async handler(ctx) {
-      ctx.body = actorOf(ctx);
-    },
-  },
-  {
-    method: 'GET',
     path: '/user/me/accesstoken',
     access: 'user',
     summary: "The caller's own API keys, masked",

@@ -78,6 +78,10 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
     return { outcome: 'not_logged_in', returnTo: returnTarget(originalUrl) };
   }
   const deniedApp = question.appName ?? (app?.requestable ? app.name : undefined);
+  if (principal?.restricted) {
+    await logDenial(deps, question, user, `${user.email} must set up a second factor first (mfa_enrollment_required)`);
+    return { outcome: 'not_allowed', user };
+  }
   if (!app) {
     await logDenial(deps, question, user, `no registered app for ${what}`);
     return { outcome: 'not_allowed', user, deniedApp };
