@@ -53,12 +53,12 @@ export type SignInPolicy = SessionPolicy & MfaPolicy;
 const SIGN_IN_TYPES: Record<SignInMethod, EventType> = {
   password: 'login.success',
   'password-known-device': 'login.success',
+  'password-reset': 'login.success',
   'invite-password': 'register.password',
   'invite-google': 'register.google',
   google: 'google.login',
   'google-linked': 'google.login',
   'staff-google': 'register.staff',
-  'password-reset': 'login.success',
 };
 
 export interface SignedIn {
