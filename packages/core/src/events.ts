@@ -33,6 +33,7 @@ export const EVENT_TYPES = {
   'mfa.failure': 'a second factor was refused',
   'mfa.reset': "an admin removed a user's second factors",
   'passkey.add': 'a passkey was added',
+  'passkey.rename': 'a passkey was renamed',
   'passkey.remove': 'a passkey was removed',
   'passkey.login': 'signed in with a passkey',
   'recovery.generate': 'recovery codes were generated',

@@ -264,3 +264,18 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   }
   return value;
 }
+
+/** A WebAuthn ceremony's answer, as the browser library sends it; @simplewebauthn/server checks its shape. */
+const webAuthnResponse = z.looseObject({
+  id: z.string({ error: 'must be a string' }).min(1).max(1400),
+  rawId: z.string({ error: 'must be a string' }).min(1).max(1400),
+  type: z.literal('public-key', { error: 'must be "public-key"' }),
+  response: z.looseObject({ clientDataJSON: z.string({ error: 'must be a string' }).max(10_000) }),
+});
+
+const passkeyName = z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(100);
+
+export const passkeyRegisterInput = z.object({ response: webAuthnResponse, name: passkeyName.optional() });
+export const passkeyRenameInput = z.object({ name: passkeyName });
+export const passkeyOptionsInput = z.object({ MfaToken: z.string({ error: 'must be a string' }).min(1).max(200).optional() });
+export const passkeyLoginInput = z.object({ response: webAuthnResponse, MfaToken: z.string({ error: 'must be a string' }).min(1).max(200).optional(), redirect });

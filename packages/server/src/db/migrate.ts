@@ -13,6 +13,7 @@ import * as eventCounts from './migrations/20261123-200-event-counts.js';
 import * as launcher from './migrations/20261123-300-launcher.js';
 import * as mail from './migrations/20261123-400-mail.js';
 import * as oidcProvider from './migrations/20261123-450-oidc-provider.js';
+import * as passkeys from './migrations/20261123-550-passkeys.js';
 import * as eventLogActorType from './migrations/20261123-350-event-log-actor-type.js';
 import * as backgroundJobs from './migrations/20261123-351-background-jobs.js';
 
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '20261123-351-background-jobs': backgroundJobs,
   '20261123-400-mail': mail,
   '20261123-450-oidc-provider': oidcProvider,
+  '20261123-550-passkeys': passkeys,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

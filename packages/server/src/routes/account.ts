@@ -3,13 +3,14 @@
  * reset of a user's second factors. None of these takes an API key: a leaked key must not be able
  * to take over an account.
  */
-import { ApiError, codeInput, passwordChangeInput } from '@tools-portal/core';
+import { ApiError, codeInput, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput } from '@tools-portal/core';
 import { logEvent } from '../services/audit.js';
 import { changePassword } from '../services/login.js';
+import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, relyingPartyOf, renamePasskey } from '../services/passkeys.js';
 import { confirmTotp, removeSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/second-factors.js';
 import { endSessionsOfUser, liftRestriction, listSessionsOfUser } from '../services/sessions.js';
 import { getUser } from '../services/users.js';
-import { actorOf, auditOf, bodyOf, idParam, noContent, principalOf, type RouteSpec } from './route.js';
+import { actorOf, auditOf, bodyOf, created, idParam, noContent, principalOf, type RouteSpec } from './route.js';
 
 export const accountRoutes: RouteSpec[] = [
   {
@@ -46,6 +47,67 @@ export const accountRoutes: RouteSpec[] = [
       const recoveryCodes = await confirmTotp(db, secrets, auditOf(ctx), Code.replace(/\s+/g, ''), Date.now());
       await liftRestriction(db, principalOf(ctx)?.sessionId);
       ctx.body = { recoveryCodes };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/user/me/passkey/options',
+    access: 'user',
+    sessionOnly: true,
+    duringEnrolment: true,
+    summary: 'WebAuthn registration options for adding a passkey (the challenge lasts 5 minutes, used once)',
+    async handler(ctx, { db, config }) {
+      ctx.body = await passkeyRegistrationOptions(db, relyingPartyOf(config.publicUrl), actorOf(ctx));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/user/me/passkey',
+    access: 'user',
+    sessionOnly: true,
+    duringEnrolment: true,
+    summary: 'Register a passkey: {response, name?} answers 201 {id, name, createdTimestamp}; lifts an MFA_REQUIRED restriction of this session',
+    async handler(ctx, { db, config }) {
+      const input = bodyOf(ctx, passkeyRegisterInput);
+      const passkey = await registerPasskey(db, relyingPartyOf(config.publicUrl), auditOf(ctx), input.response, input.name);
+      await liftRestriction(db, principalOf(ctx)?.sessionId);
+      created(ctx, passkey);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/user/me/passkey',
+    access: 'user',
+    sessionOnly: true,
+    duringEnrolment: true,
+    summary: "The caller's passkeys: [{id, name, createdTimestamp}]",
+    async handler(ctx, { db }) {
+      ctx.body = await listPasskeys(db, actorOf(ctx).id);
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/user/me/passkey/:id',
+    access: 'user',
+    sessionOnly: true,
+    duringEnrolment: true,
+    summary: "Rename one of the caller's passkeys: {name}",
+    async handler(ctx, { db }) {
+      const id = idParam(ctx, 'id');
+      const { name } = bodyOf(ctx, passkeyRenameInput);
+      ctx.body = await renamePasskey(db, auditOf(ctx), id, name);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/user/me/passkey/:id',
+    access: 'user',
+    sessionOnly: true,
+    duringEnrolment: true,
+    summary: "Delete one of the caller's passkeys",
+    async handler(ctx, { db }) {
+      await deletePasskey(db, auditOf(ctx), idParam(ctx, 'id'));
+      noContent(ctx);
     },
   },
   {

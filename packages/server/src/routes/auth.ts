@@ -1,7 +1,8 @@
-import { forgotPasswordInput, loginInput, mfaInput, registerInput, resetPasswordInput, type z } from '@tools-portal/core';
+import { forgotPasswordInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginDeps } from '../services/login.js';
 import { rememberDevice } from '../services/login-devices.js';
+import { passkeyAuthenticationOptions, passkeyLogin, relyingPartyOf } from '../services/passkeys.js';
 import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
 import { resolveRedirect } from '../services/redirects.js';
 import type { ClientInfo } from '../services/sessions.js';
@@ -46,6 +47,25 @@ export const authRoutes: RouteSpec[] = [
     access: 'public',
     summary: 'Register from an invite: {Token, Password, redirect?} answers {accesstoken, redirect}',
     handler: signInHandler(registerInput, (deps, info, input) => registerWithPassword(loginDeps(deps), info, input.Token, input.Password)),
+  },
+  {
+    method: 'POST',
+    path: '/passkey/options',
+    access: 'public',
+    summary: "WebAuthn authentication options: {MfaToken?} (a pending sign-in's passkeys, or discoverable with user verification)",
+    async handler(ctx, { db, config }) {
+      const { MfaToken } = bodyOf(ctx, passkeyOptionsInput);
+      ctx.body = await passkeyAuthenticationOptions(db, relyingPartyOf(config.publicUrl), MfaToken);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/validatepasskey',
+    access: 'public',
+    summary: 'Sign in with a passkey, alone or finishing a pending sign-in: {response, MfaToken?, redirect?} answers {accesstoken, redirect} and sets the cookie',
+    handler: signInHandler(passkeyLoginInput, (deps, info, input) =>
+      passkeyLogin({ db: deps.db, policy: deps.config }, relyingPartyOf(deps.config.publicUrl), info, input.response, input.MfaToken),
+    ),
   },
   {
     method: 'POST',

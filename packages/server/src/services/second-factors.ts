@@ -19,7 +19,8 @@ const purposeOf = (userId: number) => `totp:${userId}`;
 /** The second factors a user can sign in with, in the contract's order. */
 export async function secondFactorsOf(db: Knex, userId: number): Promise<SecondFactorMethod[]> {
   const totp = await db('user_totp').where({ user_id: userId }).whereNotNull('confirmed_at').first('user_id');
-  return totp ? ['totp', 'recovery'] : [];
+  const passkey = await db('passkeys').where({ user_id: userId }).first('id');
+  return [...(totp ? (['totp'] as const) : []), ...(passkey ? (['passkey'] as const) : []), ...(totp ? (['recovery'] as const) : [])];
 }
 
 /** Starts (or restarts) enrolling an authenticator app: answers the secret and its URI. */
@@ -74,8 +75,9 @@ export async function useSecondFactorCode(db: Knex, secrets: SecretBox, userId: 
   return used > 0 ? 'recovery' : undefined;
 }
 
-/** Removes every second factor of a user (admin reset): authenticator app and recovery codes. */
+/** Removes every second factor of a user (admin reset): authenticator app, recovery codes and passkeys. */
 export async function removeSecondFactors(db: Knex, userId: number): Promise<void> {
+  await db('passkeys').where({ user_id: userId }).delete();
   await db('user_totp').where({ user_id: userId }).delete();
   await db('recovery_codes').where({ user_id: userId }).delete();
 }

@@ -29,6 +29,7 @@ export const SIGN_IN_EVENTS = {
   'google-linked': 'login with Google (Google account linked)',
   'staff-google': 'registered as staff admin with Google',
   'password-reset': 'login with a password reset link',
+  passkey: 'login with a passkey',
 } as const;
 
 export type SignInMethod = keyof typeof SIGN_IN_EVENTS;
@@ -59,6 +60,7 @@ const SIGN_IN_TYPES: Record<SignInMethod, EventType> = {
   google: 'google.login',
   'google-linked': 'google.login',
   'staff-google': 'register.staff',
+  passkey: 'passkey.login',
 };
 
 export interface SignedIn {

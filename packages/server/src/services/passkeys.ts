@@ -1,0 +1,241 @@
+/**
+ * Passkeys (docs/security.md): WebAuthn credentials of a user, a second factor after the password
+ * and a way in alone (discoverable, with user verification). The relying party is PUBLIC_URL: its
+ * host is the RP ID, its origin the only accepted origin. Challenges live in the database (any
+ * instance finishes a ceremony another started), are used once (a conditional delete) and expire
+ * in 5 minutes. Signature counters must move forward.
+ */
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransportFuture,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import { ApiError, type CurrentUser, type Passkey } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import { logEvent, type Audit } from './audit.js';
+import type { ClientInfo } from './sessions.js';
+import { completeSignIn, failPendingSignIn, finishPendingSignIn, openPendingSignIn, type SignedIn, type SignInPolicy } from './sign-in.js';
+import { currentUserById } from './users.js';
+
+export const CHALLENGE_MS = 5 * 60 * 1000;
+const RP_NAME = 'Tools Portal';
+
+/** The relying party of PUBLIC_URL. */
+export interface RelyingParty {
+  id: string;
+  origin: string;
+}
+
+export function relyingPartyOf(publicUrl: string): RelyingParty {
+  const url = new URL(publicUrl);
+  return { id: url.hostname, origin: url.origin };
+}
+
+interface PasskeyRow {
+  id: number;
+  user_id: number;
+  credential_id: string;
+  public_key: string;
+  counter: number | string;
+  transports: string;
+  name: string;
+  created_at: number | string;
+}
+
+const present = (row: Pick<PasskeyRow, 'id' | 'name' | 'created_at'>): Passkey => ({
+  id: row.id,
+  name: row.name,
+  createdTimestamp: new Date(Number(row.created_at)).toISOString(),
+});
+
+const transportsOf = (row: PasskeyRow) => (row.transports ? (row.transports.split(',') as AuthenticatorTransportFuture[]) : undefined);
+
+async function storeChallenge(db: Knex, challenge: string, purpose: 'registration' | 'authentication', userId: number | null): Promise<void> {
+  const now = Date.now();
+  await db('webauthn_challenges').where('expires_at', '<=', now).delete();
+  await db('webauthn_challenges').insert({ challenge, purpose, user_id: userId, expires_at: now + CHALLENGE_MS });
+}
+
+/** Takes a challenge once: true for the one caller that deleted it while it was still valid. */
+async function takeChallenge(db: Knex, challenge: string, purpose: 'registration' | 'authentication', userId: number | null): Promise<boolean> {
+  if (typeof challenge !== 'string' || challenge.length === 0 || challenge.length > 200) return false;
+  const query = db('webauthn_challenges').where({ challenge, purpose }).andWhere('expires_at', '>', Date.now());
+  const taken = await (userId === null ? query.whereNull('user_id') : query.andWhere('user_id', userId)).delete();
+  return taken === 1;
+}
+
+export async function listPasskeys(db: Knex, userId: number): Promise<Passkey[]> {
+  const rows: PasskeyRow[] = await db('passkeys').where({ user_id: userId }).orderBy('id');
+  return rows.map(present);
+}
+
+export async function hasPasskey(db: Knex, userId: number): Promise<boolean> {
+  return Boolean(await db('passkeys').where({ user_id: userId }).first('id'));
+}
+
+/** Registration options for the browser's ceremony; the challenge is stored for this user. */
+export async function passkeyRegistrationOptions(db: Knex, rp: RelyingParty, user: CurrentUser): Promise<unknown> {
+  const existing: PasskeyRow[] = await db('passkeys').where({ user_id: user.id });
+  const options = await generateRegistrationOptions({
+    rpName: RP_NAME,
+    rpID: rp.id,
+    userName: user.email,
+    userID: new TextEncoder().encode(`user-${user.id}`),
+    attestationType: 'none',
+    excludeCredentials: existing.map((row) => ({ id: row.credential_id, transports: transportsOf(row) })),
+    // Discoverable, so that the passkey can sign in alone ("Sign in with a passkey").
+    authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    supportedAlgorithmIDs: [-7, -8, -257],
+  });
+  await storeChallenge(db, options.challenge, 'registration', user.id);
+  return options;
+}
+
+/** A short name from a user agent: "Chrome on Linux", or "Passkey". */
+export function passkeyNameFromUserAgent(userAgent: string): string {
+  const browser = [
+    ['Edg/', 'Edge'],
+    ['Firefox/', 'Firefox'],
+    ['Chrome/', 'Chrome'],
+    ['Safari/', 'Safari'],
+  ].find(([token]) => userAgent.includes(token!))?.[1];
+  const system = [
+    ['Android', 'Android'],
+    ['iPhone', 'iPhone'],
+    ['iPad', 'iPad'],
+    ['Windows', 'Windows'],
+    ['Mac OS', 'macOS'],
+    ['Linux', 'Linux'],
+  ].find(([token]) => userAgent.includes(token!))?.[1];
+  if (!browser) return 'Passkey';
+  return system ? `${browser} on ${system}` : browser;
+}
+
+/** Checks a registration answer against this user's stored challenge and keeps the passkey. */
+export async function registerPasskey(db: Knex, rp: RelyingParty, audit: Audit & { actor: CurrentUser }, response: unknown, name?: string): Promise<Passkey> {
+  const user = audit.actor;
+  let verification;
+  try {
+    verification = await verifyRegistrationResponse({
+      response: response as RegistrationResponseJSON,
+      expectedChallenge: (challenge) => takeChallenge(db, challenge, 'registration', user.id),
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: false,
+    });
+  } catch (error) {
+    throw new ApiError('invalid_input', `the passkey was not accepted: ${error instanceof Error ? error.message : 'invalid answer'}`, { field: 'response' });
+  }
+  if (!verification.verified) throw new ApiError('invalid_input', 'the passkey was not accepted', { field: 'response' });
+  const { credential } = verification.registrationInfo;
+  const now = Date.now();
+  const row = {
+    user_id: user.id,
+    credential_id: credential.id,
+    public_key: isoBase64URL.fromBuffer(credential.publicKey),
+    counter: credential.counter,
+    transports: (credential.transports ?? []).join(',').slice(0, 200),
+    name: name ?? passkeyNameFromUserAgent(audit.userAgent),
+    created_at: now,
+  };
+  return db.transaction(async (trx) => {
+    if (await trx('passkeys').where({ credential_id: credential.id }).first('id')) throw new ApiError('conflict', 'this passkey is already registered');
+    const [inserted] = await trx('passkeys').insert(row).returning('id');
+    const id = typeof inserted === 'object' ? (inserted as { id: number }).id : (inserted as number);
+    await logEvent(trx, audit, 'passkey.add', `added passkey "${row.name}"`);
+    return present({ id, name: row.name, created_at: now });
+  });
+}
+
+async function ownPasskey(db: Knex, userId: number, id: number): Promise<PasskeyRow> {
+  const row: PasskeyRow | undefined = await db('passkeys').where({ id, user_id: userId }).first();
+  if (!row) throw new ApiError('not_found', `passkey ${id} does not exist`);
+  return row;
+}
+
+export async function renamePasskey(db: Knex, audit: Audit & { actor: CurrentUser }, id: number, name: string): Promise<Passkey> {
+  return db.transaction(async (trx) => {
+    const row = await ownPasskey(trx, audit.actor.id, id);
+    await trx('passkeys').where({ id }).update({ name });
+    await logEvent(trx, audit, 'passkey.rename', `renamed passkey "${row.name}" to "${name}"`);
+    return present({ ...row, name });
+  });
+}
+
+export async function deletePasskey(db: Knex, audit: Audit & { actor: CurrentUser }, id: number): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row = await ownPasskey(trx, audit.actor.id, id);
+    await trx('passkeys').where({ id }).delete();
+    await logEvent(trx, audit, 'passkey.remove', `removed passkey "${row.name}"`);
+  });
+}
+
+/**
+ * Authentication options: for a pending sign-in, its user's passkeys; without one, a discoverable
+ * ceremony with user verification required (the passkey is the whole sign-in).
+ */
+export async function passkeyAuthenticationOptions(db: Knex, rp: RelyingParty, mfaToken?: string): Promise<unknown> {
+  let userId: number | null = null;
+  let allow: PasskeyRow[] = [];
+  if (mfaToken !== undefined) {
+    userId = (await openPendingSignIn(db, mfaToken)).user_id;
+    allow = await db('passkeys').where({ user_id: userId });
+  }
+  const options = await generateAuthenticationOptions({
+    rpID: rp.id,
+    allowCredentials: allow.map((row) => ({ id: row.credential_id, transports: transportsOf(row) })),
+    userVerification: userId === null ? 'required' : 'preferred',
+  });
+  await storeChallenge(db, options.challenge, 'authentication', userId);
+  return options;
+}
+
+const refused = () => new ApiError('unauthenticated', 'the passkey was not accepted');
+
+/** Signs in with a passkey's assertion: alone, or as the second factor of a pending sign-in. */
+export async function passkeyLogin(
+  deps: { db: Knex; policy: SignInPolicy },
+  rp: RelyingParty,
+  info: ClientInfo,
+  response: { id: string },
+  mfaToken?: string,
+): Promise<SignedIn> {
+  const { db, policy } = deps;
+  const pending = mfaToken === undefined ? undefined : await openPendingSignIn(db, mfaToken);
+  const row: PasskeyRow | undefined = await db('passkeys').where({ credential_id: response.id }).first();
+  const fail = async (): Promise<never> => {
+    if (pending) await failPendingSignIn(db, pending);
+    const user = row ? await currentUserById(db, row.user_id).catch(() => undefined) : undefined;
+    await logEvent(db, { actor: null, ...info }, 'mfa.failure', 'login failed: passkey refused', user ? { client: user.client.name, user: user.email } : undefined);
+    throw refused();
+  };
+  if (!row || (pending && row.user_id !== pending.user_id)) return fail();
+  let verification;
+  try {
+    verification = await verifyAuthenticationResponse({
+      response: response as AuthenticationResponseJSON,
+      expectedChallenge: (challenge) => takeChallenge(db, challenge, 'authentication', pending ? pending.user_id : null),
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      credential: { id: row.credential_id, publicKey: isoBase64URL.toBuffer(row.public_key), counter: Number(row.counter), transports: transportsOf(row) },
+      requireUserVerification: !pending,
+    });
+  } catch {
+    return fail();
+  }
+  if (!verification.verified) return fail();
+  const { newCounter } = verification.authenticationInfo;
+  // Atomic: of two assertions with the same counter, only one moves it on.
+  const update = db('passkeys').where({ id: row.id });
+  if (newCounter > 0) update.andWhere('counter', '<', newCounter);
+  const moved = await update.update({ counter: newCounter, last_used_at: Date.now() });
+  if (moved === 0) return fail();
+  const user = await currentUserById(db, row.user_id);
+  if (pending) return finishPendingSignIn(db, pending, user, 'passkey', info, policy);
+  return completeSignIn(db, user, 'passkey', info, policy);
+}
