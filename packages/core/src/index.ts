@@ -9,3 +9,4 @@ export * from './redirects.js';
 export * from './apps.js';
 export * from './client.js';
 export * from './invite-links.js';
+export * from './answers.js';

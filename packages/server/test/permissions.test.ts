@@ -43,6 +43,7 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /validatepassword': 'public',
   'POST /register': 'public',
   'GET /loginoptions': 'public',
+  'GET /openapi.json': 'public',
   'POST /logout': 'public',
   'GET /verify': 'forward-auth',
 };

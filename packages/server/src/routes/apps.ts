@@ -1,4 +1,4 @@
-import { appInput, appUpdate } from '@tools-portal/core';
+import { appInput, appUpdate, appAnswer, userAnswer, z } from '@tools-portal/core';
 import * as apps from '../services/apps.js';
 import { usersOfApp } from '../services/users.js';
 import { actorOf, auditOf, bodyOf, created, idParam, noContent, type RouteSpec } from './route.js';
@@ -7,6 +7,7 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/app',
+    response: { schema: z.array(appAnswer) },
     access: 'user',
     summary: 'Apps the caller may use (every app for admins): GET /app/ and GET /app alike',
     async handler(ctx, { db }) {
@@ -17,6 +18,7 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/app/:id',
+    response: { schema: appAnswer },
     access: 'admin',
     summary: 'One app',
     async handler(ctx, { db }) {
@@ -26,6 +28,8 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/app',
+    body: appInput,
+    response: { status: 201, schema: appAnswer },
     access: 'admin',
     summary: 'Create an app from {name, url, description, doclink}',
     async handler(ctx, { db }) {
@@ -35,6 +39,8 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'PUT',
     path: '/app',
+    body: appUpdate,
+    response: { schema: appAnswer },
     access: 'admin',
     summary: 'Update an app from {id, name, url, description, doclink}',
     async handler(ctx, { db }) {
@@ -44,6 +50,7 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/app/:id',
+    response: { status: 204 },
     access: 'admin',
     summary: 'Delete an app and every grant of it',
     async handler(ctx, { db }) {
@@ -54,6 +61,7 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/app/:id/user',
+    response: { schema: z.array(userAnswer) },
     access: 'admin',
     summary: 'Users granted an app, by email',
     async handler(ctx, { db }) {
@@ -64,6 +72,7 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/app/:appid/user/:userid',
+    response: { status: 204 },
     access: 'admin',
     summary: 'Remove a user from an app',
     async handler(ctx, { db }) {

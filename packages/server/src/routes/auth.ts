@@ -1,4 +1,4 @@
-import { loginInput, registerInput, type z } from '@tools-portal/core';
+import { loginInput, registerInput, type z, loginAnswer, loginOptionsAnswer } from '@tools-portal/core';
 import { clearSessionCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, type LoginDeps, type SignedIn } from '../services/login.js';
 import { resolveRedirect } from '../services/redirects.js';
@@ -25,6 +25,8 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/validatepassword',
+    body: loginInput,
+    response: { schema: loginAnswer },
     access: 'public',
     summary: 'Log in: {Email, Password, redirect?} answers {accesstoken, redirect} and sets the cookie',
     handler: signInHandler(loginInput, (deps, info, input) => passwordLogin(deps, info, input.Email, input.Password)),
@@ -32,6 +34,8 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/register',
+    body: registerInput,
+    response: { schema: loginAnswer },
     access: 'public',
     summary: 'Register from an invite: {Token, Password, redirect?} answers {accesstoken, redirect}',
     handler: signInHandler(registerInput, (deps, info, input) => registerWithPassword(deps, info, input.Token, input.Password)),
@@ -39,6 +43,7 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/loginoptions',
+    response: { schema: loginOptionsAnswer },
     access: 'public',
     summary: 'Which ways to log in the portal offers: {google}',
     async handler(ctx, { config }) {
@@ -48,6 +53,7 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/logout',
+    response: { status: 204 },
     access: 'public',
     summary: 'End the current session and clear the cookie',
     async handler(ctx, { db, config }) {

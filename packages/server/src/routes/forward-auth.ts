@@ -1,3 +1,4 @@
+import { z } from '@tools-portal/core';
 import type { Context } from 'koa';
 import { originalRequestOf, verifyRequest, type VerifyAnswer } from '../services/forward-auth.js';
 import { clientInfo, principalOf, type RouteSpec } from './route.js';
@@ -42,6 +43,8 @@ export const verifyRoute: RouteSpec = {
   summary:
     'Forward auth for reverse proxies: may the caller use the app (?app=NAME, else the longest URL prefix of ' +
     'X-Original-URL or X-Forwarded-Proto/Host/Uri)? 200 with Remote-User/Email/Name/Groups, 401 or 302 to the login, 403',
+  query: z.object({ app: z.string().optional().describe('the app to judge, instead of the original URL') }),
+  response: { status: 200, description: 'allowed: an empty body, the user in Remote-User, Remote-Email, Remote-Name, Remote-Groups' },
   async handler(ctx, { db, logger, config, authCache }) {
     const app = ctx.query.app;
     const answer = await verifyRequest(

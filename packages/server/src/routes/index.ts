@@ -5,6 +5,7 @@ import { clientRoutes } from './clients.js';
 import { forwardAuthRoutes } from './forward-auth.js';
 import { inviteRoutes } from './invites.js';
 import { logRoutes } from './logs.js';
+import { openApiRoute } from './openapi.js';
 import type { RouteSpec } from './route.js';
 import { userRoutes } from './users.js';
 
@@ -18,6 +19,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...logRoutes,
   ...authRoutes,
   ...forwardAuthRoutes,
+  openApiRoute(() => apiRoutes),
 ];
 
 export type { Deps, RouteSpec } from './route.js';

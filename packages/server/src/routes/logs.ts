@@ -1,4 +1,4 @@
-import { parse, logPage } from '@tools-portal/core';
+import { parse, logPage, logEntryAnswer, z } from '@tools-portal/core';
 import { listEvents } from '../services/audit.js';
 import type { RouteSpec } from './route.js';
 
@@ -6,6 +6,7 @@ export const logRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/log/:currentPage/:perPage',
+    response: { schema: z.array(logEntryAnswer) },
     access: 'admin',
     summary: 'A page of the event log, newest first; pages count from 1, perPage at most 100',
     async handler(ctx, { db }) {

@@ -1,4 +1,4 @@
-import { forbidden, grantInput } from '@tools-portal/core';
+import { forbidden, grantInput, accessTokenAnswer, appAnswer, currentUserAnswer, userAnswer, z } from '@tools-portal/core';
 import { listKeysOfUser } from '../services/api-keys.js';
 import { appsOfUser, grantApp, revokeApp } from '../services/apps.js';
 import * as users from '../services/users.js';
@@ -8,6 +8,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user',
+    response: { schema: z.array(userAnswer) },
     access: 'admin',
     summary: 'All users, by email',
     async handler(ctx, { db }) {
@@ -17,6 +18,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user/me',
+    response: { schema: currentUserAnswer },
     access: 'user',
     summary: 'The caller, with its client and admin flag',
     async handler(ctx) {
@@ -26,6 +28,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user/me/accesstoken',
+    response: { schema: z.array(accessTokenAnswer) },
     access: 'user',
     summary: "The caller's own API keys, masked",
     async handler(ctx, { db }) {
@@ -35,6 +38,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user/:id',
+    response: { schema: userAnswer },
     access: 'admin',
     summary: 'One user',
     async handler(ctx, { db }) {
@@ -44,6 +48,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/user/:id',
+    response: { status: 204 },
     access: 'admin',
     summary: "Delete a user's credentials: sessions, API keys and grants end at once",
     async handler(ctx, { db }) {
@@ -56,6 +61,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user/:id/app',
+    response: { schema: z.array(appAnswer) },
     access: 'admin',
     summary: 'Apps granted to a user',
     async handler(ctx, { db }) {
@@ -66,6 +72,8 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/user/:id/app',
+    body: grantInput,
+    response: { status: 204 },
     access: 'admin',
     summary: 'Grant an app to a user: {appid}',
     async handler(ctx, { db }) {
@@ -77,6 +85,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/user/:id/app/:appid',
+    response: { status: 204 },
     access: 'admin',
     summary: 'Revoke an app from a user',
     async handler(ctx, { db }) {
@@ -87,6 +96,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/user/:id/session',
+    response: { status: 204 },
     access: 'admin',
     summary: "End every session of a user now (the user's API keys stay valid)",
     async handler(ctx, { db }) {
