@@ -10,6 +10,7 @@ export default defineConfig({
   resolve: {
     // Tests run the workspace packages from their TypeScript sources, no build needed.
     alias: {
+      '@tools-portal/core/password-rules': source('./packages/core/src/password-rules.ts'),
       '@tools-portal/core': source('./packages/core/src/index.ts'),
       '@tools-portal/server': source('./packages/server/src/index.ts'),
     },

@@ -3,7 +3,7 @@
  * resources by natural key, so a file moves between portals whose ids differ.
  */
 import fs from 'node:fs';
-import { appInput, clientInput, email, z } from '@tools-portal/core';
+import { appInput, clientInput, clientNameConflict, email, z } from '@tools-portal/core';
 import { UsageError } from './exit-codes.js';
 
 // Entries are checked with the server's own rules, so a bad value stops seed before any change.
@@ -50,5 +50,9 @@ export function readFixtures(file: string): Fixtures {
     ['user or invite email', duplicate([...fixtures.users, ...fixtures.invites].map((entry) => entry.email))],
   ];
   for (const [what, value] of checks) if (value !== undefined) throw new UsageError(`${file}: ${what} ${value} appears twice`);
+  fixtures.clients.forEach(({ name }, index) => {
+    const lookalike = clientNameConflict(name);
+    if (lookalike) throw new UsageError(`${file}: clients.${index}.name: ${lookalike.message}`);
+  });
   return fixtures;
 }

@@ -1,15 +1,10 @@
-/** Runs a command's handler: build the context, run it, print its Result. */
-import type { Command } from 'commander';
+/** Runs a command's work: build the context from the command's options, run it, print its Result. */
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { Context, type GlobalOptions } from './context.js';
 import { render, writeOut, type Result } from './output.js';
 
-// Commander hands arguments and options over untyped; each handler declares the shape it reads.
-type Options = any;
-
-export type Handler = (ctx: Context, args: Options[], options: Options) => Promise<Result | void>;
-
-export async function run(command: Command, handler: Handler): Promise<void> {
-  const ctx = new Context(command.optsWithGlobals<GlobalOptions>());
-  const result = await handler(ctx, command.processedArgs, command.opts());
+export async function run(command: CommandUnknownOpts, work: (ctx: Context) => Promise<Result | void>): Promise<void> {
+  const ctx = new Context(command.optsWithGlobals() as GlobalOptions);
+  const result = await work(ctx);
   if (result) await writeOut(await render(result, ctx.mode));
 }

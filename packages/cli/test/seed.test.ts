@@ -43,7 +43,7 @@ describe('seed and export', () => {
     const ann = users.find((user) => user.email === 'ann@acme.example')!;
     expect(ann.client.name).toBe('Acme');
     expect((await api.users.apps(ann.id)).map((app) => app.name).sort()).toEqual(['chat', 'wiki']);
-    expect((await source.client(await source.login('ann@acme.example', 'ann-demo-password-1')).users.me()).email).toBe('ann@acme.example');
+    expect((await source.client(await source.login('ann@acme.example', 'quiet harbour lantern 1')).users.me()).email).toBe('ann@acme.example');
     const invites = await api.invites.list();
     expect(invites.map((invite) => invite.email)).toEqual(['dave@globex.example']);
 
@@ -110,7 +110,11 @@ describe('seed and export', () => {
       [write('typo.json', JSON.stringify({ client: [] })), /unrecognized key|client/i],
       [write('no-client.json', JSON.stringify({ clients: [{ name: 'Fresh' }], users: [{ email: 'x@fresh.example', client: 'Nowhere' }] })), /no client named Nowhere/],
       [write('weak.json', JSON.stringify({ users: [{ email: 'y@acme.example', client: 'Acme', password: 'short' }] })), /at least eight characters/],
+      [write('common.json', JSON.stringify({ users: [{ email: 'y@acme.example', client: 'Acme', password: 'Summer2024' }] })), /users\.0\.password \(y@acme\.example\): This password is a common one/],
+      [write('own-name.json', JSON.stringify({ users: [{ email: 'yolanda@acme.example', client: 'Acme', password: 'yolanda-loves-seeds' }] })), /must not contain your email address/],
       [write('bad-url.json', JSON.stringify({ clients: [{ name: 'Fresh' }], apps: [{ name: 'x', url: 'javascript:alert(1)' }] })), /apps\.0\.url: must be an absolute http\(s\) URL/],
+      [write('comma.json', JSON.stringify({ clients: [{ name: 'Fresh' }, { name: 'Acme, Admin' }] })), /clients\.1\.name: must not contain a comma/],
+      [write('lookalike.json', JSON.stringify({ clients: [{ name: 'Fresh' }, { name: '\uff21\uff24\uff2d\uff29\uff2e' }] })), /clients\.1\.name: .*too close to Admin/],
       [write('bad-email.json', JSON.stringify({ clients: [{ name: 'Fresh' }], invites: [{ email: 'not-an-email', client: 'Fresh' }] })), /invites\.0\.email: must be a valid email/],
     ];
     for (const [file, message] of cases) {

@@ -102,6 +102,8 @@ export class PortalClient {
     get: (id: number) => this.request<Client>('GET', `/client/${segment(id)}`),
     users: (id: number) => this.request<User[]>('GET', `/client/${segment(id)}/user`),
     create: (name: string) => this.request<Client>('POST', '/client/', { name }),
+    /** Renames a client (not the Admin client). */
+    rename: (id: number, name: string) => this.request<Client>('PUT', '/client/', { id, name }),
     delete: (id: number) => this.request<void>('DELETE', `/client/${segment(id)}`),
   };
 

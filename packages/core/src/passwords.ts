@@ -1,5 +1,8 @@
-/** Password rules (SPEC section 5, DESIGN.md Passwords). */
-import { COMMON_PASSWORDS } from './common-passwords.js';
+/**
+ * Password rules every client may run (docs/product.md, Passwords): the SPEC's length and match
+ * checks with its words. The rules that need the big common-password list live in
+ * `@tools-portal/core/password-rules`, which the web bundle never loads.
+ */
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -9,22 +12,22 @@ export const PASSWORDS_DONT_MATCH = "Your passwords don't match!";
 export const PASSWORD_TOO_SHORT = 'Your password must be at least eight characters long!';
 export const PASSWORD_TOO_LONG = `Your password must be at most ${MAX_PASSWORD_LENGTH} characters long!`;
 export const PASSWORD_TOO_COMMON = 'This password is one of the most common ones; please choose another.';
-
-const common = new Set(COMMON_PASSWORDS);
+export const PASSWORD_COMMON_WITH_ADDITIONS = 'This password is a common one with digits or symbols added; please choose another.';
+export const PASSWORD_CONTAINS_EMAIL = 'Your password must not contain your email address.';
+export const PASSWORD_CONTAINS_PRODUCT = 'Your password must not contain Tools-Server.';
 
 // Length is counted in code points, so an emoji counts as one character.
 const length = (password: string) => [...password].length;
 
-/** The reason a new password is refused, or null when it is acceptable. Never alters it. */
-export function passwordProblem(password: string): string | null {
+/** Too short or too long, or null. Never alters the password. */
+export function passwordLengthProblem(password: string): string | null {
   if (length(password) < MIN_PASSWORD_LENGTH) return PASSWORD_TOO_SHORT;
   if (length(password) > MAX_PASSWORD_LENGTH) return PASSWORD_TOO_LONG;
-  if (common.has(password.toLowerCase())) return PASSWORD_TOO_COMMON;
   return null;
 }
 
-/** The set-password form's check: both entries first, then the password itself. */
+/** The set-password form's check (SPEC section 5): both entries first, then the length. */
 export function newPasswordProblem(password: string, repeated: string): string | null {
   if (password !== repeated) return PASSWORDS_DONT_MATCH;
-  return passwordProblem(password);
+  return passwordLengthProblem(password);
 }

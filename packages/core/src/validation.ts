@@ -4,8 +4,9 @@
  * body can never assign what its schema does not name.
  */
 import { z } from 'zod';
-import { invalidInput } from './errors.js';
-import { passwordProblem } from './passwords.js';
+import { ApiError, invalidInput } from './errors.js';
+import { passwordLengthProblem } from './passwords.js';
+import { ADMIN_CLIENT_NAME } from './permissions.js';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_TEXT_LENGTH = 2000;
@@ -73,10 +74,52 @@ export const pathId = z
 
 const bodyId = id;
 
+/** The length only: the server checks the rest with `@tools-portal/core/password-rules`. */
 const password = z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
-  const problem = passwordProblem(value);
+  const problem = passwordLengthProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
+
+/**
+ * Characters that make a name read or split differently downstream, where a client's name is the
+ * comma-separated `Remote-Groups` header: controls (Cc), format characters such as zero-width
+ * spaces and joiners, bidi overrides and the soft hyphen (Cf), line and paragraph separators.
+ */
+const INVISIBLE_CHARS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+// The one zero-width character a name may hold: a joiner inside an emoji sequence (👩‍👩‍👧).
+const EMOJI_JOINER = /(\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/gu;
+const hasInvisible = (value: string) => INVISIBLE_CHARS.test(value.replace(EMOJI_JOINER, '$1'));
+
+/**
+ * A client's name: trimmed; no comma (also none that NFKC turns into one, such as `，`), no
+ * control or invisible character (docs/product.md, Clients).
+ */
+export const clientName = z
+  .string({ error: 'must be a string' })
+  .max(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters` })
+  .transform((value) => value.trim())
+  .refine((value) => value.length > 0, { error: 'must not be empty' })
+  .refine((value) => !hasInvisible(value), { error: 'must not contain control or invisible characters' })
+  .refine((value) => !value.normalize('NFKC').includes(','), { error: 'must not contain a comma' });
+
+/**
+ * A name as people and apps compare it: NFKC, then case folded (upper then lower case catches
+ * letters such as the long s that have no lower-case pair of their own), then NFKC again.
+ */
+export function foldName(name: string): string {
+  return name.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+}
+
+/**
+ * A client name that would pass for the Admin client's without being it: `ADMIN`, `ａｄｍｉｎ`...
+ * The name `Admin` itself is left to the database's unique index (the Admin client exists).
+ */
+export function clientNameConflict(name: string): ApiError | null {
+  if (name !== ADMIN_CLIENT_NAME && foldName(name) === foldName(ADMIN_CLIENT_NAME)) {
+    return new ApiError('conflict', `client name ${name} is too close to ${ADMIN_CLIENT_NAME}, the admins' client`, { field: 'name' });
+  }
+  return null;
+}
 
 export const appInput = z.object({
   name,
@@ -89,8 +132,11 @@ export type AppInput = z.input<typeof appInput>;
 export const appUpdate = appInput.extend({ id: bodyId });
 export type AppUpdate = z.input<typeof appUpdate>;
 
-export const clientInput = z.object({ name });
+export const clientInput = z.object({ name: clientName });
 export type ClientInput = z.input<typeof clientInput>;
+
+export const clientUpdate = clientInput.extend({ id: bodyId });
+export type ClientUpdate = z.input<typeof clientUpdate>;
 
 export const inviteInput = z.object({
   email,

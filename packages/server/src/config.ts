@@ -36,6 +36,8 @@ export interface Config {
   loginFailuresPerAddress: number;
   loginWindowMinutes: number;
   loginBanMinutes: number;
+  /** SECRET_KEY: encrypts secrets that must be read back (services/secret-box.ts); undefined when unset. */
+  secretKey: Buffer | undefined;
   /** Seconds an in-process cache entry of a session or grant may live (DESIGN.md: at most 5). */
   authCacheSeconds: number;
   webRoot: string | undefined;
@@ -117,6 +119,9 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`LOG_LEVEL must be one of debug, info, warn, error, silent, got "${logLevel}"`);
   }
 
+  const rawSecretKey = read('SECRET_KEY');
+  const secretKey = rawSecretKey === undefined ? undefined : parseSecretKey(rawSecretKey);
+  if (typeof secretKey === 'string') problems.push(`SECRET_KEY ${secretKey}`);
   const logFormat = (read('LOG_FORMAT') ?? (process.stdout.isTTY ? 'pretty' : 'json')) as Config['logFormat'];
   if (!['json', 'pretty'].includes(logFormat)) problems.push(`LOG_FORMAT must be json or pretty, got "${logFormat}"`);
 
@@ -148,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', 20, 1, 100000),
     loginWindowMinutes: integer('LOGIN_WINDOW_MINUTES', 5, 1, 1440),
     loginBanMinutes: integer('LOGIN_BAN_MINUTES', 10, 1, 1440),
+    secretKey: typeof secretKey === 'string' ? undefined : secretKey,
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
     webRoot: read('WEB_ROOT'),
     logLevel,
@@ -181,6 +187,18 @@ export function loadConfigOrExit(env: Env = process.env): Config {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
+}
+
+export const SECRET_KEY_BYTES = 32;
+
+/** SECRET_KEY's value: base64 (or base64url) of exactly 32 bytes, else the reason it is not. */
+export function parseSecretKey(raw: string): Buffer | string {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) return 'must be base64 of 32 random bytes (make one with `openssl rand -base64 32`)';
+  const key = Buffer.from(raw.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (key.length !== SECRET_KEY_BYTES) {
+    return `must be base64 of ${SECRET_KEY_BYTES} bytes, got ${key.length} bytes (make one with \`openssl rand -base64 32\`)`;
+  }
+  return key;
 }
 
 /** An http URL on this machine: the only place an OpenID issuer may be reached without TLS (tests). */

@@ -25,3 +25,11 @@ export function setSessionCookie(ctx: Context, policy: CookiePolicy, token: stri
 export function clearSessionCookie(ctx: Context, policy: CookiePolicy): void {
   ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { path: '/', maxAgeSeconds: 0, secure: policy.secureCookies }));
 }
+
+/** The device cookie (services/login-devices.ts): sent only to the sign-in calls of the API. */
+export const DEVICE_COOKIE = 'portal_device';
+const DEVICE_COOKIE_PATH = '/api/auth/v1';
+
+export function setDeviceCookie(ctx: Context, policy: CookiePolicy, deviceId: string): void {
+  ctx.append('Set-Cookie', serializeCookie(DEVICE_COOKIE, deviceId, { path: DEVICE_COOKIE_PATH, maxAgeSeconds: policy.sessionTtlDays * 24 * 60 * 60, secure: policy.secureCookies }));
+}

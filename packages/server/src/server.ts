@@ -15,6 +15,7 @@ import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
 import { PasswordHasher } from './services/passwords.js';
+import { openSecretBox } from './services/secret-box.js';
 
 export interface RunningPortal {
   /** Where the server listens, e.g. `http://127.0.0.1:8080`. */
@@ -77,10 +78,12 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       publicUrl: final.publicUrl,
       inviteTtlDays: final.inviteTtlDays,
     });
+    await hasher.calibrate(db);
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
+    const secrets = openSecretBox(final, logger);
     const metrics = new Metrics(() => poolUse(db));
-    const deps: Deps = { db, config: final, hasher, logger, authCache, metrics };
+    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics };
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));

@@ -1,4 +1,4 @@
-import { PASSWORD_TOO_SHORT } from '@tools-portal/core';
+import { PASSWORD_CONTAINS_EMAIL, PASSWORD_CONTAINS_PRODUCT, PASSWORD_TOO_SHORT } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { createApp, failure, unique, USER_PASSWORD, useTestPortal } from './support.js';
 
@@ -79,6 +79,25 @@ describe('registration', () => {
     expect(await failure(portal.anonymous.auth.register({ Token: invite.token, Password: 'x'.repeat(257) }))).toMatchObject({ field: 'Password' });
     // A refused password leaves the invite open.
     await portal.anonymous.auth.register({ Token: invite.token, Password: 'ok-passphrase-😀' });
+  });
+
+  it('refuses common passwords, the email and the product name, leaving the invite open (issue 12, point 10)', async () => {
+    const client = await portal.admin.clients.create(unique('client'));
+    const email = `${unique('marianne')}@example.com`;
+    const invite = await portal.admin.invites.create({ email, clientid: client.id, apps: [] });
+    for (const password of ['Summer2024', 'qwerty12345', 'Company123', 'password123!']) {
+      const refusal = await failure(portal.anonymous.auth.register({ Token: invite.token, Password: password }));
+      expect(refusal, password).toMatchObject({ code: 'invalid_input', field: 'Password' });
+      expect(refusal.message).toMatch(/^Password: This password is .*common/);
+    }
+    expect(await failure(portal.anonymous.auth.register({ Token: invite.token, Password: `${email.split('@')[0]}-is-me` }))).toMatchObject({
+      message: `Password: ${PASSWORD_CONTAINS_EMAIL}`,
+    });
+    expect(await failure(portal.anonymous.auth.register({ Token: invite.token, Password: 'my tools-server login' }))).toMatchObject({
+      message: `Password: ${PASSWORD_CONTAINS_PRODUCT}`,
+    });
+    expect((await portal.admin.invites.list()).map((open) => open.id)).toContain(invite.id);
+    await portal.anonymous.auth.register({ Token: invite.token, Password: 'velvet orbit canyon' });
   });
 
   it('refuses an unknown or expired token', async () => {

@@ -1,82 +1,70 @@
-import { appsInView, byName, isExternApp, type AppInput } from '@tools-portal/core';
-import type { Context } from '../context.js';
-import { UsageError } from '../exit-codes.js';
-import type { Result } from '../output.js';
-import { appList, appRecord, done, userList } from '../present.js';
-import { confirmOrRefuse } from '../prompts.js';
-import { findApp, findUsers } from '../resolve.js';
+/** `toolsctl apps …`: apps, a name known to the auth system and a URL, and their users. */
+import { Option, examples, run, yes, type AnyCommand } from '../define.js';
 
-export interface AppFields {
-  name?: string;
-  url?: string;
-  description?: string;
-  doclink?: string;
-}
+const handlers = () => import('../handlers/apps.js');
 
-export type AppListView = 'all' | 'prod' | 'dev' | 'extern';
-
-/** The app list, by name; a view filters it the way the portal's prod/dev toggle and Other Tools do. */
-export async function list(ctx: Context, options: { view?: AppListView } = {}): Promise<Result> {
-  const api = await ctx.client();
-  const apps = [...(await api.apps.list())].sort(byName);
-  const view = options.view ?? 'all';
-  return appList(view === 'all' ? apps : view === 'extern' ? apps.filter(isExternApp) : appsInView(apps, view));
-}
-
-export async function show(ctx: Context, ref: string): Promise<Result> {
-  return appRecord(await findApp(await ctx.client(), ref));
-}
-
-export async function create(ctx: Context, name: string, url: string, fields: AppFields): Promise<Result> {
-  const api = await ctx.client();
-  const input: AppInput = { name, url, description: fields.description ?? '', doclink: fields.doclink ?? '' };
-  const app = await api.apps.create(input);
-  return appRecord(app, `created new app ${app.name} (id ${app.id})`);
-}
-
-export async function update(ctx: Context, ref: string, fields: AppFields): Promise<Result> {
-  const changes = Object.fromEntries(Object.entries(fields).filter(([key, value]) => ['name', 'url', 'description', 'doclink'].includes(key) && value !== undefined));
-  if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: pass --name, --app-url, --description or --doclink');
-  const api = await ctx.client();
-  const app = await findApp(api, ref);
-  const updated = await api.apps.update({ ...app, ...changes });
-  return appRecord(updated, `updated app ${updated.name} (id ${updated.id})`);
-}
-
-export async function remove(ctx: Context, ref: string, options: { yes?: boolean }): Promise<Result> {
-  const api = await ctx.client();
-  const app = await findApp(api, ref);
-  await confirmOrRefuse(`delete app ${app.name} (id ${app.id}) and every grant of it`, options.yes);
-  await api.apps.delete(app.id);
-  return done(`deleted app ${app.name}`, { deleted: app }, [app.id]);
-}
-
-export async function users(ctx: Context, ref: string): Promise<Result> {
-  const api = await ctx.client();
-  const app = await findApp(api, ref);
-  return userList(await api.apps.users(app.id));
-}
-
-export async function grant(ctx: Context, ref: string, userRefs: string[]): Promise<Result> {
-  const api = await ctx.client();
-  const app = await findApp(api, ref);
-  const targets = await findUsers(api, userRefs);
-  for (const user of targets) await api.users.grant(user.id, app.id);
-  return done(
-    targets.map((user) => `granted app ${app.name} to ${user.email}`).join('\n'),
-    { app, users: targets },
-    targets.map((user) => user.id),
-  );
-}
-
-export async function revoke(ctx: Context, ref: string, userRefs: string[]): Promise<Result> {
-  const api = await ctx.client();
-  const app = await findApp(api, ref);
-  const targets = await findUsers(api, userRefs);
-  for (const user of targets) await api.apps.removeUser(app.id, user.id);
-  return done(
-    targets.map((user) => `deleted user ${user.email} from app ${app.name}`).join('\n'),
-    { app, users: targets },
-    targets.map((user) => user.id),
-  );
+export function register(program: AnyCommand): void {
+  const apps = program.command('apps').description('apps: a name known to the auth system and a URL');
+  apps
+    .command('list')
+    .description('list apps by name (all of them for admins)')
+    .addOption(
+      new Option('--view <view>', 'prod: no -dev URLs and no extern: apps; dev: only -dev URLs; extern: the Other Tools')
+        .choices(['all', 'prod', 'dev', 'extern'] as const)
+        .default('all' as const),
+    )
+    .addHelpText('after', examples('toolsctl apps list', 'toolsctl apps list --view dev --quiet'))
+    .action((options, command) => run(command, async (ctx) => (await handlers()).list(ctx, options)));
+  apps
+    .command('show')
+    .argument('<app>', 'app id or name')
+    .description('show one app')
+    .addHelpText('after', examples('toolsctl apps show wiki'))
+    .action((app, _options, command) => run(command, async (ctx) => (await handlers()).show(ctx, app)));
+  apps
+    .command('create')
+    .argument('<name>', 'the name that identifies the app to the auth system')
+    .argument('<url>', 'the app URL (absolute http or https)')
+    .description('create an app')
+    .option('-d, --description <text>', 'what the app is for')
+    .option('--doclink <url>', 'link to its documentation')
+    .addHelpText('after', examples('toolsctl apps create wiki https://wiki.example.com/ --description "The wiki"'))
+    .action((name, url, options, command) => run(command, async (ctx) => (await handlers()).create(ctx, name, url, options)));
+  apps
+    .command('update')
+    .argument('<app>', 'app id or name')
+    .option('--name <name>', 'new name')
+    .option('--app-url <url>', 'new URL (--url names the portal)')
+    .option('-d, --description <text>', 'what the app is for')
+    .option('--doclink <url>', 'link to its documentation')
+    .description('change an app; fields not given stay as they are')
+    .addHelpText('after', examples('toolsctl apps update wiki --app-url https://wiki2.example.com/'))
+    .action((app, { appUrl, ...options }, command) => run(command, async (ctx) => (await handlers()).update(ctx, app, { ...options, url: appUrl })));
+  apps
+    .command('delete')
+    .argument('<app>', 'app id or name')
+    .addOption(yes())
+    .description('delete an app: removes user access, not app data')
+    .addHelpText('after', examples('toolsctl apps delete wiki --yes'))
+    .action((app, options, command) => run(command, async (ctx) => (await handlers()).remove(ctx, app, options)));
+  apps
+    .command('users')
+    .argument('<app>', 'app id or name')
+    .description("list an app's users")
+    .addHelpText('after', examples('toolsctl apps users wiki'))
+    .action((app, _options, command) => run(command, async (ctx) => (await handlers()).users(ctx, app)));
+  apps
+    .command('grant')
+    .argument('<app>', 'app id or name')
+    .argument('<users...>', 'user ids or emails')
+    .description('let users use an app')
+    .addHelpText('after', examples('toolsctl apps grant wiki ann@example.com bob@example.com'))
+    .action((app, users, _options, command) => run(command, async (ctx) => (await handlers()).grant(ctx, app, users)));
+  apps
+    .command('revoke')
+    .argument('<app>', 'app id or name')
+    .argument('<users...>', 'user ids or emails')
+    .description('remove users from an app')
+    .addHelpText('after', examples('toolsctl apps revoke wiki bob@example.com'))
+    .action((app, users, _options, command) => run(command, async (ctx) => (await handlers()).revoke(ctx, app, users)));
 }

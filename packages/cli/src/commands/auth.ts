@@ -1,60 +1,24 @@
-import type { Context } from '../context.js';
-import { configPath, writeConfig } from '../config-file.js';
-import { UsageError } from '../exit-codes.js';
-import type { Result } from '../output.js';
-import { ask, askSecret, canPrompt, readStdinSecret } from '../prompts.js';
+/** `toolsctl login`, `logout`, `whoami`: the session toolsctl works with. */
+import { examples, run, type AnyCommand } from '../define.js';
 
-export async function login(ctx: Context, options: { email?: string; passwordStdin?: boolean }): Promise<Result> {
-  const url = ctx.url;
-  let email = options.email;
-  let password: string | undefined;
-  if (options.passwordStdin) password = await readStdinSecret();
-  if (!email || password === undefined) {
-    if (!canPrompt()) throw new UsageError('stdin is not a terminal: pass --email and pipe the password with --password-stdin');
-    email ??= await ask('Email');
-    password ??= await askSecret('Password');
-  }
-  const api = await ctx.client(false);
-  const { accesstoken } = await api.auth.login({ Email: email, Password: password });
-  api.token = accesstoken;
-  const me = await api.users.me();
-  const file = writeConfig({ ...ctx.config, url, token: accesstoken, email: me.email });
-  return {
-    json: { url, user: me, config: file },
-    quiet: [me.id],
-    message: `logged in to ${url} as ${me.email}${me.admin ? ' (admin)' : ''}; session saved in ${file}`,
-  };
-}
+const handlers = () => import('../handlers/auth.js');
 
-export async function logout(ctx: Context): Promise<Result> {
-  const url = ctx.url;
-  const stored = ctx.config;
-  if (!stored.token || stored.url !== url) return { json: { url, loggedOut: false }, message: `not logged in to ${url}` };
-  const api = await ctx.client(false);
-  api.token = stored.token;
-  try {
-    await api.auth.logout();
-  } catch (error) {
-    // A session the server already ended is as good as logged out; anything else is reported.
-    if ((error as { code?: string }).code !== 'unauthenticated') throw error;
-  }
-  const { token: _token, email: _email, ...rest } = stored;
-  writeConfig(rest);
-  return { json: { url, loggedOut: true }, message: `logged out of ${url}; removed the session from ${configPath()}` };
-}
-
-export async function whoami(ctx: Context): Promise<Result> {
-  const me = await (await ctx.client()).users.me();
-  return {
-    json: me,
-    quiet: [me.id],
-    record: [
-      ['url', ctx.url],
-      ['id', me.id],
-      ['email', me.email],
-      ['name', me.name],
-      ['client', me.client.name],
-      ['admin', me.admin ? 'yes' : 'no'],
-    ],
-  };
+export function register(program: AnyCommand): void {
+  program
+    .command('login')
+    .description('log in with email and password and save the session (asks on a terminal)')
+    .option('--email <email>', 'the email to log in with')
+    .option('--password-stdin', 'read the password from stdin')
+    .addHelpText('after', examples('toolsctl login --url http://127.0.0.1:8080', "printf '%s' \"$PASSWORD\" | toolsctl login --email admin@example.com --password-stdin"))
+    .action((options, command) => run(command, async (ctx) => (await handlers()).login(ctx, options)));
+  program
+    .command('logout')
+    .description('end the saved session on the server and forget it')
+    .addHelpText('after', examples('toolsctl logout'))
+    .action((_options, command) => run(command, async (ctx) => (await handlers()).logout(ctx)));
+  program
+    .command('whoami')
+    .description('show who the credentials belong to')
+    .addHelpText('after', examples('toolsctl whoami --json'))
+    .action((_options, command) => run(command, async (ctx) => (await handlers()).whoami(ctx)));
 }

@@ -1,37 +1,38 @@
-import { byName } from '@tools-portal/core';
-import type { Context } from '../context.js';
-import type { Result } from '../output.js';
-import { clientList, clientRecord, done, userList } from '../present.js';
-import { confirmOrRefuse } from '../prompts.js';
-import { findClient } from '../resolve.js';
+/** `toolsctl clients …`: clients, groups of users with a unique name. */
+import { examples, run, yes, type AnyCommand } from '../define.js';
 
-export async function list(ctx: Context): Promise<Result> {
-  const clients = await (await ctx.client()).clients.list();
-  return clientList([...clients].sort(byName));
-}
+const handlers = () => import('../handlers/clients.js');
 
-export async function show(ctx: Context, ref: string): Promise<Result> {
-  const api = await ctx.client();
-  const client = await findClient(api, ref);
-  return clientRecord(client, await api.clients.users(client.id));
-}
-
-export async function create(ctx: Context, name: string): Promise<Result> {
-  const client = await (await ctx.client()).clients.create(name);
-  return clientRecord(client, [], `created new client ${client.name} (id ${client.id})`);
-}
-
-export async function remove(ctx: Context, ref: string, options: { yes?: boolean }): Promise<Result> {
-  const api = await ctx.client();
-  const client = await findClient(api, ref);
-  const members = await api.clients.users(client.id);
-  await confirmOrRefuse(`delete client ${client.name} (id ${client.id}) and its ${members.length} user(s)`, options.yes);
-  await api.clients.delete(client.id);
-  return done(`deleted client ${client.name}`, { deleted: client, users: members }, [client.id]);
-}
-
-export async function users(ctx: Context, ref: string): Promise<Result> {
-  const api = await ctx.client();
-  const client = await findClient(api, ref);
-  return userList(await api.clients.users(client.id));
+export function register(program: AnyCommand): void {
+  const clients = program.command('clients').description('clients: groups of users with a unique name');
+  clients
+    .command('list')
+    .description('list clients')
+    .addHelpText('after', examples('toolsctl clients list'))
+    .action((_options, command) => run(command, async (ctx) => (await handlers()).list(ctx)));
+  clients
+    .command('show')
+    .argument('<client>', 'client id or name')
+    .description('show a client and its users')
+    .addHelpText('after', examples('toolsctl clients show Acme'))
+    .action((client, _options, command) => run(command, async (ctx) => (await handlers()).show(ctx, client)));
+  clients
+    .command('create')
+    .argument('<name>', 'the unique client name')
+    .description('create a client')
+    .addHelpText('after', examples('toolsctl clients create Acme --quiet'))
+    .action((name, _options, command) => run(command, async (ctx) => (await handlers()).create(ctx, name)));
+  clients
+    .command('delete')
+    .argument('<client>', 'client id or name')
+    .addOption(yes())
+    .description('delete a client and its users (not app data)')
+    .addHelpText('after', examples('toolsctl clients delete Acme --yes'))
+    .action((client, options, command) => run(command, async (ctx) => (await handlers()).remove(ctx, client, options)));
+  clients
+    .command('users')
+    .argument('<client>', 'client id or name')
+    .description("list a client's users, by email")
+    .addHelpText('after', examples('toolsctl clients users Acme'))
+    .action((client, _options, command) => run(command, async (ctx) => (await handlers()).users(ctx, client)));
 }

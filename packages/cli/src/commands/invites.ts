@@ -1,37 +1,29 @@
-import { registrationLink, type App, type RegistrationToken } from '@tools-portal/core';
-import type { Context } from '../context.js';
-import type { Result } from '../output.js';
-import { done, inviteList } from '../present.js';
-import { confirmOrRefuse } from '../prompts.js';
-import { findApps, findClient, findInvite } from '../resolve.js';
+/** `toolsctl invites …`: invitations (registration tokens) and their links. */
+import { examples, run, yes, type AnyCommand } from '../define.js';
 
-/** The link goes through the invite's first app (the user lands there after setting a password), else the portal. */
-export const linkOf = (baseUrl: string, invite: RegistrationToken, apps: App[], linkApp?: string) =>
-  registrationLink(baseUrl, invite.token, linkApp ?? apps[0]?.name);
+const handlers = () => import('../handlers/invites.js');
 
-export async function list(ctx: Context): Promise<Result> {
-  const api = await ctx.client();
-  const [invites, apps] = await Promise.all([api.invites.list(), api.apps.all()]);
-  return inviteList(invites, apps);
-}
-
-export async function create(ctx: Context, email: string, options: { client: string; app?: string[]; linkApp?: string }): Promise<Result> {
-  const api = await ctx.client();
-  const client = await findClient(api, options.client);
-  const apps = await findApps(api, options.app ?? []);
-  const invite = await api.invites.create({ email, clientid: client.id, apps: apps.map((app) => app.id) });
-  const link = linkOf(ctx.url, invite, apps, options.linkApp);
-  return {
-    json: { ...invite, link },
-    quiet: [link],
-    message: `created invite ${invite.id} for ${invite.email} (client ${client.name}; expires ${invite.expires_timestamp})\nPlease copy the registration link and send it to ${invite.email}:\n${link}`,
-  };
-}
-
-export async function remove(ctx: Context, ref: string, options: { yes?: boolean }): Promise<Result> {
-  const api = await ctx.client();
-  const invite = await findInvite(api, ref);
-  await confirmOrRefuse(`delete the invite for ${invite.email} (id ${invite.id})`, options.yes);
-  await api.invites.delete(invite.id);
-  return done(`deleted registration token ${invite.email}`, { deleted: { id: invite.id, email: invite.email } }, [invite.id]);
+export function register(program: AnyCommand): void {
+  const invites = program.command('invites').description('invitations (registration tokens)');
+  invites
+    .command('list')
+    .description('list open invites')
+    .addHelpText('after', examples('toolsctl invites list'))
+    .action((_options, command) => run(command, async (ctx) => (await handlers()).list(ctx)));
+  invites
+    .command('create')
+    .argument('<email>', 'who is invited')
+    .requiredOption('-c, --client <client>', 'client id or name the user will belong to')
+    .option('-a, --app <app...>', 'app ids or names to grant (repeatable)')
+    .option('--link-app <name>', 'the app the link leads to after registering (default: the first app, else the portal)')
+    .description('invite an email and print the registration link')
+    .addHelpText('after', examples('toolsctl invites create ann@example.com --client Acme --app wiki --app chat', 'LINK=$(toolsctl invites create bob@example.com -c Acme -q)'))
+    .action((email, options, command) => run(command, async (ctx) => (await handlers()).create(ctx, email, options)));
+  invites
+    .command('delete')
+    .argument('<invite>', 'invite id or email')
+    .addOption(yes())
+    .description('delete an open invite')
+    .addHelpText('after', examples('toolsctl invites delete ann@example.com --yes'))
+    .action((invite, options, command) => run(command, async (ctx) => (await handlers()).remove(ctx, invite, options)));
 }

@@ -1,33 +1,25 @@
-import { generateApiKey, maskApiKey } from '@tools-portal/core';
-import type { Context } from '../context.js';
-import { UsageError } from '../exit-codes.js';
-import type { Result } from '../output.js';
-import { done, keyList } from '../present.js';
-import { confirmOrRefuse } from '../prompts.js';
-import { isId } from '../resolve.js';
+/** `toolsctl keys …`: your API keys (access tokens). */
+import { examples, run, yes, type AnyCommand } from '../define.js';
 
-export async function list(ctx: Context): Promise<Result> {
-  return keyList(await (await ctx.client()).accessTokens.list());
-}
+const handlers = () => import('../handlers/keys.js');
 
-/** Generates the key here, as the web portal does in the browser; the server keeps only its hash. */
-export async function create(ctx: Context): Promise<Result> {
-  const api = await ctx.client();
-  const key = generateApiKey();
-  const created = await api.accessTokens.create(key);
-  return {
-    json: { ...created, key },
-    quiet: [key],
-    message: `created new access token ${created.token} (id ${created.id})\nCopy the key now; it is not shown again:\n${key}`,
-  };
-}
-
-export async function remove(ctx: Context, ref: string, options: { yes?: boolean }): Promise<Result> {
-  if (!isId(ref) && !ref.startsWith('apikey-')) throw new UsageError(`name the key by its id or the full key, not ${ref}`);
-  const api = await ctx.client();
-  const label = isId(ref) ? `API key ${ref}` : 'this API key';
-  await confirmOrRefuse(`delete ${label}`, options.yes);
-  await api.accessTokens.delete(isId(ref) ? Number(ref) : ref);
-  const shown = isId(ref) ? ref : maskApiKey(ref);
-  return done(`deleted access token ${shown}`, { deleted: isId(ref) ? Number(ref) : shown }, [shown]);
+export function register(program: AnyCommand): void {
+  const keys = program.command('keys').description('your API keys (access tokens)');
+  keys
+    .command('list')
+    .description('list your API keys, masked')
+    .addHelpText('after', examples('toolsctl keys list'))
+    .action((_options, command) => run(command, async (ctx) => (await handlers()).list(ctx)));
+  keys
+    .command('create')
+    .description('generate an API key and print it once')
+    .addHelpText('after', examples('TOOLS_TOKEN=$(toolsctl keys create --quiet)'))
+    .action((_options, command) => run(command, async (ctx) => (await handlers()).create(ctx)));
+  keys
+    .command('delete')
+    .argument('<key>', 'the key id or the full key')
+    .addOption(yes())
+    .description('delete an API key')
+    .addHelpText('after', examples('toolsctl keys delete 3 --yes'))
+    .action((key, options, command) => run(command, async (ctx) => (await handlers()).remove(ctx, key, options)));
 }

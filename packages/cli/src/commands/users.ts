@@ -1,60 +1,52 @@
-import type { Context } from '../context.js';
-import type { Result } from '../output.js';
-import { appList, done, userList, userRecord } from '../present.js';
-import { confirmOrRefuse } from '../prompts.js';
-import { findApps, findUser } from '../resolve.js';
+/** `toolsctl users …`: users (one client each, identified by email), their apps and sessions. */
+import { examples, run, yes, type AnyCommand } from '../define.js';
 
-export async function list(ctx: Context): Promise<Result> {
-  return userList(await (await ctx.client()).users.list());
-}
+const handlers = () => import('../handlers/users.js');
 
-export async function show(ctx: Context, ref: string): Promise<Result> {
-  const api = await ctx.client();
-  const user = await findUser(api, ref);
-  return userRecord(user, await api.users.apps(user.id));
-}
-
-export async function remove(ctx: Context, ref: string, options: { yes?: boolean }): Promise<Result> {
-  const api = await ctx.client();
-  const user = await findUser(api, ref);
-  await confirmOrRefuse(`delete user ${user.email} (id ${user.id}) with their sessions, API keys and grants`, options.yes);
-  await api.users.delete(user.id);
-  return done(`deleted user ${user.email}`, { deleted: user }, [user.id]);
-}
-
-export async function apps(ctx: Context, ref: string): Promise<Result> {
-  const api = await ctx.client();
-  const user = await findUser(api, ref);
-  return appList(await api.users.apps(user.id));
-}
-
-export async function grant(ctx: Context, ref: string, appRefs: string[]): Promise<Result> {
-  const api = await ctx.client();
-  const user = await findUser(api, ref);
-  const targets = await findApps(api, appRefs);
-  for (const app of targets) await api.users.grant(user.id, app.id);
-  return done(
-    targets.map((app) => `granted app ${app.name} to ${user.email}`).join('\n'),
-    { user, apps: targets },
-    targets.map((app) => app.id),
-  );
-}
-
-export async function revoke(ctx: Context, ref: string, appRefs: string[]): Promise<Result> {
-  const api = await ctx.client();
-  const user = await findUser(api, ref);
-  const targets = await findApps(api, appRefs);
-  for (const app of targets) await api.users.revoke(user.id, app.id);
-  return done(
-    targets.map((app) => `deleted user ${user.email} from app ${app.name}`).join('\n'),
-    { user, apps: targets },
-    targets.map((app) => app.id),
-  );
-}
-
-export async function endSessions(ctx: Context, ref: string): Promise<Result> {
-  const api = await ctx.client();
-  const user = await findUser(api, ref);
-  await api.users.endSessions(user.id);
-  return done(`ended every session of ${user.email} (API keys stay valid)`, { user }, [user.id]);
+export function register(program: AnyCommand): void {
+  const users = program.command('users').description('users: one client each, identified by email, with apps');
+  users
+    .command('list')
+    .description('list users')
+    .addHelpText('after', examples('toolsctl users list --json'))
+    .action((_options, command) => run(command, async (ctx) => (await handlers()).list(ctx)));
+  users
+    .command('show')
+    .argument('<user>', 'user id or email')
+    .description('show a user with client and apps')
+    .addHelpText('after', examples('toolsctl users show ann@example.com'))
+    .action((user, _options, command) => run(command, async (ctx) => (await handlers()).show(ctx, user)));
+  users
+    .command('delete')
+    .argument('<user>', 'user id or email')
+    .addOption(yes())
+    .description('delete a user: credentials, sessions, API keys and grants')
+    .addHelpText('after', examples('toolsctl users delete ann@example.com --yes'))
+    .action((user, options, command) => run(command, async (ctx) => (await handlers()).remove(ctx, user, options)));
+  users
+    .command('apps')
+    .argument('<user>', 'user id or email')
+    .description("list a user's apps")
+    .addHelpText('after', examples('toolsctl users apps ann@example.com'))
+    .action((user, _options, command) => run(command, async (ctx) => (await handlers()).apps(ctx, user)));
+  users
+    .command('grant')
+    .argument('<user>', 'user id or email')
+    .argument('<apps...>', 'app ids or names')
+    .description('let a user use apps')
+    .addHelpText('after', examples('toolsctl users grant ann@example.com wiki chat'))
+    .action((user, apps, _options, command) => run(command, async (ctx) => (await handlers()).grant(ctx, user, apps)));
+  users
+    .command('revoke')
+    .argument('<user>', 'user id or email')
+    .argument('<apps...>', 'app ids or names')
+    .description('take apps away from a user')
+    .addHelpText('after', examples('toolsctl users revoke ann@example.com chat'))
+    .action((user, apps, _options, command) => run(command, async (ctx) => (await handlers()).revoke(ctx, user, apps)));
+  users
+    .command('end-sessions')
+    .argument('<user>', 'user id or email')
+    .description('log a user out everywhere now (API keys stay valid)')
+    .addHelpText('after', examples('toolsctl users end-sessions ann@example.com'))
+    .action((user, _options, command) => run(command, async (ctx) => (await handlers()).endSessions(ctx, user)));
 }

@@ -6,6 +6,8 @@ import type { Knex } from 'knex';
 import { isAlreadyExists, isUniqueViolation } from './errors.js';
 import * as initialSchema from './migrations/20261122-001-initial-schema.js';
 import * as oidcLogins from './migrations/20261122-002-oidc-logins.js';
+import * as loginAttempts from './migrations/20261123-150-login-attempts.js';
+import * as loginDevices from './migrations/20261123-151-login-devices.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,6 +17,8 @@ interface Migration {
 const migrations: Record<string, Migration> = {
   '20261122-001-initial-schema': initialSchema,
   '20261122-002-oidc-logins': oidcLogins,
+  '20261123-150-login-attempts': loginAttempts,
+  '20261123-151-login-devices': loginDevices,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

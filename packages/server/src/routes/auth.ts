@@ -1,5 +1,5 @@
 import { loginInput, registerInput, type z, loginAnswer, loginOptionsAnswer } from '@tools-portal/core';
-import { clearSessionCookie, setSessionCookie } from '../cookies.js';
+import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, type LoginDeps, type SignedIn } from '../services/login.js';
 import { resolveRedirect } from '../services/redirects.js';
 import type { ClientInfo } from '../services/sessions.js';
@@ -11,12 +11,13 @@ import { auditOf, bodyOf, clientInfo, noContent, principalOf, type RouteSpec } f
  */
 function signInHandler<S extends z.ZodType<{ redirect?: string }>>(
   schema: S,
-  signIn: (deps: LoginDeps, info: ClientInfo, input: z.output<S>) => Promise<SignedIn>,
+  signIn: (deps: LoginDeps, info: ClientInfo, input: z.output<S>, deviceId: string | undefined) => Promise<SignedIn & { deviceId?: string }>,
 ): RouteSpec['handler'] {
   return async (ctx, deps) => {
     const input = bodyOf(ctx, schema);
-    const signedIn = await signIn({ db: deps.db, hasher: deps.hasher, policy: deps.config }, clientInfo(ctx), input);
+    const signedIn = await signIn({ db: deps.db, hasher: deps.hasher, policy: deps.config }, clientInfo(ctx), input, ctx.cookies.get(DEVICE_COOKIE));
     setSessionCookie(ctx, deps.config, signedIn.token);
+    if (signedIn.deviceId) setDeviceCookie(ctx, deps.config, signedIn.deviceId);
     ctx.body = { accesstoken: signedIn.token, redirect: await resolveRedirect(deps.db, deps.config.publicOrigin, input.redirect) };
   };
 }
@@ -29,7 +30,7 @@ export const authRoutes: RouteSpec[] = [
     response: { schema: loginAnswer },
     access: 'public',
     summary: 'Log in: {Email, Password, redirect?} answers {accesstoken, redirect} and sets the cookie',
-    handler: signInHandler(loginInput, (deps, info, input) => passwordLogin(deps, info, input.Email, input.Password)),
+    handler: signInHandler(loginInput, (deps, info, input, deviceId) => passwordLogin(deps, info, input.Email, input.Password, deviceId)),
   },
   {
     method: 'POST',

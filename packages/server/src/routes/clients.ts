@@ -1,4 +1,4 @@
-import { clientInput, clientAnswer, userAnswer, z } from '@tools-portal/core';
+import { clientInput, clientUpdate, clientAnswer, userAnswer, z } from '@tools-portal/core';
 import * as clients from '../services/clients.js';
 import { usersOfClient } from '../services/users.js';
 import { auditOf, bodyOf, created, idParam, noContent, type RouteSpec } from './route.js';
@@ -45,6 +45,18 @@ export const clientRoutes: RouteSpec[] = [
     async handler(ctx, { db }) {
       const { name } = bodyOf(ctx, clientInput);
       created(ctx, await clients.createClient(db, auditOf(ctx), name));
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/client',
+    access: 'admin',
+    summary: 'Rename a client: {id, name}',
+    body: clientUpdate,
+    response: { schema: clientAnswer },
+    async handler(ctx, { db }) {
+      const { id, name } = bodyOf(ctx, clientUpdate);
+      ctx.body = await clients.renameClient(db, auditOf(ctx), id, name);
     },
   },
   {

@@ -12,6 +12,7 @@ import type { Metrics } from '../metrics.js';
 import type { Audit } from '../services/audit.js';
 import type { AuthCache } from '../services/auth-cache.js';
 import type { PasswordHasher } from '../services/passwords.js';
+import type { SecretBox } from '../services/secret-box.js';
 import type { Principal } from '../services/sessions.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -23,6 +24,8 @@ export interface Deps {
   logger: Logger;
   /** The forward-auth cache of sessions, grants and apps (services/auth-cache.ts). */
   authCache: AuthCache;
+  /** Encrypts secrets that must be read back, with SECRET_KEY (services/secret-box.ts). */
+  secrets: SecretBox;
   /** Prometheus metrics of this portal (metrics.ts). */
   metrics: Metrics;
 }

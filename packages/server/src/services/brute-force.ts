@@ -1,7 +1,10 @@
 /**
- * Brute-force regulation (DESIGN.md): after too many failed logins for one email, or from one
- * address, within the window, further attempts are refused for the ban time. The counters live
- * in the database so that every instance sees them.
+ * Brute-force regulation (docs/security.md): at most LOGIN_FAILURES_PER_EMAIL password checks for
+ * one email, and LOGIN_FAILURES_PER_ADDRESS from one address, are *started* per window. An attempt
+ * is reserved before the password is hashed, by one atomic upsert of a counter row per subject
+ * (the row lock serializes concurrent attempts on every instance sharing the database); a success
+ * releases its reservation. Past a limit the answer is 429 at once and the subject is banned for
+ * the ban time.
  */
 import { ApiError } from '@tools-portal/core';
 import type { Knex } from 'knex';
@@ -13,15 +16,36 @@ export interface BruteForcePolicy {
   loginBanMinutes: number;
 }
 
-type Kind = 'email' | 'address';
+/** A device is a browser with a device cookie (services/login-devices.ts); it has the email's limit. */
+export type Kind = 'email' | 'address' | 'device';
+
+/** One subject whose attempts are counted: an email or an address. */
+export interface Subject {
+  kind: Kind;
+  subject: string;
+}
+
+/** A reserved attempt: the count it took and the window it was counted in, per subject. */
+export interface Reservation {
+  slots: (Subject & { attempts: number; windowStart: number })[];
+}
 
 const MINUTE_MS = 60 * 1000;
 
-/** Seconds left on a ban of this email or address; 0 when neither is banned. */
-export async function banRemaining(db: Knex, email: string, ip: string): Promise<number> {
+export const emailSubject = (email: string): Subject => ({ kind: 'email', subject: email.slice(0, 254) });
+export const addressSubject = (ip: string): Subject => ({ kind: 'address', subject: ip.slice(0, 254) });
+export const deviceSubject = (hash: string): Subject => ({ kind: 'device', subject: hash });
+
+const limitOf = (policy: BruteForcePolicy, kind: Kind) => (kind === 'address' ? policy.loginFailuresPerAddress : policy.loginFailuresPerEmail);
+
+/** Seconds left on the longest ban of these subjects; 0 when none is banned. */
+export async function banRemaining(db: Knex, subjects: Subject[]): Promise<number> {
+  if (subjects.length === 0) return 0;
   const now = Date.now();
   const bans: { until: number }[] = await db('login_bans')
-    .where((query) => query.where({ kind: 'email', subject: email }).orWhere({ kind: 'address', subject: ip }))
+    .where((query) => {
+      for (const { kind, subject } of subjects) query.orWhere({ kind, subject });
+    })
     .andWhere('until', '>', now)
     .select('until');
   if (bans.length === 0) return 0;
@@ -34,34 +58,70 @@ export function tooManyAttempts(retryAfter: number): ApiError {
   });
 }
 
-/** Counts a failed login; a failure that reaches a limit starts a ban. */
-export async function recordFailure(db: Knex, policy: BruteForcePolicy, email: string, ip: string): Promise<void> {
-  const now = Date.now();
-  const since = now - policy.loginWindowMinutes * MINUTE_MS;
-  const subjects: [Kind, string, number][] = [
-    ['email', email.slice(0, 254), policy.loginFailuresPerEmail],
-    ['address', ip.slice(0, 254), policy.loginFailuresPerAddress],
-  ];
-  await db.transaction(async (trx) => {
-    await trx('login_failures').where('at', '<', since).delete();
-    for (const [kind, subject, limit] of subjects) {
-      await trx('login_failures').insert({ kind, subject, at: now });
-      const { count } = (await trx('login_failures')
-        .where({ kind, subject })
-        .andWhere('at', '>=', since)
-        .count({ count: '*' })
-        .first()) as { count: number };
-      if (Number(count) >= limit) {
-        await trx('login_bans')
-          .insert({ kind, subject, until: now + policy.loginBanMinutes * MINUTE_MS })
-          .onConflict(['kind', 'subject'])
-          .merge();
-      }
-    }
-  });
+class OverLimit extends Error {
+  constructor(readonly over: Subject) {
+    super('over the limit');
+  }
 }
 
-/** A successful login forgets the email's failures (the address keeps its count). */
-export async function clearFailures(db: Knex, email: string): Promise<void> {
-  await db('login_failures').where({ kind: 'email', subject: email }).delete();
+/**
+ * Reserves one password check for every subject, all or none (one transaction, subjects in a fixed
+ * order so that concurrent reservations cannot deadlock). Past a subject's limit it bans that
+ * subject and throws too_many_requests; nothing stays reserved then.
+ */
+export async function reserveAttempt(db: Knex, policy: BruteForcePolicy, subjects: Subject[]): Promise<Reservation> {
+  const now = Date.now();
+  const expired = now - policy.loginWindowMinutes * MINUTE_MS;
+  try {
+    return await db.transaction(async (trx) => {
+      const slots: Reservation['slots'] = [];
+      for (const { kind, subject } of subjects) {
+        // A window that has run out starts again at 1; the SET expressions all read the old row.
+        const [row] = (await trx('login_attempts')
+          .insert({ kind, subject, window_start: now, attempts: 1 })
+          .onConflict(['kind', 'subject'])
+          .merge({
+            attempts: trx.raw('CASE WHEN login_attempts.window_start <= ? THEN 1 ELSE login_attempts.attempts + 1 END', [expired]),
+            window_start: trx.raw('CASE WHEN login_attempts.window_start <= ? THEN ? ELSE login_attempts.window_start END', [expired, now]),
+          })
+          .returning(['attempts', 'window_start'])) as { attempts: number; window_start: number }[];
+        const attempts = Number(row.attempts);
+        if (attempts > limitOf(policy, kind)) throw new OverLimit({ kind, subject });
+        slots.push({ kind, subject, attempts, windowStart: Number(row.window_start) });
+      }
+      return { slots };
+    });
+  } catch (error) {
+    if (!(error instanceof OverLimit)) throw error;
+    await ban(db, policy, [error.over]);
+    throw tooManyAttempts(await banRemaining(db, [error.over]));
+  }
+}
+
+/** A check that failed keeps its reservation; the one that reached a limit starts a ban. */
+export async function recordFailure(db: Knex, policy: BruteForcePolicy, reservation: Reservation): Promise<void> {
+  const full = reservation.slots.filter((slot) => slot.attempts >= limitOf(policy, slot.kind));
+  if (full.length > 0) await ban(db, policy, full);
+  await sweepAttempts(db, policy);
+}
+
+/** A check that succeeded, or never ran, gives its reservation back. */
+export async function releaseAttempt(db: Knex, reservation: Reservation): Promise<void> {
+  for (const { kind, subject, windowStart } of reservation.slots) {
+    await db('login_attempts').where({ kind, subject, window_start: windowStart }).andWhere('attempts', '>', 0).decrement('attempts', 1);
+  }
+}
+
+async function ban(db: Knex, policy: BruteForcePolicy, subjects: Subject[]): Promise<void> {
+  const until = Date.now() + policy.loginBanMinutes * MINUTE_MS;
+  for (const { kind, subject } of subjects) {
+    await db('login_bans').insert({ kind, subject, until }).onConflict(['kind', 'subject']).merge();
+  }
+}
+
+/** Forgets counters whose window has run out (called now and then; the upsert ignores them anyway). */
+export async function sweepAttempts(db: Knex, policy: BruteForcePolicy): Promise<void> {
+  const now = Date.now();
+  await db('login_attempts').where('window_start', '<=', now - policy.loginWindowMinutes * MINUTE_MS).delete();
+  await db('login_bans').where('until', '<=', now).delete();
 }

@@ -1,4 +1,4 @@
-import { ADMIN_CLIENT_NAME, ApiError, notFound, type Client } from '@tools-portal/core';
+import { ADMIN_CLIENT_NAME, ApiError, clientNameConflict, notFound, type Client } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
@@ -20,12 +20,38 @@ export async function createAdminClient(db: Knex, audit: Audit): Promise<number>
   return row.id;
 }
 
+/** `name` is already trimmed and checked by core's `clientName`. */
 export async function createClient(db: Knex, audit: Audit, name: string): Promise<Client> {
+  const lookalike = clientNameConflict(name);
+  if (lookalike) throw lookalike;
   try {
     return await db.transaction(async (trx) => {
       const [row] = await trx('clients').insert({ name, created_at: Date.now() }).returning(['id', 'name']);
       await logEvent(trx, audit, `created client ${name}`);
       return { id: row.id, name: row.name };
+    });
+  } catch (error) {
+    throw translateDatabaseError(error, `client ${name} already exists`) ?? error;
+  }
+}
+
+/**
+ * Renames a client. The Admin client keeps its name: its name is what makes its users admins
+ * (docs/product.md, Roles).
+ */
+export async function renameClient(db: Knex, audit: Audit, id: number, name: string): Promise<Client> {
+  const lookalike = clientNameConflict(name);
+  if (lookalike) throw lookalike;
+  try {
+    return await db.transaction(async (trx) => {
+      const before = await getClient(trx, id);
+      if (before.name === name) return before;
+      if (before.name === ADMIN_CLIENT_NAME) {
+        throw new ApiError('forbidden', `client ${ADMIN_CLIENT_NAME} cannot be renamed: it holds the admins`);
+      }
+      await trx('clients').where({ id }).update({ name });
+      await logEvent(trx, audit, `renamed client ${before.name} to ${name}`);
+      return { id, name };
     });
   } catch (error) {
     throw translateDatabaseError(error, `client ${name} already exists`) ?? error;

@@ -1,11 +1,23 @@
 /** Password login, registration from an invite, and logout. */
 import { ApiError, invalidInput, type CurrentUser } from '@tools-portal/core';
+import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
-import { banRemaining, clearFailures, recordFailure, tooManyAttempts, type BruteForcePolicy } from './brute-force.js';
+import {
+  addressSubject,
+  banRemaining,
+  deviceSubject,
+  emailSubject,
+  recordFailure,
+  releaseAttempt,
+  reserveAttempt,
+  tooManyAttempts,
+  type BruteForcePolicy,
+} from './brute-force.js';
+import { knownDevice, rememberDevice } from './login-devices.js';
 import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js';
-import type { PasswordHasher } from './passwords.js';
+import type { PasswordCheck, PasswordHasher } from './passwords.js';
 import { createSession, endSession, type ClientInfo, type SessionPolicy } from './sessions.js';
 import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -22,34 +34,54 @@ export interface SignedIn {
 
 const WRONG_CREDENTIALS = 'wrong email or password';
 
-export async function passwordLogin(deps: LoginDeps, info: ClientInfo, emailInput: string, password: string): Promise<SignedIn> {
+export async function passwordLogin(
+  deps: LoginDeps,
+  info: ClientInfo,
+  emailInput: string,
+  password: string,
+  deviceId?: string,
+): Promise<SignedIn & { deviceId: string }> {
   const { db, hasher, policy } = deps;
   const email = emailInput.trim().toLowerCase();
   const audit: Audit = { actor: null, ...info };
-  const banned = await banRemaining(db, email, info.ip);
-  if (banned > 0) {
-    await logEvent(db, audit, 'login blocked: too many failed logins', { user: email });
-    throw tooManyAttempts(banned);
+  // A browser that signed in to this account before is counted as itself, not as the email: an
+  // attacker's guesses cannot lock the owner out (docs/security.md).
+  const device = await knownDevice(db, email, deviceId);
+  const subjects = [device ? deviceSubject(device) : emailSubject(email), addressSubject(info.ip)];
+  const emailBanned = device ? (await banRemaining(db, [emailSubject(email)])) > 0 : false;
+  const blocked = async (error: unknown): Promise<never> => {
+    if (error instanceof ApiError && error.code === 'too_many_requests') {
+      await logEvent(db, audit, 'login blocked: too many failed logins', { user: email });
+    }
+    throw error;
+  };
+  const banned = await banRemaining(db, subjects);
+  if (banned > 0) await blocked(tooManyAttempts(banned));
+  // Reserved before hashing: concurrent guesses cannot all be checked (docs/security.md).
+  const reservation = await reserveAttempt(db, policy, subjects).catch(blocked);
+  let row: (UserRow & { password_hash: string | null }) | undefined;
+  let check: PasswordCheck;
+  try {
+    row = await usersQuery(db).where('users.email', email).select('users.password_hash').first();
+    check = row?.password_hash ? await hasher.verify(row.password_hash, password) : await hasher.verifyNothing(password);
+  } catch (error) {
+    await releaseAttempt(db, reservation);
+    throw error;
   }
-  const row: (UserRow & { password_hash: string | null }) | undefined = await usersQuery(db)
-    .where('users.email', email)
-    .select('users.password_hash')
-    .first();
-  const check = row?.password_hash ? await hasher.verify(row.password_hash, password) : await hasher.verifyNothing(password);
   if (!row || !check.ok) {
-    await recordFailure(db, policy, email, info.ip);
+    await recordFailure(db, policy, reservation);
     const reason = !row ? 'unknown email' : row.password_hash ? 'wrong password' : 'no password set';
     await logEvent(db, audit, `login failed: ${reason}`, { client: row?.client_name, user: email });
     throw new ApiError('unauthenticated', WRONG_CREDENTIALS);
   }
+  await releaseAttempt(db, reservation);
   if (check.needsRehash) {
     await db('users').where({ id: row.id }).update({ password_hash: await hasher.hash(password) });
   }
-  await clearFailures(db, email);
   const user = toCurrentUser(row);
   const token = await createSession(db, user.id, info, policy);
-  await logEvent(db, { ...audit, actor: user }, 'login with password');
-  return { token, user };
+  await logEvent(db, { ...audit, actor: user }, emailBanned ? 'login with password from a known device while the email is banned' : 'login with password');
+  return { token, user, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
 }
 
 /** Checks that an invite can still be used, and answers it. */
@@ -100,6 +132,8 @@ export async function registerFromInvite(
 export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, token: string, password: string): Promise<SignedIn> {
   const { db, hasher, policy } = deps;
   const invite = await openInvite(db, token);
+  const problem = await passwordProblem(password, { email: invite.email });
+  if (problem) throw invalidInput('Password', problem);
   const passwordHash = await hasher.hash(password);
   const user = await registerFromInvite(db, info, invite, { passwordHash }, 'with password');
   return { token: await createSession(db, user.id, info, policy), user };

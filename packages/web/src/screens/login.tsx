@@ -1,11 +1,13 @@
 /**
  * /login, /login/{redirect}, /login/{redirect}/{token} (SPEC section 2): password login, or with a
  * token the initial password; Google sign-in when the server offers it. The server sets the cookie
- * and vets the redirect; a failure goes to Failed Login.
+ * and vets the redirect; a failure goes to Failed Login, except a password the server refuses at
+ * registration: its reason shows as a danger alert, so that the user can choose another (a
+ * deviation from SPEC section 8, documented in the README).
  */
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { DEFAULT_REDIRECT, newPasswordProblem, type LoginAnswer } from '@tools-portal/core';
+import { ApiError, DEFAULT_REDIRECT, newPasswordProblem, type LoginAnswer } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { Centered } from '../components/layout';
@@ -22,13 +24,15 @@ export function Login() {
   const alerts = useAlerts();
   const options = useLoad(() => api.auth.options(), (error) => logFailure('load login options', error));
 
-  const finish = async (signIn: () => Promise<LoginAnswer>) => {
+  const finish = async (signIn: () => Promise<LoginAnswer>, registering = false) => {
     let answer: LoginAnswer;
     try {
       answer = await signIn();
     } catch (error) {
       logFailure('login', error);
-      navigate(paths.failedLogin);
+      const refusal = registering ? refusedPassword(error) : null;
+      if (refusal) alerts.danger(refusal);
+      else navigate(paths.failedLogin);
       return;
     }
     // The portal's own screens read the session from memory: refresh it before going there.
@@ -41,7 +45,7 @@ export function Login() {
     <Centered>
       <div className="card shadow-sm">
         <div className="card-body p-4">
-          {token ? <SetPassword onSubmit={(password) => finish(() => api.auth.register({ Token: token, Password: password, redirect }))} /> : <PasswordLogin onSubmit={(email, password) => finish(() => api.auth.login({ Email: email, Password: password, redirect }))} />}
+          {token ? <SetPassword onSubmit={(password) => finish(() => api.auth.register({ Token: token, Password: password, redirect }), true)} /> : <PasswordLogin onSubmit={(email, password) => finish(() => api.auth.login({ Email: email, Password: password, redirect }))} />}
           {options.data?.google && (
             <>
               <div className="text-center text-secondary my-3">or</div>
@@ -54,6 +58,12 @@ export function Login() {
       </div>
     </Centered>
   );
+}
+
+/** The server's reason for refusing a new password (too common, holds the email...), or null. */
+function refusedPassword(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.code !== 'invalid_input' || error.details.field !== 'Password') return null;
+  return error.message.replace(/^Password: /, '');
 }
 
 function PasswordLogin({ onSubmit }: { onSubmit: (email: string, password: string) => Promise<void> }) {

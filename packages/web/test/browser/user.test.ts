@@ -147,6 +147,46 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     }
   });
 
+  it("shows the server's reason when it refuses a new password, and Failed Login for a bad invite", async () => {
+    const client = await portal.admin.clients.create(`Refused ${Date.now()}`);
+    const email = `refused-${Date.now()}@example.com`;
+    const invite = await portal.admin.invites.create({ email, clientid: client.id, apps: [] });
+    for (const viewport of [undefined, PHONE]) {
+      const { context, page } = await openPage(browser, viewport);
+      try {
+        await goto(page, portal, `/login/%2Fauth%2F%23%2Fapplist%2F/${invite.token}`);
+        await page.getByLabel('Password', { exact: true }).fill('Summer2024');
+        await page.getByLabel('Repeat Password').fill('Summer2024');
+        await page.getByRole('button', { name: 'Save Password' }).click();
+        const alert = page.locator('.alert-danger').filter({ hasText: 'This password is a common one with digits or symbols added; please choose another.' });
+        await expect.poll(() => alert.isVisible()).toBe(true);
+        expect(page.url()).not.toMatch(/failedlogin/);
+        expect(await page.getByRole('heading', { name: 'Set your initial password' }).isVisible()).toBe(true);
+        await screenshot(page, '26-set-password-refused');
+        expect(page.problems()).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+    const { context, page } = await openPage(browser);
+    try {
+      await goto(page, portal, '/login/%2Fauth%2F/no-such-token');
+      await page.getByLabel('Password', { exact: true }).fill('velvet orbit canyon');
+      await page.getByLabel('Repeat Password').fill('velvet orbit canyon');
+      await page.getByRole('button', { name: 'Save Password' }).click();
+      await page.waitForURL(/#\/failedlogin$/);
+
+      await goto(page, portal, `/login/%2Fauth%2F%23%2Fapplist%2F/${invite.token}`);
+      await page.getByLabel('Password', { exact: true }).fill('velvet orbit canyon');
+      await page.getByLabel('Repeat Password').fill('velvet orbit canyon');
+      await page.getByRole('button', { name: 'Save Password' }).click();
+      await page.waitForURL(/#\/applist\/?$/);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('closes an alert after 10 seconds, or at once with its close button', async () => {
     const { context, page } = await openPage(browser);
     try {

@@ -3,7 +3,8 @@
  * and updating apps that differ. It plans every step first (so a bad reference fails before
  * any change), then runs them with progress on stderr. It never deletes or revokes.
  */
-import { ApiError, passwordProblem, randomString, type App, type Client, type PortalClient, type RegistrationToken, type User } from '@tools-portal/core';
+import { ApiError, randomString, type App, type Client, type PortalClient, type RegistrationToken, type User } from '@tools-portal/core';
+import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { readFixtures, type Fixtures } from '../fixtures.js';
@@ -47,7 +48,7 @@ async function loadState(api: PortalClient): Promise<State> {
   };
 }
 
-function checkReferences(file: string, fixtures: Fixtures, state: State): void {
+async function checkReferences(file: string, fixtures: Fixtures, state: State): Promise<void> {
   const clients = new Set([...state.clients.keys(), ...fixtures.clients.map((client) => client.name)]);
   const apps = new Set([...state.apps.keys(), ...fixtures.apps.map((app) => app.name)]);
   for (const [kind, entries] of [['users', fixtures.users], ['invites', fixtures.invites]] as const) {
@@ -57,10 +58,10 @@ function checkReferences(file: string, fixtures: Fixtures, state: State): void {
       if (unknown !== undefined) throw new UsageError(`${file}: ${kind}.${index}.apps: no app named ${unknown} in the file or on the portal`);
     });
   }
-  fixtures.users.forEach((user, index) => {
-    const problem = user.password === undefined ? null : passwordProblem(user.password);
+  for (const [index, user] of fixtures.users.entries()) {
+    const problem = user.password === undefined ? null : await passwordProblem(user.password, { email: user.email });
     if (problem) throw new UsageError(`${file}: users.${index}.password (${user.email}): ${problem}`);
-  });
+  }
 }
 
 function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State, report: SeedReport): Step[] {
@@ -161,7 +162,7 @@ export async function seed(ctx: Context, file: string): Promise<Result> {
   const fixtures = readFixtures(file);
   const api = await ctx.client();
   const state = await loadState(api);
-  checkReferences(file, fixtures, state);
+  await checkReferences(file, fixtures, state);
   const report: SeedReport = { file, changed: false, changes: [], warnings: [], passwords: [], invites: [] };
   const steps = plan(ctx, api, await withoutHeldGrants(api, fixtures, state), state, report);
   if (steps.length > 0) ctx.note(`seeding ${file}: ${steps.length} change(s)`);

@@ -1,0 +1,82 @@
+import { appsInView, byName, isExternApp, type AppInput } from '@tools-portal/core';
+import type { Context } from '../context.js';
+import { UsageError } from '../exit-codes.js';
+import type { Result } from '../output.js';
+import { appList, appRecord, done, userList } from '../present.js';
+import { confirmOrRefuse } from '../prompts.js';
+import { findApp, findUsers } from '../resolve.js';
+
+export interface AppFields {
+  name?: string;
+  url?: string;
+  description?: string;
+  doclink?: string;
+}
+
+export type AppListView = 'all' | 'prod' | 'dev' | 'extern';
+
+/** The app list, by name; a view filters it the way the portal's prod/dev toggle and Other Tools do. */
+export async function list(ctx: Context, options: { view?: AppListView } = {}): Promise<Result> {
+  const api = await ctx.client();
+  const apps = [...(await api.apps.list())].sort(byName);
+  const view = options.view ?? 'all';
+  return appList(view === 'all' ? apps : view === 'extern' ? apps.filter(isExternApp) : appsInView(apps, view));
+}
+
+export async function show(ctx: Context, ref: string): Promise<Result> {
+  return appRecord(await findApp(await ctx.client(), ref));
+}
+
+export async function create(ctx: Context, name: string, url: string, fields: AppFields): Promise<Result> {
+  const api = await ctx.client();
+  const input: AppInput = { name, url, description: fields.description ?? '', doclink: fields.doclink ?? '' };
+  const app = await api.apps.create(input);
+  return appRecord(app, `created new app ${app.name} (id ${app.id})`);
+}
+
+export async function update(ctx: Context, ref: string, fields: AppFields): Promise<Result> {
+  const changes = Object.fromEntries(Object.entries(fields).filter(([key, value]) => ['name', 'url', 'description', 'doclink'].includes(key) && value !== undefined));
+  if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: pass --name, --app-url, --description or --doclink');
+  const api = await ctx.client();
+  const app = await findApp(api, ref);
+  const updated = await api.apps.update({ ...app, ...changes });
+  return appRecord(updated, `updated app ${updated.name} (id ${updated.id})`);
+}
+
+export async function remove(ctx: Context, ref: string, options: { yes?: boolean }): Promise<Result> {
+  const api = await ctx.client();
+  const app = await findApp(api, ref);
+  await confirmOrRefuse(`delete app ${app.name} (id ${app.id}) and every grant of it`, options.yes);
+  await api.apps.delete(app.id);
+  return done(`deleted app ${app.name}`, { deleted: app }, [app.id]);
+}
+
+export async function users(ctx: Context, ref: string): Promise<Result> {
+  const api = await ctx.client();
+  const app = await findApp(api, ref);
+  return userList(await api.apps.users(app.id));
+}
+
+export async function grant(ctx: Context, ref: string, userRefs: string[]): Promise<Result> {
+  const api = await ctx.client();
+  const app = await findApp(api, ref);
+  const targets = await findUsers(api, userRefs);
+  for (const user of targets) await api.users.grant(user.id, app.id);
+  return done(
+    targets.map((user) => `granted app ${app.name} to ${user.email}`).join('\n'),
+    { app, users: targets },
+    targets.map((user) => user.id),
+  );
+}
+
+export async function revoke(ctx: Context, ref: string, userRefs: string[]): Promise<Result> {
+  const api = await ctx.client();
+  const app = await findApp(api, ref);
+  const targets = await findUsers(api, userRefs);
+  for (const user of targets) await api.apps.removeUser(app.id, user.id);
+  return done(
+    targets.map((user) => `deleted user ${user.email} from app ${app.name}`).join('\n'),
+    { app, users: targets },
+    targets.map((user) => user.id),
+  );
+}

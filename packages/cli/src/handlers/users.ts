@@ -1,0 +1,60 @@
+import type { Context } from '../context.js';
+import type { Result } from '../output.js';
+import { appList, done, userList, userRecord } from '../present.js';
+import { confirmOrRefuse } from '../prompts.js';
+import { findApps, findUser } from '../resolve.js';
+
+export async function list(ctx: Context): Promise<Result> {
+  return userList(await (await ctx.client()).users.list());
+}
+
+export async function show(ctx: Context, ref: string): Promise<Result> {
+  const api = await ctx.client();
+  const user = await findUser(api, ref);
+  return userRecord(user, await api.users.apps(user.id));
+}
+
+export async function remove(ctx: Context, ref: string, options: { yes?: boolean }): Promise<Result> {
+  const api = await ctx.client();
+  const user = await findUser(api, ref);
+  await confirmOrRefuse(`delete user ${user.email} (id ${user.id}) with their sessions, API keys and grants`, options.yes);
+  await api.users.delete(user.id);
+  return done(`deleted user ${user.email}`, { deleted: user }, [user.id]);
+}
+
+export async function apps(ctx: Context, ref: string): Promise<Result> {
+  const api = await ctx.client();
+  const user = await findUser(api, ref);
+  return appList(await api.users.apps(user.id));
+}
+
+export async function grant(ctx: Context, ref: string, appRefs: string[]): Promise<Result> {
+  const api = await ctx.client();
+  const user = await findUser(api, ref);
+  const targets = await findApps(api, appRefs);
+  for (const app of targets) await api.users.grant(user.id, app.id);
+  return done(
+    targets.map((app) => `granted app ${app.name} to ${user.email}`).join('\n'),
+    { user, apps: targets },
+    targets.map((app) => app.id),
+  );
+}
+
+export async function revoke(ctx: Context, ref: string, appRefs: string[]): Promise<Result> {
+  const api = await ctx.client();
+  const user = await findUser(api, ref);
+  const targets = await findApps(api, appRefs);
+  for (const app of targets) await api.users.revoke(user.id, app.id);
+  return done(
+    targets.map((app) => `deleted user ${user.email} from app ${app.name}`).join('\n'),
+    { user, apps: targets },
+    targets.map((app) => app.id),
+  );
+}
+
+export async function endSessions(ctx: Context, ref: string): Promise<Result> {
+  const api = await ctx.client();
+  const user = await findUser(api, ref);
+  await api.users.endSessions(user.id);
+  return done(`ended every session of ${user.email} (API keys stay valid)`, { user }, [user.id]);
+}
