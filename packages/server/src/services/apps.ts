@@ -1,6 +1,5 @@
 import { notFound, originOf, type App, type AppInput, type AppUpdate } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
 import { getUser } from './users.js';
 
@@ -37,30 +36,22 @@ export async function appOrigins(db: Knex): Promise<Set<string>> {
 }
 
 export async function createApp(db: Knex, audit: Audit, input: AppFields): Promise<App> {
-  try {
-    return await db.transaction(async (trx) => {
-      const [row] = await trx('apps').insert({ ...input, created_at: Date.now() }).returning('id');
-      await logEvent(trx, audit, `created app ${input.name}`);
-      return { id: row.id, ...input };
-    });
-  } catch (error) {
-    throw translateDatabaseError(error, `app ${input.name} already exists`) ?? error;
-  }
+  return await db.transaction(async (trx) => {
+    const [row] = await trx('apps').insert({ ...input, created_at: Date.now() }).returning('id');
+    await logEvent(trx, audit, `created app ${input.name}`);
+    return { id: row.id, ...input };
+  });
 }
 
 export async function updateApp(db: Knex, audit: Audit, input: AppUpdate & AppFields): Promise<App> {
   const { id, name, url, description, doclink } = input;
-  try {
-    return await db.transaction(async (trx) => {
-      const before = await getApp(trx, id);
-      await trx('apps').where({ id }).update({ name, url, description, doclink });
-      const renamed = before.name === name ? '' : ` (was ${before.name})`;
-      await logEvent(trx, audit, `updated app ${name}${renamed}`);
-      return { id, name, url, description, doclink };
-    });
-  } catch (error) {
-    throw translateDatabaseError(error, `app ${name} already exists`) ?? error;
-  }
+  return await db.transaction(async (trx) => {
+    const before = await getApp(trx, id);
+    await trx('apps').where({ id }).update({ name, url, description, doclink });
+    const renamed = before.name === name ? '' : ` (was ${before.name})`;
+    await logEvent(trx, audit, `updated app ${name}${renamed}`);
+    return { id, name, url, description, doclink };
+  });
 }
 
 /** Deletes an app: every grant of it goes; the app's own data is not ours to touch. */
@@ -77,11 +68,7 @@ export async function grantApp(db: Knex, audit: Audit, userId: number, appId: nu
     const user = await getUser(trx, userId);
     const app = await getApp(trx, appId);
     // A grant that exists already fails on the primary key: conflict.
-    try {
-      await trx('user_apps').insert({ user_id: userId, app_id: appId });
-    } catch (error) {
-      throw translateDatabaseError(error, `user ${user.email} already has app ${app.name}`) ?? error;
-    }
+    await trx('user_apps').insert({ user_id: userId, app_id: appId });
     await logEvent(trx, audit, `granted app ${app.name} to ${user.email}`, { client: user.client.name, user: user.email });
   });
 }
