@@ -1,6 +1,7 @@
 /** Modals New App and Edit App (SPEC section 2): name, url, description, doclink, sent as entered. */
 import { useState } from 'react';
-import type { App, AppInput } from '@tools-portal/core';
+import type { App } from '@tools-portal/core/entities';
+import type { AppInput } from '@tools-portal/core/validation';
 import { api } from '../api';
 import { FormFooter, Modal } from './modal';
 import { useAction } from './use-action';

@@ -1,5 +1,6 @@
 /** The link the New Invite flow shows (SPEC section 2): `{host}/{app}/register?token={token}`. */
-import { registrationLink as linkFor, type App } from '@tools-portal/core';
+import type { App } from '@tools-portal/core/entities';
+import { registrationLink as linkFor } from '@tools-portal/core/invite-links';
 
 /** The first chosen app names the link; with none the portal itself (`auth`) does. */
 export function registrationLink(origin: string, apps: readonly Pick<App, 'id' | 'name'>[], chosenIds: readonly number[], token: string): string {

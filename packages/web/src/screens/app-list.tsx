@@ -1,7 +1,8 @@
 /** /applist and /apps (SPEC section 2): the apps of the user; for admins also prod/dev, editing and Other Tools. */
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { App, AppView } from '@tools-portal/core';
+import type { AppView } from '@tools-portal/core/apps';
+import type { App } from '@tools-portal/core/entities';
 import { api } from '../api';
 import { useAlerts } from '../components/alerts';
 import { EmptyRow } from '../components/empty-row';

@@ -7,7 +7,10 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ApiError, DEFAULT_REDIRECT, newPasswordProblem, type LoginAnswer } from '@tools-portal/core';
+import type { LoginAnswer } from '@tools-portal/core/entities';
+import { ApiError } from '@tools-portal/core/errors';
+import { newPasswordProblem } from '@tools-portal/core/passwords';
+import { DEFAULT_REDIRECT } from '@tools-portal/core/redirects';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { Centered } from '../components/layout';

@@ -1,6 +1,6 @@
 /** /logs (SPEC section 2): the last 1000 log entries, 20 a page. A failed fetch shows an empty page. */
 import { useState } from 'react';
-import type { LogEntry } from '@tools-portal/core';
+import type { LogEntry } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { EmptyRow } from '../components/empty-row';
 import { ListTable } from '../components/list-page';
