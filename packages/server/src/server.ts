@@ -1,10 +1,12 @@
 /** Starting and stopping a whole portal: database, migrations, first-start bootstrap, HTTP. */
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import { createApp } from './app.js';
+import { joinForgets } from './cluster-peers.js';
 import { isVerifyRequest, verifyFastPath } from './verify-fast-path.js';
 import type { Config } from './config.js';
 import { openDatabase, prepareDatabase } from './db/connection.js';
@@ -48,6 +50,27 @@ function poolUse(db: Knex): PoolUse | undefined {
   return pool ? { used: pool.numUsed(), free: pool.numFree(), pendingAcquires: pool.numPendingAcquires(), max: pool.max } : undefined;
 }
 
+/**
+ * Migrations and the first start's bootstrap, once, before several workers start (WORKERS): the
+ * primary runs this, then each worker's startPortal finds the work done.
+ */
+export async function preparePortal(config: Config, options: Pick<StartOptions, 'logger'> = {}): Promise<BootstrapResult> {
+  const logger = options.logger ?? createLogger(config.logLevel, { format: config.logFormat });
+  const db: Knex = openDatabase({ url: config.databaseUrl, poolMax: 1, logger });
+  try {
+    await prepareDatabase(db);
+    await migrateToLatest(db);
+    return await bootstrap(db, new PasswordHasher(config.scryptLogN), {
+      adminEmail: config.adminEmail,
+      adminPassword: config.adminPassword,
+      publicUrl: config.publicUrl,
+      inviteTtlDays: config.inviteTtlDays,
+    });
+  } finally {
+    await db.destroy();
+  }
+}
+
 export async function startPortal(config: Config, options: StartOptions = {}): Promise<RunningPortal> {
   const logger = options.logger ?? createLogger(config.logLevel, { format: config.logFormat });
   const db: Knex = openDatabase({ url: config.databaseUrl, schema: options.schema, poolMax: config.databasePoolMax, logger });
@@ -81,6 +104,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     await hasher.calibrate(db);
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
+    if (cluster.isWorker) authCache.shareClears(joinForgets(() => authCache.clearHere()));
     const secrets = openSecretBox(final, logger);
     const metrics = new Metrics(() => poolUse(db));
     const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics };
