@@ -32,13 +32,14 @@ describe('apps', () => {
 
     const apps = json<App[]>(await run(['apps', 'list', '--json']));
     const app = apps.find((candidate) => candidate.name === name)!;
-    expect(app).toEqual({ id: expect.any(Number), name, url: 'https://wiki.example.com/', description: 'The wiki', doclink: '' });
+    expect(app).toEqual({ id: expect.any(Number), name, url: 'https://wiki.example.com/', description: 'The wiki', doclink: '', category: '', requestable: false, icon: null, favourite: false });
 
     expect(json<App>(await run(['apps', 'show', name, '--json']))).toEqual(app);
     expect((await run(['apps', 'show', String(app.id)])).stdout).toMatch(/│ description │ The wiki/);
 
     const updated = json<App>(await run(['apps', 'update', name, '--app-url', 'https://wiki2.example.com/', '--doclink', 'https://docs.example.com/', '--json']));
-    expect(updated).toEqual({ ...app, url: 'https://wiki2.example.com/', doclink: 'https://docs.example.com/' });
+    // favourite belongs to the caller's list, not to the app an update answers.
+    expect(updated).toEqual({ ...app, favourite: undefined, url: 'https://wiki2.example.com/', doclink: 'https://docs.example.com/' });
     expect(await portal.admin.apps.get(app.id)).toEqual(updated);
 
     const deleted = await run(['apps', 'delete', name, '--yes']);

@@ -3,19 +3,25 @@
  * It takes a `fetch`, so the browser passes its own and the CLI passes undici's.
  */
 import type {
+  AccessRequest,
   AccessToken,
   App,
+  AppUser,
+  GrantedApp,
+  ListedApp,
+  RequestableApp,
   Client,
   CurrentUser,
   Health,
   LogEntry,
   LoginAnswer,
   LoginOptions,
+  MailEntry,
   RegistrationToken,
   User,
 } from './entities.js';
 import { ApiError, codeForStatus, isErrorCode } from './errors.js';
-import type { AppInput, AppUpdate, InviteInput, LoginInput, RegisterInput } from './validation.js';
+import type { AccessRequestInput, AppInput, AppUpdate, InviteInput, LoginInput, RegisterInput } from './validation.js';
 
 export const API_PREFIX = '/api/auth/v1';
 
@@ -45,9 +51,9 @@ export class PortalClient {
   }
 
   /** Sends one call; answers the parsed JSON body, or undefined for 204. Failures throw ApiError. */
-  async request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  async request<T>(method: Method, path: string, body?: unknown, contentType?: string): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined) headers['content-type'] = contentType ?? 'application/json';
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     const url = path.startsWith('/healthz') ? `${this.baseUrl}${path}` : `${this.baseUrl}${API_PREFIX}${path}`;
     let response: Response;
@@ -55,7 +61,7 @@ export class PortalClient {
       response = await this.fetchImpl(url, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : contentType ? (body as BodyInit) : JSON.stringify(body),
         credentials: 'same-origin',
       });
     } catch (error) {
@@ -71,14 +77,18 @@ export class PortalClient {
 
   readonly apps = {
     /** The apps the current user may use (all apps for admins). */
-    list: () => this.request<App[]>('GET', '/app/'),
+    list: () => this.request<ListedApp[]>('GET', '/app/'),
     /** All apps, for the user-app dialog (same answer as list for non-admins). */
-    all: () => this.request<App[]>('GET', '/app'),
+    all: () => this.request<ListedApp[]>('GET', '/app'),
     get: (id: number) => this.request<App>('GET', `/app/${segment(id)}`),
     create: (input: AppInput) => this.request<App>('POST', '/app/', input),
     update: (input: AppUpdate) => this.request<App>('PUT', '/app/', input),
     delete: (id: number) => this.request<void>('DELETE', `/app/${segment(id)}`),
-    users: (id: number) => this.request<User[]>('GET', `/app/${segment(id)}/user`),
+    users: (id: number) => this.request<AppUser[]>('GET', `/app/${segment(id)}/user`),
+    /** Sets an app's icon: PNG, JPEG or WebP bytes, at most 256 KB. */
+    setIcon: (id: number, bytes: BodyInit, contentType: string) =>
+      this.request<App>('PUT', `/app/${segment(id)}/icon`, bytes, contentType),
+    removeIcon: (id: number) => this.request<void>('DELETE', `/app/${segment(id)}/icon`),
     removeUser: (appId: number, userId: number) =>
       this.request<void>('DELETE', `/app/${segment(appId)}/user/${segment(userId)}`),
   };
@@ -88,9 +98,17 @@ export class PortalClient {
     get: (id: number) => this.request<User>('GET', `/user/${segment(id)}`),
     me: () => this.request<CurrentUser>('GET', '/user/me'),
     delete: (id: number) => this.request<void>('DELETE', `/user/${segment(id)}`),
-    apps: (id: number) => this.request<App[]>('GET', `/user/${segment(id)}/app`),
-    grant: (userId: number, appId: number) =>
-      this.request<void>('POST', `/user/${segment(userId)}/app`, { appid: appId }),
+    apps: (id: number) => this.request<GrantedApp[]>('GET', `/user/${segment(id)}/app`),
+    /** Grants an app; `expires` (ISO 8601, in the future) makes the grant end then. */
+    grant: (userId: number, appId: number, expires?: string) =>
+      this.request<void>('POST', `/user/${segment(userId)}/app`, expires === undefined ? { appid: appId } : { appid: appId, expires }),
+    /** Changes an existing grant's expiry (null: none). */
+    setGrantExpiry: (userId: number, appId: number, expires: string | null) =>
+      this.request<void>('PUT', `/user/${segment(userId)}/app/${segment(appId)}`, { expires }),
+    favourite: (appId: number) => this.request<void>('PUT', `/user/me/favourite/${segment(appId)}`),
+    unfavourite: (appId: number) => this.request<void>('DELETE', `/user/me/favourite/${segment(appId)}`),
+    /** Requestable apps the caller cannot use yet. */
+    requestable: () => this.request<RequestableApp[]>('GET', '/user/me/requestable'),
     revoke: (userId: number, appId: number) =>
       this.request<void>('DELETE', `/user/${segment(userId)}/app/${segment(appId)}`),
     /** Ends every session of a user at once (API keys stay valid). */
@@ -122,9 +140,24 @@ export class PortalClient {
     delete: (keyOrId: string | number) => this.request<void>('DELETE', `/accesstoken/${segment(keyOrId)}`),
   };
 
+  readonly accessRequests = {
+    /** The caller's own requests; for admins every open one and the last 100 decided. */
+    list: () => this.request<AccessRequest[]>('GET', '/accessrequest/'),
+    create: (input: AccessRequestInput) => this.request<AccessRequest>('POST', '/accessrequest/', input),
+    approve: (id: number, expires?: string) =>
+      this.request<AccessRequest>('POST', `/accessrequest/${segment(id)}/approve`, expires === undefined ? {} : { expires }),
+    deny: (id: number, reason?: string) =>
+      this.request<AccessRequest>('POST', `/accessrequest/${segment(id)}/deny`, reason === undefined ? {} : { reason }),
+  };
+
   readonly logs = {
     page: (currentPage: number, perPage: number) =>
       this.request<LogEntry[]>('GET', `/log/${segment(currentPage)}/${segment(perPage)}`),
+  };
+
+  readonly mail = {
+    /** The outbox, newest first (admins). */
+    list: () => this.request<MailEntry[]>('GET', '/mail'),
   };
 
   readonly auth = {

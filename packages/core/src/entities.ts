@@ -6,6 +6,51 @@ export interface App {
   url: string;
   description: string;
   doclink: string;
+  /** Free text that groups apps in the app list; may be empty. */
+  category: string;
+  /** Whether users may ask for access to it (`POST /accessrequest/`). */
+  requestable: boolean;
+  /** The path of its icon on the portal, with a version (`/api/auth/v1/app/7/icon?v=3`), or null. */
+  icon: string | null;
+}
+
+/** An app in the caller's own list (`GET /app/`, `GET /app`). */
+export interface ListedApp extends App {
+  favourite: boolean;
+}
+
+/** An app granted to a user (`GET /user/{id}/app`); `expires` only when the grant expires. */
+export interface GrantedApp extends App {
+  expires?: string;
+}
+
+/** A user of an app (`GET /app/{id}/user`); `expires` only when the grant expires. */
+export interface AppUser extends User {
+  expires?: string;
+}
+
+/** `GET /user/me/requestable`: what a user may ask for, never its URL. */
+export interface RequestableApp {
+  id: number;
+  name: string;
+  description: string;
+  category: string;
+}
+
+export type AccessRequestStatus = 'open' | 'approved' | 'denied';
+
+/** A user's request for an app; decided requests also carry who decided, when, and why. */
+export interface AccessRequest {
+  id: number;
+  app: { id: number; name: string };
+  user: { id: number; email: string };
+  reason: string;
+  status: AccessRequestStatus;
+  createdTimestamp: string;
+  decidedTimestamp?: string;
+  decidedBy?: string;
+  /** The reason an admin gave for a denial. */
+  decision?: string;
 }
 
 export interface ClientRef {
@@ -36,6 +81,8 @@ export interface RegistrationToken {
   expires_timestamp: string;
   client: ClientRef;
   apps: number[];
+  /** The registration link, built by the server from PUBLIC_URL: `{PUBLIC_URL}/{app}/register?token=…`. */
+  link: string;
 }
 
 /** An API key as lists show it: `token` is masked (`apikey-AbCd…wxyz`); the full key is shown once. */
@@ -69,4 +116,24 @@ export interface Health {
 /** `GET /loginoptions`: which ways to log in the login screen should offer. */
 export interface LoginOptions {
   google: boolean;
+  /** Whether "Forgot password?" works: mail is configured. */
+  passwordReset: boolean;
+}
+
+export type MailStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+/** A mail of the outbox as admins see it (`GET /mail`): never its body. */
+export interface MailEntry {
+  id: number;
+  /** `invite`, `password-reset`, `notice.…` */
+  kind: string;
+  to: string;
+  subject: string;
+  status: MailStatus;
+  attempts: number;
+  lastError: string | null;
+  createdTimestamp: string;
+  /** When the next attempt is due, while queued. */
+  nextAttemptTimestamp: string | null;
+  sentTimestamp: string | null;
 }

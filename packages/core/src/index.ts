@@ -10,3 +10,4 @@ export * from './apps.js';
 export * from './client.js';
 export * from './invite-links.js';
 export * from './answers.js';
+export * from './expiry.js';

@@ -121,16 +121,37 @@ export function clientNameConflict(name: string): ApiError | null {
   return null;
 }
 
-export const appInput = z.object({
+const category = z
+  .string({ error: 'must be a string' })
+  .max(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters` })
+  .refine((value) => !CONTROL_CHARS.test(value), { error: 'must not contain control characters' })
+  .transform((value) => value.trim());
+
+const requestable = z.boolean({ error: 'must be true or false' });
+
+const appFields = z.object({
   name,
   url: httpUrl,
   description: text.default(''),
   doclink: optionalHttpUrl.default(''),
 });
+
+export const appInput = appFields.extend({ category: category.default(''), requestable: requestable.default(false) });
 export type AppInput = z.input<typeof appInput>;
 
-export const appUpdate = appInput.extend({ id: bodyId });
+/** A PUT without `category` or `requestable` leaves them as they were. */
+export const appUpdate = appFields.extend({ id: bodyId, category: category.optional(), requestable: requestable.optional() });
 export type AppUpdate = z.input<typeof appUpdate>;
+
+// ISO 8601 with a date and, optionally, a time and zone: `2026-12-01`, `2026-12-01T09:00:00Z`.
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A point in time as ISO 8601, parsed to epoch milliseconds. Whether it is in the future is the server's check. */
+export const isoTime = z
+  .string({ error: 'must be an ISO 8601 time' })
+  .max(64, { error: 'must be an ISO 8601 time' })
+  .refine((value) => ISO_TIME.test(value) && Number.isFinite(Date.parse(value)), { error: 'must be an ISO 8601 time' })
+  .transform((value) => Date.parse(value));
 
 export const clientInput = z.object({ name: clientName });
 export type ClientInput = z.input<typeof clientInput>;
@@ -142,11 +163,26 @@ export const inviteInput = z.object({
   email,
   clientid: bodyId,
   apps: z.array(bodyId, { error: 'must be a list of app ids' }).max(1000).default([]),
+  /** Mail the link to the invitee (needs mail configured). */
+  send: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type InviteInput = z.input<typeof inviteInput>;
 
-export const grantInput = z.object({ appid: bodyId });
+export const grantInput = z.object({ appid: bodyId, expires: isoTime.optional() });
 export type GrantInput = z.input<typeof grantInput>;
+
+/** `PUT /user/{userid}/app/{appid}`: a new expiry, or null for none. */
+export const grantUpdate = z.object({ expires: isoTime.nullable() });
+export type GrantUpdate = z.input<typeof grantUpdate>;
+
+export const accessRequestInput = z.object({ appid: bodyId, reason: text.default('') });
+export type AccessRequestInput = z.input<typeof accessRequestInput>;
+
+export const approveInput = z.object({ expires: isoTime.optional() });
+export type ApproveInput = z.input<typeof approveInput>;
+
+export const denyInput = z.object({ reason: text.default('') });
+export type DenyInput = z.input<typeof denyInput>;
 
 const redirect = z.string({ error: 'must be a string' }).max(MAX_URL_LENGTH).optional();
 

@@ -29,6 +29,8 @@ describe('validation', () => {
       url: 'https://wiki.example.com/',
       description: '',
       doclink: '',
+      category: '',
+      requestable: false,
     });
   });
 

@@ -49,6 +49,19 @@ export interface Config {
   metricsToken: string | undefined;
   /** Server processes sharing the port (node:cluster); 1 is a single process. */
   workers: number;
+  /** Outgoing mail (docs/email.md); undefined when SMTP_URL is not set: nothing is sent. */
+  mail: MailConfig | undefined;
+}
+
+export interface MailConfig {
+  /** `smtp://user:pass@host:port` or `smtps://…`. */
+  smtpUrl: string;
+  /** The From header, e.g. `Tools-Server <no-reply@tools.example.com>`. */
+  from: string;
+  /** How often each instance looks for mail that is due (retries, mail of crashed instances). */
+  pollSeconds: number;
+  /** The first retry waits this long; each further one twice as long (at most an hour), for 24 hours. */
+  retrySeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -137,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
   const workers = rawWorkers === 'auto' ? os.availableParallelism() : integer('WORKERS', 1, 1, 256);
 
   const sessionTtlDays = integer('SESSION_TTL_DAYS', 365, 1, 3650);
+  const mail = mailConfig(read, integer, publicUrl, problems);
   const config: Config = {
     port,
     host,
@@ -166,6 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
     logFormat,
     metricsToken,
     workers,
+    mail,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -185,6 +200,50 @@ export function loadDotEnv(file = '.env'): boolean {
  * For the command-line entry points: `.env` first, then the configuration, or its problems on
  * stderr and exit code 1.
  */
+function mailConfig(
+  read: (name: string) => string | undefined,
+  integer: (name: string, fallback: number, min: number, max: number) => number,
+  publicUrl: string,
+  problems: string[],
+): MailConfig | undefined {
+  const smtpUrl = read('SMTP_URL');
+  const pollSeconds = integer('MAIL_POLL_SECONDS', 10, 1, 3600);
+  const retrySeconds = integer('MAIL_RETRY_SECONDS', 60, 1, 3600);
+  const explicitFrom = read('MAIL_FROM');
+  if (explicitFrom !== undefined && !isMailFrom(explicitFrom)) {
+    problems.push(`MAIL_FROM must be an address or "Name <address>", got "${explicitFrom}"`);
+  }
+  if (smtpUrl === undefined) return undefined;
+  let host = 'localhost';
+  try {
+    host = new URL(publicUrl).hostname.replace(/^\[|\]$/g, '') || host;
+  } catch {
+    // PUBLIC_URL's own problem is reported already.
+  }
+  if (!isSmtpUrl(smtpUrl)) {
+    problems.push(`SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…, got "${smtpUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')}"`);
+  }
+  return { smtpUrl, from: explicitFrom ?? `Tools-Server <no-reply@${host}>`, pollSeconds, retrySeconds };
+}
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '' && (url.pathname === '' || url.pathname === '/');
+  } catch {
+    return false;
+  }
+}
+
+// One address, bare or after a display name; never a line break (a header of its own).
+function isMailFrom(value: string): boolean {
+  if (/[\r\n]/.test(value)) return false;
+  const match = /^(?:[^<>]*<([^<>\s]+)>|([^<>\s]+))$/.exec(value.trim());
+  const address = match?.[1] ?? match?.[2];
+  return address !== undefined && /^[^\s@]+@[^\s@]+$/.test(address);
+}
+
+/** For the command-line entry points: the configuration, or its problems on stderr and exit code 1. */
 export function loadConfigOrExit(env: Env = process.env): Config {
   try {
     if (env === process.env) loadDotEnv();

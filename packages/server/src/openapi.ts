@@ -62,19 +62,17 @@ function errorAnswers(access: Access, hasBody: boolean, hasParameters: boolean):
 const SECURED = [{ cookieAuth: [] }, { bearerAuth: [] }];
 
 function operation(route: RouteSpec, parameters: string[], names: Map<z.ZodType, string>): Record<string, unknown> {
-  const status = route.response?.status ?? 200;
-  const success: Record<string, unknown> = { description: route.response?.description ?? (status === 204 ? 'done, no body' : 'success') };
-  if (status !== 204) {
-    // A declared answer without a schema (forward auth's) has no body; an undeclared one is any JSON.
-    if (route.response?.schema) success.content = { 'application/json': { schema: answerSchema(route.response.schema, names) } };
-    else if (!route.response) success.content = { 'application/json': { schema: {} } };
-  }
+  // A route without a declared answer is documented as any success with any body ('2XX').
+  const status = route.response ? String(route.response.status ?? 200) : '2XX';
+  const success: Record<string, unknown> = { description: route.response?.description ?? (status === '204' ? 'done, no body' : 'success') };
+  if (route.response?.schema) success.content = { 'application/json': { schema: answerSchema(route.response.schema, names) } };
+  else if (!route.response) success.content = { '*/*': { schema: {} } };
   const op: Record<string, unknown> = {
     operationId: `${route.method.toLowerCase()}${openApiPath(route.path).path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase())}`,
     summary: route.summary,
     'x-access': route.access,
     security: route.access === 'public' ? [{}, ...SECURED] : SECURED,
-    responses: { [String(status)]: success, ...errorAnswers(route.access, route.body !== undefined, parameters.length > 0) },
+    responses: { [status]: success, ...errorAnswers(route.access, route.body !== undefined, parameters.length > 0) },
   };
   const query = route.query ? (jsonSchema(route.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] }) : undefined;
   const queryParameters = Object.entries(query?.properties ?? {}).map(([name, schema]) => ({

@@ -16,7 +16,9 @@ import { Metrics, type PoolUse } from './metrics.js';
 import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
+import { startGrantExpiry } from './services/grant-expiry.js';
 import { PasswordHasher } from './services/passwords.js';
+import { MailSender } from './mail/sender.js';
 import { openSecretBox } from './services/secret-box.js';
 
 export interface RunningPortal {
@@ -36,6 +38,8 @@ export interface StartOptions {
   publicUrlFromAddress?: boolean;
   /** Called with the first admin's invite link when bootstrap made one. */
   onInviteLink?: (link: string, email: string) => void;
+  /** How often expired grants are removed and logged (default 5 s). */
+  grantSweepMs?: number;
 }
 
 /** The built web portal, if it has been built. */
@@ -111,16 +115,21 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));
+    const sender = final.mail ? new MailSender(db, final.mail, logger) : undefined;
+    sender?.start();
+    const grantExpiry = startGrantExpiry(db, logger, options.grantSweepMs ?? 5000, () => authCache.clear());
     return {
       url,
       server,
       deps,
       bootstrap: result,
       async close() {
+        await grantExpiry.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await sender?.stop();
         await db.destroy();
       },
     };

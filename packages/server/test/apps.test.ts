@@ -7,7 +7,7 @@ describe('apps', () => {
   it('creates, reads, updates and deletes an app', async () => {
     const name = unique('wiki');
     const app = await portal.admin.apps.create({ name, url: 'https://wiki.example.com/', description: 'The wiki', doclink: '' });
-    expect(app).toEqual({ id: expect.any(Number), name, url: 'https://wiki.example.com/', description: 'The wiki', doclink: '' });
+    expect(app).toEqual({ id: expect.any(Number), name, url: 'https://wiki.example.com/', description: 'The wiki', doclink: '', category: '', requestable: false, icon: null });
     expect(await portal.admin.apps.get(app.id)).toEqual(app);
 
     const updated = await portal.admin.apps.update({ ...app, url: 'https://wiki2.example.com/', doclink: 'https://docs.example.com/wiki' });
@@ -23,7 +23,7 @@ describe('apps', () => {
     for (const path of ['/api/auth/v1/app/', '/api/auth/v1/app']) {
       const response = await portal.fetch(path, { headers: { authorization: `Bearer ${portal.admin.token}` } });
       expect(response.status).toBe(200);
-      expect((await response.json()) as unknown[]).toContainEqual(app);
+      expect((await response.json()) as unknown[]).toContainEqual({ ...app, favourite: false });
     }
   });
 
@@ -48,8 +48,8 @@ describe('apps', () => {
     const mine = await createApp(portal.admin);
     const other = await createApp(portal.admin);
     const { api } = await portal.createUser({ apps: [mine] });
-    expect(await api.apps.list()).toEqual([mine]);
-    expect(await api.apps.all()).toEqual([mine]);
+    expect(await api.apps.list()).toEqual([{ ...mine, favourite: false }]);
+    expect(await api.apps.all()).toEqual([{ ...mine, favourite: false }]);
     expect(await failure(api.apps.get(other.id))).toMatchObject({ code: 'forbidden' });
     expect(await failure(api.apps.create({ name: unique('x'), url: 'https://x.example.com/' }))).toMatchObject({ code: 'forbidden' });
     expect(await failure(api.apps.delete(mine.id))).toMatchObject({ code: 'forbidden' });

@@ -166,7 +166,7 @@ describe('API keys', () => {
 
 describe('login options and health', () => {
   it('offers password login only when Google is not configured', async () => {
-    expect(await portal.anonymous.auth.options()).toEqual({ google: false });
+    expect(await portal.anonymous.auth.options()).toEqual({ google: false, passwordReset: false });
   });
 
   it('answers health', async () => {

@@ -88,7 +88,7 @@ describe('users', () => {
     expect((await portal.admin.users.apps(user.id)).map((app) => app.id).sort()).toEqual([first.id, second.id].sort());
     expect(await failure(portal.admin.users.grant(user.id, second.id))).toMatchObject({ code: 'conflict' });
     await portal.admin.users.revoke(user.id, first.id);
-    expect(await api.apps.list()).toEqual([second]);
+    expect(await api.apps.list()).toEqual([{ ...second, favourite: false }]);
     expect(await failure(portal.admin.users.revoke(user.id, first.id))).toMatchObject({ code: 'not_found' });
     expect(await failure(portal.admin.users.grant(user.id, 999999))).toMatchObject({ code: 'not_found' });
     expect(await failure(portal.admin.users.grant(999999, first.id))).toMatchObject({ code: 'not_found' });

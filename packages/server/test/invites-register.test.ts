@@ -61,7 +61,7 @@ describe('registration', () => {
     expect(answer).toEqual({ accesstoken: expect.any(String), redirect: '/auth/#/applist/' });
     const api = portal.client(answer.accesstoken);
     expect(await api.users.me()).toMatchObject({ email, client, admin: false });
-    expect(await api.apps.list()).toEqual([app]);
+    expect(await api.apps.list()).toEqual([{ ...app, favourite: false }]);
     expect(await failure(portal.anonymous.auth.register({ Token: invite.token, Password: USER_PASSWORD }))).toMatchObject({ code: 'conflict' });
     expect((await portal.admin.invites.list()).map((i) => i.id)).not.toContain(invite.id);
     await portal.login(email, USER_PASSWORD);

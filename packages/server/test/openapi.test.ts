@@ -38,7 +38,7 @@ describe('the OpenAPI document', () => {
       const names = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
       expect(operation!.parameters?.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name) ?? []).toEqual(names);
       expect(Boolean(operation!.requestBody), `${route.method} ${route.path} body`).toBe(route.body !== undefined);
-      expect(Object.keys(operation!.responses)).toContain(String(route.response?.status ?? 200));
+      expect(Object.keys(operation!.responses)).toContain(route.response ? String(route.response.status ?? 200) : '2XX');
       expect(operation!.responses.default).toBeDefined();
       expect(operation!.security).toContainEqual({ bearerAuth: [] });
       expect(operation!.security).toContainEqual({ cookieAuth: [] });
@@ -52,7 +52,7 @@ describe('the OpenAPI document', () => {
     const { paths } = await fetchDocument();
     const body = paths['/app']!.post!.requestBody as { content: { 'application/json': { schema: { properties: Record<string, unknown>; required: string[] } } } };
     const schema = body.content['application/json'].schema;
-    expect(Object.keys(schema.properties).sort()).toEqual(['description', 'doclink', 'name', 'url']);
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['description', 'doclink', 'name', 'url']));
     expect(schema.required.sort()).toEqual(['name', 'url']);
   });
 

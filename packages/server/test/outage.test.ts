@@ -61,7 +61,7 @@ describe.skipIf(testDialect() !== 'postgres')('PostgreSQL unreachable', () => {
 
     await proxy.restore();
     expect(await becomesTrue(healthy, 15_000)).toBe(true);
-    expect(await portal.admin.apps.list()).toContainEqual(before);
+    expect(await portal.admin.apps.list()).toContainEqual({ ...before, favourite: false });
     const after = await createApp(portal.admin);
     expect(await portal.admin.apps.get(after.id)).toEqual(after);
   });

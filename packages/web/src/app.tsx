@@ -4,16 +4,19 @@ import { Navigate, RouterProvider, createHashRouter, type RouteObject } from 're
 import { AlertProvider } from './components/alerts';
 import { RequireAdmin, RequireUser } from './components/guards';
 import { Layout } from './components/layout';
+import { AccessRequests } from './screens/access-requests';
 import { AccessTokens } from './screens/access-tokens';
 import { AppDetail } from './screens/app-detail';
 import { AppList } from './screens/app-list';
 import { ClientDetail } from './screens/client-detail';
+import { Denied } from './screens/denied';
 import { Clients } from './screens/clients';
 import { Docs } from './screens/docs';
 import { FailedLogin } from './screens/failed-login';
 import { Invites } from './screens/invites';
 import { Login } from './screens/login';
 import { Logs } from './screens/logs';
+import { Requests } from './screens/requests';
 import { UserApps } from './screens/user-apps';
 import { UserDetail } from './screens/user-detail';
 import { Users } from './screens/users';
@@ -35,6 +38,9 @@ const routes: RouteObject[] = [
       { path: paths.userApps, element: user(<UserApps />) },
       { path: paths.accessTokens, element: user(<AccessTokens />) },
       { path: paths.docs, element: user(<Docs />) },
+      { path: paths.requests, element: user(<Requests />) },
+      { path: '/denied/:app', element: user(<Denied />) },
+      { path: paths.accessRequests, element: admin(<AccessRequests />) },
       { path: paths.clients, element: admin(<Clients />) },
       { path: '/client/:id', element: admin(<ClientDetail />) },
       { path: '/app/:id', element: admin(<AppDetail />) },

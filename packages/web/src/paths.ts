@@ -15,6 +15,12 @@ export const paths = {
   login: '/login',
   failedLogin: '/failedlogin',
   docs: '/docs',
+  /** Request access: every user's requests, and the apps they may ask for. */
+  requests: '/requests',
+  /** Access requests: the admins' screen for deciding them. */
+  accessRequests: '/accessrequests',
+  /** Where a proxy sends a browser that forward auth refused (docs/forward-auth.md). */
+  denied: (app: string) => `/denied/${encodeURIComponent(app)}`,
 } as const;
 
 /** SPEC section 8: where a visitor without a session is sent (the portal's root, which shows the login). */

@@ -8,6 +8,8 @@ import * as initialSchema from './migrations/20261122-001-initial-schema.js';
 import * as oidcLogins from './migrations/20261122-002-oidc-logins.js';
 import * as loginAttempts from './migrations/20261123-150-login-attempts.js';
 import * as loginDevices from './migrations/20261123-151-login-devices.js';
+import * as launcher from './migrations/20261123-300-launcher.js';
+import * as mail from './migrations/20261123-400-mail.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,6 +21,8 @@ const migrations: Record<string, Migration> = {
   '20261122-002-oidc-logins': oidcLogins,
   '20261123-150-login-attempts': loginAttempts,
   '20261123-151-login-devices': loginDevices,
+  '20261123-300-launcher': launcher,
+  '20261123-400-mail': mail,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -1,6 +1,9 @@
-import { appInput, appUpdate, appAnswer, userAnswer, z } from '@tools-portal/core';
+import { appInput, appUpdate, notFound, appAnswer, userAnswer, z } from '@tools-portal/core';
+import { readIcon, removeIcon, setIcon } from '../services/app-icons.js';
 import * as apps from '../services/apps.js';
+import { MAX_ICON_BYTES } from '../services/icon-images.js';
 import { usersOfApp } from '../services/users.js';
+import { rawBodyOf } from './raw-body.js';
 import { actorOf, auditOf, bodyOf, created, idParam, noContent, type RouteSpec } from './route.js';
 
 export const appRoutes: RouteSpec[] = [
@@ -12,7 +15,7 @@ export const appRoutes: RouteSpec[] = [
     summary: 'Apps the caller may use (every app for admins): GET /app/ and GET /app alike',
     async handler(ctx, { db }) {
       const actor = actorOf(ctx);
-      ctx.body = actor.admin ? await apps.listApps(db) : await apps.appsOfUser(db, actor.id);
+      ctx.body = await apps.appListOf(db, actor);
     },
   },
   {
@@ -31,7 +34,7 @@ export const appRoutes: RouteSpec[] = [
     body: appInput,
     response: { status: 201, schema: appAnswer },
     access: 'admin',
-    summary: 'Create an app from {name, url, description, doclink}',
+    summary: 'Create an app from {name, url, description, doclink, category, requestable}',
     async handler(ctx, { db }) {
       created(ctx, await apps.createApp(db, auditOf(ctx), bodyOf(ctx, appInput)));
     },
@@ -42,7 +45,7 @@ export const appRoutes: RouteSpec[] = [
     body: appUpdate,
     response: { schema: appAnswer },
     access: 'admin',
-    summary: 'Update an app from {id, name, url, description, doclink}',
+    summary: 'Update an app from {id, name, url, description, doclink, category?, requestable?}',
     async handler(ctx, { db }) {
       ctx.body = await apps.updateApp(db, auditOf(ctx), bodyOf(ctx, appUpdate));
     },
@@ -78,6 +81,43 @@ export const appRoutes: RouteSpec[] = [
     async handler(ctx, { db }) {
       await apps.revokeApp(db, auditOf(ctx), idParam(ctx, 'userid'), idParam(ctx, 'appid'));
       noContent(ctx);
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/app/:id/icon',
+    access: 'admin',
+    summary: "Set an app's icon: a PNG, JPEG or WebP body of at most 256 KB (content checked; SVG refused)",
+    async handler(ctx, { db }) {
+      const id = idParam(ctx, 'id');
+      const bytes = await rawBodyOf(ctx, MAX_ICON_BYTES, 'icon');
+      ctx.body = await setIcon(db, auditOf(ctx), id, ctx.get('content-type'), bytes);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/app/:id/icon',
+    access: 'admin',
+    summary: "Remove an app's icon",
+    async handler(ctx, { db }) {
+      await removeIcon(db, auditOf(ctx), idParam(ctx, 'id'));
+      noContent(ctx);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/app/:id/icon',
+    access: 'user',
+    summary: "An app's icon, for users who may see the app; cached for long when the URL's version is current",
+    async handler(ctx, { db }) {
+      const id = idParam(ctx, 'id');
+      const icon = (await apps.mayUseAppNow(db, actorOf(ctx), id)) ? await readIcon(db, id) : undefined;
+      if (!icon) throw notFound('icon of app', id);
+      ctx.set('Content-Type', icon.contentType);
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Content-Disposition', 'inline');
+      ctx.set('Cache-Control', ctx.query.v === icon.version ? 'private, max-age=31536000, immutable' : 'private, no-cache');
+      ctx.body = icon.data;
     },
   },
 ];

@@ -46,9 +46,9 @@ export const authRoutes: RouteSpec[] = [
     path: '/loginoptions',
     response: { schema: loginOptionsAnswer },
     access: 'public',
-    summary: 'Which ways to log in the portal offers: {google}',
+    summary: 'Which ways to log in the portal offers: {google, passwordReset}',
     async handler(ctx, { config }) {
-      ctx.body = { google: config.google !== undefined };
+      ctx.body = { google: config.google !== undefined, passwordReset: config.mail !== undefined };
     },
   },
   {

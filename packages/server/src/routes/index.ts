@@ -1,3 +1,4 @@
+import { accessRequestRoutes } from './access-requests.js';
 import { accessTokenRoutes } from './access-tokens.js';
 import { appRoutes } from './apps.js';
 import { authRoutes } from './auth.js';
@@ -6,6 +7,7 @@ import { forwardAuthRoutes } from './forward-auth.js';
 import { inviteRoutes } from './invites.js';
 import { logRoutes } from './logs.js';
 import { openApiRoute } from './openapi.js';
+import { mailRoutes } from './mail.js';
 import type { RouteSpec } from './route.js';
 import { userRoutes } from './users.js';
 
@@ -16,7 +18,9 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...clientRoutes,
   ...inviteRoutes,
   ...accessTokenRoutes,
+  ...accessRequestRoutes,
   ...logRoutes,
+  ...mailRoutes,
   ...authRoutes,
   ...forwardAuthRoutes,
   openApiRoute(() => apiRoutes),

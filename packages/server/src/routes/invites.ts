@@ -9,8 +9,8 @@ export const inviteRoutes: RouteSpec[] = [
     response: { schema: z.array(registrationTokenAnswer) },
     access: 'admin',
     summary: 'Open invites, newest first',
-    async handler(ctx, { db }) {
-      ctx.body = await invites.listInvites(db);
+    async handler(ctx, { db, config }) {
+      ctx.body = await invites.listInvites(db, config.publicUrl);
     },
   },
   {
@@ -19,9 +19,9 @@ export const inviteRoutes: RouteSpec[] = [
     body: inviteInput,
     response: { status: 201, schema: registrationTokenAnswer },
     access: 'admin',
-    summary: 'Invite an email into a client with apps: {email, clientid, apps}',
+    summary: 'Invite an email into a client with apps: {email, clientid, apps, send?}; the answer carries the link',
     async handler(ctx, { db, config }) {
-      created(ctx, await invites.createInvite(db, auditOf(ctx), bodyOf(ctx, inviteInput), config.inviteTtlDays));
+      created(ctx, await invites.createInvite(db, auditOf(ctx), bodyOf(ctx, inviteInput), { ttlDays: config.inviteTtlDays, ...config }));
     },
   },
   {

@@ -1,6 +1,8 @@
-import { forbidden, grantInput, accessTokenAnswer, appAnswer, currentUserAnswer, userAnswer, z } from '@tools-portal/core';
+import { forbidden, grantInput, grantUpdate, accessTokenAnswer, appAnswer, currentUserAnswer, userAnswer, z } from '@tools-portal/core';
+import { requestableApps } from '../services/access-requests.js';
 import { listKeysOfUser } from '../services/api-keys.js';
-import { appsOfUser, grantApp, revokeApp } from '../services/apps.js';
+import { appsOfUser, grantApp, revokeApp, setGrantExpiry } from '../services/apps.js';
+import { setFavourite } from '../services/favourites.js';
 import * as users from '../services/users.js';
 import { actorOf, auditOf, bodyOf, idParam, noContent, type RouteSpec } from './route.js';
 
@@ -33,6 +35,35 @@ export const userRoutes: RouteSpec[] = [
     summary: "The caller's own API keys, masked",
     async handler(ctx, { db }) {
       ctx.body = await listKeysOfUser(db, actorOf(ctx).id);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/user/me/requestable',
+    access: 'user',
+    summary: 'Requestable apps the caller cannot use yet: {id, name, description, category}',
+    async handler(ctx, { db }) {
+      ctx.body = await requestableApps(db, actorOf(ctx));
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/user/me/favourite/:appid',
+    access: 'user',
+    summary: 'Mark an app the caller may use as a favourite',
+    async handler(ctx, { db }) {
+      await setFavourite(db, actorOf(ctx), idParam(ctx, 'appid'), true);
+      noContent(ctx);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/user/me/favourite/:appid',
+    access: 'user',
+    summary: 'Unmark a favourite app',
+    async handler(ctx, { db }) {
+      await setFavourite(db, actorOf(ctx), idParam(ctx, 'appid'), false);
+      noContent(ctx);
     },
   },
   {
@@ -75,10 +106,21 @@ export const userRoutes: RouteSpec[] = [
     body: grantInput,
     response: { status: 204 },
     access: 'admin',
-    summary: 'Grant an app to a user: {appid}',
+    summary: 'Grant an app to a user: {appid, expires?} (expires: ISO 8601, in the future)',
     async handler(ctx, { db }) {
-      const { appid } = bodyOf(ctx, grantInput);
-      await grantApp(db, auditOf(ctx), idParam(ctx, 'id'), appid);
+      const { appid, expires } = bodyOf(ctx, grantInput);
+      await grantApp(db, auditOf(ctx), idParam(ctx, 'id'), appid, expires);
+      noContent(ctx);
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/user/:id/app/:appid',
+    access: 'admin',
+    summary: "Change a grant's expiry: {expires} (an ISO 8601 time in the future, or null for none)",
+    async handler(ctx, { db }) {
+      const { expires } = bodyOf(ctx, grantUpdate);
+      await setGrantExpiry(db, auditOf(ctx), idParam(ctx, 'id'), idParam(ctx, 'appid'), expires);
       noContent(ctx);
     },
   },

@@ -1,32 +1,103 @@
-import { notFound, originOf, type App, type AppInput, type AppUpdate } from '@tools-portal/core';
+import { API_PREFIX, invalidInput, notFound, originOf, type App, type AppInput, type AppUpdate, type GrantedApp, type ListedApp } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent, type Audit } from './audit.js';
 import { getUser } from './users.js';
 
-const APP_COLUMNS = ['apps.id', 'apps.name', 'apps.url', 'apps.description', 'apps.doclink'];
+const APP_COLUMNS = [
+  'apps.id',
+  'apps.name',
+  'apps.url',
+  'apps.description',
+  'apps.doclink',
+  'apps.category',
+  'apps.requestable',
+  'apps.icon_version',
+];
 
-type AppFields = Omit<App, 'id'>;
-
-export async function listApps(db: Knex): Promise<App[]> {
-  return db('apps').select(APP_COLUMNS).orderBy('apps.name');
+export interface AppRow {
+  id: number;
+  name: string;
+  url: string;
+  description: string;
+  doclink: string;
+  category: string;
+  requestable: boolean | number;
+  icon_version: number | string | null;
 }
 
-export async function appsOfUser(db: Knex, userId: number): Promise<App[]> {
-  return db('apps')
-    .join('user_apps', 'user_apps.app_id', 'apps.id')
-    .where('user_apps.user_id', userId)
-    .select(APP_COLUMNS)
+/** The path of an app's icon; the version makes every change a new URL (docs/api.md, Icons). */
+export function iconPath(appId: number, version: number | string | null): string | null {
+  return version === null || version === undefined ? null : `${API_PREFIX}/app/${appId}/icon?v=${version}`;
+}
+
+/** The presenter of an app: these fields and no others leave the server. */
+export function toApp(row: AppRow): App {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    description: row.description,
+    doclink: row.doclink,
+    category: row.category,
+    requestable: Boolean(row.requestable),
+    icon: iconPath(row.id, row.icon_version),
+  };
+}
+
+/** A grant counts while it has no expiry or its expiry is still ahead. */
+export function grantIsLive(query: Knex.QueryBuilder, now: number): Knex.QueryBuilder {
+  return query.where((where) => where.whereNull('user_apps.expires_at').orWhere('user_apps.expires_at', '>', now));
+}
+
+export const isoOrUndefined = (ms: number | string | null | undefined) =>
+  ms === null || ms === undefined ? undefined : new Date(Number(ms)).toISOString();
+
+export async function listApps(db: Knex): Promise<App[]> {
+  const rows: AppRow[] = await db('apps').select(APP_COLUMNS).orderBy('apps.name');
+  return rows.map(toApp);
+}
+
+/** The apps granted to a user, with the grant's expiry where it has one. Expired grants are gone. */
+export async function appsOfUser(db: Knex, userId: number, now = Date.now()): Promise<GrantedApp[]> {
+  const rows: (AppRow & { expires_at: number | string | null })[] = await grantIsLive(
+    db('apps').join('user_apps', 'user_apps.app_id', 'apps.id').where('user_apps.user_id', userId),
+    now,
+  )
+    .select([...APP_COLUMNS, 'user_apps.expires_at'])
     .orderBy('apps.name');
+  return rows.map((row) => {
+    const expires = isoOrUndefined(row.expires_at);
+    return expires ? { ...toApp(row), expires } : toApp(row);
+  });
+}
+
+/** The caller's app list (`GET /app/`): every app for admins, else the live grants; with favourites. */
+export async function appListOf(db: Knex, user: { id: number; admin: boolean }, now = Date.now()): Promise<ListedApp[]> {
+  const query = db('apps')
+    .leftJoin('favourites', (join) => join.on('favourites.app_id', '=', 'apps.id').andOn('favourites.user_id', '=', db.raw('?', [user.id])))
+    .select([...APP_COLUMNS, 'favourites.user_id as favourite'])
+    .orderBy('apps.name');
+  if (!user.admin) grantIsLive(query.join('user_apps', 'user_apps.app_id', 'apps.id').where('user_apps.user_id', user.id), now);
+  const rows: (AppRow & { favourite: number | null })[] = await query;
+  return rows.map((row) => ({ ...toApp(row), favourite: row.favourite !== null }));
 }
 
 export async function getApp(db: Knex, id: number): Promise<App> {
-  const app = await db('apps').select(APP_COLUMNS).where('apps.id', id).first();
-  if (!app) throw notFound('app', id);
-  return app;
+  const row: AppRow | undefined = await db('apps').select(APP_COLUMNS).where('apps.id', id).first();
+  if (!row) throw notFound('app', id);
+  return toApp(row);
 }
 
 export async function findAppByName(db: Knex, name: string): Promise<App | undefined> {
-  return db('apps').select(APP_COLUMNS).where('apps.name', name).first();
+  const row: AppRow | undefined = await db('apps').select(APP_COLUMNS).where('apps.name', name).first();
+  return row && toApp(row);
+}
+
+/** Whether a user may see an app (its icon, its favourite star): admins all, others a live grant. */
+export async function mayUseAppNow(db: Knex, user: { id: number; admin: boolean }, appId: number, now = Date.now()): Promise<boolean> {
+  if (user.admin) return (await db('apps').where('id', appId).first('id')) !== undefined;
+  const grant = await grantIsLive(db('user_apps').where({ user_id: user.id, app_id: appId }), now).first('app_id');
+  return grant !== undefined;
 }
 
 /** Origins of every registered app: where a login may send the browser. */
@@ -35,22 +106,26 @@ export async function appOrigins(db: Knex): Promise<Set<string>> {
   return new Set(rows.map((row) => originOf(row.url)).filter((origin): origin is string => origin !== null));
 }
 
+type AppFields = Required<Omit<AppInput, 'id'>>;
+
 export async function createApp(db: Knex, audit: Audit, input: AppFields): Promise<App> {
+  const { name, url, description, doclink, category, requestable } = input;
   return await db.transaction(async (trx) => {
-    const [row] = await trx('apps').insert({ ...input, created_at: Date.now() }).returning('id');
-    await logEvent(trx, audit, `created app ${input.name}`);
-    return { id: row.id, ...input };
+    const [row] = await trx('apps').insert({ name, url, description, doclink, category, requestable, created_at: Date.now() }).returning('id');
+    await logEvent(trx, audit, `created app ${name}`);
+    return getApp(trx, row.id);
   });
 }
 
-export async function updateApp(db: Knex, audit: Audit, input: AppUpdate & AppFields): Promise<App> {
-  const { id, name, url, description, doclink } = input;
+export async function updateApp(db: Knex, audit: Audit, input: Omit<AppUpdate, 'description' | 'doclink'> & { description: string; doclink: string }): Promise<App> {
+  const { id, name, url, description, doclink, category, requestable } = input;
   return await db.transaction(async (trx) => {
     const before = await getApp(trx, id);
-    await trx('apps').where({ id }).update({ name, url, description, doclink });
+    const changes = { name, url, description, doclink, category: category ?? before.category, requestable: requestable ?? before.requestable };
+    await trx('apps').where({ id }).update(changes);
     const renamed = before.name === name ? '' : ` (was ${before.name})`;
     await logEvent(trx, audit, `updated app ${name}${renamed}`);
-    return { id, name, url, description, doclink };
+    return getApp(trx, id);
   });
 }
 
@@ -63,13 +138,48 @@ export async function deleteApp(db: Knex, audit: Audit, id: number): Promise<voi
   });
 }
 
-export async function grantApp(db: Knex, audit: Audit, userId: number, appId: number): Promise<void> {
+/** An expiry given by a caller must lie ahead. */
+export function checkFutureExpiry(expiresAt: number | null | undefined, now: number, field = 'expires'): void {
+  if (expiresAt !== null && expiresAt !== undefined && expiresAt <= now) throw invalidInput(field, 'must be in the future');
+}
+
+const expirySuffix = (expiresAt: number | null | undefined) => (expiresAt ? `, expiring ${new Date(expiresAt).toISOString()}` : '');
+
+export async function grantApp(db: Knex, audit: Audit, userId: number, appId: number, expiresAt?: number): Promise<void> {
+  checkFutureExpiry(expiresAt, Date.now());
   await db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
     const app = await getApp(trx, appId);
-    // A grant that exists already fails on the primary key: conflict.
-    await trx('user_apps').insert({ user_id: userId, app_id: appId });
-    await logEvent(trx, audit, `granted app ${app.name} to ${user.email}`, { client: user.client.name, user: user.email });
+    await insertGrant(trx, user, app, expiresAt);
+    await logEvent(trx, audit, `granted app ${app.name} to ${user.email}${expirySuffix(expiresAt)}`, { client: user.client.name, user: user.email });
+  });
+}
+
+/**
+ * Inserts a grant. A grant that exists already fails on the primary key (conflict), unless it
+ * has expired and awaits removal: then it is replaced.
+ */
+export async function insertGrant(
+  trx: Knex,
+  user: { id: number; email: string },
+  app: { id: number; name: string },
+  expiresAt: number | undefined,
+): Promise<void> {
+  await trx('user_apps').where({ user_id: user.id, app_id: app.id }).where('expires_at', '<=', Date.now()).delete();
+  await trx('user_apps').insert({ user_id: user.id, app_id: app.id, expires_at: expiresAt ?? null });
+}
+
+/** Changes an existing, live grant's expiry (null: none). */
+export async function setGrantExpiry(db: Knex, audit: Audit, userId: number, appId: number, expiresAt: number | null): Promise<void> {
+  const now = Date.now();
+  checkFutureExpiry(expiresAt, now);
+  await db.transaction(async (trx) => {
+    const user = await getUser(trx, userId);
+    const app = await getApp(trx, appId);
+    const changed = await grantIsLive(trx('user_apps').where({ user_id: userId, app_id: appId }), now).update({ expires_at: expiresAt });
+    if (changed === 0) throw notFound(`grant of app ${app.name} to user`, user.email);
+    const what = expiresAt === null ? 'no longer expires' : `expires ${new Date(expiresAt).toISOString()}`;
+    await logEvent(trx, audit, `grant of app ${app.name} to ${user.email} ${what}`, { client: user.client.name, user: user.email });
   });
 }
 
@@ -77,14 +187,14 @@ export async function revokeApp(db: Knex, audit: Audit, userId: number, appId: n
   await db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
     const app = await getApp(trx, appId);
-    const removed = await trx('user_apps').where({ user_id: userId, app_id: appId }).delete();
+    const removed = await grantIsLive(trx('user_apps').where({ user_id: userId, app_id: appId }), Date.now()).delete();
     if (removed === 0) throw notFound(`grant of app ${app.name} to user`, user.email);
     await logEvent(trx, audit, `revoked app ${app.name} from ${user.email}`, { client: user.client.name, user: user.email });
   });
 }
 
-/** Ids of the apps granted to a user: one lookup on the grants' primary key. */
-export async function grantedAppIds(db: Knex, userId: number): Promise<number[]> {
-  const rows: { app_id: number }[] = await db('user_apps').where('user_id', userId).select('app_id');
+/** Ids of the apps a user may use now: one lookup on the grants' primary key, expired grants left out. */
+export async function grantedAppIds(db: Knex, userId: number, now = Date.now()): Promise<number[]> {
+  const rows: { app_id: number }[] = await grantIsLive(db('user_apps').where('user_id', userId), now).select('app_id');
   return rows.map((row) => Number(row.app_id));
 }

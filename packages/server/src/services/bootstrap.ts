@@ -2,7 +2,7 @@
  * First start on an empty database: the Admin client and the first admin, either with the
  * configured password or through an invite whose link is printed once.
  */
-import { ADMIN_CLIENT_NAME, registrationLink } from '@tools-portal/core';
+import { ADMIN_CLIENT_NAME } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
@@ -34,9 +34,13 @@ export async function bootstrap(db: Knex, hasher: PasswordHasher, options: Boots
         await logEvent(trx, SYSTEM, `created admin ${options.adminEmail}`, { client: ADMIN_CLIENT_NAME, user: options.adminEmail });
         return { created: true, adminEmail: options.adminEmail };
       }
-      const invite = await createInvite(trx, SYSTEM, { email: options.adminEmail, clientid: clientId, apps: [] }, options.inviteTtlDays);
-      const inviteLink = registrationLink(options.publicUrl, invite.token);
-      return { created: true, adminEmail: options.adminEmail, inviteLink };
+      const invite = await createInvite(
+        trx,
+        SYSTEM,
+        { email: options.adminEmail, clientid: clientId, apps: [] },
+        { ttlDays: options.inviteTtlDays, publicUrl: options.publicUrl, mail: undefined },
+      );
+      return { created: true, adminEmail: options.adminEmail, inviteLink: invite.link };
     });
   } catch (error) {
     // Another instance bootstrapped the same empty database first.

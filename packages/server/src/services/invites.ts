@@ -2,10 +2,12 @@
  * Invitations (registration tokens): single use, expiring, one open invite per email, and never
  * for an email that already has a user.
  */
-import { conflict, notFound, randomToken, type RegistrationToken } from '@tools-portal/core';
+import { conflict, invalidInput, notFound, randomToken, registrationLink, type RegistrationToken } from '@tools-portal/core';
 import type { Knex } from 'knex';
+import { invitation } from '../mail/templates.js';
 import { logEvent, type Audit } from './audit.js';
 import { getClient } from './clients.js';
+import { enqueueMail, type MailPolicy } from './outbox.js';
 import { findUserByEmail } from './users.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -19,12 +21,21 @@ export interface InviteRow {
   sent_at: number;
   expires_at: number;
   used_at: number | null;
+  link_app_id: number | null;
+  /** The name of the app the link names, while that app exists. */
+  link_app_name: string | null;
 }
 
 function invitesQuery(db: Knex) {
   return db('invites')
     .join('clients', 'clients.id', 'invites.client_id')
-    .select('invites.*', 'clients.name as client_name');
+    .leftJoin('apps as link_app', 'link_app.id', 'invites.link_app_id')
+    .select('invites.*', 'clients.name as client_name', 'link_app.name as link_app_name');
+}
+
+/** The invite's registration link: through the app it names (the first app as sent), else the portal. */
+export function inviteLink(publicUrl: string, row: Pick<InviteRow, 'token' | 'link_app_name'>): string {
+  return registrationLink(publicUrl, row.token, row.link_app_name ?? undefined);
 }
 
 async function appIdsOfInvites(db: Knex, inviteIds: number[]): Promise<Map<number, number[]>> {
@@ -37,7 +48,7 @@ async function appIdsOfInvites(db: Knex, inviteIds: number[]): Promise<Map<numbe
   return byInvite;
 }
 
-function toRegistrationToken(row: InviteRow, apps: number[]): RegistrationToken {
+function toRegistrationToken(row: InviteRow, apps: number[], publicUrl: string): RegistrationToken {
   return {
     id: row.id,
     email: row.email,
@@ -46,23 +57,30 @@ function toRegistrationToken(row: InviteRow, apps: number[]): RegistrationToken 
     expires_timestamp: new Date(Number(row.expires_at)).toISOString(),
     client: { id: row.client_id, name: row.client_name },
     apps,
+    link: inviteLink(publicUrl, row),
   };
 }
 
 /** The open (unused) invites, newest first; expired ones stay listed until deleted or replaced. */
-export async function listInvites(db: Knex): Promise<RegistrationToken[]> {
+export async function listInvites(db: Knex, publicUrl: string): Promise<RegistrationToken[]> {
   const rows: InviteRow[] = await invitesQuery(db).whereNull('invites.used_at').orderBy('invites.id', 'desc');
   const apps = await appIdsOfInvites(db, rows.map((row) => row.id));
-  return rows.map((row) => toRegistrationToken(row, apps.get(row.id) ?? []));
+  return rows.map((row) => toRegistrationToken(row, apps.get(row.id) ?? [], publicUrl));
 }
 
+/**
+ * Creates an invite; with `send`, its link is mailed to the invitee (queued in the same
+ * transaction), which needs mail configured.
+ */
 export async function createInvite(
   db: Knex,
   audit: Audit,
-  input: { email: string; clientid: number; apps: number[] },
-  ttlDays: number,
+  input: { email: string; clientid: number; apps: number[]; send?: boolean },
+  options: { ttlDays: number } & MailPolicy,
 ): Promise<RegistrationToken> {
+  if (input.send && !options.mail) throw invalidInput('send', 'mail is not configured on this server (SMTP_URL)');
   const appIds = [...new Set(input.apps)];
+  const ttlDays = options.ttlDays;
   return await db.transaction(async (trx) => {
     const client = await getClient(trx, input.clientid);
     if (await findUserByEmail(trx, input.email)) throw conflict(`a user with email ${input.email} already exists`);
@@ -75,12 +93,25 @@ export async function createInvite(
     // An expired open invite for the same email gives way to the new one.
     await trx('invites').where({ email: input.email }).whereNull('used_at').where('expires_at', '<=', now).delete();
     const [row] = await trx('invites')
-      .insert({ email: input.email, token: randomToken(32), client_id: client.id, sent_at: now, expires_at: now + ttlDays * DAY_MS })
+      .insert({
+        email: input.email,
+        token: randomToken(32),
+        client_id: client.id,
+        sent_at: now,
+        expires_at: now + ttlDays * DAY_MS,
+        link_app_id: appIds[0] ?? null,
+      })
       .returning('id');
     if (appIds.length > 0) await trx('invite_apps').insert(appIds.map((app_id) => ({ invite_id: row.id, app_id })));
-    await logEvent(trx, audit, `invited ${input.email} to client ${client.name}`, { client: client.name, user: input.email });
     const created: InviteRow = await invitesQuery(trx).where('invites.id', row.id).first();
-    return toRegistrationToken(created, appIds.sort((a, b) => a - b));
+    const invite = toRegistrationToken(created, appIds.sort((a, b) => a - b), options.publicUrl);
+    if (input.send) {
+      const mail = invitation({ email: invite.email, client: client.name, link: invite.link, expiresAt: Number(created.expires_at) });
+      await enqueueMail(trx, options, { kind: 'invite', to: invite.email, ...mail });
+    }
+    const how = input.send ? ' (link sent by mail)' : '';
+    await logEvent(trx, audit, `invited ${input.email} to client ${client.name}${how}`, { client: client.name, user: input.email });
+    return invite;
   });
 }
 

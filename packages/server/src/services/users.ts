@@ -1,4 +1,4 @@
-import { isAdmin, notFound, type CurrentUser, type User } from '@tools-portal/core';
+import { isAdmin, notFound, type AppUser, type CurrentUser, type User } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent, type Audit } from './audit.js';
 
@@ -51,12 +51,15 @@ export async function usersOfClient(db: Knex, clientId: number): Promise<User[]>
   return rows.map(toUser);
 }
 
-export async function usersOfApp(db: Knex, appId: number): Promise<User[]> {
-  const rows: UserRow[] = await usersQuery(db)
+/** Users with a live grant of an app, with the grant's expiry where it has one. */
+export async function usersOfApp(db: Knex, appId: number, now = Date.now()): Promise<AppUser[]> {
+  const rows: (UserRow & { expires_at: number | string | null })[] = await usersQuery(db)
     .join('user_apps', 'user_apps.user_id', 'users.id')
     .where('user_apps.app_id', appId)
+    .where((where) => where.whereNull('user_apps.expires_at').orWhere('user_apps.expires_at', '>', now))
+    .select('user_apps.expires_at')
     .orderBy('users.email');
-  return rows.map(toUser);
+  return rows.map((row) => (row.expires_at === null ? toUser(row) : { ...toUser(row), expires: new Date(Number(row.expires_at)).toISOString() }));
 }
 
 /** Deletes a user's credentials: sessions, API keys and grants go with it (foreign keys). */

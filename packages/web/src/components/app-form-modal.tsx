@@ -1,35 +1,68 @@
-/** Modals New App and Edit App (SPEC section 2): name, url, description, doclink, sent as entered. */
-import { useState } from 'react';
+/**
+ * Modals New App and Edit App (SPEC section 2): name, url, description, doclink, sent as entered;
+ * and the launcher's Category, Requestable and an icon upload with a preview (docs/api.md, Icons).
+ */
+import { useEffect, useState } from 'react';
 import type { App } from '@tools-portal/core/entities';
-import type { AppInput } from '@tools-portal/core/validation';
-import { api } from '../api';
+import { api, logFailure } from '../api';
+import { useAlerts } from './alerts';
+import { AppIcon } from './app-icon';
 import { FormFooter, Modal } from './modal';
 import { useAction } from './use-action';
 
 export type AppFormMode = { kind: 'new' } | { kind: 'edit'; app: App };
 
-const FIELDS: { key: keyof AppInput; label: string }[] = [
+type TextField = 'name' | 'url' | 'description' | 'doclink' | 'category';
+
+const FIELDS: { key: TextField; label: string }[] = [
   { key: 'name', label: 'app name' },
   { key: 'url', label: 'app url' },
   { key: 'description', label: 'app description' },
   { key: 'doclink', label: 'link to the documentation' },
+  { key: 'category', label: 'Category' },
 ];
+
+export const ICON_ACCEPT = 'image/png,image/jpeg,image/webp';
+export const MAX_ICON_BYTES = 256 * 1024;
+
+/** What happens to the icon on Save. */
+type IconChange = { kind: 'keep' } | { kind: 'remove' } | { kind: 'upload'; file: File; preview: string };
 
 export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; onClose: () => void; onSaved: () => Promise<void> }) {
   const run = useAction();
-  const initial = mode.kind === 'edit' ? mode.app : { name: '', url: '', description: '', doclink: '' };
-  const [values, setValues] = useState<AppInput>({
+  const alerts = useAlerts();
+  const initial = mode.kind === 'edit' ? mode.app : { name: '', url: '', description: '', doclink: '', category: '', requestable: false, icon: null };
+  const [values, setValues] = useState<Record<TextField, string>>({
     name: initial.name,
     url: initial.url,
     description: initial.description,
     doclink: initial.doclink,
+    category: initial.category,
   });
+  const [requestable, setRequestable] = useState(initial.requestable);
+  const [icon, setIcon] = useState<IconChange>({ kind: 'keep' });
   const [busy, setBusy] = useState(false);
+  const categories = useCategories();
+
+  const pickIcon = (file: File | undefined) => {
+    if (!file) return;
+    if (!ICON_ACCEPT.split(',').includes(file.type)) return alerts.danger(`the icon must be a PNG, JPEG or WebP image, not ${file.type || 'this file'}`);
+    if (file.size > MAX_ICON_BYTES) return alerts.danger('the icon must be at most 256 KB');
+    const reader = new FileReader();
+    reader.onload = () => setIcon({ kind: 'upload', file, preview: String(reader.result) });
+    reader.readAsDataURL(file);
+  };
 
   const save = async () => {
     setBusy(true);
     await run({
-      call: () => (mode.kind === 'edit' ? api.apps.update({ ...values, id: mode.app.id }) : api.apps.create(values)),
+      call: async () => {
+        const body = { ...values, requestable };
+        let saved = mode.kind === 'edit' ? await api.apps.update({ ...body, id: mode.app.id }) : await api.apps.create(body);
+        if (icon.kind === 'upload') saved = await api.apps.setIcon(saved.id, icon.file, icon.file.type);
+        if (icon.kind === 'remove' && saved.icon) await api.apps.removeIcon(saved.id);
+        return saved;
+      },
       success: (saved) => `created new app ${saved.name}`,
       // SPEC section 8 keeps the original's wording for this failure, word for word.
       danger: 'failed to create new client undefined',
@@ -38,6 +71,8 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
     });
     setBusy(false);
   };
+
+  const currentIcon = icon.kind === 'upload' ? icon.preview : icon.kind === 'remove' ? null : initial.icon;
 
   return (
     <Modal
@@ -56,11 +91,53 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
             type="text"
             className="form-control"
             placeholder={field.label}
-            value={values[field.key] ?? ''}
+            value={values[field.key]}
+            list={field.key === 'category' ? 'app-categories' : undefined}
             onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
           />
         </div>
       ))}
+      <datalist id="app-categories">
+        {categories.map((category) => (
+          <option key={category} value={category} />
+        ))}
+      </datalist>
+      <div className="form-check mb-3">
+        <input className="form-check-input" type="checkbox" id="app-requestable" checked={requestable} onChange={(event) => setRequestable(event.target.checked)} />
+        <label className="form-check-label" htmlFor="app-requestable">
+          Requestable <span className="text-secondary small">(users may ask for access)</span>
+        </label>
+      </div>
+      <div className="mb-1">
+        <label className="form-label" htmlFor="app-icon">
+          Icon <span className="text-secondary small">(PNG, JPEG or WebP, at most 256 KB)</span>
+        </label>
+        <div className="d-flex align-items-center gap-3">
+          {currentIcon ? (
+            <img className="app-icon icon-preview" src={currentIcon} alt="Icon preview" />
+          ) : (
+            <AppIcon app={{ name: values.name || '?', icon: null }} />
+          )}
+          <input id="app-icon" type="file" className="form-control" accept={ICON_ACCEPT} onChange={(event) => pickIcon(event.target.files?.[0])} />
+          {currentIcon && (
+            <button type="button" className="btn btn-outline-secondary btn-sm" onClick={() => setIcon({ kind: 'remove' })}>
+              Remove icon
+            </button>
+          )}
+        </div>
+      </div>
     </Modal>
   );
+}
+
+/** The categories in use, offered while typing one. */
+function useCategories(): string[] {
+  const [categories, setCategories] = useState<string[]>([]);
+  useEffect(() => {
+    api.apps.list().then(
+      (apps) => setCategories([...new Set(apps.map((app) => app.category).filter(Boolean))].sort()),
+      (error) => logFailure('load categories', error),
+    );
+  }, []);
+  return categories;
 }

@@ -1,6 +1,7 @@
 /** The frame of every logged-in screen: the navigation bar (collapsing on a phone) and the page. */
 import { useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router-dom';
+import { OpenRequestsProvider, useOpenRequests } from '../open-requests';
 import { paths } from '../paths';
 import { useSession } from '../session';
 
@@ -8,6 +9,8 @@ interface NavItem {
   to: string;
   label: string;
   adminOnly: boolean;
+  /** Shows the count of open access requests. */
+  count?: boolean;
 }
 
 const NAV: NavItem[] = [
@@ -16,6 +19,8 @@ const NAV: NavItem[] = [
   { to: paths.clients, label: 'Clients', adminOnly: true },
   { to: paths.users, label: 'Users', adminOnly: true },
   { to: paths.invites, label: 'Invites', adminOnly: true },
+  { to: paths.requests, label: 'Request access', adminOnly: false },
+  { to: paths.accessRequests, label: 'Access requests', adminOnly: true, count: true },
   { to: paths.accessTokens, label: 'Access Tokens', adminOnly: false },
   { to: paths.logs, label: 'Logs', adminOnly: true },
   { to: paths.docs, label: 'Help', adminOnly: true },
@@ -34,7 +39,7 @@ export function Layout() {
   };
 
   return (
-    <>
+    <OpenRequestsProvider admin={user?.admin ?? false}>
       <nav className="navbar navbar-expand-lg navbar-dark bg-dark mb-4" aria-label="Main">
         <div className="container-fluid">
           <NavLink className="navbar-brand" to={paths.appList}>
@@ -57,6 +62,7 @@ export function Layout() {
                   <li className="nav-item" key={item.to}>
                     <NavLink className="nav-link" to={item.to} onClick={() => setOpen(false)}>
                       {item.label}
+                      {item.count && <OpenCount />}
                     </NavLink>
                   </li>
                 ))}
@@ -79,7 +85,18 @@ export function Layout() {
       <main className="container-xxl pb-5">
         <Outlet />
       </main>
-    </>
+    </OpenRequestsProvider>
+  );
+}
+
+function OpenCount() {
+  const { count } = useOpenRequests();
+  if (count === 0) return null;
+  return (
+    <span className="badge rounded-pill text-bg-warning ms-1">
+      {count}
+      <span className="visually-hidden"> open</span>
+    </span>
   );
 }
 

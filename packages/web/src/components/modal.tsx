@@ -1,5 +1,9 @@
-/** A Bootstrap modal rendered by React (no Bootstrap JS). `staticBackdrop` ignores backdrop clicks. */
-import { useEffect, useId, type FormEvent, type ReactNode } from 'react';
+/**
+ * A Bootstrap-styled modal on the native `<dialog>` opened with `showModal()`: the browser keeps
+ * focus inside it and makes the page behind inert; when it closes, focus goes back to the element
+ * that opened it. `staticBackdrop` ignores backdrop clicks and Escape.
+ */
+import { useEffect, useId, useLayoutEffect, useRef, type FormEvent, type ReactNode } from 'react';
 
 interface ModalProps {
   title: string;
@@ -14,18 +18,35 @@ interface ModalProps {
 
 export function Modal({ title, onClose, children, footer, staticBackdrop = false, onSubmit, size }: ModalProps) {
   const titleId = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const latest = useRef({ onClose, staticBackdrop });
+  latest.current = { onClose, staticBackdrop };
 
-  useEffect(() => {
+  // Open on mount; on unmount close and hand focus back to the opener (removing an open dialog
+  // from the document would otherwise leave focus on the body).
+  useLayoutEffect(() => {
+    const element = dialog.current!;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!element.open) element.showModal();
     document.body.classList.add('modal-open');
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !staticBackdrop) onClose();
-    };
-    document.addEventListener('keydown', onKey);
     return () => {
       document.body.classList.remove('modal-open');
-      document.removeEventListener('keydown', onKey);
+      if (element.open) element.close();
+      if (opener?.isConnected) opener.focus();
+      else queueMicrotask(() => opener?.isConnected && opener.focus());
     };
-  }, [onClose, staticBackdrop]);
+  }, []);
+
+  useEffect(() => {
+    const element = dialog.current!;
+    // Escape fires `cancel`: the parent decides whether the dialog goes (it unmounts it).
+    const onCancel = (event: Event) => {
+      event.preventDefault();
+      if (!latest.current.staticBackdrop) latest.current.onClose();
+    };
+    element.addEventListener('cancel', onCancel);
+    return () => element.removeEventListener('cancel', onCancel);
+  }, []);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -46,29 +67,25 @@ export function Modal({ title, onClose, children, footer, staticBackdrop = false
   );
 
   return (
-    <>
-      <div
-        className="modal fade show d-block"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        onMouseDown={(event) => {
-          if (event.target === event.currentTarget && !staticBackdrop) onClose();
-        }}
-      >
-        <div className={`modal-dialog modal-dialog-scrollable${size ? ` modal-${size}` : ''}`}>
-          {onSubmit ? (
-            <form className="modal-content" onSubmit={submit}>
-              {content}
-            </form>
-          ) : (
-            <div className="modal-content">{content}</div>
-          )}
-        </div>
+    <dialog
+      ref={dialog}
+      className="portal-dialog"
+      aria-labelledby={titleId}
+      onMouseDown={(event) => {
+        // The dialog fills the viewport; a press on it outside the content is on the backdrop.
+        if (event.target === event.currentTarget && !staticBackdrop) onClose();
+      }}
+    >
+      <div className={`modal-dialog modal-dialog-scrollable${size ? ` modal-${size}` : ''}`}>
+        {onSubmit ? (
+          <form className="modal-content" onSubmit={submit}>
+            {content}
+          </form>
+        ) : (
+          <div className="modal-content">{content}</div>
+        )}
       </div>
-      <div className="modal-backdrop fade show" />
-    </>
+    </dialog>
   );
 }
 

@@ -2,14 +2,14 @@
 import { appsInView, byName, externTools, type AppView } from '@tools-portal/core/apps';
 import type { App } from '@tools-portal/core/entities';
 
-export interface AppListColumns {
+export interface AppListColumns<T extends App = App> {
   /** The main column: prod or dev apps for admins; everything the server granted for others. */
-  apps: App[];
+  apps: T[];
   /** The Other Tools column: admins only. */
-  otherTools: App[];
+  otherTools: T[];
 }
 
-export function appListColumns(apps: readonly App[], admin: boolean, view: AppView): AppListColumns {
+export function appListColumns<T extends App>(apps: readonly T[], admin: boolean, view: AppView): AppListColumns<T> {
   const sorted = [...apps].sort(byName);
   if (!admin) return { apps: sorted, otherTools: [] };
   return { apps: appsInView(sorted, view), otherTools: externTools(sorted) };

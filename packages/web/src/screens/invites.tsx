@@ -14,7 +14,6 @@ import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
 import { formatTimestamp } from '../logic/format';
-import { registrationLink } from '../logic/invite-link';
 import { sortRows } from '../logic/sort';
 
 type Column = 'email' | 'sent';
@@ -123,7 +122,7 @@ function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated
     await run({
       call: async () => {
         const invite = await api.invites.create({ email, clientid: Number(clientId), apps: appIds });
-        return registrationLink(window.location.origin, apps, appIds, invite.token);
+        return invite.link;
       },
       danger: `failed to create new registration token ${email}`,
       what: 'create invite',

@@ -2,12 +2,14 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { byName } from '@tools-portal/core/apps';
-import type { App } from '@tools-portal/core/entities';
+import type { GrantedApp } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { EmptyRow } from '../components/empty-row';
 import { HeadingBar, ListTable } from '../components/list-page';
+import { expiryOf } from '../components/expiry-choice';
 import { FormFooter, Modal } from '../components/modal';
+import { formatTimestamp } from '../logic/format';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { toggled, userAppChanges } from '../logic/user-apps';
@@ -35,6 +37,7 @@ export function UserDetail() {
           <>
             <th scope="col">App Name</th>
             <th scope="col">URL</th>
+            <th scope="col">Expires</th>
           </>
         }
       >
@@ -44,9 +47,10 @@ export function UserDetail() {
               <Link to={paths.app(app.id)}>{app.name}</Link>
             </td>
             <td className="text-secondary text-break">{app.url}</td>
+            <td className="text-nowrap">{app.expires ? formatTimestamp(app.expires) : 'never'}</td>
           </tr>
         ))}
-        <EmptyRow columns={2} shown={apps.data?.length ?? 0} loading={apps.loading} text="No apps." />
+        <EmptyRow columns={3} shown={apps.data?.length ?? 0} loading={apps.loading} text="No apps." />
       </ListTable>
       {managing && apps.data && (
         <ManageUserApps
@@ -65,7 +69,7 @@ export function UserDetail() {
 
 interface ManageProps {
   userId: number;
-  had: App[];
+  had: GrantedApp[];
   onChanged: () => Promise<void>;
   onClose: () => void;
 }
@@ -75,7 +79,14 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
   const run = useAction();
   const all = useLoad(async () => (await api.apps.all()).sort(byName), () => alerts.danger('failed to fetch all apps'));
   const [checked, setChecked] = useState(() => new Set(had.map((app) => app.id)));
+  // Per app, the expiry date as the date input holds it (`YYYY-MM-DD`, local), '' for none.
+  const initialDates = new Map(had.map((app) => [app.id, app.expires ? localDate(app.expires) : '']));
+  const [dates, setDates] = useState(() => new Map(initialDates));
   const [busy, setBusy] = useState(false);
+  const expiresOn = (appId: number) => {
+    const date = dates.get(appId) ?? '';
+    return date ? (expiryOf({ kind: 'date', date }) ?? undefined) : undefined;
+  };
 
   const save = async () => {
     setBusy(true);
@@ -89,7 +100,16 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
       if (!ok) failed = true;
     }
     for (const appId of add) {
-      const ok = await run({ call: () => api.users.grant(userId, appId), danger: 'failed to add app', what: 'add app to user', onSuccess: onChanged });
+      const ok = await run({ call: () => api.users.grant(userId, appId, expiresOn(appId)), danger: 'failed to add app', what: 'add app to user', onSuccess: onChanged });
+      if (!ok) failed = true;
+    }
+    for (const appId of [...checked].filter((id) => initialDates.has(id) && (dates.get(id) ?? '') !== initialDates.get(id))) {
+      const ok = await run({
+        call: () => api.users.setGrantExpiry(userId, appId, expiresOn(appId) ?? null),
+        danger: 'failed to change the expiry',
+        what: 'change grant expiry',
+        onSuccess: onChanged,
+      });
       if (!ok) failed = true;
     }
     setBusy(false);
@@ -104,20 +124,41 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
       footer={<FormFooter onCancel={onClose} disabled={busy || !all.data} />}
     >
       {(all.data ?? []).map((app) => (
-        <div className="form-check" key={app.id}>
-          <input
-            className="form-check-input"
-            type="checkbox"
-            id={`user-app-${app.id}`}
-            checked={checked.has(app.id)}
-            onChange={() => setChecked(toggled(checked, app.id))}
-          />
-          <label className="form-check-label" htmlFor={`user-app-${app.id}`}>
-            {app.name}
-          </label>
+        <div className="d-flex flex-wrap align-items-center gap-2 mb-1" key={app.id}>
+          <div className="form-check me-auto">
+            <input
+              className="form-check-input"
+              type="checkbox"
+              id={`user-app-${app.id}`}
+              checked={checked.has(app.id)}
+              onChange={() => setChecked(toggled(checked, app.id))}
+            />
+            <label className="form-check-label" htmlFor={`user-app-${app.id}`}>
+              {app.name}
+            </label>
+          </div>
+          {checked.has(app.id) && (
+            <input
+              type="date"
+              className="form-control form-control-sm w-auto"
+              aria-label={`Expiry of ${app.name} (optional)`}
+              title="expires at the end of this day (optional)"
+              min={localDate(new Date().toISOString())}
+              value={dates.get(app.id) ?? ''}
+              onChange={(event) => setDates(new Map(dates).set(app.id, event.target.value))}
+            />
+          )}
         </div>
       ))}
+      <p className="form-text mb-0">A date makes the grant end at the end of that day; leave it empty for no expiry.</p>
       {all.data?.length === 0 && <p className="text-secondary mb-0">There are no apps yet.</p>}
     </Modal>
   );
+}
+
+/** An ISO time as the local `YYYY-MM-DD` a date input shows. */
+function localDate(iso: string): string {
+  const date = new Date(iso);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }

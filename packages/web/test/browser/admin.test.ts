@@ -237,10 +237,10 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
 
     await page.getByRole('button', { name: 'Manage Apps' }).click();
     const dialog = page.getByRole('dialog', { name: 'Manage User Apps' });
-    await expect.poll(() => dialog.getByLabel(wiki.name).isVisible()).toBe(true);
-    expect(await dialog.getByLabel(crm.name).isChecked()).toBe(true);
-    await dialog.getByLabel(mail.name).uncheck();
-    await dialog.getByLabel(wiki.name).check();
+    await expect.poll(() => dialog.getByRole('checkbox', { name: wiki.name }).isVisible()).toBe(true);
+    expect(await dialog.getByRole('checkbox', { name: crm.name }).isChecked()).toBe(true);
+    await dialog.getByRole('checkbox', { name: mail.name }).uncheck();
+    await dialog.getByRole('checkbox', { name: wiki.name }).check();
     await screenshot(page, '10-user-detail-manage-apps');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.count()).toBe(0);

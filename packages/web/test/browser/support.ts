@@ -92,3 +92,51 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function columnTexts(page: Page, table: string, column: number): Promise<string[]> {
   return page.getByRole('table', { name: table }).locator(`tbody tr:not(.empty-row) td:nth-child(${column})`).allInnerTexts();
 }
+
+/** The accessibility rules every screen and dialog must pass: WCAG 2.1 A and AA, and axe's best practices. */
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+/**
+ * Runs axe-core in the page (through the DevTools protocol, so the page's CSP is untouched) and
+ * answers its violations as readable lines: rule, impact, and the elements at fault.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const hasAxe = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
+  if (!hasAxe) await page.evaluate(axeSource());
+  // Let the step's alert or dialog finish its paint before looking.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const violations = await page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return result.violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
+  }, AXE_TAGS);
+  return violations;
+}
+
+let axeScript: string | undefined;
+function axeSource(): string {
+  axeScript ??= fs.readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  return axeScript;
+}
+
+/** Keyboard focus is inside the open dialog after `presses` Tabs and as many Shift+Tabs. */
+export async function focusStaysInDialog(page: Page, presses = 12): Promise<boolean> {
+  for (const key of ['Tab', 'Shift+Tab']) {
+    for (let index = 0; index < presses; index++) {
+      await page.keyboard.press(key);
+      // Past the dialog's last element the browser may take focus to its own UI (the body is then
+      // the active element); it must never land on the page behind.
+      const inside = await page.evaluate(() => document.activeElement === document.body || Boolean(document.activeElement?.closest('dialog[open]')));
+      if (!inside) return false;
+    }
+  }
+  return true;
+}
+
+/** The accessible name (or text) of the focused element. */
+export async function focusedName(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    return element?.getAttribute('aria-label') ?? element?.innerText ?? '';
+  });
+}

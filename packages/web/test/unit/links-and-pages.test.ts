@@ -1,22 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { registrationLink } from '../../src/logic/invite-link';
 import { LOG_PAGE_SIZE, clampPage, pageCount, pageWindow } from '../../src/logic/pagination';
 import { googleLoginUrl, loginPath } from '../../src/paths';
-
-const apps = [
-  { id: 1, name: 'wiki' },
-  { id: 2, name: 'crm tool' },
-];
-
-describe('registrationLink', () => {
-  it('names the first chosen app, in the order chosen', () => {
-    expect(registrationLink('http://127.0.0.1:8080', apps, [2, 1], 'tok')).toBe('http://127.0.0.1:8080/crm%20tool/register?token=tok');
-  });
-
-  it('falls back to the portal itself with no app', () => {
-    expect(registrationLink('https://tools.example.com', apps, [], 'a+b/c')).toBe('https://tools.example.com/auth/register?token=a%2Bb%2Fc');
-  });
-});
 
 describe('log pages', () => {
   it('has 20 rows a page and 50 pages for the assumed 1000 rows', () => {

@@ -1,0 +1,157 @@
+/**
+ * Access requests (docs/api.md, Access requests): a user asks for a requestable app, an admin
+ * approves (granting it, perhaps until a date) or denies. One open request per user and app is
+ * held by a unique index; a decision takes the request from `open` in one conditional update, so
+ * of two admins deciding at once exactly one wins. Every step is an event-log row.
+ */
+import { conflict, notFound, type AccessRequest, type AccessRequestStatus, type CurrentUser, type RequestableApp } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import { translateDatabaseError } from '../db/errors.js';
+import { checkFutureExpiry, grantIsLive, insertGrant } from './apps.js';
+import { logEvent, type Audit } from './audit.js';
+
+/** How many decided requests admins see besides every open one. */
+export const DECIDED_SHOWN = 100;
+
+interface RequestRow {
+  id: number;
+  app_id: number;
+  app_name: string;
+  user_id: number;
+  user_email: string;
+  client_name: string;
+  reason: string;
+  status: AccessRequestStatus;
+  created_at: number | string;
+  decided_at: number | string | null;
+  decided_by: string | null;
+  decision: string | null;
+}
+
+function requestsQuery(db: Knex) {
+  return db('access_requests')
+    .join('apps', 'apps.id', 'access_requests.app_id')
+    .join('users', 'users.id', 'access_requests.user_id')
+    .join('clients', 'clients.id', 'users.client_id')
+    .select(
+      'access_requests.id',
+      'access_requests.app_id',
+      'apps.name as app_name',
+      'access_requests.user_id',
+      'users.email as user_email',
+      'clients.name as client_name',
+      'access_requests.reason',
+      'access_requests.status',
+      'access_requests.created_at',
+      'access_requests.decided_at',
+      'access_requests.decided_by',
+      'access_requests.decision',
+    );
+}
+
+function toRequest(row: RequestRow): AccessRequest {
+  const request: AccessRequest = {
+    id: row.id,
+    app: { id: row.app_id, name: row.app_name },
+    user: { id: row.user_id, email: row.user_email },
+    reason: row.reason,
+    status: row.status,
+    createdTimestamp: new Date(Number(row.created_at)).toISOString(),
+  };
+  if (row.status !== 'open') {
+    request.decidedTimestamp = new Date(Number(row.decided_at)).toISOString();
+    request.decidedBy = row.decided_by ?? '';
+    if (row.status === 'denied') request.decision = row.decision ?? '';
+  }
+  return request;
+}
+
+async function getRequest(db: Knex, id: number): Promise<RequestRow> {
+  const row: RequestRow | undefined = await requestsQuery(db).where('access_requests.id', id).first();
+  if (!row) throw notFound('access request', id);
+  return row;
+}
+
+/** Requestable apps the user cannot use yet: never their URL. Admins may use every app already. */
+export async function requestableApps(db: Knex, user: CurrentUser, now = Date.now()): Promise<RequestableApp[]> {
+  if (user.admin) return [];
+  const held = grantIsLive(db('user_apps').where('user_apps.user_id', user.id), now).select('user_apps.app_id');
+  return db('apps')
+    .where('apps.requestable', true)
+    .whereNotIn('apps.id', held)
+    .select('apps.id', 'apps.name', 'apps.description', 'apps.category')
+    .orderBy('apps.name');
+}
+
+export async function createRequest(db: Knex, audit: Audit & { actor: CurrentUser }, appId: number, reason: string): Promise<AccessRequest> {
+  const user = audit.actor;
+  try {
+    return await db.transaction(async (trx) => {
+      const app = await trx('apps').where({ id: appId }).first('id', 'name', 'requestable');
+      // Not requestable looks exactly like not there: a user never learns of other apps.
+      if (!app || !app.requestable) throw notFound('app', appId);
+      if (user.admin) throw conflict(`you may use app ${app.name} already`);
+      const [row] = await trx('access_requests')
+        .insert({ user_id: user.id, app_id: appId, reason, status: 'open', created_at: Date.now() })
+        .returning('id');
+      // After the insert: an approval committed meanwhile is seen here (a request racing its approval).
+      const granted = await grantIsLive(trx('user_apps').where({ user_id: user.id, app_id: appId }), Date.now()).first('app_id');
+      if (granted) throw conflict(`you may use app ${app.name} already`);
+      await logEvent(trx, audit, `requested access to app ${app.name}`);
+      return toRequest(await getRequest(trx, row.id));
+    });
+  } catch (error) {
+    throw translateDatabaseError(error, 'you have an open request for this app already') ?? error;
+  }
+}
+
+/** The caller's own requests, newest first; for admins every open request and the last decided ones. */
+export async function listRequests(db: Knex, user: CurrentUser): Promise<AccessRequest[]> {
+  if (!user.admin) {
+    const rows: RequestRow[] = await requestsQuery(db).where('access_requests.user_id', user.id).orderBy('access_requests.id', 'desc');
+    return rows.map(toRequest);
+  }
+  const open: RequestRow[] = await requestsQuery(db).where('access_requests.status', 'open').orderBy('access_requests.id', 'asc');
+  const decided: RequestRow[] = await requestsQuery(db)
+    .whereNot('access_requests.status', 'open')
+    .orderBy('access_requests.decided_at', 'desc')
+    .orderBy('access_requests.id', 'desc')
+    .limit(DECIDED_SHOWN);
+  return [...open, ...decided].map(toRequest);
+}
+
+/** Takes an open request to a decision; only one decision can win. */
+async function decide(trx: Knex, audit: Audit & { actor: CurrentUser }, id: number, status: 'approved' | 'denied', decision: string | null): Promise<RequestRow> {
+  const request = await getRequest(trx, id);
+  const changed = await trx('access_requests')
+    .where({ id, status: 'open' })
+    .update({ status, decided_at: Date.now(), decided_by: audit.actor.email, decision });
+  if (changed === 0) throw conflict(`access request ${id} is ${request.status === 'open' ? 'being decided' : request.status} already`);
+  return request;
+}
+
+export async function approveRequest(db: Knex, audit: Audit & { actor: CurrentUser }, id: number, expiresAt?: number): Promise<AccessRequest> {
+  checkFutureExpiry(expiresAt, Date.now());
+  return db.transaction(async (trx) => {
+    const request = await decide(trx, audit, id, 'approved', null);
+    const already = await grantIsLive(trx('user_apps').where({ user_id: request.user_id, app_id: request.app_id }), Date.now()).first('app_id');
+    if (!already) await insertGrant(trx, { id: request.user_id, email: request.user_email }, { id: request.app_id, name: request.app_name }, expiresAt);
+    const until = expiresAt ? `, expiring ${new Date(expiresAt).toISOString()}` : '';
+    await logEvent(trx, audit, `approved access request ${id}: granted app ${request.app_name} to ${request.user_email}${already ? ' (had it already)' : until}`, {
+      client: request.client_name,
+      user: request.user_email,
+    });
+    return toRequest(await getRequest(trx, id));
+  });
+}
+
+export async function denyRequest(db: Knex, audit: Audit & { actor: CurrentUser }, id: number, reason: string): Promise<AccessRequest> {
+  return db.transaction(async (trx) => {
+    const request = await decide(trx, audit, id, 'denied', reason);
+    await logEvent(trx, audit, `denied access request ${id} for app ${request.app_name} by ${request.user_email}${reason ? `: ${reason}` : ''}`, {
+      client: request.client_name,
+      user: request.user_email,
+    });
+    return toRequest(await getRequest(trx, id));
+  });
+}

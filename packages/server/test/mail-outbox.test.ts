@@ -1,0 +1,184 @@
+/**
+ * The outbox (docs/email.md): mail queued in the database is delivered by the senders of every
+ * instance exactly once, survives an SMTP outage, and gives up after 24 hours with an event.
+ */
+import { ConfigError, loadConfig } from '@tools-portal/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimDue, enqueueMail, GIVE_UP_AFTER_MS, markFailed, retryDelayMs } from '../src/services/outbox.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { startTestSmtp, type TestSmtp } from './smtp.js';
+import { becomesTrue, failure, startTestPortal, unique, useTestPortal, type TestPortal } from './support.js';
+
+const FAST = { MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1' };
+
+const message = (to: string, subject = unique('subject')) => ({ kind: 'test', to, subject, text: `text of ${subject}`, html: `<p>html of ${subject}</p>` });
+
+describe('mail configuration', () => {
+  it('is off without SMTP_URL, and MAIL_FROM defaults to no-reply at PUBLIC_URL\'s host', () => {
+    expect(loadConfig({}).mail).toBeUndefined();
+    expect(loadConfig({ SMTP_URL: 'smtp://u:p@mail.example.com:587', PUBLIC_URL: 'https://tools.example.com' }).mail).toEqual({
+      smtpUrl: 'smtp://u:p@mail.example.com:587',
+      from: 'Tools-Server <no-reply@tools.example.com>',
+      pollSeconds: 10,
+      retrySeconds: 60,
+    });
+  });
+
+  it('refuses a bad SMTP_URL (without echoing its password) and a MAIL_FROM that could add a header', () => {
+    let problems = '';
+    try {
+      loadConfig({ SMTP_URL: 'http://user:secret@mail.example.com', MAIL_FROM: 'a@example.com\r\nBcc: all@example.com', MAIL_RETRY_SECONDS: '0' });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      problems = (error as ConfigError).problems.join('\n');
+    }
+    expect(problems).toContain('SMTP_URL must be smtp://');
+    expect(problems).not.toContain('secret');
+    expect(problems).toContain('MAIL_FROM must be');
+    expect(problems).toContain('MAIL_RETRY_SECONDS');
+    expect(loadConfig({ SMTP_URL: 'smtps://mail.example.com', MAIL_FROM: 'ops@example.com' }).mail?.from).toBe('ops@example.com');
+  });
+});
+
+describe('delivery', () => {
+  let smtp: TestSmtp;
+  const env: Record<string, string> = { ...FAST };
+  beforeAll(async () => {
+    smtp = await startTestSmtp({ user: 'mailer', pass: 'p@ss:word/1' });
+    env.SMTP_URL = smtp.url;
+    env.MAIL_FROM = 'Tools Portal <tools@example.com>';
+  });
+  afterAll(async () => smtp?.stop());
+  const portal = useTestPortal(env);
+
+  it('delivers a queued mail with the configured sender, through SMTP AUTH, and keeps no body', async () => {
+    const to = `${unique('to')}@example.com`;
+    const mail = message(to);
+    await portal.deps.db.transaction((trx) => enqueueMail(trx, portal.deps.config, mail));
+    const [arrived] = await smtp.waitFor(to);
+    expect(arrived.subject).toBe(mail.subject);
+    expect(arrived.parsed.from?.value[0]).toMatchObject({ name: 'Tools Portal', address: 'tools@example.com' });
+    expect(arrived.text.trim()).toBe(mail.text);
+    expect(arrived.html).toContain(mail.html);
+
+    expect(await becomesTrue(async () => (await portal.admin.mail.list()).some((entry) => entry.to === to && entry.status === 'sent'), 5000)).toBe(true);
+    const entry = (await portal.admin.mail.list()).find((row) => row.to === to)!;
+    expect(entry).toMatchObject({ kind: 'test', subject: mail.subject, attempts: 1, lastError: null, nextAttemptTimestamp: null });
+    expect(Object.keys(entry)).not.toContain('text');
+    const row = await portal.deps.db('mail_outbox').where({ recipient: to }).first();
+    expect([row.text_body, row.html_body]).toEqual([null, null]);
+  });
+
+  it('queues nothing when the transaction that caused the mail rolls back', async () => {
+    const to = `${unique('rolled-back')}@example.com`;
+    await expect(
+      portal.deps.db.transaction(async (trx) => {
+        await enqueueMail(trx, portal.deps.config, message(to));
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await portal.deps.db('mail_outbox').where({ recipient: to }).select('id')).toEqual([]);
+  });
+
+  it('shows the queue to admins only', async () => {
+    const user = await portal.createUser();
+    expect((await failure(user.api.mail.list())).code).toBe('forbidden');
+    expect((await failure(portal.anonymous.mail.list())).code).toBe('unauthenticated');
+  });
+});
+
+describe('without SMTP_URL', () => {
+  const portal = useTestPortal();
+  it('queues nothing and the queue is empty', async () => {
+    expect(await enqueueMail(portal.deps.db, portal.deps.config, message('nobody@example.com'))).toBe(false);
+    expect(await portal.admin.mail.list()).toEqual([]);
+  });
+});
+
+describe('an SMTP outage with two instances on one database', () => {
+  let smtp: TestSmtp;
+  let database: TestDatabase;
+  let a: TestPortal;
+  let b: TestPortal;
+  beforeAll(async () => {
+    smtp = await startTestSmtp({ running: false });
+    database = createTestDatabase();
+    const env = { ...FAST, SMTP_URL: smtp.url };
+    a = await startTestPortal(env, { database });
+    b = await startTestPortal(env, { database });
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await database?.drop();
+    await smtp?.stop();
+  });
+
+  it('delays every mail while SMTP is down, then delivers each exactly once', async () => {
+    const to = (i: number) => `outage-${i}@example.com`;
+    const count = 30;
+    for (let i = 0; i < count; i++) {
+      const portal = i % 2 === 0 ? a : b;
+      await portal.deps.db.transaction((trx) => enqueueMail(trx, portal.deps.config, message(to(i), `outage mail ${i}`)));
+    }
+    // Both senders have tried and failed (a last error on every row), and nothing was lost.
+    expect(await becomesTrue(async () => (await a.admin.mail.list()).filter((entry) => entry.lastError !== null).length === count, 15_000)).toBe(true);
+    const queued = await b.admin.mail.list();
+    expect(queued.every((entry) => entry.status === 'queued' && entry.attempts >= 1)).toBe(true);
+
+    await smtp.start();
+    expect(await becomesTrue(async () => smtp.received.length >= count, 20_000, 100)).toBe(true);
+    // A few more polls of both senders: nothing arrives twice.
+    expect(await becomesTrue(async () => (await a.admin.mail.list()).every((entry) => entry.status === 'sent'), 10_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(smtp.received.map((mail) => mail.subject).sort()).toEqual(Array.from({ length: count }, (_, i) => `outage mail ${i}`).sort());
+    expect(new Set(smtp.received.map((mail) => mail.messageId)).size).toBe(count);
+  });
+});
+
+describe('giving up', () => {
+  // Nothing listens on this port: every attempt fails.
+  const portal = useTestPortal({ ...FAST, SMTP_URL: 'smtp://127.0.0.1:9' });
+
+  it('backs off 1, 2, 4 … times the base, at most an hour', () => {
+    expect([1, 2, 3, 4].map((attempts) => retryDelayMs(60, attempts))).toEqual([60_000, 120_000, 240_000, 480_000]);
+    expect(retryDelayMs(60, 40)).toBe(60 * 60 * 1000);
+  });
+
+  it('retries until 24 hours after queueing, then marks the mail failed, drops its body and logs an event', async () => {
+    const db = portal.deps.db;
+    // Queued "in the future", out of reach of the running sender; the clock is passed by hand.
+    const start = Date.now() + 10 * GIVE_UP_AFTER_MS;
+    const to = `${unique('give-up')}@example.com`;
+    await enqueueMail(db, portal.deps.config, message(to, 'will fail'), start);
+
+    const [first] = await claimDue(db, 10, start);
+    expect(first).toMatchObject({ recipient: to, attempts: 1, status: 'sending' });
+    // A second sender finds nothing to claim while the first holds the row.
+    expect(await claimDue(db, 10, start)).toEqual([]);
+    expect(await markFailed(db, first, 'connection refused', 60, start)).toBe(false);
+    let row = await db('mail_outbox').where({ id: first.id }).first();
+    expect(row).toMatchObject({ status: 'queued', last_error: 'connection refused' });
+    expect(Number(row.next_attempt_at)).toBe(start + 60_000);
+
+    const late = start + GIVE_UP_AFTER_MS;
+    const [last] = await claimDue(db, 10, late);
+    expect(last.id).toBe(first.id);
+    expect(await markFailed(db, last, 'connection refused', 60, late)).toBe(true);
+    row = await db('mail_outbox').where({ id: first.id }).first();
+    expect(row).toMatchObject({ status: 'failed', attempts: 2, text_body: null, html_body: null });
+    expect(await claimDue(db, 10, late + GIVE_UP_AFTER_MS)).toEqual([]);
+    const events = await portal.admin.logs.page(1, 20);
+    expect(events.find((event) => event.user === to)?.event).toMatch(/^mail failed: will fail to .* after 2 attempts \(connection refused\)$/);
+  });
+
+  it('a row whose sender crashed mid-delivery is claimed again once its lease runs out', async () => {
+    const db = portal.deps.db;
+    const start = Date.now() + 20 * GIVE_UP_AFTER_MS;
+    const to = `${unique('lease')}@example.com`;
+    await enqueueMail(db, portal.deps.config, message(to), start);
+    const [claimed] = await claimDue(db, 10, start);
+    expect(await claimDue(db, 10, start + 60_000)).toEqual([]);
+    const [again] = await claimDue(db, 10, start + 10 * 60_000);
+    expect(again).toMatchObject({ id: claimed.id, attempts: 2 });
+  });
+});
