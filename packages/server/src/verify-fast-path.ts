@@ -64,10 +64,11 @@ export function verifyFastPath(deps: Deps): (request: http.IncomingMessage, resp
         error.details.requestId = requestId;
         logger.error('forward auth failed', { reqId: requestId, err: caught });
       }
-      answer = { status: httpStatus[error.code], headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }, body: JSON.stringify(error.toJSON()) };
+      answer = { status: httpStatus[error.code], headers: ['Content-Type', 'application/json; charset=utf-8', 'Cache-Control', 'no-store'], body: JSON.stringify(error.toJSON()) };
     }
     try {
-      response.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body), 'X-Request-Id': requestId });
+      answer.headers.push('Content-Length', String(Buffer.byteLength(answer.body)), 'X-Request-Id', requestId);
+      response.writeHead(answer.status, answer.headers);
       response.end(request.method === 'HEAD' ? undefined : answer.body);
     } catch (error) {
       logger.error('forward auth could not answer', { reqId: requestId, err: error });

@@ -8,7 +8,12 @@ export const VERIFY_PATH = '/verify';
 
 export interface VerifyResponse {
   status: number;
-  headers: Record<string, string>;
+  /**
+   * Header names and values in turn (`[name, value, name, value, …]`): what node:http's writeHead
+   * takes as is. Spreading header objects cost more than the rest of a cached /verify
+   * (docs/performance.md).
+   */
+  headers: string[];
   body: string;
 }
 
@@ -16,23 +21,27 @@ const json = (code: string, message: string) => JSON.stringify({ error: { code, 
 
 /** The HTTP answer to a verify decision: empty for 200 and 302, the error shape for 401 and 403. */
 export function verifyResponse(answer: VerifyAnswer): VerifyResponse {
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+  const headers = ['Cache-Control', 'no-store', 'X-Content-Type-Options', 'nosniff'];
   switch (answer.status) {
     case 200:
-      return { status: 200, headers: { ...headers, ...answer.headers }, body: '' };
+      for (const name in answer.headers) headers.push(name, answer.headers[name]);
+      return { status: 200, headers, body: '' };
     case 302:
-      return { status: 302, headers: { ...headers, Location: answer.location }, body: '' };
+      headers.push('Location', answer.location);
+      return { status: 302, headers, body: '' };
     case 401:
-      return { status: 401, headers: { ...headers, Location: answer.location, 'Content-Type': 'application/json; charset=utf-8' }, body: json('unauthenticated', 'not logged in') };
+      headers.push('Location', answer.location, 'Content-Type', 'application/json; charset=utf-8');
+      return { status: 401, headers, body: json('unauthenticated', 'not logged in') };
     case 403:
-      return { status: 403, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, body: json('forbidden', answer.message) };
+      headers.push('Content-Type', 'application/json; charset=utf-8');
+      return { status: 403, headers, body: json('forbidden', answer.message) };
   }
 }
 
 function present(ctx: Context, answer: VerifyAnswer): void {
   const response = verifyResponse(answer);
   ctx.status = response.status;
-  ctx.set(response.headers);
+  for (let i = 0; i < response.headers.length; i += 2) ctx.set(response.headers[i], response.headers[i + 1]);
   ctx.body = response.body;
 }
 
