@@ -5,6 +5,7 @@
  * answers its request only once they all have (or are gone, or a bound has passed).
  */
 import cluster, { type Worker } from 'node:cluster';
+import { AggregatorRegistry, type Registry } from 'prom-client';
 
 const FORGET = 'tools-portal:forget';
 const FORGOTTEN = 'tools-portal:forgotten';
@@ -74,5 +75,52 @@ export function joinForgets(clearHere: () => void): () => Promise<void> {
       const timer = setTimeout(done, FORGET_TIMEOUT_MS);
       waiting.set(id, done);
       process.send?.({ type: FORGET, id });
+    });
+}
+
+const METRICS = 'tools-portal:metrics';
+const METRICS_ANSWER = 'tools-portal:metrics-answer';
+
+/**
+ * Primary: answers a worker's request for the metrics of every worker, summed (prom-client's
+ * AggregatorRegistry asks each worker for its registry over the same IPC).
+ */
+export function relayMetrics(): void {
+  const aggregator = new AggregatorRegistry();
+  cluster.on('message', (worker: Worker, message: Message) => {
+    if (message?.type !== METRICS || typeof message.id !== 'string') return;
+    aggregator.clusterMetrics().then(
+      (text) => worker.isConnected() && worker.send({ type: METRICS_ANSWER, id: message.id, text }),
+      (error: Error) => worker.isConnected() && worker.send({ type: METRICS_ANSWER, id: message.id, error: error.message }),
+    );
+  });
+}
+
+/**
+ * Worker: offers `registry` to the primary's aggregation, and answers the function that fetches
+ * the whole instance's metrics through the primary. Without that, each scrape would see the
+ * counters of whichever worker took the connection, and Prometheus would read counter resets.
+ */
+export function joinMetrics(registry: Registry): () => Promise<string> {
+  // Creating one registers the worker's side of prom-client's cluster protocol.
+  new AggregatorRegistry();
+  AggregatorRegistry.setRegistries([registry]);
+  const waiting = new Map<string, (answer: { text?: string; error?: string }) => void>();
+  let counter = 0;
+  process.on('message', (message: Message & { text?: string; error?: string }) => {
+    if (message?.type === METRICS_ANSWER && typeof message.id === 'string') waiting.get(message.id)?.(message);
+  });
+  return () =>
+    new Promise<string>((resolve, reject) => {
+      const id = `${process.pid}-${++counter}`;
+      const timer = setTimeout(() => settle({ error: 'the primary did not answer' }), 10_000);
+      const settle = (answer: { text?: string; error?: string }) => {
+        waiting.delete(id);
+        clearTimeout(timer);
+        if (answer.text !== undefined) resolve(answer.text);
+        else reject(new Error(`cluster metrics: ${answer.error}`));
+      };
+      waiting.set(id, settle);
+      process.send?.({ type: METRICS, id });
     });
 }

@@ -5,7 +5,7 @@
  * worker processes on the one port (node:cluster, docs/operations.md).
  */
 import cluster from 'node:cluster';
-import { relayForgets } from './cluster-peers.js';
+import { relayForgets, relayMetrics } from './cluster-peers.js';
 import { loadConfigOrExit, type Config } from './config.js';
 import { isUnreachable } from './db/errors.js';
 import { createLogger, type Logger } from './logger.js';
@@ -22,6 +22,7 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
   if (prepared.created && prepared.inviteLink) printInviteLink(prepared.inviteLink, prepared.adminEmail);
   else if (prepared.created) logger.info(`first start: created admin ${prepared.adminEmail}`);
   relayForgets();
+  relayMetrics();
   let stopping = false;
   for (let i = 0; i < config.workers; i++) cluster.fork();
   cluster.on('exit', (worker, code, signal) => {

@@ -76,6 +76,9 @@ export class Metrics {
     pool('portal_db_pool_connections_max', 'Most database connections this process opens.', (use) => use.max);
   }
 
+  /** The text a scrape answers; under WORKERS, the whole instance's (cluster-peers.ts). */
+  text: () => Promise<string> = () => this.registry.metrics();
+
   observeRequest(method: string, route: string, status: number, durationMs: number): void {
     this.requests.observe({ method, route, status: String(status) }, durationMs / 1000);
     if (route === VERIFY_ROUTE) this.decisions.inc({ decision: verifyDecision(status) });

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import { createApp } from './app.js';
-import { joinForgets } from './cluster-peers.js';
+import { joinForgets, joinMetrics } from './cluster-peers.js';
 import { isVerifyRequest, verifyFastPath } from './verify-fast-path.js';
 import type { Config } from './config.js';
 import { openDatabase, prepareDatabase } from './db/connection.js';
@@ -108,9 +108,12 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     await hasher.calibrate(db);
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
-    if (cluster.isWorker) authCache.shareClears(joinForgets(() => authCache.clearHere()));
-    const secrets = openSecretBox(final, logger);
     const metrics = new Metrics(() => poolUse(db));
+    if (cluster.isWorker) {
+      authCache.shareClears(joinForgets(() => authCache.clearHere()));
+      metrics.text = joinMetrics(metrics.registry);
+    }
+    const secrets = openSecretBox(final, logger);
     const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics };
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);

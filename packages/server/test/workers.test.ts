@@ -67,6 +67,19 @@ function workersOf(answers: Answer[]): Set<number> {
   return new Set(answers.map((answer) => pids.get(answer.requestId)).filter((pid): pid is number => pid !== undefined));
 }
 
+/** /metrics on a connection of its own. */
+function metricsText(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(`${server.url}/metrics`, { agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve(text));
+    });
+    request.on('error', reject);
+  });
+}
+
 async function burst(pathname: string, token: string, count = 16): Promise<Answer[]> {
   const answers: Answer[] = [];
   for (let i = 0; i < count; i++) answers.push(await freshGet(pathname, token));
@@ -111,6 +124,21 @@ describe(`WORKERS=2 on ${testDialect()}`, () => {
 
     await user.auth.logout();
     expect((await burst(verify, accesstoken)).map((answer) => answer.status)).toEqual(Array(16).fill(401));
+  });
+
+  it('answers /metrics for the whole instance, whichever worker takes the scrape', async () => {
+    const logins = async () => Number(/^portal_logins_total\{outcome="success"\} (\d+)$/m.exec(await metricsText())?.[1] ?? NaN);
+    const before = await logins();
+    const anonymous = new PortalClient({ baseUrl: server.url });
+    for (let i = 0; i < 4; i++) await anonymous.auth.login({ Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD });
+    const scrapes = await burst('/metrics', '', 6);
+    expect(scrapes.map((scrape) => scrape.status)).toEqual(Array(6).fill(200));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(workersOf(scrapes).size).toBe(2);
+    // Every scrape sees the same login count: the sum over both workers.
+    const counts = new Set<number>();
+    for (let i = 0; i < 6; i++) counts.add(await logins());
+    expect([...counts]).toEqual([before + 4]);
   });
 
   it('takes concurrent writes through both workers', async () => {
