@@ -13,6 +13,7 @@ import { openDatabase, prepareDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics, type PoolUse } from './metrics.js';
+import { outboxQueueLength } from './services/outbox.js';
 import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
@@ -108,7 +109,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     await hasher.calibrate(db);
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
-    const metrics = new Metrics(() => poolUse(db));
+    const metrics = new Metrics(() => poolUse(db), () => outboxQueueLength(db));
     if (cluster.isWorker) {
       authCache.shareClears(joinForgets(() => authCache.clearHere()));
       metrics.text = joinMetrics(metrics.registry);
