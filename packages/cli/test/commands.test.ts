@@ -136,6 +136,14 @@ describe('clients', () => {
     expect(json<User[]>(await run(['clients', 'users', String(created.id), '--json'])).map((user) => user.email)).toEqual([member.email]);
     expect((await run(['clients', 'users', name])).stdout).toContain(member.email);
 
+    const renamed = `${name} Corp`;
+    const rename = await run(['clients', 'rename', name, ` ${renamed} `]);
+    expect(rename.code).toBe(0);
+    expect(rename.stdout).toContain(`renamed client ${name} to ${renamed}`);
+    expect(await run(['clients', 'rename', String(created.id), 'Acme, Admin'])).toMatchObject({ code: 1 });
+    expect(await run(['clients', 'rename', String(created.id), 'ADMIN'])).toMatchObject({ code: 1 });
+    await run(['clients', 'rename', renamed, name]);
+
     const refused = await run(['clients', 'delete', name]);
     expect(refused.code).toBe(2);
     expect((await portal.admin.clients.get(created.id)).name).toBe(name);
@@ -144,7 +152,7 @@ describe('clients', () => {
     expect(deleted.code).toBe(0);
     expect(deleted.stdout).toContain(`deleted client ${name}`);
     expect(await failure(portal.admin.users.get(member.user.id))).toMatchObject({ code: 'not_found' });
-  });
+  }, 120_000);
 });
 
 describe('invites', () => {

@@ -1,4 +1,4 @@
-/** API keys (SPEC section 9): `apikey-` followed by 100 random letters or digits. */
+/** API keys (docs/product.md §9): `apikey-` followed by 100 random letters or digits. */
 import { randomString } from './random.js';
 
 export const API_KEY_PREFIX = 'apikey-';

@@ -1,4 +1,4 @@
-/** How the app list sorts apps into views (SPEC sections 2 and 9). */
+/** How the app list sorts apps into views (docs/product.md §2 and §9). */
 import type { App } from './entities.js';
 
 export const EXTERN_PREFIX = 'extern:';

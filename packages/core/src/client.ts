@@ -1,5 +1,5 @@
 /**
- * The typed client of the REST API (SPEC section 7), shared by the web portal and toolsctl.
+ * The typed client of the REST API (docs/product.md §7), shared by the web portal and toolsctl.
  * It takes a `fetch`, so the browser passes its own and the CLI passes undici's.
  */
 import type {
@@ -21,6 +21,7 @@ import type {
   User,
 } from './entities.js';
 import { ApiError, codeForStatus, isErrorCode } from './errors.js';
+import type { OidcClientCreated, OidcClientInput, OidcClientSettings, OidcKeyRotation } from './oidc.js';
 import type { AccessRequestInput, AppInput, AppUpdate, InviteInput, LoginInput, RegisterInput } from './validation.js';
 
 export const API_PREFIX = '/api/auth/v1';
@@ -84,6 +85,12 @@ export class PortalClient {
     create: (input: AppInput) => this.request<App>('POST', '/app/', input),
     update: (input: AppUpdate) => this.request<App>('PUT', '/app/', input),
     delete: (id: number) => this.request<void>('DELETE', `/app/${segment(id)}`),
+    /** The app as an OpenID Connect client: enable (or replace, with a new secret), read, turn off. */
+    oidc: {
+      enable: (id: number, input: OidcClientInput) => this.request<OidcClientCreated>('POST', `/app/${segment(id)}/oidc`, input),
+      get: (id: number) => this.request<OidcClientSettings>('GET', `/app/${segment(id)}/oidc`),
+      disable: (id: number) => this.request<void>('DELETE', `/app/${segment(id)}/oidc`),
+    },
     users: (id: number) => this.request<AppUser[]>('GET', `/app/${segment(id)}/user`),
     /** Sets an app's icon: PNG, JPEG or WebP bytes, at most 256 KB. */
     setIcon: (id: number, bytes: BodyInit, contentType: string) =>
@@ -138,6 +145,11 @@ export class PortalClient {
     create: (key: string) => this.request<AccessToken>('POST', `/accesstoken/${segment(key)}`),
     /** Takes the full key or the key's id. */
     delete: (keyOrId: string | number) => this.request<void>('DELETE', `/accesstoken/${segment(keyOrId)}`),
+  };
+
+  readonly oidc = {
+    /** Adds new signing keys; the old ones stay published until their tokens have expired. */
+    rotateKeys: () => this.request<OidcKeyRotation>('POST', '/oidc/keys/rotate'),
   };
 
   readonly accessRequests = {

@@ -1,4 +1,4 @@
-/** The shapes the REST API answers with (SPEC section 3). Timestamps are ISO 8601 strings. */
+/** The shapes the REST API answers with (docs/product.md §3). Timestamps are ISO 8601 strings. */
 
 export interface App {
   id: number;
@@ -100,6 +100,8 @@ export interface LogEntry {
   client: string;
   user: string;
   event: string;
+  /** How many times it happened: repeated anonymous denials within a minute share one entry. */
+  count: number;
 }
 
 /** Answer of `POST /validatepassword` and `POST /register/`. */

@@ -1,5 +1,5 @@
 /**
- * The registration link of an invite (SPEC: `{host}/{app}/register?token={token}`). The portal
+ * The registration link of an invite (docs/product.md §2: `{host}/{app}/register?token={token}`). The portal
  * serves it: the set-password screen, then on to the app; `auth` means the portal itself.
  */
 export const PORTAL_APP = 'auth';

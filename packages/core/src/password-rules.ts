@@ -1,5 +1,5 @@
 /**
- * Every rule a new password must pass (docs/product.md, Passwords), for Node callers: the server
+ * Every rule a new password must pass (docs/product.md §5), for Node callers: the server
  * before it hashes, `toolsctl seed` before it changes anything. The common-password dictionary of
  * @zxcvbn-ts/language-common (about 49,000 entries, MIT) is loaded on first use; the web bundle
  * never imports this entry point and checks only length and match.

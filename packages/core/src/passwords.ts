@@ -1,5 +1,5 @@
 /**
- * Password rules every client may run (docs/product.md, Passwords): the SPEC's length and match
+ * Password rules every client may run (docs/product.md §5): the length and match
  * checks with its words. The rules that need the big common-password list live in
  * `@tools-portal/core/password-rules`, which the web bundle never loads.
  */
@@ -7,7 +7,7 @@
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 256;
 
-/** SPEC section 5, word for word. */
+/** docs/product.md §5, word for word. */
 export const PASSWORDS_DONT_MATCH = "Your passwords don't match!";
 export const PASSWORD_TOO_SHORT = 'Your password must be at least eight characters long!';
 export const PASSWORD_TOO_LONG = `Your password must be at most ${MAX_PASSWORD_LENGTH} characters long!`;
@@ -26,7 +26,7 @@ export function passwordLengthProblem(password: string): string | null {
   return null;
 }
 
-/** The set-password form's check (SPEC section 5): both entries first, then the length. */
+/** The set-password form's check (docs/product.md §5): both entries first, then the length. */
 export function newPasswordProblem(password: string, repeated: string): string | null {
   if (password !== repeated) return PASSWORDS_DONT_MATCH;
   return passwordLengthProblem(password);

@@ -1,6 +1,6 @@
-/** Who may do what (DESIGN.md, Roles). Pure rules; the server enforces them. */
+/** Who may do what (docs/product.md §6). Pure rules; the server enforces them. */
 
-/** SPEC section 9: the admin client's exact name. */
+/** docs/product.md §9: the admin client's exact name. */
 export const ADMIN_CLIENT_NAME = 'Admin';
 
 export type Access = 'public' | 'user' | 'admin';

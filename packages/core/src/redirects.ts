@@ -1,9 +1,9 @@
 /**
- * Where the browser may go after login (DESIGN.md): somewhere relative to the portal, or the
+ * Where the browser may go after login (docs/product.md, Redirects): somewhere relative to the portal, or the
  * origin of a registered app. Anything else falls back to the default target.
  */
 
-/** SPEC section 9. */
+/** docs/product.md §9. */
 export const DEFAULT_REDIRECT = '/auth/#/applist/';
 
 // Whitespace, controls and backslashes are where URL parsers and browsers disagree.

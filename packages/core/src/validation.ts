@@ -1,5 +1,5 @@
 /**
- * Validation of every write input (DESIGN.md: names non-empty and at most 200 characters, app
+ * Validation of every write input (docs/product.md §5: names non-empty and at most 200 characters, app
  * URLs absolute http(s) URLs, emails well formed, ids integers). Unknown fields are dropped, so a
  * body can never assign what its schema does not name.
  */
@@ -92,7 +92,7 @@ const hasInvisible = (value: string) => INVISIBLE_CHARS.test(value.replace(EMOJI
 
 /**
  * A client's name: trimmed; no comma (also none that NFKC turns into one, such as `，`), no
- * control or invisible character (docs/product.md, Clients).
+ * control or invisible character (docs/product.md §5).
  */
 export const clientName = z
   .string({ error: 'must be a string' })

@@ -1,5 +1,5 @@
 /**
- * The strict reading of the open-redirect corpus (shared/testdata/README.md): every payload falls
+ * The strict reading of the open-redirect corpus (fixtures/openredirects/README.md): every payload falls
  * back to the default target itself, including relative ones that stay on the portal but smuggle
  * another origin in percent-escapes, colons or `//` for a later decoder to find.
  */
@@ -9,7 +9,7 @@ import { DEFAULT_REDIRECT, safeRedirect } from '../src/redirects.js';
 
 const policy = { portalOrigin: 'https://tools.example.com', appOrigins: ['https://wiki.example.com'] };
 const corpus = fs
-  .readFileSync(new URL('../../../../shared/testdata/openredirects.txt', import.meta.url), 'utf8')
+  .readFileSync(new URL('../../../fixtures/openredirects/openredirects.txt', import.meta.url), 'utf8')
   .split('\n')
   .filter((line) => line.length > 0);
 

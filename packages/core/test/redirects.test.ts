@@ -4,8 +4,8 @@ import { DEFAULT_REDIRECT, safeRedirect } from '../src/index.js';
 
 const policy = { portalOrigin: 'https://tools.example.com', appOrigins: ['https://grafana.example.com', 'http://localhost:3000'] };
 
-// oauth2-proxy's open-redirect corpus (shared/testdata); none may ever be followed.
-const corpusFile = new URL('../../../../shared/testdata/openredirects.txt', import.meta.url);
+// oauth2-proxy's open-redirect corpus (fixtures/openredirects); none may ever be followed.
+const corpusFile = new URL('../../../fixtures/openredirects/openredirects.txt', import.meta.url);
 
 describe('safeRedirect', () => {
   it('follows targets relative to the portal', () => {

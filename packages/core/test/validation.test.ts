@@ -58,7 +58,7 @@ describe('validation', () => {
 });
 
 describe('passwords (the rules every client runs)', () => {
-  it("speak the SPEC's words", () => {
+  it("speak the product's words (docs/product.md §5)", () => {
     expect(newPasswordProblem('abcdefgh1', 'abcdefgh2')).toBe("Your passwords don't match!");
     expect(newPasswordProblem('short', 'short')).toBe('Your password must be at least eight characters long!');
     expect(PASSWORDS_DONT_MATCH).toBe("Your passwords don't match!");

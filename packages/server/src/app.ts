@@ -15,6 +15,7 @@ import { errorHandler } from './middleware/errors.js';
 import { forgetOnWrite } from './middleware/forget-on-write.js';
 import { requestLog } from './middleware/request-log.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { oidcMiddleware } from './oidc/routes.js';
 import { googleRouter } from './routes/google.js';
 import { VERIFY_PATH } from './routes/forward-auth.js';
 import { apiRoutes, type Deps } from './routes/index.js';
@@ -77,6 +78,7 @@ export function createApp(deps: Deps): Koa {
   // Everything under /api/ answers JSON, including calls that do not exist.
   app.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx, next) : next()));
   app.use(metricsEndpoint(deps));
+  app.use(oidcMiddleware(deps));
   app.use(googleRouter(deps).routes());
   app.use(portalRouter(deps).routes());
   app.on('error', (error: Error) => logger.debug(`connection error: ${error.message}`));

@@ -32,14 +32,22 @@ export interface Config {
   sessionIdleDays: number;
   inviteTtlDays: number;
   scryptLogN: number;
+  /** Password hashes run at once (services/hash-pool.ts). */
+  passwordHashConcurrency: number;
+  /** Password hashes that may wait for the pool; past it a login answers 503. */
+  passwordHashQueue: number;
   trustProxy: boolean;
   loginFailuresPerEmail: number;
   loginFailuresPerAddress: number;
   loginWindowMinutes: number;
   loginBanMinutes: number;
+  /** Google sign-ins one address may start per 10 minutes (the life of a sign-in under way). */
+  googleStartsPerAddress: number;
+  /** Most Google sign-ins under way at once from all addresses; the oldest go first. */
+  googlePendingMax: number;
   /** SECRET_KEY: encrypts secrets that must be read back (services/secret-box.ts); undefined when unset. */
   secretKey: Buffer | undefined;
-  /** Seconds an in-process cache entry of a session or grant may live (DESIGN.md: at most 5). */
+  /** Seconds an in-process cache entry of a session or grant may live (docs/product.md, Forward auth: at most 5). */
   authCacheSeconds: number;
   webRoot: string | undefined;
   logLevel: LogLevel;
@@ -168,11 +176,15 @@ export function loadConfig(env: Env = process.env): Config {
     sessionIdleDays: integer('SESSION_IDLE_DAYS', 30, 1, 3650),
     inviteTtlDays: integer('INVITE_TTL_DAYS', 7, 1, 365),
     scryptLogN: integer('SCRYPT_LOGN', 17, 10, 22),
+    passwordHashConcurrency: integer('PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
+    passwordHashQueue: integer('PASSWORD_HASH_QUEUE', 32, 0, 10000),
     trustProxy: boolean('TRUST_PROXY', false),
     loginFailuresPerEmail: integer('LOGIN_FAILURES_PER_EMAIL', 5, 1, 1000),
     loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', 20, 1, 100000),
     loginWindowMinutes: integer('LOGIN_WINDOW_MINUTES', 5, 1, 1440),
     loginBanMinutes: integer('LOGIN_BAN_MINUTES', 10, 1, 1440),
+    googleStartsPerAddress: integer('GOOGLE_STARTS_PER_ADDRESS', 20, 1, 100_000),
+    googlePendingMax: integer('GOOGLE_PENDING_MAX', 10_000, 1, 10_000_000),
     secretKey: typeof secretKey === 'string' ? undefined : secretKey,
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
     webRoot: read('WEB_ROOT'),

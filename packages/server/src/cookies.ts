@@ -1,4 +1,4 @@
-/** The session cookie (DESIGN.md): HttpOnly, SameSite=Lax, Path=/, Secure when PUBLIC_URL is https. */
+/** The session cookie (docs/product.md, Sessions): HttpOnly, SameSite=Lax, Path=/, Secure when PUBLIC_URL is https. */
 import type { Context } from 'koa';
 import { SESSION_COOKIE } from './middleware/auth.js';
 

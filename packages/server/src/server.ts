@@ -18,9 +18,11 @@ import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
 import { startGrantExpiry } from './services/grant-expiry.js';
+import { HashPool } from './services/hash-pool.js';
 import { PasswordHasher } from './services/passwords.js';
 import { MailSender } from './mail/sender.js';
 import { openSecretBox } from './services/secret-box.js';
+import { OidcProvider } from './oidc/provider.js';
 
 export interface RunningPortal {
   /** Where the server listens, e.g. `http://127.0.0.1:8080`. */
@@ -99,7 +101,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       ...(options.publicUrlFromAddress ? { publicUrl: url, publicOrigin: origin, trustedOrigins: [origin] } : {}),
       webRoot: config.webRoot ?? defaultWebRoot(),
     };
-    const hasher = new PasswordHasher(final.scryptLogN);
+    const hasher = new PasswordHasher(final.scryptLogN, new HashPool(final.passwordHashConcurrency, final.passwordHashQueue));
     const result = await bootstrap(db, hasher, {
       adminEmail: final.adminEmail,
       adminPassword: final.adminPassword,
@@ -115,7 +117,9 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       metrics.text = joinMetrics(metrics.registry);
     }
     const secrets = openSecretBox(final, logger);
-    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics };
+    const oidc = new OidcProvider({ db, config: final, logger, secrets, authCache });
+    await oidc.prepare();
+    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics, oidc };
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));

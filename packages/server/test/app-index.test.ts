@@ -1,6 +1,15 @@
-import type { App } from '@tools-portal/core';
+import { parseOriginalUrl, type App } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { AppIndex } from '../src/services/app-index.js';
+
+/** The app for an original URL, 'ambiguous', or undefined. */
+function appFor(index: AppIndex, originalUrl: string): App | 'ambiguous' | undefined {
+  const url = parseOriginalUrl(originalUrl);
+  if (url.kind === 'ambiguous') return 'ambiguous';
+  if (url.kind === 'invalid') return undefined;
+  const match = index.match(url.origin, url.path);
+  return match.kind === 'app' ? match.app : match.kind === 'ambiguous' ? 'ambiguous' : undefined;
+}
 
 let nextId = 1;
 const app = (name: string, url: string): App => ({ id: nextId++, name, url, description: '', doclink: '' });
@@ -13,7 +22,10 @@ describe('AppIndex', () => {
   const other = app('other', 'http://tools.example.com:8080/');
   const broken = app('broken', 'not a url');
   const index = new AppIndex([root, grafana, grafanaDev, wiki, other, broken]);
-  const name = (url: string) => index.forUrl(url)?.name;
+  const name = (url: string) => {
+    const found = appFor(index, url);
+    return typeof found === 'string' ? found : found?.name;
+  };
 
   it('finds apps by name, including one whose URL does not parse', () => {
     expect(index.named('grafana')).toBe(grafana);
@@ -38,6 +50,28 @@ describe('AppIndex', () => {
     expect(name('https://tools.example.com:443/grafana/')).toBe('grafana');
     expect(name('https://tools.example.com/grafana/../wiki/x')).toBe('wiki');
     expect(name('https://tools.example.com/grafana/%2e%2e/wiki')).toBe('wiki');
+    expect(name('https://tools.example.com/%67rafana/x')).toBe('grafana');
+    expect(name('https://tools.example.com//grafana//x')).toBe('grafana');
+  });
+
+  it('refuses a path whose app depends on letter case (Caddy matches paths ignoring it)', () => {
+    expect(name('https://tools.example.com/GRAFANA/x')).toBe('ambiguous');
+    expect(name('https://tools.example.com/Grafana')).toBe('ambiguous');
+    expect(name('https://tools.example.com/WIKI/page')).toBe('ambiguous');
+    expect(name('https://tools.example.com/grafana/D/ABC')).toBe('grafana');
+    expect(name('https://tools.example.com/Other')).toBe('root');
+    expect(name('HTTP://TOOLS.EXAMPLE.COM:8080/X')).toBe('other');
+    const index = new AppIndex([app('upper', 'https://case.example.com/Secret/')]);
+    expect(appFor(index, 'https://case.example.com/secret/x')).toBe('ambiguous');
+    expect(appFor(index, 'https://case.example.com/Secret/x')).toMatchObject({ name: 'upper' });
+    expect(appFor(index, 'https://case.example.com/public')).toBeUndefined();
+  });
+
+  it('matches apps whose URL path has escapes in any spelling', () => {
+    const index = new AppIndex([app('cafe', 'https://esc.example.com/caf%c3%a9/'), app('tilde', 'https://esc.example.com/%7Eme/')]);
+    expect(appFor(index, 'https://esc.example.com/caf%C3%A9/x')).toMatchObject({ name: 'cafe' });
+    expect(appFor(index, 'https://esc.example.com/caf%c3%a9')).toMatchObject({ name: 'cafe' });
+    expect(appFor(index, 'https://esc.example.com/~me/x')).toMatchObject({ name: 'tilde' });
   });
 
   it('matches scheme, host and port exactly, and nothing for what is not an http(s) URL', () => {
@@ -53,6 +87,6 @@ describe('AppIndex', () => {
   it('gives two apps with one URL to the first in list order', () => {
     const first = app('a', 'https://same.example.com/');
     const second = app('b', 'https://same.example.com/');
-    expect(new AppIndex([first, second]).forUrl('https://same.example.com/x')).toBe(first);
+    expect(appFor(new AppIndex([first, second]), 'https://same.example.com/x')).toBe(first);
   });
 });

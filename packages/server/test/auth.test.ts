@@ -63,6 +63,23 @@ describe('password login', () => {
   });
 });
 
+describe('a failed login whose email field is not an email', () => {
+  it('logs "(not an email)", never the text, and stores the text nowhere', async () => {
+    const typed = `Secret-Typed-Into-Email-${Date.now()}`;
+    expect(await failure(portal.login(typed, 'whatever-password'))).toMatchObject({ code: 'unauthenticated' });
+    const [row] = await portal.deps.db('auth_log').orderBy('id', 'desc').limit(1).select('user', 'event');
+    expect(row).toEqual({ user: '(not an email)', event: 'login failed: unknown email' });
+    for (const table of ['auth_log', 'login_attempts', 'login_bans']) {
+      const rows = await portal.deps.db(table).select('*');
+      expect(JSON.stringify(rows).toLowerCase()).not.toContain(typed.toLowerCase());
+    }
+    // An email is still logged as typed.
+    await failure(portal.login('someone-unknown@example.com', 'whatever-password'));
+    const [last] = await portal.deps.db('auth_log').orderBy('id', 'desc').limit(1).select('user');
+    expect(last.user).toBe('someone-unknown@example.com');
+  });
+});
+
 describe('logout and sessions', () => {
   it('revokes the session and clears the cookie', async () => {
     const { email, password } = await portal.createUser();

@@ -1,4 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { generateApiKey, type App, type LogEntry } from '@tools-portal/core';
+import { createApp as createKoaApp } from '@tools-portal/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp, unique, useTestPortal, type TestUser } from './support.js';
 
@@ -82,7 +85,7 @@ describe('GET /verify', () => {
 
     const byName = await verify(`?app=${encodeURIComponent(app.name)}`);
     expect(byName.status).toBe(401);
-    expect(byName.headers.get('location')).toBe(`${portal.url}/auth/#/login/${encodeURIComponent(app.url)}`);
+    expect(byName.headers.get('location')).toBe(`${portal.url}/auth/#/login`);
   });
 
   it('treats an unknown or expired token as not logged in', async () => {
@@ -110,9 +113,14 @@ describe('GET /verify', () => {
     const [denied] = await newestLog();
     expect(denied).toMatchObject({ user: other.email, client: other.user.client.name, event: `forward auth denied: ${other.email} may not use app ${app.name}` });
 
+    // Anonymous denials within a minute share a row and add to its count (issue 12, point 4).
+    const anonymousEvent = `forward auth denied: not logged in, for app ${app.name}`;
+    const countNow = async () => (await portal.admin.logs.page(1, 100)).filter((entry) => entry.event === anonymousEvent).reduce((total, entry) => total + entry.count, 0);
+    const earlier = await countNow();
     expect((await verify('', { 'x-original-url': 'https://wiki.example.com/secret' })).status).toBe(401);
-    const [anonymous] = await newestLog();
-    expect(anonymous).toMatchObject({ user: '', event: `forward auth denied: not logged in, for app ${app.name}` });
+    const anonymous = (await portal.admin.logs.page(1, 100)).find((entry) => entry.event === anonymousEvent);
+    expect(anonymous).toMatchObject({ user: '', client: '' });
+    expect(await countNow()).toBe(earlier + 1);
   });
 });
 
@@ -166,6 +174,101 @@ describe('GET /verify: the app by longest URL prefix', () => {
       expect((await verify('', headers)).status).toBe(401);
     }
     expect((await verify('?app=a&app=b', cookie(user.token))).status).toBe(403);
+  });
+});
+
+describe('GET /verify: path tricks (the app is judged on the path as proxies and apps read it)', () => {
+  let host: string;
+  let grafana: App;
+  let user: TestUser;
+  beforeAll(async () => {
+    host = `${unique('paths')}.example.com`;
+    await createApp(portal.admin, { url: `https://${host}/` });
+    grafana = await createApp(portal.admin, { url: `https://${host}/grafana/` });
+    await createApp(portal.admin, { url: `https://${host}/secret/` });
+    user = await portal.createUser({ apps: [grafana] });
+  });
+  const styles = {
+    nginx: (path: string) => ({ 'x-original-url': `https://${host}${path}` }),
+    forwarded: (path: string) => ({ 'x-forwarded-proto': 'https', 'x-forwarded-host': host, 'x-forwarded-uri': path }),
+  };
+
+  it.each(Object.keys(styles))('judges decoded, dot-resolved paths by the app they reach (%s style)', async (style) => {
+    const headers = styles[style as keyof typeof styles];
+    const status = async (path: string) => (await verify('', { ...headers(path), ...cookie(user.token) })).status;
+    for (const path of ['/grafana/x', '/%67rafana/x', '/gr%61fana/', '/grafana/./x', '/secret/../grafana/x', '/secret/%2e%2e/grafana/', '//grafana//x', '/grafana/%c3%a9', '/grafana/a%20b']) {
+      expect([path, await status(path)]).toEqual([path, 200]);
+    }
+    for (const path of ['/secret/x', '/grafana/../secret/x', '/grafana/%2e%2e/secret/x', '/grafana/%2E%2E/secret/x', '/grafana/.%2e/secret/x', '/grafana/x/../../secret', '/%73ecret/', '/grafana%3f/../secret/x', '/grafanax', '/']) {
+      expect([path, await status(path)]).toEqual([path, 403]);
+    }
+  });
+
+  const AMBIGUOUS = [
+    '/grafana/..%2fsecret/data',
+    '/grafana/..%2Fsecret/data',
+    '/grafana%2f..%2fsecret/x',
+    '/grafana/..%5csecret/x',
+    '/grafana/..%5Csecret/x',
+    '/grafana/..\\secret/x',
+    '/grafana/..%252fsecret/x',
+    '/grafana/..%255csecret/x',
+    '/grafana/%252e%252e/secret/x',
+    '/grafana/..;/secret/x',
+    '/grafana;/../secret/x',
+    '/grafana/..%3b/secret/x',
+    '/grafana/%00/x',
+    '/grafana/..%00/secret',
+    '/grafana/%c0%ae%c0%ae/secret/x',
+    '/grafana/%e0%80%ae%e0%80%ae/secret/x',
+    '/grafana/%c0%af',
+    '/grafana/%zz',
+    '/grafana/%',
+    '/grafana/%u002e%u002e/secret',
+    '/../secret/x',
+    '/grafana//../secret/x',
+    '/grafana/x#/../../secret/x',
+    '/GRAFANA/x',
+    '/Secret/x',
+  ];
+
+  it.each(Object.keys(styles))('refuses an ambiguous path with 400, whoever asks (%s style)', async (style) => {
+    const headers = styles[style as keyof typeof styles];
+    for (const path of AMBIGUOUS) {
+      for (const credential of [cookie(user.token), bearer(portal.admin.token!), {}]) {
+        const response = await verify('', { ...headers(path), ...credential });
+        expect([path, response.status]).toEqual([path, 400]);
+        expect(response.headers.get('location')).toBeNull();
+        expect((await response.json()).error.code).toBe('invalid_input');
+      }
+    }
+  });
+
+  it('logs the refusal', async () => {
+    expect((await verify('', { ...styles.nginx('/grafana/..%2fsecret/data'), ...cookie(user.token) })).status).toBe(400);
+    const [entry] = await newestLog();
+    expect(entry).toMatchObject({ user: user.email, event: `forward auth denied: ambiguous original URL (the path has an encoded slash): https://${host}/grafana/..%2fsecret/data` });
+  });
+
+  it('lets ?app=NAME decide alone, whatever the path', async () => {
+    for (const path of AMBIGUOUS) {
+      const response = await verify(`?app=${encodeURIComponent(grafana.name)}`, { ...styles.nginx(path), ...cookie(user.token) });
+      expect([path, response.status]).toEqual([path, 200]);
+    }
+  });
+
+  it('refuses X-Original-URL and X-Forwarded-Uri together, so that a client cannot choose between them', async () => {
+    for (const [original, forwardedPath] of [
+      ['/grafana/x', '/secret/x'],
+      ['/secret/x', '/grafana/x'],
+      ['/grafana/x', '/grafana/x'],
+    ]) {
+      const headers = { ...styles.nginx(original), ...styles.forwarded(forwardedPath), ...cookie(user.token) };
+      expect((await verify('', headers)).status).toBe(400);
+    }
+    // X-Forwarded-Host/Proto beside X-Original-URL (ingress-nginx sends them) do not contradict it.
+    const withHost = { ...styles.nginx('/grafana/x'), 'x-forwarded-host': 'evil.example.net', 'x-forwarded-proto': 'http', ...cookie(user.token) };
+    expect((await verify('', withHost)).status).toBe(200);
   });
 });
 
@@ -279,5 +382,121 @@ describe('GET /verify: the hot path', () => {
     const groups = response.headers.get('remote-groups')!;
     expect(groups).toMatch(/^[\x20-\x7e]+$/);
     expect(decodeURIComponent(groups)).toBe(owner.name);
+  });
+});
+
+describe('GET /verify: every spelling the router accepts is the same cached implementation', () => {
+  // Raw, so that nothing normalizes the request target on the way.
+  function raw(target: string, headers: Record<string, string>, method = 'GET', base = portal.url): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+    const { hostname, port } = new URL(base);
+    return new Promise((resolve, reject) => {
+      const request = http.request({ host: hostname, port, path: target, method, headers }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => {
+          const { date, 'x-request-id': _id, connection, 'keep-alive': _alive, ...rest } = response.headers;
+          resolve({ status: response.statusCode ?? 0, headers: rest, body });
+        });
+      });
+      request.on('error', reject);
+      request.end();
+    });
+  }
+  const SPELLINGS = [
+    '/api/auth/v1/Verify',
+    '/api/auth/v1/VERIFY',
+    '/api/auth/v1/vErIfY/',
+    '/api/AUTH/V1/verify',
+    '/api/Auth/v1/Verify/',
+    '/api/auth/v1/verify#fragment',
+  ];
+
+  it('answers like /verify, for an allowed, an anonymous, a refused and an ambiguous request, GET and HEAD', async () => {
+    const app = await createApp(portal.admin, { url: `https://${unique('spell')}.example.com/` });
+    const granted = await portal.createUser({ apps: [app] });
+    const other = await portal.createUser({ apps: [] });
+    const questions: [string, Record<string, string>][] = [
+      [`?app=${encodeURIComponent(app.name)}`, cookie(granted.token)],
+      [`?app=${encodeURIComponent(app.name)}`, bearer(granted.token)],
+      ['', { 'x-original-url': `${app.url}page`, accept: 'text/html' }],
+      ['', { ...forwarded(`${app.url}page`), accept: 'text/html' }],
+      ['', { 'x-original-url': `${app.url}page`, ...cookie(other.token) }],
+      ['', { 'x-original-url': `${app.url}a/..%2fb`, ...cookie(granted.token) }],
+    ];
+    for (const [query, headers] of questions) {
+      for (const method of ['GET', 'HEAD']) {
+        const expected = await raw(`${VERIFY}${query}`, headers, method);
+        for (const spelling of SPELLINGS) {
+          const [path, fragment] = spelling.split('#');
+          const target = fragment === undefined ? `${path}${query}` : `${path}${query}#${fragment}`;
+          expect([target, method, await raw(target, headers, method)]).toEqual([target, method, expected]);
+        }
+      }
+    }
+  });
+
+  it('answers from the cache, with no database query once warm, for every spelling', async () => {
+    const app = await createApp(portal.admin);
+    const { token } = await portal.createUser({ apps: [app] });
+    const query = `?app=${encodeURIComponent(app.name)}`;
+    for (const spelling of SPELLINGS) expect((await raw(`${spelling.split('#')[0]}${query}`, cookie(token))).status).toBe(200);
+    const queries: string[] = [];
+    const onQuery = (entry: { sql: string }) => queries.push(entry.sql);
+    portal.deps.db.on('query', onQuery);
+    try {
+      for (const spelling of SPELLINGS) {
+        expect((await raw(`${spelling.split('#')[0]}${query}`, cookie(token))).status).toBe(200);
+        expect([spelling, queries]).toEqual([spelling, []]);
+      }
+    } finally {
+      portal.deps.db.removeListener('query', onQuery);
+    }
+  });
+
+  it('the declared Koa route, reached without the fast path, answers byte for byte the same', async () => {
+    const app = await createApp(portal.admin, { url: `https://${unique('koa')}.example.com/` });
+    const granted = await portal.createUser({ apps: [app] });
+    const koaOnly = http.createServer(createKoaApp(portal.deps).callback());
+    await new Promise<void>((resolve) => koaOnly.listen(0, '127.0.0.1', resolve));
+    const koaUrl = `http://127.0.0.1:${(koaOnly.address() as AddressInfo).port}`;
+    try {
+      for (const [query, headers] of [
+        [`?app=${encodeURIComponent(app.name)}`, cookie(granted.token)],
+        ['', { 'x-original-url': `${app.url}page` }],
+        ['', { ...forwarded(`${app.url}page`), accept: 'text/html' }],
+        ['', { 'x-original-url': 'https://nowhere.example.com/', ...cookie(granted.token) }],
+        ['', { 'x-original-url': `${app.url}..;/x`, ...cookie(granted.token) }],
+      ] as [string, Record<string, string>][]) {
+        for (const method of ['GET', 'HEAD']) {
+          const expected = await raw(`${VERIFY}${query}`, headers, method);
+          expect([query, method, await raw(`${VERIFY}${query}`, headers, method, koaUrl)]).toEqual([query, method, expected]);
+        }
+      }
+    } finally {
+      await new Promise((resolve) => koaOnly.close(resolve));
+    }
+  });
+
+  it('writes its errors in the one shape every API error has', async () => {
+    const api = await portal.fetch('/api/auth/v1/user/me');
+    const denied = await verify('', { 'x-original-url': 'https://wiki.example.com/' });
+    expect(denied.status).toBe(api.status);
+    expect(denied.headers.get('content-type')).toBe(api.headers.get('content-type'));
+    expect(await denied.text()).toBe(await api.text());
+    const other = await portal.createUser({ apps: [] });
+    const refused = await verify(`?app=${unique('nothing')}`, cookie(other.token));
+    expect(await refused.json()).toEqual({ error: { code: 'forbidden', message: 'you may not use this app' } });
+    const ambiguous = await verify('', { 'x-original-url': 'https://wiki.example.com/a/..%2fb', ...cookie(other.token) });
+    expect(await ambiguous.json()).toEqual({ error: { code: 'invalid_input', message: 'X-Original-URL: the path has an encoded slash', details: { field: 'X-Original-URL' } } });
+  });
+
+  it('answers the absolute form of the request target like /verify', async () => {
+    const app = await createApp(portal.admin);
+    const { token } = await portal.createUser({ apps: [app] });
+    const query = `?app=${encodeURIComponent(app.name)}`;
+    const expected = await raw(`${VERIFY}${query}`, cookie(token));
+    expect(await raw(`${portal.url}${VERIFY}${query}`, cookie(token))).toEqual(expected);
+    expect(await raw(`${portal.url}/api/auth/v1/Verify${query}`, cookie(token))).toEqual(expected);
   });
 });

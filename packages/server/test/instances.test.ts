@@ -1,5 +1,5 @@
 /**
- * Several server instances on one database (DESIGN.md, Scale): they start together on an empty
+ * Several server instances on one database (docs/product.md, Scale): they start together on an empty
  * database, and every piece of state one of them writes holds on the others.
  */
 import { generateApiKey } from '@tools-portal/core';

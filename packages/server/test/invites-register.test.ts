@@ -67,7 +67,7 @@ describe('registration', () => {
     await portal.login(email, USER_PASSWORD);
   });
 
-  it("applies the SPEC's password rules", async () => {
+  it("applies the length rules of docs/product.md §5", async () => {
     const client = await portal.admin.clients.create(unique('client'));
     const invite = await portal.admin.invites.create({ email: newEmail(), clientid: client.id, apps: [] });
     expect(await failure(portal.anonymous.auth.register({ Token: invite.token, Password: 'short' }))).toEqual({
@@ -129,9 +129,11 @@ describe('registration', () => {
 
   it('sends an invitation link to the set-password screen, then on to the app', async () => {
     const app = await createApp(portal.admin, { url: 'https://wiki.example.com/' });
-    const viaApp = await portal.fetch(`/${encodeURIComponent(app.name)}/register?token=abc`, { redirect: 'manual' });
+    const client = await portal.admin.clients.create(unique('client'));
+    const invite = await portal.admin.invites.create({ email: newEmail(), clientid: client.id, apps: [app.id] });
+    const viaApp = await portal.fetch(`/${encodeURIComponent(app.name)}/register?token=${invite.token}`, { redirect: 'manual' });
     expect(viaApp.status).toBe(302);
-    expect(viaApp.headers.get('location')).toBe(`/auth/#/login/${encodeURIComponent('https://wiki.example.com/')}/abc`);
+    expect(viaApp.headers.get('location')).toBe(`/auth/#/login/${encodeURIComponent('https://wiki.example.com/')}/${invite.token}`);
     const viaPortal = await portal.fetch('/auth/register?token=t%2Fx', { redirect: 'manual' });
     expect(viaPortal.headers.get('location')).toBe(`/auth/#/login/${encodeURIComponent('/auth/#/applist/')}/t%2Fx`);
   });

@@ -3,38 +3,29 @@
  * ephemeral port, with its own prefix, in front of a tiny app and a real portal. Without nginx
  * this file skips loudly, except under CI=true, where it fails.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { generateApiKey, type App } from '@tools-portal/core';
+import { generateApiKey, normalizeRequestPath, type App } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedNginxBlock, findNginx, startNginx, type Nginx } from './nginx.js';
+import { cookieCases } from './credential-stripping.js';
+import { pathTricks, rawGet, startEchoApp as startNamedEchoApp, type EchoApp } from './proxied-app.js';
 import { createApp, freePort, startTestPortal, type TestPortal, type TestUser } from './support.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/forward-auth.md', import.meta.url));
 
 const nginxBinary = findNginx('nginx-forward-auth.test.ts');
 
+/** The maps the docs put in the http block. */
+function documentedHttpBlock(): string {
+  return documentedNginxBlock(DOC, 'tested-nginx-http', ['$app_cookie']);
+}
+
 /** The tested server block of the docs, pointed at the test's ports. */
 function documentedServerBlock(ports: { nginx: number; portal: number; app: number }): string {
-  return documentedNginxBlock(DOC, 'tested-nginx', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000'])
+  return documentedHttpBlock() + documentedNginxBlock(DOC, 'tested-nginx', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000'])
     .replace('listen 80;', `listen 127.0.0.1:${ports.nginx};`)
     .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.portal}`)
     .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.app}`);
-}
-
-/** The protected app: answers with the identity headers it received. */
-function startEchoApp(): Promise<{ server: http.Server; port: number; hits: () => number }> {
-  let hits = 0;
-  const server = http.createServer((request, response) => {
-    hits++;
-    const pick = (name: string) => request.headers[name] ?? null;
-    response.setHeader('content-type', 'application/json');
-    response.end(JSON.stringify({ path: request.url, user: pick('remote-user'), email: pick('remote-email'), name: pick('remote-name'), groups: pick('remote-groups') }));
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, hits: () => hits }));
-  });
 }
 
 describe.runIf(!nginxBinary && process.env.CI === 'true')('nginx forward auth', () => {
@@ -45,7 +36,7 @@ describe.runIf(!nginxBinary && process.env.CI === 'true')('nginx forward auth', 
 
 describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (docs/forward-auth.md)', () => {
   let portal: TestPortal;
-  let echo: Awaited<ReturnType<typeof startEchoApp>>;
+  let echo: EchoApp;
   let nginx: Nginx;
   let wiki: App;
   let granted: TestUser;
@@ -53,7 +44,7 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
 
   beforeAll(async () => {
     portal = await startTestPortal();
-    echo = await startEchoApp();
+    echo = await startNamedEchoApp('wiki');
     const nginxPort = await freePort();
     nginx = await startNginx(nginxBinary!, nginxPort, documentedServerBlock({ nginx: nginxPort, portal: Number(new URL(portal.url).port), app: echo.port }));
     wiki = await createApp(portal.admin, { name: 'wiki', url: `${nginx.url}/` });
@@ -62,7 +53,7 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
   });
   afterAll(async () => {
     await nginx?.stop();
-    await new Promise((resolve) => echo?.server.close(resolve));
+    await echo?.close();
     await portal?.close();
   });
 
@@ -80,7 +71,7 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
   it('admits a granted user, and the app sees who it is', async () => {
     const response = await get('/page', asCookie(granted.token));
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ path: '/page', user: granted.email, email: granted.email, name: granted.email, groups: granted.user.client.name });
+    expect(await response.json()).toMatchObject({ path: '/page', user: granted.email, email: granted.email, name: granted.email, groups: granted.user.client.name });
   });
 
   it('replaces identity headers the client made up', async () => {
@@ -108,10 +99,152 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
     expect(await script.json()).toMatchObject({ path: '/api/data', user: granted.email });
   });
 
+  it("never lets a client's X-Forwarded-* reach the portal beside X-Original-URL", async () => {
+    const spoof = { 'x-forwarded-uri': '/other', 'x-forwarded-host': 'evil.example.net', 'x-forwarded-proto': 'https', 'x-forwarded-method': 'GET' };
+    const response = await get('/page', { ...spoof, ...asCookie(granted.token) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ path: '/page', user: granted.email });
+    const anonymous = await get('/page', { ...spoof, accept: 'text/html' });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get('location')).toBe(`${portal.url}/auth/#/login/${encodeURIComponent(`${nginx.url}/page`)}`);
+  });
+
+  it("removes the portal's cookie, wherever it stands, and keeps the app's own cookies", async () => {
+    for (const { label, sent, kept } of [...cookieCases(granted.token), { label: 'two of them', sent: `a=1; accesstoken=${granted.token}; accesstoken=${other.token}; b=2`, kept: '' }]) {
+      const answer = await rawGet(nginx.url, '/page', { cookie: sent });
+      expect([label, answer.status]).toEqual([label, 200]);
+      expect([label, answer.echo?.cookie ?? '']).toEqual([label, kept]);
+      expect(answer.body).not.toContain(granted.token);
+    }
+  });
+
+  it('removes the Authorization header: the portal reads it, the app never gets it', async () => {
+    const key = generateApiKey();
+    await granted.api.accessTokens.create(key);
+    for (const authorization of [`Bearer ${key}`, `Bearer ${granted.token}`, `bearer ${key}`]) {
+      const answer = await rawGet(nginx.url, '/page', { authorization, cookie: 'a=1' });
+      expect(answer.status).toBe(200);
+      expect(answer.echo).toMatchObject({ user: granted.email, authorization: null, cookie: 'a=1' });
+    }
+  });
+
   it('stops admitting a user at once when the grant is revoked', async () => {
     const user = await portal.createUser({ apps: [wiki] });
     expect((await get('/', asCookie(user.token))).status).toBe(200);
     await portal.admin.users.revoke(user.user.id, wiki.id);
     expect((await get('/', asCookie(user.token))).status).toBe(403);
+  });
+});
+
+/** The documented by-path server block, pointed at the test's ports. */
+function documentedPathsBlock(ports: { nginx: number; portal: number; root: number; grafana: number }): string {
+  return documentedHttpBlock() + documentedNginxBlock(DOC, 'tested-nginx-paths', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000', '127.0.0.1:3001', 'location /grafana/'])
+    .replace('listen 80;', `listen 127.0.0.1:${ports.nginx};`)
+    .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.portal}`)
+    .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.root}`)
+    .replaceAll('127.0.0.1:3001', `127.0.0.1:${ports.grafana}`);
+}
+
+describe.runIf(Boolean(nginxBinary))('nginx in front of several apps on one host, judged by path (docs/forward-auth.md)', () => {
+  let portal: TestPortal;
+  let rootApp: EchoApp;
+  let grafanaApp: EchoApp;
+  let nginx: Nginx;
+  let apps: Record<string, App>;
+  let users: Record<string, TestUser>;
+
+  beforeAll(async () => {
+    portal = await startTestPortal();
+    rootApp = await startNamedEchoApp('root');
+    grafanaApp = await startNamedEchoApp('grafana');
+    const nginxPort = await freePort();
+    nginx = await startNginx(
+      nginxBinary!,
+      nginxPort,
+      documentedPathsBlock({ nginx: nginxPort, portal: Number(new URL(portal.url).port), root: rootApp.port, grafana: grafanaApp.port }),
+    );
+    apps = {
+      root: await createApp(portal.admin, { name: 'root', url: `${nginx.url}/` }),
+      grafana: await createApp(portal.admin, { name: 'grafana', url: `${nginx.url}/grafana/` }),
+    };
+    users = { root: await portal.createUser({ apps: [apps.root] }), grafana: await portal.createUser({ apps: [apps.grafana] }) };
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+    await rootApp?.close();
+    await grafanaApp?.close();
+    await portal?.close();
+  });
+
+  const asCookie = (token: string) => ({ cookie: `accesstoken=${token}` });
+
+  it('admits each user to the app of the path, and only that one', async () => {
+    const grafana = await rawGet(nginx.url, '/grafana/d/1', asCookie(users.grafana.token));
+    expect(grafana.status).toBe(200);
+    expect(grafana.echo).toMatchObject({ app: 'grafana', path: '/grafana/d/1', user: users.grafana.email });
+    const root = await rawGet(nginx.url, '/wiki/page', asCookie(users.root.token));
+    expect(root.echo).toMatchObject({ app: 'root', path: '/wiki/page', user: users.root.email });
+    expect((await rawGet(nginx.url, '/wiki/page', asCookie(users.grafana.token))).status).toBe(403);
+    expect((await rawGet(nginx.url, '/grafana/d/1', asCookie(users.root.token))).status).toBe(403);
+    const anonymous = await rawGet(nginx.url, '/grafana/d/1', { accept: 'text/html' });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.location).toBe(`${portal.url}/auth/#/login/${encodeURIComponent(`${nginx.url}/grafana/d/1`)}`);
+  });
+
+  it('never lets a path trick reach an app the user may not use', async () => {
+    const reached: string[] = [];
+    for (const [user, from, to] of [
+      ['grafana', 'grafana', 'wiki'],
+      ['root', 'wiki', 'grafana'],
+    ] as const) {
+      for (const path of pathTricks(from, to)) {
+        const answer = await rawGet(nginx.url, path, asCookie(users[user].token));
+        if (!answer.echo) {
+          expect([path, answer.status]).not.toEqual([path, 200]);
+          continue;
+        }
+        reached.push(`${user} ${path} -> ${answer.echo.app}`);
+        // The app that answered is the user's, and the path it got lies inside that app.
+        expect([path, answer.echo.app]).toEqual([path, user]);
+        const read = normalizeRequestPath(answer.echo.path);
+        expect(read.ok).toBe(true);
+        if (user === 'grafana') expect(read.ok && read.path.startsWith('/grafana/')).toBe(true);
+        if (user === 'root') expect(read.ok && !read.path.toLowerCase().startsWith('/grafana')).toBe(true);
+      }
+    }
+    // Only plain paths got through (`/x/../wiki` and the like, judged as where they lead).
+    for (const line of reached) expect(line).not.toMatch(/%2f|%5c|%25|;|%00|%c0|%e0|\\\\|#/i);
+  });
+
+  it("removes the portal's credentials before every app of the host", async () => {
+    for (const [user, path] of [
+      ['grafana', '/grafana/x'],
+      ['root', '/wiki/x'],
+    ] as const) {
+      const answer = await rawGet(nginx.url, path, { cookie: `a=1; accesstoken=${users[user].token}; b=2` });
+      expect(answer.echo).toMatchObject({ app: user, cookie: 'a=1; b=2', authorization: null });
+      const script = await rawGet(nginx.url, path, { authorization: `Bearer ${users[user].token}` });
+      expect(script.echo).toMatchObject({ app: user, cookie: null, authorization: null });
+    }
+  });
+
+  it('judges ambiguous paths 400 at the portal: nginx answers 500 and no app is reached', async () => {
+    const hits = rootApp.hits() + grafanaApp.hits();
+    for (const path of ['/grafana/..%2fwiki/data', '/wiki/..%5cgrafana/', '/grafana/..;/wiki', '/GRAFANA/x', '/grafana/%c0%ae%c0%ae/wiki']) {
+      expect([path, (await rawGet(nginx.url, path, asCookie(portal.admin.token!))).status]).toEqual([path, 500]);
+    }
+    expect(rootApp.hits() + grafanaApp.hits()).toBe(hits);
+  });
+
+  it("judges the path nginx routes, whatever X-Forwarded-* or X-Original-URL the client sends", async () => {
+    const spoofs = [
+      { 'x-forwarded-uri': '/grafana/', 'x-forwarded-host': new URL(nginx.url).host, 'x-forwarded-proto': 'http' },
+      { 'x-original-url': `${nginx.url}/grafana/` },
+    ];
+    for (const spoof of spoofs) {
+      expect((await rawGet(nginx.url, '/wiki/page', { ...spoof, ...asCookie(users.grafana.token) })).status).toBe(403);
+      const mine = await rawGet(nginx.url, '/grafana/x', { ...spoof, ...asCookie(users.grafana.token) });
+      expect(mine.echo).toMatchObject({ app: 'grafana', user: users.grafana.email });
+    }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Every payload of oauth2-proxy's open-redirect corpus (shared/testdata) as the redirect target
+ * Every payload of oauth2-proxy's open-redirect corpus (fixtures/openredirects) as the redirect target
  * of a real password login and registration: the portal answers the default target each time.
  */
 import fs from 'node:fs';
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, USER_PASSWORD, useTestPortal } from './support.js';
 
 const corpus = fs
-  .readFileSync(new URL('../../../../shared/testdata/openredirects.txt', import.meta.url), 'utf8')
+  .readFileSync(new URL('../../../fixtures/openredirects/openredirects.txt', import.meta.url), 'utf8')
   .split('\n')
   .filter((line) => line.length > 0);
 

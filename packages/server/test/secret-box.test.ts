@@ -9,7 +9,7 @@ import { ApiError } from '@tools-portal/core';
 import { ConfigError, createLogger, keyFileFor, loadConfig, SecretBox, SecretBoxError } from '@tools-portal/server';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect } from './database.js';
-import { startTestPortal } from './support.js';
+import { createApp, failure, startTestPortal } from './support.js';
 
 const box = new SecretBox(randomBytes(32));
 
@@ -83,7 +83,7 @@ describe.runIf(testDialect() === 'sqlite')('without SECRET_KEY on SQLite', () =>
     const lines: string[] = [];
     const logger = createLogger('info', (line) => lines.push(line));
     try {
-      const first = await startTestPortal({}, { database, logger });
+      const first = await startTestPortal({ SECRET_KEY: '' }, { database, logger });
       const file = keyFileFor(database.url)!;
       let sealed: string;
       try {
@@ -93,7 +93,7 @@ describe.runIf(testDialect() === 'sqlite')('without SECRET_KEY on SQLite', () =>
       } finally {
         await first.close();
       }
-      const second = await startTestPortal({}, { database, logger });
+      const second = await startTestPortal({ SECRET_KEY: '' }, { database, logger });
       try {
         expect(lines.join('\n')).toContain(`using the key file ${file}`);
         expect(second.deps.secrets.decryptText(sealed, 'test')).toBe('kept across restarts');
@@ -126,12 +126,24 @@ describe.runIf(testDialect() === 'sqlite')('without SECRET_KEY on SQLite', () =>
 describe.runIf(testDialect() === 'postgres')('without SECRET_KEY on PostgreSQL', () => {
   it('starts with a warning naming SECRET_KEY, and the key is unavailable (503)', async () => {
     const lines: string[] = [];
-    const portal = await startTestPortal({}, { logger: createLogger('warn', (line) => lines.push(line)) });
+    const portal = await startTestPortal({ SECRET_KEY: '' }, { logger: createLogger('warn', (line) => lines.push(line)) });
     try {
       expect(lines.join('\n')).toMatch(/WARN SECRET_KEY is not set/);
       expect(portal.deps.secrets.available).toBe(false);
       expect(() => portal.deps.secrets.encrypt('x', 'p')).toThrow(/SECRET_KEY/);
       expect((await portal.fetch('/healthz')).status).toBe(200);
+      // The calls that need the key answer 503 naming it: enabling an OpenID client, the provider.
+      const app = await createApp(portal.admin);
+      expect(await failure(portal.admin.apps.oidc.enable(app.id, { redirect_uris: ['https://wiki.example.com/cb'] }))).toMatchObject({
+        code: 'unavailable',
+        message: expect.stringContaining('SECRET_KEY'),
+      });
+      expect(await failure(portal.admin.oidc.rotateKeys())).toMatchObject({ code: 'unavailable' });
+      const discovery = await portal.fetch('/.well-known/openid-configuration');
+      expect(discovery.status).toBe(503);
+      expect(JSON.stringify(await discovery.json())).toContain('SECRET_KEY');
+      // Everything else works.
+      expect((await portal.admin.apps.list()).some((each) => each.id === app.id)).toBe(true);
     } finally {
       await portal.close();
     }

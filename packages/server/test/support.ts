@@ -12,6 +12,8 @@ import { checkingFetch, violations } from './openapi-check.js';
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'admin-password-123';
 export const USER_PASSWORD = 'user-password-123';
+/** The SECRET_KEY of test portals (docs/configuration.md): fixed, so that several instances agree. */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export interface TestPortal extends RunningPortal {
   /** An API client logged in as the bootstrapped admin (Bearer session token). */
@@ -48,7 +50,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-// DESIGN.md: a revoked session may keep working on another instance for at most 5 seconds.
+// docs/product.md, Forward auth: a revoked session may keep working on another instance for at most 5 seconds.
 export const CACHE_BOUND_MS = 5000;
 
 /** Polls until `check` answers true; answers whether it did within `limitMs` (bounded loop). */
@@ -71,7 +73,10 @@ export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now()
  * see ./database.ts), removed at close. Pass a `database` to share one between several portals;
  * its owner drops it.
  */
-export async function startTestPortal(env: Record<string, string> = {}, options: { logger?: Logger; database?: TestDatabase } = {}): Promise<TestPortal> {
+export async function startTestPortal(
+  env: Record<string, string> = {},
+  options: { logger?: Logger; database?: TestDatabase; keepPublicUrl?: boolean } = {},
+): Promise<TestPortal> {
   const own = options.database ? undefined : createTestDatabase();
   const db = options.database ?? own!;
   const config = loadConfig({
@@ -83,11 +88,13 @@ export async function startTestPortal(env: Record<string, string> = {}, options:
     ADMIN_PASSWORD,
     LOG_LEVEL: 'silent',
     WEB_ROOT: '',
+    // Instances of one test share a database, so they share this key (SECRET_KEY: '' leaves it unset).
+    SECRET_KEY: TEST_SECRET_KEY,
     ...env,
   });
   let running: RunningPortal;
   try {
-    running = await startPortal(config, { publicUrlFromAddress: true, logger: options.logger, schema: db.schema });
+    running = await startPortal(config, { publicUrlFromAddress: !options.keepPublicUrl, logger: options.logger, schema: db.schema });
   } catch (error) {
     await own?.drop();
     throw error;

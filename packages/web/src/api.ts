@@ -8,7 +8,7 @@ export function isUnauthenticated(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'unauthenticated';
 }
 
-/** SPEC section 8: unlisted failures are only logged. */
+/** docs/product.md §8: unlisted failures are only logged. */
 export function logFailure(what: string, error: unknown): void {
   console.warn(`${what}:`, error instanceof Error ? error.message : error);
 }

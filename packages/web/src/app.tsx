@@ -1,4 +1,4 @@
-/** Every route of SPEC section 2, on hash routes. */
+/** Every route of docs/product.md §2, on hash routes. */
 import type { ReactNode } from 'react';
 import { Navigate, RouterProvider, createHashRouter, type RouteObject } from 'react-router-dom';
 import { AlertProvider } from './components/alerts';

@@ -1,4 +1,4 @@
-/** The hash routes (SPEC section 2), and links built from them. */
+/** The hash routes (docs/product.md §2), and links built from them. */
 export const paths = {
   home: '/',
   appList: '/applist',
@@ -23,7 +23,7 @@ export const paths = {
   denied: (app: string) => `/denied/${encodeURIComponent(app)}`,
 } as const;
 
-/** SPEC section 8: where a visitor without a session is sent (the portal's root, which shows the login). */
+/** docs/product.md §8: where a visitor without a session is sent (the portal's root, which shows the login). */
 export const NOT_LOGGED_IN_URL = '/auth/#/';
 
 /** A link to the login screen that returns to `redirect` afterwards. */

@@ -23,6 +23,13 @@ export function register(program: AnyCommand): void {
     .addHelpText('after', examples('toolsctl clients create Acme --quiet'))
     .action((name, _options, command) => run(command, async (ctx) => (await handlers()).create(ctx, name)));
   clients
+    .command('rename')
+    .argument('<client>', 'client id or name')
+    .argument('<name>', 'the new name (trimmed; no commas, control or invisible characters, nothing that reads as Admin)')
+    .description('rename a client (not the Admin client)')
+    .addHelpText('after', examples('toolsctl clients rename Acme "Acme Corp"'))
+    .action((client, name, _options, command) => run(command, async (ctx) => (await handlers()).rename(ctx, client, name)));
+  clients
     .command('delete')
     .argument('<client>', 'client id or name')
     .addOption(yes())

@@ -21,6 +21,13 @@ export async function create(ctx: Context, name: string): Promise<Result> {
   return clientRecord(client, [], `created new client ${client.name} (id ${client.id})`);
 }
 
+export async function rename(ctx: Context, ref: string, name: string): Promise<Result> {
+  const api = await ctx.client();
+  const client = await findClient(api, ref);
+  const renamed = await api.clients.rename(client.id, name);
+  return clientRecord(renamed, await api.clients.users(renamed.id), `renamed client ${client.name} to ${renamed.name}`);
+}
+
 export async function remove(ctx: Context, ref: string, options: { yes?: boolean }): Promise<Result> {
   const api = await ctx.client();
   const client = await findClient(api, ref);

@@ -8,8 +8,10 @@ import * as initialSchema from './migrations/20261122-001-initial-schema.js';
 import * as oidcLogins from './migrations/20261122-002-oidc-logins.js';
 import * as loginAttempts from './migrations/20261123-150-login-attempts.js';
 import * as loginDevices from './migrations/20261123-151-login-devices.js';
+import * as eventCounts from './migrations/20261123-200-event-counts.js';
 import * as launcher from './migrations/20261123-300-launcher.js';
 import * as mail from './migrations/20261123-400-mail.js';
+import * as oidcProvider from './migrations/20261123-450-oidc-provider.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,8 +23,10 @@ const migrations: Record<string, Migration> = {
   '20261122-002-oidc-logins': oidcLogins,
   '20261123-150-login-attempts': loginAttempts,
   '20261123-151-login-devices': loginDevices,
+  '20261123-200-event-counts': eventCounts,
   '20261123-300-launcher': launcher,
   '20261123-400-mail': mail,
+  '20261123-450-oidc-provider': oidcProvider,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -1,5 +1,5 @@
 /**
- * CSRF (DESIGN.md): an unsafe request carrying the session cookie must come from the portal's
+ * CSRF (docs/product.md, Sessions): an unsafe request carrying the session cookie must come from the portal's
  * own origin, shown by `Origin` or else `Referer`. Bearer calls are exempt: browsers never add
  * that header on their own. A request with no credential may omit the origin (API clients
  * logging in), but one it shows must be ours, so other sites cannot log a browser in.

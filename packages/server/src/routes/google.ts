@@ -9,8 +9,9 @@ import type { Context } from 'koa';
 import { serializeCookie, setSessionCookie } from '../cookies.js';
 import { translateDatabaseError } from '../db/errors.js';
 import { OidcClient } from '../google-oidc.js';
-import { logEvent } from '../services/audit.js';
+import { logEvent, logRepeated } from '../services/audit.js';
 import { OIDC_LOGIN_TTL_SECONDS } from '../services/oidc-logins.js';
+import { hitRateLimit, type RateLimit } from '../services/rate-limits.js';
 import { finishGoogleSignIn, startGoogleSignIn } from '../services/google-sign-in.js';
 import { clientInfo, type Deps } from './route.js';
 
@@ -41,9 +42,25 @@ export function googleRouter(deps: Deps): Router {
   const logFailure = (ctx: Context, event: string) =>
     logEvent(db, { actor: null, ...clientInfo(ctx) }, event).catch((error: unknown) => logger.warn(`cannot log "${event}"`, error));
 
+  // Anyone can repeat these at will: one row a minute (or a window) per address, with a count.
+  const logRepeatedFailure = (ctx: Context, event: string, group?: string) =>
+    logRepeated(db, { actor: null, ...clientInfo(ctx) }, event, group).catch((error: unknown) => logger.warn(`cannot log "${event}"`, error));
+
   const notConfigured = async (ctx: Context) => {
-    await logFailure(ctx, 'Google sign-in refused: Google sign-in is not configured');
+    await logRepeatedFailure(ctx, 'Google sign-in refused: Google sign-in is not configured');
     ctx.redirect(FAILED_LOGIN);
+  };
+
+  // Each start stores a sign-in under way for OIDC_LOGIN_TTL_SECONDS: an address may start only so many.
+  const startLimit: RateLimit = { kind: 'google-start', limit: config.googleStartsPerAddress, windowMs: OIDC_LOGIN_TTL_SECONDS * 1000 };
+  /** False (and the browser sent to Failed Login, one row logged per window) past the limit. */
+  const withinStartLimit = async (ctx: Context): Promise<boolean> => {
+    const { ip } = clientInfo(ctx);
+    const hit = await hitRateLimit(db, startLimit, ip);
+    if (hit.allowed) return true;
+    await logRepeatedFailure(ctx, 'Google sign-in refused: too many sign-ins started from this address', `window ${hit.windowStart}`);
+    ctx.redirect(FAILED_LOGIN);
+    return false;
   };
 
   const router = new Router();
@@ -55,6 +72,7 @@ export function googleRouter(deps: Deps): Router {
   router.get(GOOGLE_START_PATH, async (ctx) => {
     if (!client) return notConfigured(ctx);
     try {
+      if (!(await withinStartLimit(ctx))) return;
       const started = await startGoogleSignIn(db, client, { redirect: queryText(ctx, 'redirect'), inviteToken: queryText(ctx, 'token') }, config);
       ctx.append('Set-Cookie', loginCookie(started.binding, OIDC_LOGIN_TTL_SECONDS));
       ctx.redirect(started.authorizationUrl.href);

@@ -8,12 +8,14 @@ import { inviteRoutes } from './invites.js';
 import { logRoutes } from './logs.js';
 import { openApiRoute } from './openapi.js';
 import { mailRoutes } from './mail.js';
+import { oidcRoutes } from './oidc.js';
 import type { RouteSpec } from './route.js';
 import { userRoutes } from './users.js';
 
 /** Every call below /api/auth/v1, in one list: the router mounts it, the permission tests walk it. */
 export const apiRoutes: readonly RouteSpec[] = [
   ...appRoutes,
+  ...oidcRoutes,
   ...userRoutes,
   ...clientRoutes,
   ...inviteRoutes,

@@ -1,7 +1,7 @@
 /** Routes outside the API: health, the web portal at /auth/, and invitation links. */
 import Router from '@koa/router';
 import { DEFAULT_REDIRECT } from '@tools-portal/core';
-import { findAppByName } from '../services/apps.js';
+import { registrationTarget } from '../services/invites.js';
 import { loadWebFiles, serveWebFile } from '../static-files.js';
 import type { Deps } from './route.js';
 
@@ -26,8 +26,7 @@ export function portalRouter(deps: Deps): Router {
   router.get('/:app/register', async (ctx) => {
     const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
     const appName = ctx.params.app ?? '';
-    const app = appName === 'auth' ? undefined : await findAppByName(deps.db, appName);
-    const redirect = app?.url ?? DEFAULT_REDIRECT;
+    const redirect = (await registrationTarget(deps.db, token, appName)) ?? DEFAULT_REDIRECT;
     ctx.redirect(`/auth/#/login/${encodeURIComponent(redirect)}/${encodeURIComponent(token)}`);
   });
 

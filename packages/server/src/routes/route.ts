@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { OidcProvider } from '../oidc/provider.js';
 import type { Audit } from '../services/audit.js';
 import type { AuthCache } from '../services/auth-cache.js';
 import type { PasswordHasher } from '../services/passwords.js';
@@ -26,6 +27,8 @@ export interface Deps {
   authCache: AuthCache;
   /** Encrypts secrets that must be read back, with SECRET_KEY (services/secret-box.ts). */
   secrets: SecretBox;
+  /** The OpenID provider of this instance (oidc/provider.ts). */
+  oidc: OidcProvider;
   /** Prometheus metrics of this portal (metrics.ts). */
   metrics: Metrics;
 }

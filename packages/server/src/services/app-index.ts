@@ -1,14 +1,20 @@
 /**
- * Which registered app a request is for (DESIGN.md, Forward auth): by name, or the app whose URL
- * is the longest prefix of the original URL. Built once from the app list, then pure lookups.
+ * Which registered app a request is for (docs/product.md, Forward auth): by name, or the app whose URL
+ * is the longest prefix of the original URL's normalized path (core's normalizeRequestPath).
+ * Built once from the app list, then pure lookups.
  */
-import type { App } from '@tools-portal/core';
+import { normalizeRequestPath, type App } from '@tools-portal/core';
 
 interface Prefix {
-  /** The app URL's path, e.g. `/` or `/grafana/`. */
+  /** The app URL's normalized path, e.g. `/` or `/grafana/`, and the same in lower case. */
   path: string;
+  lower: string;
   app: App;
 }
+
+export type AppMatch = { kind: 'app'; app: App } | { kind: 'none' } | { kind: 'ambiguous'; reason: string };
+
+const NONE: AppMatch = { kind: 'none' };
 
 function parseHttpUrl(value: string): URL | null {
   try {
@@ -34,9 +40,10 @@ export class AppIndex {
     for (const app of apps) {
       this.byName.set(app.name, app);
       const url = parseHttpUrl(app.url);
-      if (!url) continue;
+      const path = url && normalizeRequestPath(url.pathname);
+      if (!url || !path?.ok) continue;
       const list = this.byOrigin.get(url.origin) ?? [];
-      list.push({ path: url.pathname, app });
+      list.push({ path: path.path, lower: path.path.toLowerCase(), app });
       this.byOrigin.set(url.origin, list);
     }
     // Stable: of two apps with the same URL, the first in the given order wins.
@@ -47,11 +54,18 @@ export class AppIndex {
     return this.byName.get(name);
   }
 
-  /** The app whose URL is the longest prefix of `originalUrl` (scheme, host and port must match). */
-  forUrl(originalUrl: string): App | undefined {
-    const url = parseHttpUrl(originalUrl);
-    if (!url) return undefined;
-    const candidates = this.byOrigin.get(url.origin);
-    return candidates?.find((candidate) => covers(candidate.path, url.pathname))?.app;
+  /**
+   * The app whose URL is the longest prefix of `path` (normalized) at `origin`. Caddy matches
+   * paths ignoring case, nginx does not: when ignoring case would pick another app, the path is
+   * ambiguous.
+   */
+  match(origin: string, path: string): AppMatch {
+    const candidates = this.byOrigin.get(origin);
+    if (!candidates) return NONE;
+    const exact = candidates.find((candidate) => covers(candidate.path, path));
+    const lower = path.toLowerCase();
+    const folded = candidates.find((candidate) => covers(candidate.lower, lower));
+    if (exact !== folded) return { kind: 'ambiguous', reason: 'a path whose app depends on letter case' };
+    return exact ? { kind: 'app', app: exact.app } : NONE;
   }
 }

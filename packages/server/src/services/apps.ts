@@ -1,4 +1,4 @@
-import { API_PREFIX, invalidInput, notFound, originOf, type App, type AppInput, type AppUpdate, type GrantedApp, type ListedApp } from '@tools-portal/core';
+import { API_PREFIX, conflict, invalidInput, notFound, originOf, type App, type AppInput, type AppUpdate, type GrantedApp, type ListedApp } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent, type Audit } from './audit.js';
 import { getUser } from './users.js';
@@ -121,6 +121,9 @@ export async function updateApp(db: Knex, audit: Audit, input: Omit<AppUpdate, '
   const { id, name, url, description, doclink, category, requestable } = input;
   return await db.transaction(async (trx) => {
     const before = await getApp(trx, id);
+    if (before.name !== name && (await trx('oidc_clients').where({ app_id: id }).first('app_id'))) {
+      throw conflict(`app ${before.name} is an OpenID Connect client: renaming it would change its client_id; turn OpenID Connect off first`);
+    }
     const changes = { name, url, description, doclink, category: category ?? before.category, requestable: requestable ?? before.requestable };
     await trx('apps').where({ id }).update(changes);
     const renamed = before.name === name ? '' : ` (was ${before.name})`;

@@ -1,5 +1,5 @@
 /**
- * The forward-auth hot path's short memory (DESIGN.md, Forward auth): who a token stands for,
+ * The forward-auth hot path's short memory (docs/product.md, Forward auth): who a token stands for,
  * which apps a user holds, and the app list. Each entry lives at most `ttlMs`
  * (AUTH_CACHE_SECONDS, at most 5 s), so a change made through another instance takes effect
  * here within that time; a change made through this instance calls `clear()` and takes effect

@@ -37,7 +37,7 @@ export async function createClient(db: Knex, audit: Audit, name: string): Promis
 
 /**
  * Renames a client. The Admin client keeps its name: its name is what makes its users admins
- * (docs/product.md, Roles).
+ * (docs/product.md §6).
  */
 export async function renameClient(db: Knex, audit: Audit, id: number, name: string): Promise<Client> {
   const lookalike = clientNameConflict(name);

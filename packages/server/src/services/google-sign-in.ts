@@ -8,11 +8,12 @@ import { ApiError, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
 import { newChecks, type OidcClient } from '../google-oidc.js';
-import { logEvent, type Audit, type EventSubject } from './audit.js';
-import { openInvite, registerFromInvite, type SignedIn } from './login.js';
+import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
+import { openInvite, registerFromInvite } from './login.js';
 import { savePendingLogin, takePendingLogin } from './oidc-logins.js';
 import { resolveRedirect } from './redirects.js';
-import { createSession, type ClientInfo, type SessionPolicy } from './sessions.js';
+import type { ClientInfo, SessionPolicy } from './sessions.js';
+import { completeSignIn, type SignedIn, type SignInMethod } from './sign-in.js';
 import { createStaffAdmin } from './staff-admins.js';
 import { toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -28,6 +29,8 @@ export interface GoogleIdentity {
 export interface GoogleSignInPolicy extends SessionPolicy {
   staffEmailDomain: string | undefined;
   publicOrigin: string;
+  /** Most sign-ins under way at once (GOOGLE_PENDING_MAX). */
+  googlePendingMax?: number;
 }
 
 export interface StartRequest {
@@ -48,7 +51,7 @@ export async function startGoogleSignIn(
   const inviteToken = request.inviteToken && request.inviteToken.length <= MAX_INVITE_TOKEN ? request.inviteToken : null;
   const redirect = await resolveRedirect(db, policy.publicOrigin, request.redirect);
   const authorizationUrl = await client.authorizationUrl(checks);
-  const binding = await savePendingLogin(db, { ...checks, inviteToken, redirect });
+  const binding = await savePendingLogin(db, { ...checks, inviteToken, redirect }, policy.googlePendingMax);
   return { binding, authorizationUrl };
 }
 
@@ -75,7 +78,10 @@ export async function finishGoogleSignIn(
     return { ...signedIn, redirect: pending.redirect };
   } catch (error) {
     const known = translateDatabaseError(error);
-    await logEvent(db, audit, `Google sign-in refused: ${known ? known.message : 'internal error'}`, subject);
+    const event = `Google sign-in refused: ${known ? known.message : 'internal error'}`;
+    // Before Google named anyone, anybody can repeat this at will: one row a minute per address.
+    if (subject.user === undefined) await logRepeated(db, audit, event);
+    else await logEvent(db, audit, event, subject);
     throw known ?? error;
   }
 }
@@ -102,17 +108,12 @@ async function decide(
 ): Promise<SignedIn> {
   const { email, sub } = identity;
   const audit: Audit = { actor: null, ...info };
-  const signIn = async (user: CurrentUser, event?: string): Promise<SignedIn> => {
-    const token = await createSession(db, user.id, info, policy);
-    // Registrations log their own event; a sign-in of an existing user logs `event`.
-    if (event) await logEvent(db, { ...audit, actor: user }, event);
-    return { token, user };
-  };
+  const signIn = (user: CurrentUser, method: SignInMethod) => completeSignIn(db, user, method, info, policy);
 
   if (!email || !identity.emailVerified) throw refused('the Google account has no verified email address');
 
   const linked: UserRow | undefined = await usersQuery(db).where('users.google_sub', sub).first();
-  if (linked) return signIn(toCurrentUser(linked), 'login with Google');
+  if (linked) return signIn(toCurrentUser(linked), 'google');
 
   const known: (UserRow & { google_sub: string | null }) | undefined = await usersQuery(db)
     .where('users.email', email)
@@ -123,12 +124,12 @@ async function decide(
     // Linking happens once: a user already linked to another Google account stays with it.
     const linkedNow = known.google_sub === null ? await db('users').where({ id: known.id }).whereNull('google_sub').update({ google_sub: sub }) : 0;
     if (linkedNow === 0) throw refused('the user is linked to another Google account');
-    return signIn(toCurrentUser(known), 'login with Google (Google account linked)');
+    return signIn(toCurrentUser(known), 'google-linked');
   }
 
   if (inviteToken) {
     try {
-      return await signIn(await registerFromInvite(db, info, await openInvite(db, inviteToken), { googleSub: sub }, 'with Google'));
+      return await registerFromInvite(db, info, await openInvite(db, inviteToken), { googleSub: sub }, 'invite-google', policy);
     } catch (error) {
       if (error instanceof ApiError) throw refused(`the invitation cannot be used: ${error.message}`);
       throw error;
@@ -138,7 +139,7 @@ async function decide(
   const staff = policy.staffEmailDomain;
   if (staff && email.endsWith(`@${staff}`)) {
     if (identity.hostedDomain !== staff) throw refused(`the account is not managed by the ${staff} Google Workspace (hd claim)`);
-    return signIn(await createStaffAdmin(db, audit, { email, googleSub: sub }));
+    return createStaffAdmin(db, audit, { email, googleSub: sub }, policy);
   }
 
   throw refused('no user, invitation or staff domain matches this Google account');

@@ -131,3 +131,19 @@ export async function findInviteByToken(db: Knex, token: string): Promise<Invite
 export async function appIdsOfInvite(db: Knex, inviteId: number): Promise<number[]> {
   return (await appIdsOfInvites(db, [inviteId])).get(inviteId) ?? [];
 }
+
+/**
+ * Where an invitation link `/{app}/register?token=…` leads after the password is set: the app's
+ * URL when the token is an open invite that grants that app, else nothing (the portal). Without
+ * such an invite the answer never depends on whether the app exists (DESIGN.md, Security rules).
+ */
+export async function registrationTarget(db: Knex, token: string, appName: string): Promise<string | undefined> {
+  if (!token) return undefined;
+  const invite = await findInviteByToken(db, token);
+  if (!invite || invite.used_at !== null || Number(invite.expires_at) <= Date.now()) return undefined;
+  const app: { url: string } | undefined = await db('invite_apps')
+    .join('apps', 'apps.id', 'invite_apps.app_id')
+    .where({ 'invite_apps.invite_id': invite.id, 'apps.name': appName })
+    .first('apps.url');
+  return app?.url;
+}

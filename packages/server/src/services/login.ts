@@ -1,5 +1,5 @@
 /** Password login, registration from an invite, and logout. */
-import { ApiError, invalidInput, type CurrentUser } from '@tools-portal/core';
+import { ApiError, email as emailSchema, invalidInput, type CurrentUser } from '@tools-portal/core';
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
@@ -18,7 +18,8 @@ import {
 import { knownDevice, rememberDevice } from './login-devices.js';
 import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js';
 import type { PasswordCheck, PasswordHasher } from './passwords.js';
-import { createSession, endSession, type ClientInfo, type SessionPolicy } from './sessions.js';
+import { endSession, type ClientInfo, type SessionPolicy } from './sessions.js';
+import { completeSignIn, type SignedIn } from './sign-in.js';
 import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
 export interface LoginDeps {
@@ -27,12 +28,10 @@ export interface LoginDeps {
   policy: SessionPolicy & BruteForcePolicy;
 }
 
-export interface SignedIn {
-  token: string;
-  user: CurrentUser;
-}
+export type { SignedIn } from './sign-in.js';
 
 const WRONG_CREDENTIALS = 'wrong email or password';
+export const NOT_AN_EMAIL = '(not an email)';
 
 export async function passwordLogin(
   deps: LoginDeps,
@@ -44,14 +43,16 @@ export async function passwordLogin(
   const { db, hasher, policy } = deps;
   const email = emailInput.trim().toLowerCase();
   const audit: Audit = { actor: null, ...info };
+  // Whatever was typed into the email field may be a password; only an email is written to the log.
+  const logged = emailSchema.safeParse(email).success ? email : NOT_AN_EMAIL;
   // A browser that signed in to this account before is counted as itself, not as the email: an
   // attacker's guesses cannot lock the owner out (docs/security.md).
   const device = await knownDevice(db, email, deviceId);
-  const subjects = [device ? deviceSubject(device) : emailSubject(email), addressSubject(info.ip)];
+  const subjects = [device ? deviceSubject(device) : emailSubject(logged), addressSubject(info.ip)];
   const emailBanned = device ? (await banRemaining(db, [emailSubject(email)])) > 0 : false;
   const blocked = async (error: unknown): Promise<never> => {
     if (error instanceof ApiError && error.code === 'too_many_requests') {
-      await logEvent(db, audit, 'login blocked: too many failed logins', { user: email });
+      await logEvent(db, audit, 'login blocked: too many failed logins', { user: logged });
     }
     throw error;
   };
@@ -71,17 +72,15 @@ export async function passwordLogin(
   if (!row || !check.ok) {
     await recordFailure(db, policy, reservation);
     const reason = !row ? 'unknown email' : row.password_hash ? 'wrong password' : 'no password set';
-    await logEvent(db, audit, `login failed: ${reason}`, { client: row?.client_name, user: email });
+    await logEvent(db, audit, `login failed: ${reason}`, { client: row?.client_name, user: logged });
     throw new ApiError('unauthenticated', WRONG_CREDENTIALS);
   }
   await releaseAttempt(db, reservation);
   if (check.needsRehash) {
     await db('users').where({ id: row.id }).update({ password_hash: await hasher.hash(password) });
   }
-  const user = toCurrentUser(row);
-  const token = await createSession(db, user.id, info, policy);
-  await logEvent(db, { ...audit, actor: user }, emailBanned ? 'login with password from a known device while the email is banned' : 'login with password');
-  return { token, user, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
+  const signedIn = await completeSignIn(db, toCurrentUser(row), emailBanned ? 'password-known-device' : 'password', info, policy);
+  return { ...signedIn, deviceId: await rememberDevice(db, signedIn.user.id, deviceId, policy.sessionTtlDays) };
 }
 
 /** Checks that an invite can still be used, and answers it. */
@@ -95,15 +94,17 @@ export async function openInvite(db: Knex, token: string): Promise<InviteRow> {
 
 /**
  * Creates the invited user in the invite's client with the invite's apps and consumes the invite,
- * in one transaction: of several concurrent attempts exactly one wins, the rest answer conflict.
+ * and signs the user in, in one transaction: of several concurrent attempts exactly one wins, the
+ * rest answer conflict.
  */
 export async function registerFromInvite(
   db: Knex,
   info: ClientInfo,
   invite: InviteRow,
   credentials: { passwordHash?: string; googleSub?: string },
-  how: string,
-): Promise<CurrentUser> {
+  method: 'invite-password' | 'invite-google',
+  policy: SessionPolicy,
+): Promise<SignedIn> {
   try {
     return await db.transaction(async (trx) => {
       const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
@@ -120,9 +121,7 @@ export async function registerFromInvite(
         .returning('id');
       const appIds = await appIdsOfInvite(trx, invite.id);
       if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
-      const user = await currentUserById(trx, row.id);
-      await logEvent(trx, { actor: user, ...info }, `registered ${how}`);
-      return user;
+      return completeSignIn(trx, await currentUserById(trx, row.id), method, info, policy);
     });
   } catch (error) {
     throw translateDatabaseError(error, `a user with email ${invite.email} already exists`) ?? error;
@@ -135,8 +134,7 @@ export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, to
   const problem = await passwordProblem(password, { email: invite.email });
   if (problem) throw invalidInput('Password', problem);
   const passwordHash = await hasher.hash(password);
-  const user = await registerFromInvite(db, info, invite, { passwordHash }, 'with password');
-  return { token: await createSession(db, user.id, info, policy), user };
+  return registerFromInvite(db, info, invite, { passwordHash }, 'invite-password', policy);
 }
 
 export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number | undefined): Promise<void> {

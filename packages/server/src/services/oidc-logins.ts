@@ -1,5 +1,5 @@
 /**
- * Google sign-ins under way (DESIGN.md, Scale): what the callback must check, kept in the database
+ * Google sign-ins under way (docs/product.md, Scale): what the callback must check, kept in the database
  * so any instance can finish what another started, bound to the browser by a random value in a
  * cookie (stored only as a hash), used at most once and only within LOGIN_TTL_SECONDS.
  */
@@ -8,6 +8,11 @@ import type { Knex } from 'knex';
 import { sha256 } from './secrets.js';
 
 export const OIDC_LOGIN_TTL_SECONDS = 10 * 60;
+/**
+ * Most sign-ins under way at once, from every address together: past it the oldest are dropped
+ * (a browser that took that long starts again). Each address is limited on its own before this.
+ */
+export const MAX_PENDING_LOGINS = 10_000;
 
 export interface PendingLogin {
   state: string;
@@ -18,21 +23,28 @@ export interface PendingLogin {
   redirect: string;
 }
 
-/** Stores a sign-in under way; answers the browser binding to put in the cookie. */
-export async function savePendingLogin(db: Knex, login: PendingLogin): Promise<string> {
+/**
+ * Stores a sign-in under way, sweeping expired ones and keeping at most `maxPending`; answers the
+ * browser binding to put in the cookie.
+ */
+export async function savePendingLogin(db: Knex, login: PendingLogin, maxPending = MAX_PENDING_LOGINS): Promise<string> {
   const binding = randomToken(32);
   const now = Date.now();
   await db('oidc_logins').where('expires_at', '<=', now).delete();
-  await db('oidc_logins').insert({
-    binding_hash: sha256(binding),
-    state: login.state,
-    nonce: login.nonce,
-    code_verifier: login.codeVerifier,
-    invite_token: login.inviteToken,
-    redirect: login.redirect,
-    created_at: now,
-    expires_at: now + OIDC_LOGIN_TTL_SECONDS * 1000,
-  });
+  const [row] = await db('oidc_logins')
+    .insert({
+      binding_hash: sha256(binding),
+      state: login.state,
+      nonce: login.nonce,
+      code_verifier: login.codeVerifier,
+      invite_token: login.inviteToken,
+      redirect: login.redirect,
+      created_at: now,
+      expires_at: now + OIDC_LOGIN_TTL_SECONDS * 1000,
+    })
+    .returning('id');
+  // Ids grow: whatever lies maxPending ids behind this one is the oldest, whichever instance wrote it.
+  await db('oidc_logins').where('id', '<=', Number(row.id) - maxPending).delete();
   return binding;
 }
 

@@ -10,6 +10,7 @@
  */
 import type { Knex } from 'knex';
 import * as scryptModule from 'scrypt-kdf';
+import { HashPool } from './hash-pool.js';
 
 // The package declares named exports but ships one default-exported class with static methods.
 const scrypt = (scryptModule as unknown as { default: typeof scryptModule }).default;
@@ -31,7 +32,11 @@ export class PasswordHasher {
   /** scrypt work done by this process, in units of N (2^logN); the dummy hashes are not counted. */
   work = 0;
 
-  constructor(readonly logN: number) {
+  constructor(
+    readonly logN: number,
+    /** Every hash and check runs through it; without one, nothing bounds them (tests of hashes alone). */
+    readonly pool: HashPool = new HashPool(Number.MAX_SAFE_INTEGER, 0),
+  ) {
     this.targetLogN = logN;
   }
 
@@ -45,10 +50,19 @@ export class PasswordHasher {
   }
 
   async hash(password: string): Promise<string> {
-    return Buffer.from(await this.kdf(password, this.logN)).toString('base64');
+    return this.pool.run(async () => Buffer.from(await this.kdf(password, this.logN)).toString('base64'));
   }
 
-  async verify(stored: string, password: string): Promise<PasswordCheck> {
+  verify(stored: string, password: string): Promise<PasswordCheck> {
+    return this.pool.run(() => this.check(stored, password));
+  }
+
+  /** Does the work a failed check does, so an unknown email answers like a wrong password. */
+  verifyNothing(password: string): Promise<PasswordCheck> {
+    return this.pool.run(() => this.checkNothing(password));
+  }
+
+  private async check(stored: string, password: string): Promise<PasswordCheck> {
     const key = Buffer.from(stored, 'base64');
     const params = scrypt.viewParams(key);
     if (params.logN > this.targetLogN) this.targetLogN = params.logN;
@@ -59,8 +73,7 @@ export class PasswordHasher {
     return { ok, needsRehash: ok && (params.logN !== this.logN || params.r !== R || params.p !== P) };
   }
 
-  /** Does the work a failed check does, so an unknown email answers like a wrong password. */
-  async verifyNothing(password: string): Promise<PasswordCheck> {
+  private async checkNothing(password: string): Promise<PasswordCheck> {
     const logN = this.targetLogN;
     let dummy = this.dummies.get(logN);
     if (!dummy) {

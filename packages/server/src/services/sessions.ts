@@ -2,7 +2,7 @@
  * Sessions and API keys: turning a presented token into the user it stands for. Tokens are
  * stored only as SHA-256 hashes, so a lookup is one indexed query.
  */
-import { isApiKey, randomToken, type CurrentUser } from '@tools-portal/core';
+import { isApiKey, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { sha256 } from './secrets.js';
 import { toCurrentUser, usersQuery, type UserRow } from './users.js';
@@ -26,22 +26,6 @@ export interface Principal {
 export interface ClientInfo {
   ip: string;
   userAgent: string;
-}
-
-/** Starts a session for a user; answers the token, which is never stored as such. */
-export async function createSession(db: Knex, userId: number, info: ClientInfo, policy: SessionPolicy): Promise<string> {
-  const token = randomToken(32);
-  const now = Date.now();
-  await db('sessions').insert({
-    token_hash: sha256(token),
-    user_id: userId,
-    created_at: now,
-    last_seen_at: now,
-    expires_at: now + policy.sessionTtlDays * DAY_MS,
-    ip: info.ip.slice(0, 64),
-    user_agent: info.userAgent.slice(0, 512),
-  });
-  return token;
 }
 
 /** The user a session token or API key stands for, or null when it stands for nobody now. */

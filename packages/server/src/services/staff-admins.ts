@@ -1,12 +1,15 @@
-/** Staff with the company Google address become admins (SPEC, help text): users of client Admin. */
-import { ADMIN_CLIENT_NAME, type CurrentUser } from '@tools-portal/core';
+/** Staff with the company Google address become admins (docs/product.md §1): users of client Admin. */
+import { ADMIN_CLIENT_NAME } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
-import { logEvent, type Audit } from './audit.js';
+import type { Audit } from './audit.js';
 import { createAdminClient } from './clients.js';
+import type { SessionPolicy } from './sessions.js';
+import { completeSignIn, type SignedIn } from './sign-in.js';
 import { currentUserById } from './users.js';
 
-export async function createStaffAdmin(db: Knex, audit: Audit, identity: { email: string; googleSub: string }): Promise<CurrentUser> {
+/** Creates the staff admin and signs them in, in one transaction. */
+export async function createStaffAdmin(db: Knex, audit: Audit, identity: { email: string; googleSub: string }, policy: SessionPolicy): Promise<SignedIn> {
   try {
     return await db.transaction(async (trx) => {
       const existing: { id: number } | undefined = await trx('clients').where({ name: ADMIN_CLIENT_NAME }).first('id');
@@ -15,9 +18,7 @@ export async function createStaffAdmin(db: Knex, audit: Audit, identity: { email
       const [row] = await trx('users')
         .insert({ email: identity.email, client_id: clientId, google_sub: identity.googleSub, created_at: Date.now() })
         .returning('id');
-      const user = await currentUserById(trx, row.id);
-      await logEvent(trx, { ...audit, actor: user }, 'registered as staff admin with Google');
-      return user;
+      return completeSignIn(trx, await currentUserById(trx, row.id), 'staff-google', audit, policy);
     });
   } catch (error) {
     throw translateDatabaseError(error, `a user with email ${identity.email} already exists`) ?? error;

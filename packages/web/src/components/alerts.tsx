@@ -1,4 +1,4 @@
-/** The dismissible alert banner (SPEC sections 2, 4, 9): success, danger or warning, gone after 10 s. */
+/** The dismissible alert banner (docs/product.md §2, §4, §9): success, danger or warning, gone after 10 s. */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
 export const ALERT_SECONDS = 10;

@@ -1,5 +1,5 @@
 /**
- * Modals New App and Edit App (SPEC section 2): name, url, description, doclink, sent as entered;
+ * Modals New App and Edit App (docs/product.md §2): name, url, description, doclink, sent as entered;
  * and the launcher's Category, Requestable and an icon upload with a preview (docs/api.md, Icons).
  */
 import { useEffect, useState } from 'react';
@@ -64,7 +64,7 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
         return saved;
       },
       success: (saved) => `created new app ${saved.name}`,
-      // SPEC section 8 keeps the original's wording for this failure, word for word.
+      // docs/product.md §8 keeps the original's wording for this failure, word for word.
       danger: 'failed to create new client undefined',
       what: 'save app',
       onSuccess: onSaved,

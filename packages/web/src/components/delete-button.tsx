@@ -1,4 +1,4 @@
-/** SPEC section 4: Delete, then Really? to confirm; the button resets afterwards or when left. */
+/** docs/product.md §4: Delete, then Really? to confirm; the button resets afterwards or when left. */
 import { useState } from 'react';
 
 interface DeleteButtonProps {

@@ -1,4 +1,4 @@
-/** Who may see a screen: logged-in users, or admins only (SPEC section 6). */
+/** Who may see a screen: logged-in users, or admins only (docs/product.md §6). */
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
 import { paths } from '../paths';
@@ -13,7 +13,7 @@ function Waiting() {
   );
 }
 
-/** Visitors without a session go to the portal root, which shows the login (SPEC section 8). */
+/** Visitors without a session go to the portal root, which shows the login (docs/product.md §8). */
 export function RequireUser({ children }: { children: ReactNode }) {
   const { state } = useSession();
   if (state.status === 'loading') return <Waiting />;

@@ -1,5 +1,5 @@
 /**
- * The list layout of SPEC section 2: the filter box (3 of 12 columns) beside the heading, its
+ * The list layout of docs/product.md §2: the filter box (3 of 12 columns) beside the heading, its
  * button and the table (9 of 12). Its parts also serve the lists inside the detail screens.
  */
 import type { ReactNode } from 'react';

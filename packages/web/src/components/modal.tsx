@@ -69,7 +69,7 @@ export function Modal({ title, onClose, children, footer, staticBackdrop = false
   return (
     <dialog
       ref={dialog}
-      className="portal-dialog"
+      className="modal portal-dialog"
       aria-labelledby={titleId}
       onMouseDown={(event) => {
         // The dialog fills the viewport; a press on it outside the content is on the backdrop.

@@ -1,4 +1,4 @@
-/** A change the user asked for, with its alerts (SPEC sections 4 and 8): try the call, say how it went. */
+/** A change the user asked for, with its alerts (docs/product.md §4 and §8): try the call, say how it went. */
 import { useCallback } from 'react';
 import { logFailure } from '../api';
 import { useAlerts } from './alerts';
@@ -6,9 +6,9 @@ import { useAlerts } from './alerts';
 export interface Action<T> {
   /** The call, e.g. `() => api.clients.delete(id)`. */
   call: () => Promise<T>;
-  /** The success alert, word for word from SPEC section 8 (made from the call's answer when a function); some changes have none. */
+  /** The success alert, word for word from docs/product.md §8 (made from the call's answer when a function); some changes have none. */
   success?: string | ((value: T) => string);
-  /** The danger alert on failure, word for word from SPEC section 8. */
+  /** The danger alert on failure, word for word from docs/product.md §8. */
   danger: string;
   /** What the console says on failure, e.g. 'delete client'. */
   what: string;

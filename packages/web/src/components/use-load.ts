@@ -1,4 +1,4 @@
-/** Loads data for a screen and reloads it after a change (SPEC section 4). */
+/** Loads data for a screen and reloads it after a change (docs/product.md §4). */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isUnauthenticated } from '../api';
 import { useSession } from '../session';

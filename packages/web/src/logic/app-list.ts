@@ -1,4 +1,4 @@
-/** What the app list shows (SPEC section 2), built on core's dev/prod/extern rules. */
+/** What the app list shows (docs/product.md §2), built on core's dev/prod/extern rules. */
 import { appsInView, byName, externTools, type AppView } from '@tools-portal/core/apps';
 import type { App } from '@tools-portal/core/entities';
 
@@ -15,7 +15,7 @@ export function appListColumns<T extends App>(apps: readonly T[], admin: boolean
   return { apps: appsInView(sorted, view), otherTools: externTools(sorted) };
 }
 
-/** SPEC section 1: a user with exactly one app goes straight to it. */
+/** docs/product.md §1: a user with exactly one app goes straight to it. */
 export function onlyAppUrl(apps: readonly App[]): string | null {
   return apps.length === 1 ? apps[0].url : null;
 }

@@ -1,4 +1,4 @@
-/** The log's pages (SPEC section 9): 20 rows a page, 1000 rows assumed in all. */
+/** The log's pages (docs/product.md §9): 20 rows a page, 1000 rows assumed in all. */
 export const LOG_PAGE_SIZE = 20;
 export const LOG_TOTAL_ROWS = 1000;
 

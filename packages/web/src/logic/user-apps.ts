@@ -1,4 +1,4 @@
-/** Manage User Apps (SPEC section 4): what to remove and what to add, one change at a time. */
+/** Manage User Apps (docs/product.md §4): what to remove and what to add, one change at a time. */
 export interface UserAppChanges {
   remove: number[];
   add: number[];

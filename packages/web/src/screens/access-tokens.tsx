@@ -1,4 +1,4 @@
-/** /accesstokens (SPEC section 2): the user's own API keys, masked; a new key is made here and shown once. */
+/** /accesstokens (docs/product.md §2): the user's own API keys, masked; a new key is made here and shown once. */
 import { useState } from 'react';
 import { generateApiKey, maskApiKey } from '@tools-portal/core/api-keys';
 import type { AccessToken } from '@tools-portal/core/entities';

@@ -1,4 +1,4 @@
-/** /app/{id} (SPEC section 2): the app, its users (removable), and the placeholder Add User. */
+/** /app/{id} (docs/product.md §2): the app, its users (removable), and the placeholder Add User. */
 import { Link, useParams } from 'react-router-dom';
 import type { User } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';

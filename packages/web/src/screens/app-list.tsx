@@ -1,5 +1,5 @@
 /**
- * /applist and /apps (SPEC section 2): the apps of the user; for admins also prod/dev, editing and
+ * /applist and /apps (docs/product.md §2): the apps of the user; for admins also prod/dev, editing and
  * Other Tools. The launcher (docs/api.md, Apps): a Search apps box (`/` focuses it, Enter opens
  * the single match), favourites first with a star, then the apps by category, with their icons.
  */
@@ -35,7 +35,7 @@ export function AppList() {
   const apps = useLoad(() => api.apps.list(), () => alerts.danger('failed to fetch all apps'));
   const requestable = useLoad(() => api.users.requestable(), (error) => logFailure('load requestable apps', error));
 
-  // SPEC section 1: a user with exactly one app goes straight to it. Admins stay, so that the
+  // docs/product.md §1: a user with exactly one app goes straight to it. Admins stay, so that the
   // portal's own management screens remain reachable after they create the first app.
   const onlyUrl = apps.data && !user.admin ? onlyAppUrl(apps.data) : null;
   useEffect(() => {
@@ -151,7 +151,7 @@ export function AppList() {
               <Fragment key={group.key}>
                 {group.title && (
                   <tr className="table-light">
-                    <th scope="colgroup" colSpan={columnCount} className="small text-uppercase text-secondary">
+                    <th scope="colgroup" colSpan={columnCount} className="small text-uppercase fw-semibold text-body">
                       {group.title}
                     </th>
                   </tr>

@@ -1,4 +1,4 @@
-/** /client/{id} (SPEC section 2): the client's name and its users by email. Failures only go to the console. */
+/** /client/{id} (docs/product.md §2): the client's name and its users by email. Failures only go to the console. */
 import { Link, useParams } from 'react-router-dom';
 import { api, logFailure } from '../api';
 import { EmptyRow } from '../components/empty-row';

@@ -1,4 +1,4 @@
-/** /clients (SPEC section 2): filter (3 of 12 columns), the client table (9 of 12), New Client. */
+/** /clients (docs/product.md §2): filter (3 of 12 columns), the client table (9 of 12), New Client. */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { byName } from '@tools-portal/core/apps';

@@ -1,4 +1,4 @@
-/** /docs (SPEC sections 1 and 2): the admin help page; other users see no content. */
+/** /docs (docs/product.md §1 and §2): the admin help page; other users see no content. */
 import { useCurrentUser } from '../session';
 
 export function Docs() {

@@ -1,4 +1,4 @@
-/** /failedlogin (SPEC section 2). */
+/** /failedlogin (docs/product.md §2). */
 import { Link } from 'react-router-dom';
 import { Centered } from '../components/layout';
 import { paths } from '../paths';

@@ -1,4 +1,4 @@
-/** /registrationtokens (SPEC section 2): Invites, New Invite, and the link to copy. */
+/** /registrationtokens (docs/product.md §2): Invites, New Invite, and the link to copy. */
 import { useState } from 'react';
 import { byName } from '@tools-portal/core/apps';
 import type { App, Client, RegistrationToken } from '@tools-portal/core/entities';

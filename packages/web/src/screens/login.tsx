@@ -1,9 +1,9 @@
 /**
- * /login, /login/{redirect}, /login/{redirect}/{token} (SPEC section 2): password login, or with a
+ * /login, /login/{redirect}, /login/{redirect}/{token} (docs/product.md §2): password login, or with a
  * token the initial password; Google sign-in when the server offers it. The server sets the cookie
  * and vets the redirect; a failure goes to Failed Login, except a password the server refuses at
  * registration: its reason shows as a danger alert, so that the user can choose another (a
- * deviation from SPEC section 8, documented in the README).
+ * deviation from docs/product.md §8, documented in the README).
  */
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';

@@ -1,4 +1,4 @@
-/** /logs (SPEC section 2): the last 1000 log entries, 20 a page. A failed fetch shows an empty page. */
+/** /logs (docs/product.md §2): the last 1000 log entries, 20 a page. A failed fetch shows an empty page. */
 import { useState } from 'react';
 import type { LogEntry } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';

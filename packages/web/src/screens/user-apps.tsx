@@ -1,4 +1,4 @@
-/** /userapps (SPEC section 2): Your Apps, filterable, sortable by name; one app means going there. */
+/** /userapps (docs/product.md §2): Your Apps, filterable, sortable by name; one app means going there. */
 import { useEffect, useState } from 'react';
 import { api } from '../api';
 import { useAlerts } from '../components/alerts';

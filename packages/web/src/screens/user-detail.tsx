@@ -1,4 +1,4 @@
-/** /user/{id} (SPEC section 2): email, client, apps; Manage Apps saves one change at a time. */
+/** /user/{id} (docs/product.md §2): email, client, apps; Manage Apps saves one change at a time. */
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { byName } from '@tools-portal/core/apps';

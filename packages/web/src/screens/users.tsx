@@ -1,4 +1,4 @@
-/** /users (SPEC section 2): every user, filterable and sortable, deletable with confirmation. */
+/** /users (docs/product.md §2): every user, filterable and sortable, deletable with confirmation. */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { User } from '@tools-portal/core/entities';

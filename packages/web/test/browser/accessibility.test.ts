@@ -49,7 +49,7 @@ async function checkDialog(page: WatchedPage, opener: string, title: string, clo
   if (close === 'Escape') await page.keyboard.press('Escape');
   else await dialog.getByRole('button', { name: close, exact: true }).click();
   await expect.poll(() => dialog.count()).toBe(0);
-  await expect.poll(() => focusedName(page), `focus back on ${opener}`).toBe(opener);
+  await expect.poll(() => focusedName(page), { message: `focus back on ${opener}` }).toBe(opener);
 }
 
 describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', () => {
@@ -96,7 +96,7 @@ describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', 
         ];
         for (const [route, heading] of screens) {
           await goto(page, portal, route);
-          await expect.poll(() => page.getByRole('heading', { name: heading, exact: true }).first().isVisible(), route).toBe(true);
+          await expect.poll(() => page.getByRole('heading', { name: heading, exact: true }).first().isVisible(), { message: route }).toBe(true);
           await page.waitForLoadState('networkidle');
           expect(await axeViolations(page), route).toEqual([]);
         }

@@ -128,7 +128,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'The team wiki, edited' }).isVisible()).toBe(true);
 
-    // Bad input comes back as the SPEC's (odd) wording and changes nothing.
+    // Bad input comes back as the product's (odd) wording (docs/product.md §8) and changes nothing.
     await page.getByRole('button', { name: 'New App' }).click();
     await page.getByRole('dialog', { name: 'New App' }).getByLabel('app name').fill('broken');
     await page.getByRole('dialog', { name: 'New App' }).getByRole('button', { name: 'Save' }).click();

@@ -17,7 +17,7 @@ describe('the web bundle', () => {
     for (const word of ['trustno1', 'qwertyuiop', 'passwords-common', 'zxcvbn', 'Tools-Server pass', 'must not contain your email']) {
       expect(code.includes(word), word).toBe(false);
     }
-    // The SPEC's own checks are there, with its words.
+    // The form's own checks are there, with the words of docs/product.md §5.
     expect(code).toContain("Your passwords don't match!");
     expect(code).toContain('Your password must be at least eight characters long!');
   });

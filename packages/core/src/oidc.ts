@@ -1,0 +1,73 @@
+/**
+ * Apps as OpenID Connect clients (docs/oidc.md): the settings an admin sends, their validation,
+ * and what the API answers. The client id is the app's name.
+ */
+import { z } from 'zod';
+import { MAX_URL_LENGTH } from './validation.js';
+
+export const OIDC_SIGNING_ALGS = ['RS256', 'ES256'] as const;
+export type OidcSigningAlg = (typeof OIDC_SIGNING_ALGS)[number];
+
+export const OIDC_SCOPES = ['openid', 'email', 'profile', 'groups', 'offline_access'] as const;
+
+/** Where the provider's endpoints live below PUBLIC_URL (the portal's own `/auth/` is the web portal). */
+export const OIDC_PREFIX = '/oidc';
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Why a redirect URI is refused, or null: absolute, https (http only on loopback), no fragment. */
+export function redirectUriProblem(value: string): string | null {
+  if (/[\u0000-\u0020\u007f\\]/.test(value)) return 'must not contain spaces, control characters or backslashes';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) return 'must use https (plain http only on 127.0.0.1, localhost or [::1])';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an https URL';
+  if (url.username || url.password) return 'must not carry a user name or password';
+  if (value.includes('#')) return 'must not contain a fragment';
+  return null;
+}
+
+const redirectUri = z
+  .string({ error: 'must be a string' })
+  .max(MAX_URL_LENGTH, { error: `must be at most ${MAX_URL_LENGTH} characters` })
+  .superRefine((value, ctx) => {
+    const problem = redirectUriProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+export const oidcClientInput = z.object({
+  redirect_uris: z.array(redirectUri, { error: 'must be a list of URLs' }).min(1, { error: 'must hold at least one URL' }).max(20),
+  post_logout_redirect_uris: z.array(redirectUri, { error: 'must be a list of URLs' }).max(20).default([]),
+  public: z.boolean({ error: 'must be true or false' }).default(false),
+  id_token_signed_response_alg: z.enum(OIDC_SIGNING_ALGS, { error: 'must be RS256 or ES256' }).default('RS256'),
+});
+export type OidcClientInput = z.input<typeof oidcClientInput>;
+
+/** `GET /app/{id}/oidc`: the settings, never a secret. */
+export interface OidcClientSettings {
+  client_id: string;
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+  public: boolean;
+  id_token_signed_response_alg: OidcSigningAlg;
+  /** `{PUBLIC_URL}/.well-known/openid-configuration` */
+  discovery_url: string;
+  createdTimestamp: string;
+  updatedTimestamp: string;
+}
+
+/** `POST /app/{id}/oidc`: the settings and, for a confidential client, the secret, shown this once. */
+export interface OidcClientCreated extends OidcClientSettings {
+  client_secret?: string;
+}
+
+export interface OidcKeyRotation {
+  /** Key ids now used for signing. */
+  signing: string[];
+  /** Key ids still published for tokens signed before. */
+  published: string[];
+}

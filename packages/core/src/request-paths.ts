@@ -1,0 +1,188 @@
+/**
+ * The path of a proxied request the way a reverse proxy and the app behind it read it
+ * (docs/forward-auth.md, "Path tricks"): escapes of unreserved characters decoded, repeated
+ * slashes merged, dot segments resolved. A path that two readers could understand differently
+ * (an encoded slash or backslash, a backslash, a `;` parameter, a control character, an invalid,
+ * overlong or double-encoded escape, `..` above the root) is refused, never guessed at.
+ */
+
+export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
+
+/** The original URL a proxy reports, split into what forward auth judges. */
+export type OriginalUrl =
+  | { kind: 'url'; origin: string; path: string; search: string }
+  /** An http(s) URL whose path readers could understand differently: refuse it. */
+  | { kind: 'ambiguous'; reason: string }
+  /** Not an absolute http(s) URL with a plain host: nothing to judge by. */
+  | { kind: 'invalid' };
+
+/** Longer original URLs are not judged (no proxy sends them for a real page). */
+export const MAX_ORIGINAL_URL_LENGTH = 2000;
+
+// Already normal: non-empty segments of plain characters, none of them `.` or `..`. Most
+// requests take this branch and cost one regular-expression test.
+const PLAIN = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9\-._~!$&'()*+,=:@]+)*\/?$/;
+
+// What each printable ASCII character is in a raw path (RFC 3986 pchar, plus what browsers send).
+const enum Kind {
+  Keep,
+  Encode,
+  Refuse,
+}
+const RAW = new Array<Kind>(128).fill(Kind.Refuse);
+for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,=:@/") RAW[char.charCodeAt(0)] = Kind.Keep;
+// Outside RFC 3986 but sent unescaped by some clients; the escaped form is the canonical one.
+for (const char of '"<>[]^`{|}') RAW[char.charCodeAt(0)] = Kind.Encode;
+
+const UNRESERVED = new Array<boolean>(128).fill(false);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~') UNRESERVED[char.charCodeAt(0)] = true;
+
+const DOUBLE_ENCODED = /%25[0-9A-Fa-f]{2}/;
+
+const refuse = (reason: string): PathCheck => ({ ok: false, reason });
+
+const RAW_REASONS: Record<string, string> = {
+  ';': 'a path parameter (;)',
+  '\\': 'a backslash',
+  '#': 'a fragment (#)',
+  '?': 'a query inside the path',
+};
+
+function hexDigit(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  const lower = code | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
+/** The byte of the escape `%XY` at `at`, or -1 when there is none. */
+function escapedByte(raw: string, at: number): number {
+  if (raw.charCodeAt(at) !== 0x25 || at + 2 >= raw.length) return -1;
+  const high = hexDigit(raw.charCodeAt(at + 1));
+  const low = hexDigit(raw.charCodeAt(at + 2));
+  return high < 0 || low < 0 ? -1 : (high << 4) | low;
+}
+
+const escape = (byte: number) => `%${byte < 16 ? '0' : ''}${byte.toString(16).toUpperCase()}`;
+
+/**
+ * The length of the UTF-8 sequence of escapes starting with `lead` at `at`, when it is a valid,
+ * shortest-form encoding of a scalar value (RFC 3629); else 0. `%C0%AE` (an overlong `.`),
+ * surrogates and lone continuation bytes are refused.
+ */
+function utf8SequenceLength(raw: string, at: number, lead: number): number {
+  let length: number;
+  let min = 0x80;
+  let max = 0xbf;
+  if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+  else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    if (lead === 0xe0) min = 0xa0;
+    if (lead === 0xed) max = 0x9f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    if (lead === 0xf0) min = 0x90;
+    if (lead === 0xf4) max = 0x8f;
+  } else return 0;
+  for (let i = 1; i < length; i++) {
+    const byte = escapedByte(raw, at + 3 * i);
+    if (byte < (i === 1 ? min : 0x80) || byte > (i === 1 ? max : 0xbf)) return 0;
+  }
+  return length;
+}
+
+/**
+ * Normalizes the path of a request target (the part before `?`). Answers the path as proxies
+ * route it and apps read it, in one canonical spelling (unreserved escapes decoded, other
+ * escapes in upper case), or why it is refused.
+ */
+export function normalizeRequestPath(raw: string): PathCheck {
+  if (raw.charCodeAt(0) !== 0x2f) return refuse('a path that does not start with /');
+  if (PLAIN.test(raw)) return { ok: true, path: raw };
+
+  let decoded = '';
+  for (let i = 0; i < raw.length; i++) {
+    const code = raw.charCodeAt(i);
+    if (code !== 0x25) {
+      const kind = code > 0x20 && code < 0x7f ? RAW[code] : Kind.Refuse;
+      if (kind === Kind.Keep) decoded += raw[i];
+      else if (kind === Kind.Encode) decoded += escape(code);
+      else return refuse(RAW_REASONS[raw[i]] ?? 'a character that is not allowed in a path');
+      continue;
+    }
+    const byte = escapedByte(raw, i);
+    if (byte < 0) return refuse('an invalid percent-escape');
+    if (byte === 0x2f) return refuse('an encoded slash');
+    if (byte === 0x5c) return refuse('an encoded backslash');
+    if (byte === 0x3b) return refuse('an encoded path parameter (;)');
+    if (byte < 0x20 || byte === 0x7f) return refuse('an encoded control character');
+    if (byte < 0x80) {
+      decoded += UNRESERVED[byte] ? String.fromCharCode(byte) : escape(byte);
+      i += 2;
+    } else {
+      const length = utf8SequenceLength(raw, i, byte);
+      if (length === 0) return refuse('an overlong or invalid UTF-8 escape');
+      for (let k = 0; k < length; k++) decoded += escape(escapedByte(raw, i + 3 * k));
+      i += 3 * length - 1;
+    }
+  }
+
+  // `%252f` is `%2f` to anything that decodes twice (also when spelled `%25%32%66`).
+  if (DOUBLE_ENCODED.test(decoded)) return refuse('a double-encoded escape');
+
+  const parts = decoded.split('/');
+  const segments: string[] = [];
+  let trailingSlash = false;
+  let emptySegment = false;
+  let dotSegment = false;
+  for (let k = 1; k < parts.length; k++) {
+    const part = parts[k];
+    const last = k === parts.length - 1;
+    trailingSlash = false;
+    if (part === '') {
+      if (last) trailingSlash = true;
+      else emptySegment = true;
+    } else if (part === '.' || part === '..') {
+      dotSegment = true;
+      if (part === '..') {
+        if (segments.length === 0) return refuse('.. above the root');
+        segments.pop();
+      }
+      trailingSlash = last;
+    } else {
+      segments.push(part);
+    }
+  }
+  // `/a//../b` is `/a/b` by RFC 3986 but `/b` to nginx and Caddy, which merge slashes first.
+  if (emptySegment && dotSegment) return refuse('an empty segment beside a dot segment');
+  if (segments.length === 0) return { ok: true, path: '/' };
+  return { ok: true, path: `/${segments.join('/')}${trailingSlash ? '/' : ''}` };
+}
+
+// A plain host name, IPv4 or bracketed IPv6 address, with an optional port: no user info, no
+// backslash, nothing a URL parser could read as another host.
+const HOST = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const ABSOLUTE = /^(https?):\/\/([^/?#]*)([^?]*)(\?.*)?$/i;
+
+/** Whether `host` (with an optional port) is a plain host, as a proxy's `X-Forwarded-Host` must be. */
+export function isPlainHost(host: string): boolean {
+  return HOST.test(host);
+}
+
+/**
+ * Splits the original URL a proxy reports (`https://tools.example.com/grafana/d/1?x=2`) into its
+ * origin (as the WHATWG URL parser spells it), its normalized path and its query.
+ */
+export function parseOriginalUrl(value: string): OriginalUrl {
+  if (value.length > MAX_ORIGINAL_URL_LENGTH) return { kind: 'invalid' };
+  const parts = ABSOLUTE.exec(value);
+  if (!parts || !HOST.test(parts[2])) return { kind: 'invalid' };
+  let origin: string;
+  try {
+    origin = new URL(`${parts[1]}://${parts[2]}/`).origin;
+  } catch {
+    return { kind: 'invalid' };
+  }
+  const path = normalizeRequestPath(parts[3] || '/');
+  if (!path.ok) return { kind: 'ambiguous', reason: path.reason };
+  return { kind: 'url', origin, path: path.path, search: parts[4] ?? '' };
+}

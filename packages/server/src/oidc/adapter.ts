@@ -1,0 +1,96 @@
+/**
+ * oidc-provider's storage on Knex, so that SQLite and PostgreSQL hold its state and every
+ * instance sees the same codes, tokens, grants, interactions and sessions. One row per model and
+ * id; rows past `expires_at` are never answered and are swept. Clients are not stored here: the
+ * `Client` model reads the apps enabled as OpenID clients (oidc/clients.ts).
+ */
+import type { Knex } from 'knex';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import { clientMetadata } from './clients.js';
+
+const TABLE = 'oidc_payloads';
+// How often one instance deletes expired rows (each instance does it; the delete is idempotent).
+const SWEEP_INTERVAL_MS = 60_000;
+
+export interface AdapterOptions {
+  db: Knex;
+  now?: () => number;
+}
+
+/** The adapter class oidc-provider instantiates once per model name. */
+export function knexAdapter(options: AdapterOptions): new (model: string) => Adapter {
+  const { db } = options;
+  const now = options.now ?? Date.now;
+  let lastSweep = 0;
+
+  async function sweep(): Promise<void> {
+    const at = now();
+    if (at - lastSweep < SWEEP_INTERVAL_MS) return;
+    lastSweep = at;
+    await db(TABLE).where('expires_at', '<', at).delete();
+    await db('oidc_grant_sessions').where('expires_at', '<', at).delete();
+  }
+
+  type Row = { payload: string; expires_at: number | string | null; consumed_at: number | string | null };
+  const columns = ['payload', 'expires_at', 'consumed_at'];
+  const parse = (row: Row | undefined): AdapterPayload | undefined => {
+    if (!row) return undefined;
+    if (row.expires_at !== null && Number(row.expires_at) <= now()) return undefined;
+    const payload = JSON.parse(row.payload) as AdapterPayload;
+    if (row.consumed_at !== null) payload.consumed = Number(row.consumed_at);
+    return payload;
+  };
+
+  // What a caller sends as a token, code or id is looked up as is: refuse what no id of ours can
+  // be (and what PostgreSQL cannot even compare, such as NUL) before it reaches the database.
+  const plausible = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 255 && !value.includes('\u0000');
+
+  return class KnexAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      const row = {
+        model: this.model,
+        id,
+        payload: JSON.stringify(payload),
+        grant_id: payload.grantId ?? null,
+        uid: payload.uid ?? null,
+        user_code: payload.userCode ?? null,
+        expires_at: expiresIn ? now() + expiresIn * 1000 : null,
+      };
+      await db(TABLE).insert(row).onConflict(['model', 'id']).merge(['payload', 'grant_id', 'uid', 'user_code', 'expires_at']);
+      await sweep();
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      if (!plausible(id)) return undefined;
+      if (this.model === 'Client') return clientMetadata(db, id);
+      return parse(await db(TABLE).where({ model: this.model, id }).first(columns));
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      if (!plausible(uid)) return undefined;
+      return parse(await db(TABLE).where({ model: this.model, uid }).orderBy('expires_at', 'desc').first(columns));
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      if (!plausible(userCode)) return undefined;
+      return parse(await db(TABLE).where({ model: this.model, user_code: userCode }).first(columns));
+    }
+
+    async destroy(id: string): Promise<void> {
+      await db(TABLE).where({ model: this.model, id }).delete();
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await db(TABLE).where({ grant_id: grantId }).delete();
+    }
+
+    async consume(id: string): Promise<void> {
+      // A conditional update: of two requests racing to use one code or refresh token, exactly
+      // one wins; the other is answered invalid_grant (and the provider revokes the grant).
+      const won = await db(TABLE).where({ model: this.model, id }).whereNull('consumed_at').update({ consumed_at: Math.floor(now() / 1000) });
+      if (won === 0) throw new errors.InvalidGrant(`${this.model} already used`);
+    }
+  };
+}

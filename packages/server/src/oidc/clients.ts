@@ -1,0 +1,132 @@
+/**
+ * Apps as OpenID clients (docs/oidc.md): the admin's settings, and the client metadata the
+ * provider reads on every request (so that turning a client off or issuing a new secret takes
+ * effect at once on every instance). The client id is the app's name. Secrets are random 256-bit
+ * values, shown once and stored as SHA-256 hashes; the provider compares them through
+ * `compareClientSecret` (oidc/provider.ts), never in plain text.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { ApiError, notFound, randomToken, type OidcClientCreated, type OidcClientInput, type OidcClientSettings, type OidcSigningAlg } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import type { AdapterPayload } from 'oidc-provider';
+import { getApp } from '../services/apps.js';
+import { logEvent, type Audit } from '../services/audit.js';
+import { sha256 } from '../services/secrets.js';
+
+interface ClientRow {
+  app_id: number;
+  name: string;
+  redirect_uris: string;
+  post_logout_redirect_uris: string;
+  public: boolean | number;
+  id_token_alg: string;
+  secret_hash: string | null;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+const clientsQuery = (db: Knex) =>
+  db('oidc_clients')
+    .join('apps', 'apps.id', 'oidc_clients.app_id')
+    .select('oidc_clients.*', 'apps.name');
+
+export function discoveryUrl(publicUrl: string): string {
+  return `${publicUrl}/.well-known/openid-configuration`;
+}
+
+function present(row: ClientRow, publicUrl: string): OidcClientSettings {
+  return {
+    client_id: row.name,
+    redirect_uris: JSON.parse(row.redirect_uris) as string[],
+    post_logout_redirect_uris: JSON.parse(row.post_logout_redirect_uris) as string[],
+    public: Boolean(row.public),
+    id_token_signed_response_alg: row.id_token_alg as OidcSigningAlg,
+    discovery_url: discoveryUrl(publicUrl),
+    createdTimestamp: new Date(Number(row.created_at)).toISOString(),
+    updatedTimestamp: new Date(Number(row.updated_at)).toISOString(),
+  };
+}
+
+type Settings = Required<Omit<OidcClientInput, 'post_logout_redirect_uris'>> & { post_logout_redirect_uris: string[] };
+
+/** Enables the app as a client, or replaces its settings; a confidential client gets a new secret. */
+export async function enableClient(db: Knex, audit: Audit, appId: number, input: Settings, publicUrl: string): Promise<OidcClientCreated> {
+  const secret = input.public ? undefined : randomToken(32);
+  const now = Date.now();
+  return db.transaction(async (trx) => {
+    const app = await getApp(trx, appId);
+    const row = {
+      app_id: appId,
+      redirect_uris: JSON.stringify(dedupe(input.redirect_uris)),
+      post_logout_redirect_uris: JSON.stringify(dedupe(input.post_logout_redirect_uris)),
+      public: input.public,
+      id_token_alg: input.id_token_signed_response_alg,
+      secret_hash: secret ? sha256(secret) : null,
+      updated_at: now,
+    };
+    const before = await trx('oidc_clients').where({ app_id: appId }).first('app_id');
+    if (before) await trx('oidc_clients').where({ app_id: appId }).update(row);
+    else await trx('oidc_clients').insert({ ...row, created_at: now });
+    await logEvent(trx, audit, `${before ? 'replaced' : 'enabled'} OpenID Connect for app ${app.name}${secret ? ' (new client secret)' : ' (public client)'}`);
+    const stored: ClientRow = await clientsQuery(trx).where('oidc_clients.app_id', appId).first();
+    return { ...present(stored, publicUrl), ...(secret ? { client_secret: secret } : {}) };
+  });
+}
+
+export async function getClientSettings(db: Knex, appId: number, publicUrl: string): Promise<OidcClientSettings> {
+  const app = await getApp(db, appId);
+  const row: ClientRow | undefined = await clientsQuery(db).where('oidc_clients.app_id', appId).first();
+  if (!row) throw new ApiError('not_found', `app ${app.name} is not an OpenID Connect client`);
+  return present(row, publicUrl);
+}
+
+/** Turns the client off: its tokens stop working at once (the client is no longer found). */
+export async function disableClient(db: Knex, audit: Audit, appId: number): Promise<void> {
+  await db.transaction(async (trx) => {
+    const app = await getApp(trx, appId);
+    const deleted = await trx('oidc_clients').where({ app_id: appId }).delete();
+    if (deleted === 0) throw notFound('OpenID Connect client of app', app.name);
+    await logEvent(trx, audit, `turned off OpenID Connect for app ${app.name}`);
+  });
+}
+
+/** Whether an app is an OpenID client (renaming it would change its client_id: 409). */
+export async function isClient(db: Knex, appId: number): Promise<boolean> {
+  return (await db('oidc_clients').where({ app_id: appId }).first('app_id')) !== undefined;
+}
+
+/**
+ * The provider's view of a client, or undefined (unknown client → invalid_client). The secret
+ * field carries the hash; `compareClientSecret` hashes what the client presents.
+ */
+export async function clientMetadata(db: Knex, clientId: string): Promise<AdapterPayload | undefined> {
+  if (clientId.length === 0 || clientId.length > 200 || clientId.includes('\u0000')) return undefined;
+  const row: ClientRow | undefined = await clientsQuery(db).where('apps.name', clientId).first();
+  if (!row) return undefined;
+  const isPublic = Boolean(row.public);
+  return {
+    client_id: row.name,
+    ...(isPublic ? {} : { client_secret: row.secret_hash ?? '' }),
+    redirect_uris: JSON.parse(row.redirect_uris) as string[],
+    post_logout_redirect_uris: JSON.parse(row.post_logout_redirect_uris) as string[],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: isPublic ? 'none' : 'client_secret_basic',
+    id_token_signed_response_alg: row.id_token_alg,
+    // Loopback redirect URIs are fine for a web client here (docs/oidc.md: http only on loopback).
+    application_type: 'web',
+    'urn:tools-portal:app_id': row.app_id,
+  } as AdapterPayload;
+}
+
+/** Constant-time comparison of a presented secret with the stored hash. */
+export function secretMatches(storedHash: string, presented: string): boolean {
+  if (!storedHash || presented.length === 0 || presented.length > 512) return false;
+  const a = Buffer.from(sha256(presented), 'hex');
+  const b = Buffer.from(storedHash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function dedupe(values: string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,399 @@
+/**
+ * The portal as an OpenID Connect provider (docs/oidc.md): oidc-provider configured for this
+ * contract. Its defaults differ from it in places, each set here on purpose:
+ * - offline_access is kept without `prompt=consent` (apps are first-party: no consent screen);
+ * - PKCE is required from public clients only, so confidential relying parties without it work;
+ * - client secrets are compared as SHA-256 hashes (compareClientSecret), never stored in plain;
+ * - its own sign-in session is bound to the portal session (Session.get below): it never outlives
+ *   the portal's, and a browser with a portal session needs no screen of the provider's;
+ * - every route lives below /oidc/ (the portal owns /auth/), discovery at the issuer's
+ *   /.well-known/openid-configuration;
+ * - its pages are ours, within the portal's Content-Security-Policy (oidc/pages.ts).
+ */
+import { createHmac } from 'node:crypto';
+import { mayUseApp, OIDC_PREFIX, type CurrentUser } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import Provider, { errors, interactionPolicy, type Account, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { IncomingMessage } from 'node:http';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { logEvent } from '../services/audit.js';
+import type { AuthCache } from '../services/auth-cache.js';
+import type { SecretBox } from '../services/secret-box.js';
+import type { Principal } from '../services/sessions.js';
+import { usersQuery, toCurrentUser, type UserRow } from '../services/users.js';
+import { knexAdapter } from './adapter.js';
+import { secretMatches } from './clients.js';
+import { errorPage, logoutPage, signedOutPage, withFormAction } from './pages.js';
+import { ensureSigningKeys, keySetVersion, loadKeySet } from './signing-keys.js';
+
+export interface OidcDeps {
+  db: Knex;
+  config: Config;
+  logger: Logger;
+  secrets: SecretBox;
+  authCache: AuthCache;
+}
+
+export const ROUTES = {
+  authorization: `${OIDC_PREFIX}/auth`,
+  token: `${OIDC_PREFIX}/token`,
+  userinfo: `${OIDC_PREFIX}/userinfo`,
+  jwks: `${OIDC_PREFIX}/jwks`,
+  end_session: `${OIDC_PREFIX}/logout`,
+  revocation: `${OIDC_PREFIX}/revoke`,
+  introspection: `${OIDC_PREFIX}/introspect`,
+  registration: `${OIDC_PREFIX}/register`,
+  pushed_authorization_request: `${OIDC_PREFIX}/par`,
+  code_verification: `${OIDC_PREFIX}/device`,
+  device_authorization: `${OIDC_PREFIX}/device/auth`,
+  backchannel_authentication: `${OIDC_PREFIX}/backchannel`,
+} as const;
+
+export const INTERACTION_PATH = `${OIDC_PREFIX}/interaction/`;
+
+/** Token lifetimes, in seconds. */
+export const TTL = {
+  AccessToken: 60 * 60,
+  AuthorizationCode: 60,
+  IdToken: 60 * 60,
+  Interaction: 10 * 60,
+  RefreshToken: 30 * 24 * 60 * 60,
+  Grant: 30 * 24 * 60 * 60,
+  Session: 14 * 24 * 60 * 60,
+} as const;
+
+// How often an instance checks whether another one rotated the signing keys.
+const KEY_CHECK_MS = 5000;
+
+/** The portal session of a request to the provider, set by the Koa layer (oidc/routes.ts). */
+const portalPrincipals = new WeakMap<IncomingMessage, Principal | null>();
+
+export function setPortalPrincipal(request: IncomingMessage, principal: Principal | null): void {
+  portalPrincipals.set(request, principal);
+}
+
+function portalPrincipalOf(ctx: { req: IncomingMessage }): Principal | null {
+  return portalPrincipals.get(ctx.req) ?? null;
+}
+
+/** The provider session's uid for a portal session: what binds the two. */
+const boundUid = (principal: Principal) => `portal-${principal.sessionId}-${principal.user.id}`;
+
+/** Looks up a user by the `sub` the provider carries (the user id as a string). */
+async function userOf(db: Knex, sub: string): Promise<CurrentUser | undefined> {
+  if (!/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
+  const row: UserRow | undefined = await usersQuery(db).where('users.id', Number(sub)).first();
+  return row ? toCurrentUser(row) : undefined;
+}
+
+/**
+ * Whether the tokens of a grant still stand: the portal session that made it is alive, it is
+ * this user's, and the user may still use the app. Checked on every code exchange, refresh and
+ * userinfo call, so deletion, a removed grant or the end of the session stop them at once (the
+ * grant list comes from the forward-auth cache: at most AUTH_CACHE_SECONDS old).
+ */
+async function grantStands(deps: OidcDeps, grantId: string, user: CurrentUser, clientId: string): Promise<boolean> {
+  const row: { user_id: number; app_id: number; name: string; expires_at: number | string; last_seen_at: number | string } | undefined = await deps
+    .db('oidc_grant_sessions')
+    .join('sessions', 'sessions.id', 'oidc_grant_sessions.session_id')
+    .join('apps', 'apps.id', 'oidc_grant_sessions.app_id')
+    .where('oidc_grant_sessions.grant_id', grantId)
+    .first('oidc_grant_sessions.user_id', 'oidc_grant_sessions.app_id', 'apps.name', 'sessions.expires_at', 'sessions.last_seen_at');
+  if (!row || Number(row.user_id) !== user.id || row.name !== clientId) return false;
+  const now = Date.now();
+  if (Number(row.expires_at) <= now || Number(row.last_seen_at) + deps.config.sessionIdleDays * 86_400_000 <= now) return false;
+  const granted = user.admin ? new Set<number>() : await deps.authCache.grantsOf(user.id);
+  return mayUseApp(user, granted, Number(row.app_id));
+}
+
+function account(user: CurrentUser): Account {
+  const sub = String(user.id);
+  return {
+    accountId: sub,
+    async claims() {
+      return { sub, email: user.email, email_verified: true, name: user.name || user.email, groups: [user.client.name] };
+    },
+  };
+}
+
+/**
+ * oidc-provider drops offline_access unless the request also says prompt=consent (check_scope).
+ * Apps are first-party and get no consent screen, so the scope the request asked for is put back
+ * when the client may use refresh tokens and the response type returns a code.
+ */
+function restoreOfflineAccess(ctx: KoaContextWithOIDC): void {
+  const { oidc } = ctx;
+  if (oidc.route !== 'authorization' || !oidc.client || !oidc.params) return;
+  const raw = ctx.method === 'POST' ? (oidc.body as Record<string, unknown> | undefined)?.scope : ctx.query.scope;
+  if (typeof raw !== 'string' || !raw.split(' ').includes('offline_access')) return;
+  if (!String(oidc.params.response_type ?? '').split(' ').includes('code') || !oidc.client.grantTypeAllowed('refresh_token')) return;
+  const scopes = new Set(String(oidc.params.scope ?? '').split(' ').filter(Boolean));
+  scopes.add('offline_access');
+  oidc.params.scope = [...scopes].join(' ');
+}
+
+async function loadExistingGrant(deps: OidcDeps, ctx: KoaContextWithOIDC) {
+  const { oidc } = ctx;
+  const principal = portalPrincipalOf(ctx);
+  const client = oidc.client!;
+  const accountId = oidc.session!.accountId;
+  if (!principal || !accountId || accountId !== String(principal.user.id)) return undefined;
+  const user = principal.user;
+  const appId = Number((client as unknown as Record<string, unknown>)['urn:tools-portal:app_id']);
+  const granted = user.admin ? new Set<number>() : await deps.authCache.grantsOf(user.id);
+  if (!mayUseApp(user, granted, appId)) {
+    await logEvent(deps.db, { actor: user, ip: ctx.ip, userAgent: ctx.get('user-agent') }, `${user.email} may not use app ${client.clientId} (OpenID Connect): access denied`);
+    throw new errors.AccessDenied(`you may not use app ${client.clientId}`);
+  }
+  restoreOfflineAccess(ctx);
+
+  // One grant per app and portal session, widened when a later request asks for more scopes.
+  const existingId = oidc.session!.grantIdFor(client.clientId);
+  let grant = existingId ? await oidc.provider.Grant.find(existingId) : undefined;
+  if (grant && !(await deps.db('oidc_grant_sessions').where({ grant_id: existingId, session_id: principal.sessionId }).first('grant_id'))) {
+    grant = undefined;
+  }
+  const isNew = !grant;
+  grant ??= new oidc.provider.Grant({ accountId, clientId: client.clientId });
+  const scopes = [...(oidc as unknown as { requestParamOIDCScopes: Set<string> }).requestParamOIDCScopes].join(' ');
+  if (scopes) grant.addOIDCScope(scopes);
+  const grantId = await grant.save();
+  if (isNew) {
+    const session = await deps.db('sessions').where({ id: principal.sessionId }).first('expires_at');
+    if (!session) return undefined;
+    await deps.db('oidc_grant_sessions').insert({
+      grant_id: grantId,
+      session_id: principal.sessionId,
+      user_id: user.id,
+      app_id: appId,
+      expires_at: Math.min(Number(session.expires_at), Date.now() + TTL.Grant * 1000),
+    });
+  }
+  return grant;
+}
+
+/** The interaction policy: the default prompts, plus the offline_access repair before an interaction is saved. */
+function policy() {
+  const prompts = interactionPolicy.base();
+  const login = prompts.get('login')!;
+  login.checks.add(
+    new interactionPolicy.Check('restore_offline_access', 'offline_access kept without a consent prompt', 'login_required', (ctx) => {
+      restoreOfflineAccess(ctx);
+      return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+    }),
+    0,
+  );
+  return prompts;
+}
+
+async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promise<Provider> {
+  const { config, db } = deps;
+  // Cookie signing keys shared by every instance: derived from SECRET_KEY, never stored.
+  const cookieKey = createHmac('sha256', deps.secrets.requireKey()).update('oidc-provider cookies').digest('base64url');
+  const configuration: Configuration = {
+    adapter: knexAdapter({ db }),
+    clients: [],
+    jwks: keys,
+    cookies: {
+      keys: [cookieKey],
+      names: { session: 'oidc_session', interaction: 'oidc_interaction', resume: 'oidc_resume' },
+      long: { signed: true, httpOnly: true, sameSite: 'lax' },
+      short: { signed: true, httpOnly: true, sameSite: 'lax' },
+    },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
+    scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
+    // The ID token carries the claims of the granted scopes too, as most relying parties expect.
+    conformIdTokenClaims: false,
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    pkce: { methods: ['S256'], required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    enabledJWA: {
+      idTokenSigningAlgValues: ['RS256', 'ES256'],
+      userinfoSigningAlgValues: ['RS256', 'ES256'],
+    },
+    allowOmittingSingleRegisteredRedirectUri: false,
+    routes: ROUTES,
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      introspection: { enabled: false },
+      userinfo: { enabled: true },
+      registration: { enabled: false },
+      claimsParameter: { enabled: false },
+      clientCredentials: { enabled: false },
+      deviceFlow: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      requestObjects: { request: false, requestUri: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          const target = (ctx.oidc.session?.state as { postLogoutRedirectUri?: string } | undefined)?.postLogoutRedirectUri;
+          withFormAction(ctx, target);
+          ctx.type = 'html';
+          ctx.body = logoutPage(form, ctx.oidc.client?.clientId);
+        },
+        async postLogoutSuccessSource(ctx) {
+          ctx.type = 'html';
+          ctx.body = signedOutPage(config.publicUrl);
+        },
+      },
+    },
+    extraClientMetadata: { properties: ['urn:tools-portal:app_id'] },
+    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}`, policy: policy() },
+    async findAccount(_ctx, sub, token) {
+      const user = await userOf(db, sub);
+      if (!user) return undefined;
+      const grantId = token && 'grantId' in token ? (token.grantId as string | undefined) : undefined;
+      if (grantId && !(await grantStands(deps, grantId, user, String(token!.clientId)))) return undefined;
+      return account(user);
+    },
+    loadExistingGrant: (ctx) => loadExistingGrant(deps, ctx),
+    issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: TTL.AccessToken,
+      AuthorizationCode: TTL.AuthorizationCode,
+      IdToken: TTL.IdToken,
+      Interaction: TTL.Interaction,
+      RefreshToken: TTL.RefreshToken,
+      Grant: TTL.Grant,
+      Session: TTL.Session,
+    },
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = errorPage(out as unknown as Record<string, string | undefined>, config.publicUrl);
+    },
+  };
+  const provider = new Provider(config.publicUrl, configuration);
+  provider.proxy = config.trustProxy;
+  provider.on('server_error', (_ctx: unknown, error: Error) => deps.logger.error('OpenID provider error', error));
+
+  // Secrets are stored as SHA-256 hashes: compare the presented one by its hash, in constant time.
+  provider.Client.prototype.compareClientSecret = async function compareClientSecret(this: { clientSecret?: string }, actual: string) {
+    return secretMatches(this.clientSecret ?? '', actual);
+  };
+
+  bindSessionToPortal(provider, db);
+  provider.use(async (ctx, next) => {
+    await next();
+    await afterProviderRoute(deps, ctx as KoaContextWithOIDC);
+  });
+  return provider;
+}
+
+/**
+ * The provider's sign-in session follows the portal session: with one, the provider's session is
+ * that user's (made on the spot, so `prompt=none` gets a code); without one, it is empty; a
+ * provider session made under another portal session is never used.
+ */
+function bindSessionToPortal(provider: Provider, db: Knex): void {
+  const Session = provider.Session as unknown as {
+    get(ctx: KoaContextWithOIDC): Promise<SessionLike>;
+    new (payload?: Record<string, unknown>): SessionLike;
+  };
+  const original = Session.get.bind(Session);
+  Session.get = async function get(ctx: KoaContextWithOIDC) {
+    const session = await original(ctx);
+    const principal = portalPrincipalOf(ctx);
+    if (!principal) {
+      if (!session.accountId) return session;
+      return register(ctx, new Session());
+    }
+    const uid = boundUid(principal);
+    if (session.uid === uid && session.accountId === String(principal.user.id)) return session;
+    const row = await db('sessions').where({ id: principal.sessionId }).first('created_at');
+    const loginTs = Math.floor(Number(row?.created_at ?? Date.now()) / 1000);
+    return register(ctx, new Session({ uid, accountId: String(principal.user.id), loginTs }));
+  };
+  const register = (ctx: KoaContextWithOIDC, session: SessionLike) => {
+    if (ctx.oidc) ctx.oidc.entity('Session', session as never);
+    return session;
+  };
+}
+
+interface SessionLike {
+  uid: string;
+  accountId?: string;
+}
+
+/** After a provider route: the event-log row of a sign-in, and RP-initiated logout ending the portal session. */
+async function afterProviderRoute(deps: OidcDeps, ctx: KoaContextWithOIDC): Promise<void> {
+  const route = ctx.oidc?.route;
+  if (!route) return;
+  const principal = portalPrincipalOf(ctx);
+  const audit = { actor: principal?.user ?? null, ip: ctx.ip, userAgent: ctx.get('user-agent') };
+  if ((route === 'authorization' || route === 'resume') && principal && ctx.oidc.client) {
+    const location = ctx.response.get('location');
+    const issued = ctx.status === 303 && location && new URL(location, deps.config.publicUrl).searchParams.has('code');
+    const formPost = ctx.status === 200 && ctx.oidc.params?.response_mode === 'form_post';
+    if (issued || formPost) await logEvent(deps.db, audit, `signed in to app ${ctx.oidc.client.clientId} (OpenID Connect)`);
+    if (formPost) withFormAction(ctx, String(ctx.oidc.params?.redirect_uri ?? ''));
+  }
+  if (route === 'end_session_confirm' && ctx.oidc.params?.logout && principal && ctx.status === 303) {
+    await deps.db('sessions').where({ id: principal.sessionId }).delete();
+    deps.authCache.clear();
+    await logEvent(deps.db, audit, `logged out (OpenID Connect logout${ctx.oidc.client ? ` from app ${ctx.oidc.client.clientId}` : ''})`);
+    ctx.append('Set-Cookie', clearPortalCookie(deps.config.secureCookies));
+  }
+}
+
+function clearPortalCookie(secure: boolean): string {
+  return `accesstoken=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+/**
+ * The provider of this instance, rebuilt when the signing keys change (a rotation on any
+ * instance is seen within KEY_CHECK_MS).
+ */
+export class OidcProvider {
+  private provider: Provider | undefined;
+  private handler: ((req: IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>) | undefined;
+  private version = '';
+  private checkedAt = 0;
+  private building: Promise<void> | undefined;
+
+  constructor(private readonly deps: OidcDeps) {}
+
+  /** Makes the first signing keys when there are none (at start; needs SECRET_KEY). */
+  async prepare(): Promise<void> {
+    if (!this.deps.secrets.available) return;
+    await ensureSigningKeys(this.deps.db, this.deps.secrets);
+  }
+
+  /** Forget the built provider: the next request rebuilds it (after a rotation on this instance). */
+  invalidate(): void {
+    this.checkedAt = 0;
+  }
+
+  async current(): Promise<Provider> {
+    await this.refresh();
+    return this.provider!;
+  }
+
+  async callback(): Promise<(req: IncomingMessage, res: import('node:http').ServerResponse) => Promise<void>> {
+    await this.refresh();
+    return this.handler!;
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.provider && Date.now() - this.checkedAt < KEY_CHECK_MS) return;
+    this.building ??= (async () => {
+      try {
+        const version = await keySetVersion(this.deps.db);
+        if (!this.provider || version !== this.version) {
+          if (version === '') await this.prepare();
+          const set = await loadKeySet(this.deps.db, this.deps.secrets);
+          const provider = await buildProvider(this.deps, { keys: set.keys });
+          this.provider = provider;
+          this.handler = provider.callback() as never;
+          this.version = set.version;
+        }
+        this.checkedAt = Date.now();
+      } finally {
+        this.building = undefined;
+      }
+    })();
+    await this.building;
+  }
+}

@@ -1,0 +1,280 @@
+// The launcher in a real browser: Search apps (`/` and Enter), favourites with a star, categories
+// and icons; Request access with its reason dialog; an admin approving and denying; the denied
+// page; New App with Category, Requestable and an icon; expiry in Manage User Apps. Every screen
+// and dialog is checked by axe-core; screenshots at laptop and phone width.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { PNG } from '../../../server/test/images.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  LAPTOP,
+  PHONE,
+  axeViolations,
+  chromiumAvailable,
+  columnTexts,
+  focusedName,
+  focusStaysInDialog,
+  goto,
+  launchBrowser,
+  loginInBrowser,
+  openPage,
+  screenshot,
+  startWebPortal,
+  unique,
+  type TestPortal,
+} from './support';
+
+let portal: TestPortal;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!chromiumAvailable) return;
+  portal = await startWebPortal();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+
+const appAt = (name: string, extra: { description?: string; category?: string; requestable?: boolean } = {}) =>
+  portal.admin.apps.create({ name, url: `${portal.url}/healthz?app=${encodeURIComponent(name)}`, description: extra.description ?? '', category: extra.category ?? '', requestable: extra.requestable ?? false });
+
+describe.skipIf(!chromiumAvailable)('the launcher', () => {
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`searches, groups by category, stars favourites, shows icons (${viewport.width} px)`, async () => {
+      const tag = unique('l').slice(-6);
+      const payroll = await appAt(`Payroll ${tag}`, { description: 'Salaries and slips', category: 'Finance' });
+      const ledger = await appAt(`Ledger ${tag}`, { category: 'Finance' });
+      const wiki = await appAt(`Wiki ${tag}`, { description: 'The team wiki', category: 'Knowledge' });
+      const chat = await appAt(`Chat ${tag}`);
+      await appAt(`Vault ${tag}`, { description: 'Secrets you may ask for', category: 'Security', requestable: true });
+      await portal.admin.request('PUT', `/app/${wiki.id}/icon`, new Blob([PNG]), 'image/png');
+      const member = await portal.createUser({ apps: [payroll, ledger, wiki, chat] });
+      const { context, page } = await openPage(browser, viewport);
+      try {
+        await loginInBrowser(page, portal, member.email, member.password);
+        await page.waitForURL(/#\/applist\/?$/);
+        const table = page.getByRole('table', { name: 'Apps' });
+        await expect.poll(() => columnTexts(page, 'Apps', 1)).toHaveLength(4);
+        // Grouped by category (by name), the apps without one last.
+        expect(await table.locator('th[scope=colgroup]').allInnerTexts()).toEqual(['FINANCE', 'KNOWLEDGE', 'OTHER APPS']);
+        expect((await columnTexts(page, 'Apps', 1)).map((text) => text.split('\n')[0])).toEqual([ledger.name, payroll.name, wiki.name, chat.name]);
+        // The wiki's icon, monograms for the rest.
+        expect(await table.locator('img.app-icon').count()).toBe(1);
+        expect(await table.locator('.app-monogram').count()).toBe(3);
+        await expect.poll(() => table.locator('img.app-icon').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(16);
+        expect(await page.getByRole('main').getByRole('link', { name: 'Request access' }).isVisible()).toBe(true);
+        expect(await axeViolations(page), 'app list').toEqual([]);
+        await screenshot(page, '40-launcher-groups');
+
+        // Favourites come first, with a star.
+        await page.getByRole('button', { name: `Favourite ${chat.name}` }).click();
+        await expect.poll(() => table.locator('th[scope=colgroup]').allInnerTexts()).toEqual(['FAVOURITES', 'FINANCE', 'KNOWLEDGE']);
+        expect(await page.getByRole('button', { name: `Favourite ${chat.name}` }).getAttribute('aria-pressed')).toBe('true');
+        expect((await columnTexts(page, 'Apps', 1))[0]).toBe(chat.name);
+        await page.reload();
+        await expect.poll(() => table.locator('th[scope=colgroup]').first().innerText()).toBe('FAVOURITES');
+
+        // `/` focuses the search box; it filters by name, description and category as one types.
+        await page.locator('body').click({ position: { x: 5, y: 5 } });
+        await page.keyboard.press('/');
+        await expect.poll(() => focusedName(page)).toBe('Search apps');
+        await page.keyboard.type('finance');
+        await expect.poll(async () => (await columnTexts(page, 'Apps', 1)).length).toBe(2);
+        await page.getByRole('searchbox', { name: 'Search apps' }).fill('slips');
+        await expect.poll(async () => (await columnTexts(page, 'Apps', 1)).map((text) => text.split('\n')[0])).toEqual([payroll.name]);
+        await screenshot(page, '41-launcher-search');
+        await page.getByRole('searchbox', { name: 'Search apps' }).fill('nothing like this');
+        await expect.poll(() => page.getByText('No app matches.').isVisible()).toBe(true);
+        // Enter opens the single match.
+        await page.getByRole('searchbox', { name: 'Search apps' }).fill(`team wiki`);
+        await expect.poll(async () => (await columnTexts(page, 'Apps', 1)).length).toBe(1);
+        await page.keyboard.press('Enter');
+        await page.waitForURL(`${portal.url}/healthz?app=${encodeURIComponent(wiki.name)}`);
+        expect(page.problems()).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('a user requests access with a reason; an admin sees the count and approves with an expiry; another is denied', async () => {
+    const tag = unique('r').slice(-6);
+    const vault = await appAt(`Vault ${tag}`, { description: 'Secrets', category: 'Security', requestable: true });
+    const reports = await appAt(`Reports ${tag}`, { requestable: true });
+    const own = await appAt(`Own ${tag}`);
+    const other = await appAt(`Other ${tag}`);
+    const member = await portal.createUser({ apps: [own, other] });
+    const user = await openPage(browser);
+    const admin = await openPage(browser);
+    try {
+      const page = user.page;
+      await loginInBrowser(page, portal, member.email, member.password);
+      await page.waitForURL(/#\/applist\/?$/);
+      await page.getByRole('link', { name: 'Request access' }).first().click();
+      await page.waitForURL(/#\/requests$/);
+      const requestable = page.getByRole('table', { name: 'Requestable apps' });
+      await expect.poll(() => requestable.getByRole('button', { name: `Request access to ${vault.name}` }).isVisible()).toBe(true);
+      expect(await requestable.innerText()).not.toContain('healthz');
+      expect(await axeViolations(page), 'requests').toEqual([]);
+      await screenshot(page, '42-request-access');
+
+      const opener = requestable.getByRole('button', { name: `Request access to ${vault.name}` });
+      await opener.click();
+      const dialog = page.getByRole('dialog', { name: `Request access to ${vault.name}` });
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      expect(await focusStaysInDialog(page)).toBe(true);
+      expect(await axeViolations(page), 'request dialog').toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.count()).toBe(0);
+      await expect.poll(() => focusedName(page)).toBe(`Request access to ${vault.name}`);
+      await opener.click();
+      await dialog.getByLabel('Why do you need it?').fill('I rotate the keys');
+      await screenshot(page, '43-request-dialog');
+      await dialog.getByRole('button', { name: 'Send request' }).click();
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: `requested access to ${vault.name}` }).isVisible()).toBe(true);
+      await expect.poll(() => columnTexts(page, 'Your requests', 1)).toEqual([vault.name]);
+      expect(await columnTexts(page, 'Your requests', 2)).toEqual(['open']);
+      await requestable.getByRole('button', { name: `Request access to ${reports.name}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Send request' }).click();
+      await expect.poll(() => columnTexts(page, 'Your requests', 1)).toEqual([reports.name, vault.name]);
+
+      // The admin: a count beside Access requests, the open ones with user, app, reason and age.
+      const adminPage = admin.page;
+      await loginInBrowser(adminPage, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await adminPage.waitForURL(/#\/applist\/?$/);
+      const nav = adminPage.getByRole('navigation', { name: 'Main' });
+      const entry = nav.getByRole('link', { name: /^Access requests/ });
+      await expect.poll(() => entry.innerText()).toMatch(/Access requests\s*\d+/);
+      await entry.click();
+      await adminPage.waitForURL(/#\/accessrequests$/);
+      const open = adminPage.getByRole('table', { name: 'Open access requests' });
+      const row = open.getByRole('row').filter({ hasText: vault.name }).filter({ hasText: member.email });
+      await expect.poll(() => row.isVisible()).toBe(true);
+      expect(await row.innerText()).toContain('I rotate the keys');
+      expect(await row.innerText()).toContain('just now');
+      expect(await axeViolations(adminPage), 'access requests').toEqual([]);
+      await screenshot(adminPage, '44-access-requests');
+
+      await row.getByRole('button', { name: /^Approve/ }).click();
+      const approve = adminPage.getByRole('dialog', { name: 'Approve access' });
+      await expect.poll(() => approve.isVisible()).toBe(true);
+      expect(await approve.getByLabel('Access expires').locator('option').allInnerTexts()).toEqual(['no expiry', '1 day', '7 days', '30 days', 'a date']);
+      await approve.getByLabel('Access expires').selectOption({ label: '7 days' });
+      expect(await axeViolations(adminPage), 'approve dialog').toEqual([]);
+      await screenshot(adminPage, '45-approve-dialog');
+      await approve.getByRole('button', { name: 'Approve', exact: true }).click();
+      await expect.poll(() => adminPage.getByRole('alert').filter({ hasText: `approved ${vault.name} for ${member.email}` }).isVisible()).toBe(true);
+      const granted = (await portal.admin.users.apps(member.user.id)).find((app) => app.id === vault.id);
+      expect(Date.parse(granted!.expires!) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+
+      const second = open.getByRole('row').filter({ hasText: reports.name }).filter({ hasText: member.email });
+      await second.getByRole('button', { name: /^Deny/ }).click();
+      const deny = adminPage.getByRole('dialog', { name: 'Deny access' });
+      await deny.getByLabel('Reason (optional, shown to the user)').fill('Reports are for managers');
+      expect(await axeViolations(adminPage), 'deny dialog').toEqual([]);
+      await deny.getByRole('button', { name: 'Deny', exact: true }).click();
+      await expect.poll(() => adminPage.getByRole('table', { name: 'Decided access requests' }).innerText()).toContain('Reports are for managers');
+      await screenshot(adminPage, '46-access-requests-decided');
+
+      // The user sees both decisions, and the approved app in the list.
+      await page.reload();
+      await expect.poll(() => columnTexts(page, 'Your requests', 2)).toEqual(['denied', 'approved']);
+      expect(await page.getByRole('table', { name: 'Your requests' }).innerText()).toContain('Reports are for managers');
+      await goto(page, portal, '/applist');
+      await expect.poll(async () => (await columnTexts(page, 'Apps', 1)).join('|')).toContain(vault.name);
+      expect(user.page.problems()).toEqual([]);
+      expect(adminPage.problems()).toEqual([]);
+    } finally {
+      await user.context.close();
+      await admin.context.close();
+    }
+  });
+
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`the denied page offers Request access only for a requestable app, and reveals nothing else (${viewport.width} px)`, async () => {
+      const tag = unique('d').slice(-6);
+      const only = await appAt(`Only ${tag}`);
+      const wanted = await appAt(`Wanted ${tag}`, { requestable: true });
+      const hidden = await appAt(`Hidden ${tag}`);
+      // A user with one app: the app list sends them on, the denied page still reaches Request access.
+      const member = await portal.createUser({ apps: [only] });
+      const { context, page } = await openPage(browser, viewport);
+      try {
+        await loginInBrowser(page, portal, member.email, member.password);
+        await page.waitForURL(`${portal.url}/healthz?app=${encodeURIComponent(only.name)}`);
+        await page.goto(`${portal.url}/auth/#/denied/${encodeURIComponent(wanted.name)}`);
+        await expect.poll(() => page.getByRole('heading', { name: 'No access' }).isVisible()).toBe(true);
+        expect(await page.getByText(`You cannot use ${wanted.name} with your account.`).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('button', { name: 'Request access' }).isVisible()).toBe(true);
+        expect(await axeViolations(page), 'denied').toEqual([]);
+        await screenshot(page, '47-denied-requestable');
+        await page.getByRole('button', { name: 'Request access' }).click();
+        await page.getByRole('dialog').getByLabel('Why do you need it?').fill('For the audit');
+        await page.getByRole('dialog').getByRole('button', { name: 'Send request' }).click();
+        await expect.poll(() => page.getByText('You have asked for it; an admin will decide.').isVisible()).toBe(true);
+
+        // Not requestable, or no such app: the same page, without the button.
+        for (const name of [hidden.name, `No such app ${tag}`]) {
+          await page.goto(`${portal.url}/auth/#/denied/${encodeURIComponent(name)}`);
+          await expect.poll(() => page.getByText(`You cannot use ${name} with your account.`).isVisible()).toBe(true);
+          await page.waitForLoadState('networkidle');
+          expect(await page.getByRole('button', { name: 'Request access' }).count()).toBe(0);
+          expect(await page.locator('main').innerText()).not.toContain('healthz');
+        }
+        await screenshot(page, '48-denied-plain');
+        await page.getByRole('link', { name: 'Your requests' }).click();
+        await page.waitForURL(/#\/requests$/);
+        await expect.poll(() => columnTexts(page, 'Your requests', 1)).toEqual([wanted.name]);
+        expect(page.problems()).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('New App takes a category, requestable and an icon with a preview; Manage User Apps an expiry', async () => {
+    const name = unique('Icons');
+    const member = await portal.createUser();
+    const { context, page } = await openPage(browser);
+    try {
+      await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await page.waitForURL(/#\/applist\/?$/);
+      await page.getByRole('button', { name: 'New App' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New App' });
+      await dialog.getByLabel('app name').fill(name);
+      await dialog.getByLabel('app url').fill(`${portal.url}/healthz?app=icons`);
+      await dialog.getByLabel('Category').fill('Design');
+      await dialog.getByLabel(/^Requestable/).check();
+      await dialog.getByLabel(/^Icon/).setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: PNG });
+      await expect.poll(() => dialog.getByRole('img', { name: 'Icon preview' }).isVisible()).toBe(true);
+      expect(await axeViolations(page), 'new app with icon').toEqual([]);
+      await screenshot(page, '49-new-app-icon');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: `created new app ${name}` }).isVisible()).toBe(true);
+      const app = (await portal.admin.apps.all()).find((each) => each.name === name)!;
+      expect(app).toMatchObject({ category: 'Design', requestable: true, icon: expect.stringContaining(`/app/${app.id}/icon?v=`) });
+
+      await goto(page, portal, `/user/${member.user.id}`);
+      await expect.poll(() => page.getByRole('button', { name: 'Manage Apps' }).isEnabled()).toBe(true);
+      await page.getByRole('button', { name: 'Manage Apps' }).click();
+      const manage = page.getByRole('dialog', { name: 'Manage User Apps' });
+      await manage.getByRole('checkbox', { name }).check();
+      const date = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+      await manage.getByLabel(`Expiry of ${name} (optional)`).fill(date);
+      expect(await axeViolations(page), 'manage user apps').toEqual([]);
+      await screenshot(page, '50-manage-user-apps-expiry');
+      await manage.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => manage.count()).toBe(0);
+      const granted = (await portal.admin.users.apps(member.user.id)).find((each) => each.id === app.id);
+      expect(granted?.expires?.slice(0, 10)).toBe(date);
+      await expect.poll(() => columnTexts(page, 'User apps', 3)).not.toEqual(['never']);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

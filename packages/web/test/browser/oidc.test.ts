@@ -1,0 +1,138 @@
+// An app signing its users in through the portal (docs/oidc.md) in a real browser: a small
+// relying party (openid-client) sends the browser to the portal, the portal's login screen signs
+// the user in and sends them back with a code; the app's logout link goes through the portal's
+// Sign out page (within the CSP) and ends the portal session too.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as oidc from 'openid-client';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PHONE, chromiumAvailable, createApp, goto, launchBrowser, openPage, screenshot, startWebPortal, type TestPortal } from './support';
+
+let portal: TestPortal;
+let browser: Browser;
+let rp: http.Server;
+let rpUrl: string;
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A relying party of a few lines: /login, /callback, /logout, /bye. */
+async function startRelyingParty(): Promise<void> {
+  rp = http.createServer();
+  await new Promise<void>((resolve) => rp.listen(0, '127.0.0.1', resolve));
+  rpUrl = `http://127.0.0.1:${(rp.address() as AddressInfo).port}`;
+  const app = await createApp(portal.admin, { name: 'notes', url: `${rpUrl}/` });
+  const client = await portal.admin.apps.oidc.enable(app.id, { redirect_uris: [`${rpUrl}/callback`], post_logout_redirect_uris: [`${rpUrl}/bye`] });
+  const config = await oidc.discovery(new URL(portal.url), 'notes', client.client_secret, undefined, { execute: [oidc.allowInsecureRequests] });
+  const pending = new Map<string, { verifier: string; nonce: string }>();
+  let idToken = '';
+  const page = (title: string, body: string) => `<!doctype html><title>${title}</title><h1>${title}</h1>${body}`;
+  rp.on('request', (request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', rpUrl);
+      if (url.pathname === '/login') {
+        const state = oidc.randomState();
+        const verifier = oidc.randomPKCECodeVerifier();
+        const nonce = oidc.randomNonce();
+        pending.set(state, { verifier, nonce });
+        const target = oidc.buildAuthorizationUrl(config, {
+          redirect_uri: `${rpUrl}/callback`,
+          scope: 'openid email profile groups',
+          state,
+          nonce,
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+        });
+        response.writeHead(302, { location: target.href }).end();
+      } else if (url.pathname === '/callback') {
+        const state = url.searchParams.get('state') ?? '';
+        const checks = pending.get(state);
+        pending.delete(state);
+        if (!checks || url.searchParams.has('error')) {
+          response.writeHead(403, { 'content-type': 'text/html' }).end(page('Not signed in', `<p>${escapeHtml(url.searchParams.get('error') ?? 'unknown state')}</p>`));
+          return;
+        }
+        const tokens = await oidc.authorizationCodeGrant(config, url, { pkceCodeVerifier: checks.verifier, expectedState: state, expectedNonce: checks.nonce });
+        idToken = tokens.id_token ?? '';
+        const claims = tokens.claims()!;
+        response.writeHead(200, { 'content-type': 'text/html' }).end(page('Notes', `<p id="who">Signed in as ${escapeHtml(String(claims.email))}</p><a href="/logout">Log out</a>`));
+      } else if (url.pathname === '/logout') {
+        const target = oidc.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: `${rpUrl}/bye` });
+        response.writeHead(302, { location: target.href }).end();
+      } else if (url.pathname === '/bye') {
+        response.writeHead(200, { 'content-type': 'text/html' }).end(page('Bye from Notes', ''));
+      } else {
+        response.writeHead(404).end();
+      }
+    })().catch((error: Error) => response.writeHead(500).end(error.message));
+  });
+}
+
+beforeAll(async () => {
+  if (!chromiumAvailable) return;
+  portal = await startWebPortal();
+  browser = await launchBrowser();
+  await startRelyingParty();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (rp ? rp.close(resolve) : resolve(undefined)));
+  await portal?.close();
+});
+
+describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenID Connect)', () => {
+  it('signs a user in through the portal login screen and back, then signs out through the portal', async () => {
+    const app = (await portal.admin.apps.list()).find((each) => each.name === 'notes')!;
+    const user = await portal.createUser({ apps: [app] });
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${rpUrl}/login`);
+      await page.waitForURL(/\/auth\/#\/login\//);
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('Password', { exact: true }).fill(user.password);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await page.waitForURL(`${rpUrl}/callback?**`);
+      expect(await page.locator('#who').innerText()).toBe(`Signed in as ${user.email}`);
+
+      // Signed in to the portal now: a second sign-in to the app needs no screen at all.
+      await page.goto(`${rpUrl}/login`);
+      await page.waitForURL(`${rpUrl}/callback?**`);
+      expect(await page.locator('#who').innerText()).toBe(`Signed in as ${user.email}`);
+
+      await page.getByRole('link', { name: 'Log out' }).click();
+      await page.waitForURL(/\/oidc\/logout/);
+      await expect.poll(() => page.getByRole('heading', { name: 'Sign out' }).count()).toBe(1);
+      await screenshot(page, '60-oidc-sign-out');
+      await page.setViewportSize(PHONE);
+      await screenshot(page, '60-oidc-sign-out');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${rpUrl}/bye`);
+      expect(await page.getByRole('heading').innerText()).toBe('Bye from Notes');
+
+      // The portal session ended with it.
+      await goto(page, portal, '/applist');
+      await page.waitForURL(/#\/login/);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sends a user without the grant back to the app with access_denied', async () => {
+    const user = await portal.createUser();
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${rpUrl}/login`);
+      await page.waitForURL(/\/auth\/#\/login\//);
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('Password', { exact: true }).fill(user.password);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await page.waitForURL(`${rpUrl}/callback?**`);
+      expect(await page.getByRole('heading').innerText()).toBe('Not signed in');
+      expect(await page.locator('p').innerText()).toBe('access_denied');
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
