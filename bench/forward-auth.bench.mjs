@@ -68,14 +68,20 @@ async function startChild(script, env) {
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${path.basename(script)} did not start within 60 s`)), 60_000);
     child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited with ${code} before it started`)));
-    lines.once('line', (line) => {
-      clearTimeout(timer);
+    // The server's log shares stdout (JSON lines too): the first line with a `url` is the one.
+    const onLine = (line) => {
+      let parsed;
       try {
-        resolve(JSON.parse(line).url);
+        parsed = JSON.parse(line);
       } catch {
-        reject(new Error(`${path.basename(script)} printed ${line}`));
+        parsed = undefined;
       }
-    });
+      if (typeof parsed?.url !== 'string' || parsed.level !== undefined) return;
+      clearTimeout(timer);
+      lines.off('line', onLine);
+      resolve(parsed.url);
+    };
+    lines.on('line', onLine);
   });
   lines.on('line', (line) => process.stderr.write(`[${path.basename(script)}] ${line}\n`));
   return {

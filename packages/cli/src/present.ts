@@ -1,5 +1,5 @@
 /** How each resource looks as a Result: the JSON the API gave, a table for people, ids for --quiet. */
-import type { AccessToken, App, Client, LogEntry, RegistrationToken, User } from '@tools-portal/core';
+import type { AccessToken, App, Client, LogEntry, MailEntry, RegistrationToken, User } from '@tools-portal/core';
 import type { Result } from './output.js';
 
 export const appList = (apps: App[]): Result => ({
@@ -90,6 +90,15 @@ export const logList = (entries: LogEntry[]): Result => ({
   table: {
     head: ['timestamp', 'client', 'user', 'event'],
     rows: entries.map((entry) => [entry.timestamp, entry.client, entry.user, entry.event]),
+  },
+});
+
+export const mailList = (mails: MailEntry[]): Result => ({
+  json: mails,
+  quiet: mails.map((mail) => mail.id),
+  table: {
+    head: ['id', 'to', 'subject', 'status', 'attempts', 'last error', 'queued'],
+    rows: mails.map((mail) => [mail.id, mail.to, mail.subject, mail.status, mail.attempts, mail.lastError ?? '', mail.createdTimestamp]),
   },
 });
 

@@ -11,12 +11,13 @@ import * as fixtures from './commands/fixtures.js';
 import * as invites from './commands/invites.js';
 import * as keys from './commands/keys.js';
 import * as logs from './commands/logs.js';
+import * as mail from './commands/mail.js';
 import * as users from './commands/users.js';
 import { Command, examples, type AnyCommand } from './define.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 
 /** In the order `--help` lists them. */
-const GROUPS: Array<{ register(program: AnyCommand): void }> = [auth, apps, users, clients, invites, keys, logs, fixtures];
+const GROUPS: Array<{ register(program: AnyCommand): void }> = [auth, apps, users, clients, invites, keys, logs, mail, fixtures];
 
 const require = createRequire(import.meta.url);
 const { version } = require('../package.json') as { version: string };

@@ -17,12 +17,13 @@ import type {
   LoginAnswer,
   LoginOptions,
   MailEntry,
+  PasswordResetLink,
   RegistrationToken,
   User,
 } from './entities.js';
 import { ApiError, codeForStatus, isErrorCode } from './errors.js';
 import type { OidcClientCreated, OidcClientInput, OidcClientSettings, OidcKeyRotation } from './oidc.js';
-import type { AccessRequestInput, AppInput, AppUpdate, InviteInput, LoginInput, RegisterInput } from './validation.js';
+import type { AccessRequestInput, AppInput, AppUpdate, ForgotPasswordInput, InviteInput, LoginInput, RegisterInput, ResetPasswordInput } from './validation.js';
 
 export const API_PREFIX = '/api/auth/v1';
 
@@ -120,6 +121,8 @@ export class PortalClient {
       this.request<void>('DELETE', `/user/${segment(userId)}/app/${segment(appId)}`),
     /** Ends every session of a user at once (API keys stay valid). */
     endSessions: (id: number) => this.request<void>('DELETE', `/user/${segment(id)}/session`),
+    /** A password-reset link for the user, mailed to them too when mail is configured. */
+    passwordReset: (id: number) => this.request<PasswordResetLink>('POST', `/user/${segment(id)}/passwordreset`),
   };
 
   readonly clients = {
@@ -177,6 +180,10 @@ export class PortalClient {
     register: (input: RegisterInput) => this.request<LoginAnswer>('POST', '/register/', input),
     logout: () => this.request<void>('POST', '/logout'),
     options: () => this.request<LoginOptions>('GET', '/loginoptions'),
+    /** Asks for a password-reset link by mail; answers the same whether or not the email is a user's. */
+    forgotPassword: (input: ForgotPasswordInput) => this.request<void>('POST', '/forgotpassword', input),
+    /** Sets a new password with a mailed link's token and signs in. */
+    resetPassword: (input: ResetPasswordInput) => this.request<LoginAnswer>('POST', '/resetpassword', input),
   };
 
   health(): Promise<Health> {

@@ -139,3 +139,9 @@ export interface MailEntry {
   nextAttemptTimestamp: string | null;
   sentTimestamp: string | null;
 }
+
+/** `POST /user/{id}/passwordreset`: the link, and whether it was mailed to the user too. */
+export interface PasswordResetLink {
+  link: string;
+  sent: boolean;
+}

@@ -201,6 +201,16 @@ export const registerInput = z.object({
 });
 export type RegisterInput = z.input<typeof registerInput>;
 
+/** `POST /forgotpassword`: only the shape; whether the email is a user's must not show. */
+export const forgotPasswordInput = z.object({
+  Email: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(254).refine(noNul, NUL_ERROR),
+});
+export type ForgotPasswordInput = z.input<typeof forgotPasswordInput>;
+
+/** `POST /resetpassword`: the token of the mailed link and the new password (SPEC rules). */
+export const resetPasswordInput = registerInput;
+export type ResetPasswordInput = z.input<typeof resetPasswordInput>;
+
 export const logPage = z.object({
   currentPage: pathId,
   perPage: pathId.pipe(z.number().max(MAX_LOG_PAGE_SIZE, { error: `must be at most ${MAX_LOG_PAGE_SIZE}` })),

@@ -121,17 +121,20 @@ describe('an SMTP outage with two instances on one database', () => {
       await portal.deps.db.transaction((trx) => enqueueMail(trx, portal.deps.config, message(to(i), `outage mail ${i}`)));
     }
     // Both senders have tried and failed (a last error on every row), and nothing was lost.
-    expect(await becomesTrue(async () => (await a.admin.mail.list()).filter((entry) => entry.lastError !== null).length === count, 15_000)).toBe(true);
-    const queued = await b.admin.mail.list();
-    expect(queued.every((entry) => entry.status === 'queued' && entry.attempts >= 1)).toBe(true);
+    // (The admin's sign-in on B, a browser new to the account, queued a notice of its own.)
+    const outage = async (portal: TestPortal) => (await portal.admin.mail.list()).filter((entry) => entry.kind === 'test');
+    expect(await becomesTrue(async () => (await outage(a)).filter((entry) => entry.lastError !== null).length === count, 15_000)).toBe(true);
+    const queued = await outage(b);
+    expect(queued.every((entry) => (entry.status === 'queued' || entry.status === 'sending') && entry.attempts >= 1)).toBe(true);
 
     await smtp.start();
-    expect(await becomesTrue(async () => smtp.received.length >= count, 20_000, 100)).toBe(true);
+    const arrived = () => smtp.received.filter((mail) => mail.subject.startsWith('outage mail'));
+    expect(await becomesTrue(async () => arrived().length >= count, 20_000, 100)).toBe(true);
     // A few more polls of both senders: nothing arrives twice.
-    expect(await becomesTrue(async () => (await a.admin.mail.list()).every((entry) => entry.status === 'sent'), 10_000)).toBe(true);
+    expect(await becomesTrue(async () => (await outage(a)).every((entry) => entry.status === 'sent'), 10_000)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    expect(smtp.received.map((mail) => mail.subject).sort()).toEqual(Array.from({ length: count }, (_, i) => `outage mail ${i}`).sort());
-    expect(new Set(smtp.received.map((mail) => mail.messageId)).size).toBe(count);
+    expect(arrived().map((mail) => mail.subject).sort()).toEqual(Array.from({ length: count }, (_, i) => `outage mail ${i}`).sort());
+    expect(new Set(arrived().map((mail) => mail.messageId)).size).toBe(count);
   });
 });
 

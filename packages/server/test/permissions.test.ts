@@ -40,6 +40,7 @@ const EXPECTED: Record<string, Expectation> = {
   'DELETE /user/:id/app/:appid': 'admin',
   'PUT /user/:id/app/:appid': 'admin',
   'DELETE /user/:id/session': 'admin',
+  'POST /user/:id/passwordreset': 'admin',
   'GET /client': 'admin',
   'GET /client/:id': 'admin',
   'GET /client/:id/user': 'admin',
@@ -59,6 +60,8 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /accessrequest/:id/deny': 'admin',
   'POST /validatepassword': 'public',
   'POST /register': 'public',
+  'POST /forgotpassword': 'public',
+  'POST /resetpassword': 'public',
   'GET /loginoptions': 'public',
   'GET /openapi.json': 'public',
   'POST /logout': 'public',
@@ -124,6 +127,8 @@ async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unkn
     'POST /registrationtoken': { email: `${unique('inv')}@example.com`, clientid: client.id, apps: [app.id] },
     'POST /validatepassword': { Email: email, Password: password },
     'POST /register': { Token: invite.token, Password: 'long enough password' },
+    'POST /forgotpassword': { Email: email },
+    'POST /resetpassword': { Token: 'not a token', Password: 'long enough password' },
   };
   return { path, body: bodies[`${route.method} ${route.path}`] };
 }

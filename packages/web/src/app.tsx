@@ -17,6 +17,7 @@ import { Invites } from './screens/invites';
 import { Login } from './screens/login';
 import { Logs } from './screens/logs';
 import { Requests } from './screens/requests';
+import { ResetPassword, SetNewPassword } from './screens/reset-password';
 import { UserApps } from './screens/user-apps';
 import { UserDetail } from './screens/user-detail';
 import { Users } from './screens/users';
@@ -30,6 +31,8 @@ const routes: RouteObject[] = [
   { path: paths.home, element: <Navigate to={paths.login} replace /> },
   { path: `${paths.login}/:redirect?/:token?`, element: <Login /> },
   { path: paths.failedLogin, element: <FailedLogin /> },
+  { path: paths.resetPassword, element: <ResetPassword /> },
+  { path: '/reset/:token', element: <SetNewPassword /> },
   {
     element: <Layout />,
     children: [

@@ -14,6 +14,8 @@ export const paths = {
   logs: '/logs',
   login: '/login',
   failedLogin: '/failedlogin',
+  resetPassword: '/reset',
+  setNewPassword: (token: string) => `/reset/${encodeURIComponent(token)}`,
   docs: '/docs',
   /** Request access: every user's requests, and the apps they may ask for. */
   requests: '/requests',

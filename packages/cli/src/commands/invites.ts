@@ -16,8 +16,12 @@ export function register(program: AnyCommand): void {
     .requiredOption('-c, --client <client>', 'client id or name the user will belong to')
     .option('-a, --app <app...>', 'app ids or names to grant (repeatable)')
     .option('--link-app <name>', 'the app the link leads to after registering (default: the first app, else the portal)')
+    .option('--send', 'also mail the link to the invitee (needs mail configured on the server)')
     .description('invite an email and print the registration link')
-    .addHelpText('after', examples('toolsctl invites create ann@example.com --client Acme --app wiki --app chat', 'LINK=$(toolsctl invites create bob@example.com -c Acme -q)'))
+    .addHelpText(
+      'after',
+      examples('toolsctl invites create ann@example.com --client Acme --app wiki --app chat --send', 'LINK=$(toolsctl invites create bob@example.com -c Acme -q)'),
+    )
     .action((email, options, command) => run(command, async (ctx) => (await handlers()).create(ctx, email, options)));
   invites
     .command('delete')

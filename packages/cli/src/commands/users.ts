@@ -49,4 +49,10 @@ export function register(program: AnyCommand): void {
     .description('log a user out everywhere now (API keys stay valid)')
     .addHelpText('after', examples('toolsctl users end-sessions ann@example.com'))
     .action((user, _options, command) => run(command, async (ctx) => (await handlers()).endSessions(ctx, user)));
+  users
+    .command('reset-password')
+    .argument('<user>', 'user id or email')
+    .description('make a password reset link for a user and print it (mailed to them too when the server has mail)')
+    .addHelpText('after', examples('toolsctl users reset-password ann@example.com', 'LINK=$(toolsctl users reset-password ann@example.com -q)'))
+    .action((user, _options, command) => run(command, async (ctx) => (await handlers()).resetPassword(ctx, user)));
 }

@@ -5,9 +5,12 @@ import { done, inviteList } from '../present.js';
 import { confirmOrRefuse } from '../prompts.js';
 import { findApps, findClient, findInvite } from '../resolve.js';
 
-/** The link goes through the invite's first app (the user lands there after setting a password), else the portal. */
-export const linkOf = (baseUrl: string, invite: RegistrationToken, apps: App[], linkApp?: string) =>
-  registrationLink(baseUrl, invite.token, linkApp ?? apps[0]?.name);
+/**
+ * The link the server built (through the invite's first app, else the portal). `--link-app` names
+ * one of the apps to go first; naming another app, or `auth`, builds the link through it here.
+ */
+const linkOf = (invite: RegistrationToken, apps: App[], linkApp?: string) =>
+  linkApp === undefined || apps[0]?.name === linkApp ? invite.link : registrationLink(new URL(invite.link).origin, invite.token, linkApp);
 
 export async function list(ctx: Context): Promise<Result> {
   const api = await ctx.client();
@@ -15,16 +18,19 @@ export async function list(ctx: Context): Promise<Result> {
   return inviteList(invites, apps);
 }
 
-export async function create(ctx: Context, email: string, options: { client: string; app?: string[]; linkApp?: string }): Promise<Result> {
+export async function create(ctx: Context, email: string, options: { client: string; app?: string[]; linkApp?: string; send?: boolean }): Promise<Result> {
   const api = await ctx.client();
   const client = await findClient(api, options.client);
-  const apps = await findApps(api, options.app ?? []);
-  const invite = await api.invites.create({ email, clientid: client.id, apps: apps.map((app) => app.id) });
-  const link = linkOf(ctx.url, invite, apps, options.linkApp);
+  const found = await findApps(api, options.app ?? []);
+  // The server's link goes through the first app as sent: the one --link-app names, if granted.
+  const apps = [...found.filter((app) => app.name === options.linkApp), ...found.filter((app) => app.name !== options.linkApp)];
+  const invite = await api.invites.create({ email, clientid: client.id, apps: apps.map((app) => app.id), ...(options.send ? { send: true } : {}) });
+  const link = linkOf(invite, apps, options.linkApp);
+  const next = options.send ? `The link was sent by email to ${invite.email}:` : `Please copy the registration link and send it to ${invite.email}:`;
   return {
     json: { ...invite, link },
     quiet: [link],
-    message: `created invite ${invite.id} for ${invite.email} (client ${client.name}; expires ${invite.expires_timestamp})\nPlease copy the registration link and send it to ${invite.email}:\n${link}`,
+    message: `created invite ${invite.id} for ${invite.email} (client ${client.name}; expires ${invite.expires_timestamp})\n${next}\n${link}`,
   };
 }
 

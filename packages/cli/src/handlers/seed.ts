@@ -9,7 +9,6 @@ import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { readFixtures, type Fixtures } from '../fixtures.js';
 import type { Result } from '../output.js';
-import { linkOf } from './invites.js';
 
 interface State {
   clients: Map<string, Client>;
@@ -130,7 +129,7 @@ function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State,
       run: async () => {
         const created = await api.invites.create({ email: invite.email, clientid: clientId(invite.client), apps: appIds(invite.apps) });
         const apps = invite.apps.map((name) => state.apps.get(name)!);
-        report.invites.push({ email: created.email, link: linkOf(ctx.url, created, apps) });
+        report.invites.push({ email: created.email, link: created.link });
       },
     });
   }

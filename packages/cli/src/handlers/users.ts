@@ -58,3 +58,15 @@ export async function endSessions(ctx: Context, ref: string): Promise<Result> {
   await api.users.endSessions(user.id);
   return done(`ended every session of ${user.email} (API keys stay valid)`, { user }, [user.id]);
 }
+
+export async function resetPassword(ctx: Context, ref: string): Promise<Result> {
+  const api = await ctx.client();
+  const user = await findUser(api, ref);
+  const { link, sent } = await api.users.passwordReset(user.id);
+  const how = sent ? `sent by email to ${user.email}` : `not mailed (the server has no mail configured): pass it to ${user.email}`;
+  return {
+    json: { user, link, sent },
+    quiet: [link],
+    message: `password reset link for ${user.email}, valid once for 60 minutes, ${how}:\n${link}`,
+  };
+}

@@ -1,6 +1,8 @@
-import { loginInput, registerInput, type z, loginAnswer, loginOptionsAnswer } from '@tools-portal/core';
+import { forgotPasswordInput, loginInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, type LoginDeps, type SignedIn } from '../services/login.js';
+import { rememberDevice } from '../services/login-devices.js';
+import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
 import { resolveRedirect } from '../services/redirects.js';
 import type { ClientInfo } from '../services/sessions.js';
 import { auditOf, bodyOf, clientInfo, noContent, principalOf, type RouteSpec } from './route.js';
@@ -40,6 +42,32 @@ export const authRoutes: RouteSpec[] = [
     access: 'public',
     summary: 'Register from an invite: {Token, Password, redirect?} answers {accesstoken, redirect}',
     handler: signInHandler(registerInput, (deps, info, input) => registerWithPassword(deps, info, input.Token, input.Password)),
+  },
+  {
+    method: 'POST',
+    path: '/forgotpassword',
+    access: 'public',
+    summary: 'Ask for a password-reset link by mail: {Email}; always 204 (429 past the limits per email and address)',
+    async handler(ctx, { db, config }) {
+      const input = bodyOf(ctx, forgotPasswordInput);
+      await requestPasswordReset(db, config, clientInfo(ctx), input.Email);
+      noContent(ctx);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/resetpassword',
+    access: 'public',
+    summary: 'Set a new password with a mailed link: {Token, Password, redirect?} answers {accesstoken, redirect} like a login',
+    async handler(ctx, deps) {
+      const { db, hasher, config } = deps;
+      const input = bodyOf(ctx, resetPasswordInput);
+      const info = clientInfo(ctx);
+      const { token, user } = await resetWithToken(db, hasher, config, info, input.Token, input.Password);
+      setSessionCookie(ctx, config, token);
+      setDeviceCookie(ctx, config, await rememberDevice(db, user.id, ctx.cookies.get(DEVICE_COOKIE), config.sessionTtlDays));
+      ctx.body = { accesstoken: token, redirect: await resolveRedirect(db, config.publicOrigin, input.redirect) };
+    },
   },
   {
     method: 'GET',

@@ -3,6 +3,7 @@ import { requestableApps } from '../services/access-requests.js';
 import { listKeysOfUser } from '../services/api-keys.js';
 import { appsOfUser, grantApp, revokeApp, setGrantExpiry } from '../services/apps.js';
 import { setFavourite } from '../services/favourites.js';
+import { adminPasswordReset } from '../services/password-reset.js';
 import * as users from '../services/users.js';
 import { actorOf, auditOf, bodyOf, idParam, noContent, type RouteSpec } from './route.js';
 
@@ -144,6 +145,15 @@ export const userRoutes: RouteSpec[] = [
     async handler(ctx, { db }) {
       await users.endUserSessions(db, auditOf(ctx), idParam(ctx, 'id'));
       noContent(ctx);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/user/:id/passwordreset',
+    access: 'admin',
+    summary: 'A password-reset link for the user: {link, sent}; mailed to the user when mail is configured',
+    async handler(ctx, { db, config }) {
+      ctx.body = await adminPasswordReset(db, auditOf(ctx), config, idParam(ctx, 'id'));
     },
   },
 ];

@@ -35,6 +35,8 @@ export class AppIndex {
   private readonly byName = new Map<string, App>();
   /** Per origin, the apps there with their paths, longest path first. */
   private readonly byOrigin = new Map<string, Prefix[]>();
+  /** Origins where some app's path has an upper-case letter. */
+  private readonly mixedCase = new Set<string>();
 
   constructor(apps: readonly App[]) {
     for (const app of apps) {
@@ -47,7 +49,10 @@ export class AppIndex {
       this.byOrigin.set(url.origin, list);
     }
     // Stable: of two apps with the same URL, the first in the given order wins.
-    for (const list of this.byOrigin.values()) list.sort((a, b) => b.path.length - a.path.length);
+    for (const [origin, list] of this.byOrigin) {
+      list.sort((a, b) => b.path.length - a.path.length);
+      if (list.some((candidate) => candidate.lower !== candidate.path)) this.mixedCase.add(origin);
+    }
   }
 
   named(name: string): App | undefined {
@@ -64,6 +69,8 @@ export class AppIndex {
     if (!candidates) return NONE;
     const exact = candidates.find((candidate) => covers(candidate.path, path));
     const lower = path.toLowerCase();
+    // All in lower case on both sides: ignoring case cannot change the match.
+    if (lower === path && !this.mixedCase.has(origin)) return exact ? { kind: 'app', app: exact.app } : NONE;
     const folded = candidates.find((candidate) => covers(candidate.lower, lower));
     if (exact !== folded) return { kind: 'ambiguous', reason: 'a path whose app depends on letter case' };
     return exact ? { kind: 'app', app: exact.app } : NONE;

@@ -98,11 +98,15 @@ export async function reserveAttempt(db: Knex, policy: BruteForcePolicy, subject
   }
 }
 
-/** A check that failed keeps its reservation; the one that reached a limit starts a ban. */
-export async function recordFailure(db: Knex, policy: BruteForcePolicy, reservation: Reservation): Promise<void> {
+/**
+ * A check that failed keeps its reservation; the one that reached a limit starts a ban. Answers
+ * the subjects it banned (an email's ban earns its owner a notice).
+ */
+export async function recordFailure(db: Knex, policy: BruteForcePolicy, reservation: Reservation): Promise<Subject[]> {
   const full = reservation.slots.filter((slot) => slot.attempts >= limitOf(policy, slot.kind));
   if (full.length > 0) await ban(db, policy, full);
   await sweepAttempts(db, policy);
+  return full.map(({ kind, subject }) => ({ kind, subject }));
 }
 
 /** A check that succeeded, or never ran, gives its reservation back. */

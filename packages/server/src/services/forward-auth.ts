@@ -27,7 +27,7 @@ export type VerifyDecision =
   | { outcome: 'allow'; user: CurrentUser }
   /** `returnTo`: where the login comes back to; only ever a URL the proxy sent. */
   | { outcome: 'not_logged_in'; returnTo: string | undefined }
-  /** The same for an app that exists and one that does not (DESIGN.md, Security rules). */
+  /** The same for an app that exists and one that does not (docs/product.md, section 6). */
   | { outcome: 'not_allowed'; user: CurrentUser }
   /** The original URL could be read as more than one app's: refused, whoever asks. */
   | { outcome: 'ambiguous'; reason: string };

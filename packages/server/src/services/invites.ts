@@ -135,7 +135,7 @@ export async function appIdsOfInvite(db: Knex, inviteId: number): Promise<number
 /**
  * Where an invitation link `/{app}/register?token=…` leads after the password is set: the app's
  * URL when the token is an open invite that grants that app, else nothing (the portal). Without
- * such an invite the answer never depends on whether the app exists (DESIGN.md, Security rules).
+ * such an invite the answer never depends on whether the app exists (docs/product.md, section 6).
  */
 export async function registrationTarget(db: Knex, token: string, appName: string): Promise<string | undefined> {
   if (!token) return undefined;

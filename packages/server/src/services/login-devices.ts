@@ -23,6 +23,11 @@ export async function knownDevice(db: Knex, email: string, deviceId: string | un
   return row ? hash : undefined;
 }
 
+/** Whether the user has signed in with a password from any browser (that still has its cookie). */
+export async function hasDevices(db: Knex, userId: number): Promise<boolean> {
+  return (await db('login_devices').where({ user_id: userId }).first('id')) !== undefined;
+}
+
 /**
  * Records a successful sign-in of this browser to the user: answers the device's new id, which
  * carries over the accounts the old one (if genuine) had signed in to.

@@ -15,7 +15,9 @@ import {
   tooManyAttempts,
   type BruteForcePolicy,
 } from './brute-force.js';
-import { knownDevice, rememberDevice } from './login-devices.js';
+import { hasDevices, knownDevice, rememberDevice } from './login-devices.js';
+import { queueNotice } from './notices.js';
+import type { MailPolicy } from './outbox.js';
 import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js';
 import type { PasswordCheck, PasswordHasher } from './passwords.js';
 import { endSession, type ClientInfo, type SessionPolicy } from './sessions.js';
@@ -25,7 +27,7 @@ import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserR
 export interface LoginDeps {
   db: Knex;
   hasher: PasswordHasher;
-  policy: SessionPolicy & BruteForcePolicy;
+  policy: SessionPolicy & BruteForcePolicy & MailPolicy;
 }
 
 export type { SignedIn } from './sign-in.js';
@@ -70,16 +72,27 @@ export async function passwordLogin(
     throw error;
   }
   if (!row || !check.ok) {
-    await recordFailure(db, policy, reservation);
     const reason = !row ? 'unknown email' : row.password_hash ? 'wrong password' : 'no password set';
-    await logEvent(db, audit, `login failed: ${reason}`, { client: row?.client_name, user: logged });
+    await db.transaction(async (trx) => {
+      const banned = await recordFailure(trx, policy, reservation);
+      await logEvent(trx, audit, `login failed: ${reason}`, { client: row?.client_name, user: logged });
+      // The owner learns that their account is locked, and from which address it was attacked.
+      if (row && banned.some((subject) => subject.kind === 'email')) {
+        await queueNotice(trx, policy, 'account-locked', { email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
+      }
+    });
     throw new ApiError('unauthenticated', WRONG_CREDENTIALS);
   }
   await releaseAttempt(db, reservation);
   if (check.needsRehash) {
     await db('users').where({ id: row.id }).update({ password_hash: await hasher.hash(password) });
   }
-  const signedIn = await completeSignIn(db, toCurrentUser(row), emailBanned ? 'password-known-device' : 'password', info, policy);
+  const signedIn = await db.transaction(async (trx) => {
+    const done = await completeSignIn(trx, toCurrentUser(row), emailBanned ? 'password-known-device' : 'password', info, policy);
+    // A browser this account has not signed in from before (its very first sign-in aside).
+    if (!device && (await hasDevices(trx, done.user.id))) await queueNotice(trx, policy, 'new-browser', { email, origin: info });
+    return done;
+  });
   return { ...signedIn, deviceId: await rememberDevice(db, signedIn.user.id, deviceId, policy.sessionTtlDays) };
 }
 

@@ -21,6 +21,7 @@ export const SIGN_IN_EVENTS = {
   google: 'login with Google',
   'google-linked': 'login with Google (Google account linked)',
   'staff-google': 'registered as staff admin with Google',
+  'password-reset': 'login with a password reset link',
 } as const;
 
 export type SignInMethod = keyof typeof SIGN_IN_EVENTS;

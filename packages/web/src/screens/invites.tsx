@@ -24,7 +24,7 @@ export function Invites() {
   const [filter, setFilter] = useState('');
   const [sort, onSort] = useSort<Column>({ key: 'sent', direction: 'desc' });
   const [creating, setCreating] = useState(false);
-  const [link, setLink] = useState<string | null>(null);
+  const [link, setLink] = useState<{ link: string; sentTo?: string } | null>(null);
   const invites = useLoad(() => api.invites.list(), () => alerts.danger('failed to load registration tokens'));
 
   const rows = sortRows(
@@ -91,28 +91,33 @@ export function Invites() {
             </button>
           }
         >
-          <p>Send this link to the invited email address:</p>
-          <CopyField value={link} label="Registration link" />
+          {link.sentTo ? <p>The link was sent by email to {link.sentTo}. You can also copy it:</p> : <p>Send this link to the invited email address:</p>}
+          <CopyField value={link.link} label="Registration link" />
         </Modal>
       )}
     </>
   );
 }
 
-function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated: (link: string) => Promise<void> }) {
+function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated: (created: { link: string; sentTo?: string }) => Promise<void> }) {
   const alerts = useAlerts();
   const run = useAction();
   const options = useLoad(
     async () => {
-      const [clients, apps] = await Promise.all([api.clients.list(), api.apps.all()]);
-      return { clients: clients.sort(byName), apps: apps.sort(byName) };
+      const [clients, apps, options] = await Promise.all([api.clients.list(), api.apps.all(), api.auth.options()]);
+      // Mail is configured exactly when the server offers password reset.
+      return { clients: clients.sort(byName), apps: apps.sort(byName), mail: options.passwordReset };
     },
     () => alerts.danger('failed to load clients or apps'),
   );
   const [email, setEmail] = useState('');
   const [clientId, setClientId] = useState('');
   const [appIds, setAppIds] = useState<number[]>([]);
+  const [sendChoice, setSendChoice] = useState<boolean | null>(null);
   const [busy, setBusy] = useState(false);
+  const mail = options.data?.mail ?? false;
+  // On by default when mail is configured.
+  const send = mail && (sendChoice ?? true);
 
   const clients: Client[] = options.data?.clients ?? [];
   const apps: App[] = options.data?.apps ?? [];
@@ -121,8 +126,8 @@ function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated
     setBusy(true);
     await run({
       call: async () => {
-        const invite = await api.invites.create({ email, clientid: Number(clientId), apps: appIds });
-        return invite.link;
+        const invite = await api.invites.create({ email, clientid: Number(clientId), apps: appIds, ...(send ? { send: true } : {}) });
+        return { link: invite.link, sentTo: send ? invite.email : undefined };
       },
       danger: `failed to create new registration token ${email}`,
       what: 'create invite',
@@ -176,6 +181,14 @@ function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated
           ))}
         </select>
       </div>
+      {mail && (
+        <div className="form-check mt-3">
+          <input id="invite-send" type="checkbox" className="form-check-input" checked={send} onChange={(event) => setSendChoice(event.target.checked)} />
+          <label className="form-check-label" htmlFor="invite-send">
+            Send the link by email
+          </label>
+        </div>
+      )}
     </Modal>
   );
 }

@@ -6,14 +6,14 @@
  * deviation from docs/product.md §8, documented in the README).
  */
 import { useState, type FormEvent } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { LoginAnswer } from '@tools-portal/core/entities';
 import { ApiError } from '@tools-portal/core/errors';
-import { newPasswordProblem } from '@tools-portal/core/passwords';
 import { DEFAULT_REDIRECT } from '@tools-portal/core/redirects';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { Centered } from '../components/layout';
+import { SetPassword } from '../components/set-password';
 import { useLoad } from '../components/use-load';
 import { googleLoginUrl, paths } from '../paths';
 import { useSession } from '../session';
@@ -49,6 +49,11 @@ export function Login() {
       <div className="card shadow-sm">
         <div className="card-body p-4">
           {token ? <SetPassword onSubmit={(password) => finish(() => api.auth.register({ Token: token, Password: password, redirect }), true)} /> : <PasswordLogin onSubmit={(email, password) => finish(() => api.auth.login({ Email: email, Password: password, redirect }))} />}
+          {!token && options.data?.passwordReset && (
+            <div className="text-center mt-3">
+              <Link to={paths.resetPassword}>Forgot password?</Link>
+            </div>
+          )}
           {options.data?.google && (
             <>
               <div className="text-center text-secondary my-3">or</div>
@@ -64,7 +69,7 @@ export function Login() {
 }
 
 /** The server's reason for refusing a new password (too common, holds the email...), or null. */
-function refusedPassword(error: unknown): string | null {
+export function refusedPassword(error: unknown): string | null {
   if (!(error instanceof ApiError) || error.code !== 'invalid_input' || error.details.field !== 'Password') return null;
   return error.message.replace(/^Password: /, '');
 }
@@ -98,46 +103,6 @@ function PasswordLogin({ onSubmit }: { onSubmit: (email: string, password: strin
       </div>
       <button type="submit" className="btn btn-primary w-100" disabled={busy}>
         Login
-      </button>
-    </form>
-  );
-}
-
-function SetPassword({ onSubmit }: { onSubmit: (password: string) => Promise<void> }) {
-  const alerts = useAlerts();
-  const [password, setPassword] = useState('');
-  const [repeated, setRepeated] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const problem = newPasswordProblem(password, repeated);
-    if (problem) {
-      alerts.danger(problem);
-      return;
-    }
-    setBusy(true);
-    await onSubmit(password);
-    setBusy(false);
-  };
-
-  return (
-    <form onSubmit={(event) => void submit(event)}>
-      <h2 className="h4 mb-3">Set your initial password</h2>
-      <div className="mb-3">
-        <label className="form-label" htmlFor="register-password">
-          Password
-        </label>
-        <input id="register-password" type="password" className="form-control" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} />
-      </div>
-      <div className="mb-3">
-        <label className="form-label" htmlFor="register-repeat">
-          Repeat Password
-        </label>
-        <input id="register-repeat" type="password" className="form-control" autoComplete="new-password" value={repeated} onChange={(event) => setRepeated(event.target.value)} />
-      </div>
-      <button type="submit" className="btn btn-primary w-100" disabled={busy}>
-        Save Password
       </button>
     </form>
   );

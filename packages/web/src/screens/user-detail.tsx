@@ -2,9 +2,10 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { byName } from '@tools-portal/core/apps';
-import type { GrantedApp } from '@tools-portal/core/entities';
+import type { GrantedApp, PasswordResetLink } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
+import { CopyField } from '../components/copy-field';
 import { EmptyRow } from '../components/empty-row';
 import { HeadingBar, ListTable } from '../components/list-page';
 import { expiryOf } from '../components/expiry-choice';
@@ -19,6 +20,17 @@ export function UserDetail() {
   const id = Number(useParams().id);
   const [managing, setManaging] = useState(false);
   const user = useLoad(() => api.users.get(id), (error) => logFailure('load user', error), id);
+  const [resetLink, setResetLink] = useState<PasswordResetLink | null>(null);
+  const run = useAction();
+  const email = user.data?.email ?? '';
+  const sendReset = () =>
+    run({
+      call: () => api.users.passwordReset(id),
+      success: (answer) => (answer.sent ? `sent password reset to ${email}` : `created password reset link for ${email}`),
+      danger: `failed to send password reset to ${email}`,
+      what: 'send password reset',
+      onSuccess: setResetLink,
+    });
   const apps = useLoad(async () => (await api.users.apps(id)).sort(byName), (error) => logFailure('load user apps', error), id);
 
   return (
@@ -28,6 +40,28 @@ export function UserDetail() {
         <p>
           Client: <Link to={paths.client(user.data.client.id)}>{user.data.client.name}</Link>
         </p>
+      )}
+      {user.data && (
+        <p>
+          <button type="button" className="btn btn-outline-secondary btn-sm" onClick={() => void sendReset()}>
+            Send password reset
+          </button>
+        </p>
+      )}
+      {resetLink && (
+        <Modal
+          title="Password reset link"
+          staticBackdrop
+          onClose={() => setResetLink(null)}
+          footer={
+            <button type="button" className="btn btn-primary" onClick={() => setResetLink(null)}>
+              OK
+            </button>
+          }
+        >
+          {resetLink.sent ? <p>The link was sent by email to {email}. You can also copy it:</p> : <p>Send this link to {email}; it works once, for 60 minutes:</p>}
+          <CopyField value={resetLink.link} label="Password reset link" />
+        </Modal>
       )}
       <HeadingBar level={2} title="Apps" action={{ label: 'Manage Apps', onClick: () => setManaging(true), disabled: !apps.data }} />
       <ListTable

@@ -1,0 +1,135 @@
+/**
+ * Password reset by mail (docs/email.md): a link with a token of 256 random bits, stored as its
+ * SHA-256 hash, valid for 60 minutes and once; a newer link voids the older ones. Asking for one
+ * answers the same, after the same work, whether or not the email belongs to a user.
+ */
+import { invalidInput, passwordResetLink, randomToken, type CurrentUser } from '@tools-portal/core';
+import { passwordProblem } from '@tools-portal/core/password-rules';
+import type { Knex } from 'knex';
+import { passwordReset } from '../mail/templates.js';
+import { logEvent, type Audit } from './audit.js';
+import { queueNotice } from './notices.js';
+import { enqueueMail, type MailPolicy } from './outbox.js';
+import type { PasswordHasher } from './passwords.js';
+import { takeRequest } from './request-limits.js';
+import { sha256 } from './secrets.js';
+import type { ClientInfo, SessionPolicy } from './sessions.js';
+import { completeSignIn, type SignedIn } from './sign-in.js';
+import { getUser, toCurrentUser, usersQuery, type UserRow } from './users.js';
+
+export const RESET_TTL_MINUTES = 60;
+const MINUTE_MS = 60 * 1000;
+/** Reset requests per email and per address within the window (docs/email.md). */
+export const RESET_LIMITS = { perEmail: 5, perAddress: 20, windowMs: 60 * MINUTE_MS };
+
+interface ResetRow {
+  id: number;
+  user_id: number;
+  email: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** Voids the user's open links and makes a new one in the caller's transaction; answers its token. */
+async function newResetToken(trx: Knex, userId: number, now: number): Promise<string> {
+  const token = randomToken(32);
+  await trx('password_resets').where({ user_id: userId }).whereNull('used_at').delete();
+  await trx('password_resets').insert({ user_id: userId, token_hash: sha256(token), created_at: now, expires_at: now + RESET_TTL_MINUTES * MINUTE_MS });
+  return token;
+}
+
+/**
+ * `POST /forgotpassword`: counts the request per email and per address (429 past the limits),
+ * then, if the email belongs to a user, makes a link and queues the mail. The caller answers 204
+ * either way.
+ */
+export async function requestPasswordReset(db: Knex, policy: MailPolicy, info: ClientInfo, emailInput: string): Promise<void> {
+  const email = emailInput.trim().toLowerCase();
+  await takeRequest(
+    db,
+    [
+      { subject: `reset-email:${email}`, limit: RESET_LIMITS.perEmail },
+      { subject: `reset-address:${info.ip}`, limit: RESET_LIMITS.perAddress },
+    ],
+    RESET_LIMITS.windowMs,
+  );
+  const audit: Audit = { actor: null, ...info };
+  await db.transaction(async (trx) => {
+    const now = Date.now();
+    const user: UserRow | undefined = await usersQuery(trx).where('users.email', email).first();
+    if (!user) {
+      await logEvent(trx, audit, 'password reset asked for an unknown email', { user: email });
+      return;
+    }
+    const token = await newResetToken(trx, user.id, now);
+    const link = passwordResetLink(policy.publicUrl, token);
+    const mail = passwordReset({ email, link, minutes: RESET_TTL_MINUTES, at: now, origin: info, byAdmin: false });
+    const sent = await enqueueMail(trx, policy, { kind: 'password-reset', to: email, ...mail });
+    await logEvent(trx, audit, sent ? 'password reset link sent by mail' : 'password reset asked (mail is not configured)', {
+      client: user.client_name,
+      user: email,
+    });
+  });
+}
+
+/** `POST /user/{id}/passwordreset` (admins): a link for the user, mailed too when mail is configured. */
+export async function adminPasswordReset(db: Knex, audit: Audit & { actor: CurrentUser }, policy: MailPolicy, userId: number): Promise<{ link: string; sent: boolean }> {
+  return db.transaction(async (trx) => {
+    const user = await getUser(trx, userId);
+    const now = Date.now();
+    const link = passwordResetLink(policy.publicUrl, await newResetToken(trx, user.id, now));
+    const mail = passwordReset({ email: user.email, link, minutes: RESET_TTL_MINUTES, at: now, origin: audit, byAdmin: true });
+    const sent = await enqueueMail(trx, policy, { kind: 'password-reset', to: user.email, ...mail });
+    await logEvent(trx, audit, `made a password reset link for ${user.email}${sent ? ' (sent by mail)' : ''}`, { client: user.client.name, user: user.email });
+    return { link, sent };
+  });
+}
+
+/** The user a reset token stands for while it can be used; else a 400 naming `Token`. */
+export async function openReset(db: Knex, token: string, now = Date.now()): Promise<ResetRow> {
+  const row: ResetRow | undefined = await db('password_resets')
+    .join('users', 'users.id', 'password_resets.user_id')
+    .where({ 'password_resets.token_hash': sha256(token) })
+    .first('password_resets.id', 'password_resets.user_id', 'users.email', 'password_resets.expires_at', 'password_resets.used_at');
+  if (!row) throw invalidInput('Token', 'this password reset link is not valid (a newer one may have replaced it)');
+  if (row.used_at !== null) throw invalidInput('Token', 'this password reset link has already been used');
+  if (Number(row.expires_at) <= now) throw invalidInput('Token', 'this password reset link has expired');
+  return row;
+}
+
+/**
+ * `POST /resetpassword`: checks the link and the new password (every rule, before hashing), then
+ * uses the link and signs in through the one sign-in pipeline.
+ */
+export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: MailPolicy & SessionPolicy, info: ClientInfo, token: string, password: string): Promise<SignedIn> {
+  const reset = await openReset(db, token);
+  const problem = await passwordProblem(password, { email: reset.email });
+  if (problem) throw invalidInput('Password', problem);
+  return useReset(db, policy, info, reset, await hasher.hash(password));
+}
+
+/**
+ * Uses a reset link: sets the password, ends every session of the user, voids the user's other
+ * links, clears the email's failed-login ban and counters, queues the notice and signs in (the new
+ * session after the old ones are gone), in one transaction. Of concurrent uses of one link exactly
+ * one wins.
+ */
+export async function useReset(db: Knex, policy: MailPolicy & SessionPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<SignedIn> {
+  return db.transaction(async (trx) => {
+    const now = Date.now();
+    const used = await trx('password_resets').where({ id: reset.id }).whereNull('used_at').andWhere('expires_at', '>', now).update({ used_at: now });
+    if (used === 0) throw invalidInput('Token', 'this password reset link has already been used');
+    const row: UserRow | undefined = await usersQuery(trx).where('users.id', reset.user_id).first();
+    // The user was deleted meanwhile (which deletes their links too).
+    if (!row) throw invalidInput('Token', 'this password reset link is not valid');
+    await trx('users').where({ id: row.id }).update({ password_hash: passwordHash });
+    await trx('sessions').where({ user_id: row.id }).delete();
+    await trx('password_resets').where({ user_id: row.id }).whereNull('used_at').delete();
+    await trx('login_bans').where({ kind: 'email', subject: row.email }).delete();
+    await trx('login_attempts').where({ kind: 'email', subject: row.email }).delete();
+    await queueNotice(trx, policy, 'password-reset', { email: row.email, origin: info });
+    const user = toCurrentUser(row);
+    await logEvent(trx, { actor: user, ...info }, 'password reset with a link from mail; every session ended');
+    return completeSignIn(trx, user, 'password-reset', info, policy);
+  });
+}

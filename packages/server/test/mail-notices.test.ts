@@ -1,0 +1,71 @@
+/**
+ * Security notices by mail (docs/email.md): each says what happened, when, from where, and what
+ * to do if it was not the owner. Locked after failed logins; a browser the account has not used.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSmtp, type TestSmtp } from './smtp.js';
+import { unique, useTestPortal, type TestPortal } from './support.js';
+
+async function login(portal: TestPortal, email: string, password: string, options: { address?: string; device?: string } = {}) {
+  const response = await portal.fetch('/api/auth/v1/validatepassword', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': options.address ?? '192.0.2.1',
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) NoticeTest/1.0',
+      ...(options.device ? { cookie: `portal_device=${options.device}` } : {}),
+    },
+    body: JSON.stringify({ Email: email, Password: password }),
+  });
+  const device = /portal_device=([^;]+)/.exec(response.headers.getSetCookie().join('\n'))?.[1];
+  return { status: response.status, device };
+}
+
+describe('security notices', () => {
+  let smtp: TestSmtp;
+  const env: Record<string, string> = { MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1', TRUST_PROXY: 'true' };
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    env.SMTP_URL = smtp.url;
+  });
+  afterAll(async () => smtp?.stop());
+  const portal = useTestPortal(env);
+
+  const noticesTo = async (email: string) => (await portal.admin.mail.list()).filter((mail) => mail.to === email).map((mail) => mail.kind);
+
+  it('the account locked after failed logins, with the address that tried', async () => {
+    const user = await portal.createUser();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await login(portal, user.email, 'not the password!', { address: `203.0.113.${i + 1}` })).status);
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    const [mail] = await smtp.waitFor(user.email);
+    expect(mail.subject).toBe('Your Tools-Server account was locked after failed logins');
+    expect(mail.text).toContain(`Your account was locked for 10 minutes after too many failed logins (${user.email})`);
+    expect(mail.text).toContain('From: 203.0.113.5 (Mozilla/5.0 (X11; Linux x86_64) NoticeTest/1.0)');
+    expect(mail.text).toMatch(/When: \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(mail.text).toContain(`${portal.url}/auth/#/reset`);
+    // One notice for one lock, however many attempts follow.
+    expect(await noticesTo(user.email)).toEqual(['notice.account-locked']);
+  });
+
+  it('no mail for an email that has no account, however often it is tried', async () => {
+    const stranger = `${unique('stranger')}@example.com`;
+    for (let i = 0; i < 6; i++) await login(portal, stranger, 'not the password!', { address: `203.0.113.${100 + i}` });
+    expect(await noticesTo(stranger)).toEqual([]);
+  });
+
+  it('a sign-in from a browser the account has not used before; not the first sign-in, not a known browser', async () => {
+    const user = await portal.createUser();
+    const first = await login(portal, user.email, user.password);
+    expect(first.status).toBe(200);
+    const again = await login(portal, user.email, user.password, { device: first.device });
+    expect(again.status).toBe(200);
+    expect(await noticesTo(user.email)).toEqual([]);
+
+    expect((await login(portal, user.email, user.password, { address: '198.51.100.77' })).status).toBe(200);
+    const [mail] = await smtp.waitFor(user.email);
+    expect(mail.subject).toBe('New sign-in to your Tools-Server account');
+    expect(mail.text).toContain('From: 198.51.100.77');
+    expect(mail.text).toContain('If it was not, set a new password with this link at once and tell an administrator');
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * Password reset by mail (docs/email.md, docs/security.md): links work once, expire, are voided
+ * by a newer one; unknown emails get no mail and the same answer; requests are limited; using a
+ * link ends every session and clears the email's ban.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD_TOO_SHORT } from '@tools-portal/core';
+import { databaseContents } from './database.js';
+import { startTestSmtp, type TestSmtp } from './smtp.js';
+import { failure, refuses, unique, useTestPortal, type TestPortal } from './support.js';
+
+const NEW_PASSWORD = 'a brand new password';
+let addressCounter = 0;
+/** Each test asks from an address of its own, so that the per-address limit is the test's alone. */
+const newAddress = () => `198.51.100.${++addressCounter}`;
+
+async function forgot(portal: TestPortal, email: string, address: string): Promise<Response> {
+  return portal.fetch('/api/auth/v1/forgotpassword', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+    body: JSON.stringify({ Email: email }),
+  });
+}
+
+const tokenOf = (text: string) => /\/auth\/#\/reset\/([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? '';
+
+describe('password reset with mail', () => {
+  let smtp: TestSmtp;
+  const env: Record<string, string> = { MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1', TRUST_PROXY: 'true' };
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    env.SMTP_URL = smtp.url;
+  });
+  afterAll(async () => smtp?.stop());
+  const portal = useTestPortal(env);
+
+  it('mails a link that works once, signs in, ends the other sessions, and sends a notice', async () => {
+    const user = await portal.createUser();
+    const address = newAddress();
+    const answer = await forgot(portal, user.email, address);
+    expect(answer.status).toBe(204);
+    const [mail] = await smtp.waitFor(user.email);
+    expect(mail.subject).toBe('Reset your Tools-Server password');
+    const token = tokenOf(mail.text);
+    expect(mail.text).toContain(`${portal.url}/auth/#/reset/${token}`);
+    expect(mail.text).toContain(address);
+    expect(token.length).toBeGreaterThanOrEqual(43); // 256 bits, base64url
+    expect(await databaseContents(portal.deps.db)).not.toContain(token);
+
+    const signedIn = await portal.anonymous.auth.resetPassword({ Token: token, Password: NEW_PASSWORD });
+    expect(signedIn.redirect).toBe('/auth/#/applist/');
+    expect((await portal.client(signedIn.accesstoken).users.me()).email).toBe(user.email);
+    expect(await refuses(user.api.users.me())).toBe(true);
+    expect(await refuses(portal.login(user.email, user.password))).toBe(true);
+    expect(await portal.login(user.email, NEW_PASSWORD)).toBeTruthy();
+    // Through the one sign-in pipeline: the reset, then its sign-in.
+    const events = (await portal.admin.logs.page(1, 100)).filter((entry) => entry.user === user.email).map((entry) => entry.event);
+    expect(events).toContain('login with a password reset link');
+    expect(events).toContain('password reset with a link from mail; every session ended');
+
+    expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: 'yet another password' }))).toMatchObject({
+      code: 'invalid_input',
+      field: 'Token',
+      message: 'Token: this password reset link has already been used',
+    });
+    const mails = await smtp.waitFor(user.email, 2);
+    expect(mails[1].subject).toBe('Your Tools-Server password was reset');
+    expect(mails[1].text).toContain(`${portal.url}/auth/#/reset`);
+  });
+
+  it('answers an unknown email exactly like a known one, and mails nobody', async () => {
+    const user = await portal.createUser();
+    const stranger = `${unique('stranger')}@example.com`;
+    const known = await forgot(portal, user.email, newAddress());
+    const unknown = await forgot(portal, stranger, newAddress());
+    expect([unknown.status, await unknown.text()]).toEqual([known.status, await known.text()]);
+    const headers = (response: Response) => [...response.headers.keys()].filter((name) => name !== 'date').sort();
+    expect(headers(unknown)).toEqual(headers(known));
+    await smtp.waitFor(user.email);
+    // The sender has run past the known email's mail; the unknown one was never queued.
+    expect((await portal.admin.mail.list()).some((entry) => entry.to === stranger)).toBe(false);
+    expect(smtp.to(stranger)).toEqual([]);
+  });
+
+  it('a newer link voids the older one; an expired or unknown token is refused naming Token', async () => {
+    const user = await portal.createUser();
+    const address = newAddress();
+    await forgot(portal, user.email, address);
+    await forgot(portal, user.email, address);
+    const [first, second] = await smtp.waitFor(user.email, 2);
+    const refused = await failure(portal.anonymous.auth.resetPassword({ Token: tokenOf(first.text), Password: NEW_PASSWORD }));
+    expect(refused).toMatchObject({ code: 'invalid_input', field: 'Token' });
+
+    await portal.deps.db('password_resets').update({ expires_at: Date.now() - 1 });
+    expect(await failure(portal.anonymous.auth.resetPassword({ Token: tokenOf(second.text), Password: NEW_PASSWORD }))).toMatchObject({
+      field: 'Token',
+      message: 'Token: this password reset link has expired',
+    });
+    for (const Token of ['nope', 'x'.repeat(512), '../../etc', '%00']) {
+      expect(await failure(portal.anonymous.auth.resetPassword({ Token, Password: NEW_PASSWORD }))).toMatchObject({ code: 'invalid_input', field: 'Token' });
+    }
+  });
+
+  it('applies the password rules with their messages', async () => {
+    const user = await portal.createUser();
+    await forgot(portal, user.email, newAddress());
+    const token = tokenOf((await smtp.waitFor(user.email))[0].text);
+    expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: 'short' }))).toMatchObject({ field: 'Password', message: `Password: ${PASSWORD_TOO_SHORT}` });
+    expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: 'password123' }))).toMatchObject({ field: 'Password' });
+    expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: `my ${user.email.split('@')[0]} secret` }))).toMatchObject({ field: 'Password' });
+    // Refused passwords do not use up the link.
+    expect((await portal.anonymous.auth.resetPassword({ Token: token, Password: NEW_PASSWORD })).accesstoken).toBeTruthy();
+  });
+
+  it('of two concurrent uses of one link exactly one wins', async () => {
+    const user = await portal.createUser();
+    await forgot(portal, user.email, newAddress());
+    const token = tokenOf((await smtp.waitFor(user.email))[0].text);
+    const results = await Promise.allSettled(
+      ['first password 1', 'second password 2', 'third password 3'].map((Password) => portal.anonymous.auth.resetPassword({ Token: token, Password })),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+  });
+
+  it('clears the email\'s failed-login ban', async () => {
+    const user = await portal.createUser();
+    for (let i = 0; i < 6; i++) await portal.login(user.email, 'wrong password!').catch(() => undefined);
+    expect((await failure(portal.login(user.email, user.password))).code).toBe('too_many_requests');
+    await forgot(portal, user.email, newAddress());
+    // The lock's notice, then the link.
+    const mails = await smtp.waitFor(user.email, 2);
+    expect(mails.map((mail) => mail.subject).sort()).toEqual(['Reset your Tools-Server password', 'Your Tools-Server account was locked after failed logins']);
+    const token = tokenOf(mails.find((mail) => mail.subject.startsWith('Reset'))!.text);
+    await portal.anonymous.auth.resetPassword({ Token: token, Password: NEW_PASSWORD });
+    expect(await portal.login(user.email, NEW_PASSWORD)).toBeTruthy();
+  });
+
+  it('limits requests per email and per address (429 with Retry-After), the same for unknown emails', async () => {
+    const email = `${unique('limited')}@example.com`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await forgot(portal, email, newAddress())).status);
+    expect(statuses).toEqual([204, 204, 204, 204, 204, 429]);
+
+    const address = newAddress();
+    const concurrent = await Promise.all(Array.from({ length: 25 }, () => forgot(portal, `${unique('spray')}@example.com`, address)));
+    expect(concurrent.filter((response) => response.status === 204)).toHaveLength(20);
+    const limited = concurrent.find((response) => response.status === 429)!;
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('an admin makes a link for a user, mailed to them; others may not', async () => {
+    const user = await portal.createUser();
+    const { link, sent } = await portal.admin.users.passwordReset(user.user.id);
+    expect(sent).toBe(true);
+    expect(link).toMatch(new RegExp(`^${portal.url}/auth/#/reset/[A-Za-z0-9_-]{43,}$`));
+    const [mail] = await smtp.waitFor(user.email);
+    expect(mail.text).toContain(link);
+    expect(mail.text).toContain('An administrator sent you this link');
+    const { accesstoken } = await portal.anonymous.auth.resetPassword({ Token: tokenOf(link), Password: NEW_PASSWORD });
+    expect((await portal.client(accesstoken).users.me()).id).toBe(user.user.id);
+    const other = await portal.createUser();
+    expect((await failure(other.api.users.passwordReset(user.user.id))).code).toBe('forbidden');
+    expect((await failure(portal.admin.users.passwordReset(999_999))).code).toBe('not_found');
+  });
+});
+
+describe('password reset without mail', () => {
+  const portal = useTestPortal();
+
+  it('forgotpassword still answers 204 and queues nothing; an admin still gets a link to pass on', async () => {
+    const user = await portal.createUser();
+    const answer = await portal.fetch('/api/auth/v1/forgotpassword', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: user.email }) });
+    expect(answer.status).toBe(204);
+    expect(await portal.deps.db('mail_outbox').select('id')).toEqual([]);
+    const { link, sent } = await portal.admin.users.passwordReset(user.user.id);
+    expect(sent).toBe(false);
+    const { accesstoken } = await portal.anonymous.auth.resetPassword({ Token: tokenOf(link), Password: NEW_PASSWORD });
+    expect((await portal.client(accesstoken).users.me()).email).toBe(user.email);
+  });
+});

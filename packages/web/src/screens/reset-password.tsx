@@ -1,0 +1,109 @@
+/**
+ * Password reset (docs/email.md): /reset asks for a link by mail and answers the same whatever
+ * the address; /reset/{token} sets a new password with the link's token and signs in.
+ */
+import { useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import type { LoginAnswer } from '@tools-portal/core/entities';
+import { ApiError } from '@tools-portal/core/errors';
+import { api, logFailure } from '../api';
+import { useAlerts } from '../components/alerts';
+import { Centered } from '../components/layout';
+import { SetPassword } from '../components/set-password';
+import { paths } from '../paths';
+import { useSession } from '../session';
+import { refusedPassword } from './login';
+
+export const LINK_ON_ITS_WAY = 'If the address belongs to an account, a link is on its way.';
+
+export function ResetPassword() {
+  const alerts = useAlerts();
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      await api.auth.forgotPassword({ Email: email });
+      alerts.clear();
+      setSent(true);
+    } catch (error) {
+      logFailure('ask for a password reset link', error);
+      alerts.danger(error instanceof ApiError && error.code === 'too_many_requests' ? error.message : 'failed to send the password reset link');
+    }
+    setBusy(false);
+  };
+
+  return (
+    <Centered>
+      <div className="card shadow-sm">
+        <div className="card-body p-4">
+          <h2 className="h4 mb-3">Reset password</h2>
+          {sent ? (
+            <p className="mb-0" role="status">
+              {LINK_ON_ITS_WAY}
+            </p>
+          ) : (
+            <form onSubmit={(event) => void submit(event)}>
+              <div className="mb-3">
+                <label className="form-label" htmlFor="reset-email">
+                  Email
+                </label>
+                <input id="reset-email" type="email" className="form-control" autoComplete="username" required autoFocus value={email} onChange={(event) => setEmail(event.target.value)} />
+              </div>
+              <button type="submit" className="btn btn-primary w-100" disabled={busy}>
+                Send link
+              </button>
+            </form>
+          )}
+          <div className="text-center mt-3">
+            <Link to={paths.login}>Back to Login</Link>
+          </div>
+        </div>
+      </div>
+    </Centered>
+  );
+}
+
+export function SetNewPassword() {
+  const token = useParams().token ?? '';
+  const alerts = useAlerts();
+  const session = useSession();
+  const [expired, setExpired] = useState(false);
+
+  const save = async (password: string) => {
+    let answer: LoginAnswer;
+    try {
+      answer = await api.auth.resetPassword({ Token: token, Password: password });
+    } catch (error) {
+      logFailure('reset password', error);
+      const refusal = refusedPassword(error);
+      if (refusal) alerts.danger(refusal);
+      else if (error instanceof ApiError && error.details.field === 'Token') {
+        alerts.danger(error.message.replace(/^Token: /, ''));
+        setExpired(true);
+      } else alerts.danger('failed to set the new password');
+      return;
+    }
+    await session.reload();
+    alerts.clear();
+    window.location.assign(answer.redirect);
+  };
+
+  return (
+    <Centered>
+      <div className="card shadow-sm">
+        <div className="card-body p-4">
+          <SetPassword title="Set a new password" onSubmit={save} />
+          {expired && (
+            <div className="text-center mt-3">
+              <Link to={paths.resetPassword}>Ask for a new link</Link>
+            </div>
+          )}
+        </div>
+      </div>
+    </Centered>
+  );
+}
