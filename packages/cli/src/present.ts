@@ -88,8 +88,8 @@ export const logList = (entries: LogEntry[]): Result => ({
   json: entries,
   quiet: entries.map((entry) => entry.id),
   table: {
-    head: ['timestamp', 'client', 'user', 'event'],
-    rows: entries.map((entry) => [entry.timestamp, entry.client, entry.user, entry.event]),
+    head: ['timestamp', 'client', 'user', 'event', 'type', 'by'],
+    rows: entries.map((entry) => [entry.timestamp, entry.client, entry.user, entry.event, entry.type, entry.actor]),
   },
 });
 

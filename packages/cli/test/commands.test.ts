@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessToken, App, Client, CurrentUser, LogEntry, RegistrationToken, User } from '@tools-portal/core';
-import { createApp, failure, freePort, unique, useTestPortal } from '../../server/test/support.js';
-import { bin, cleanEnv, json, removeTempHomes, tempHome, toolsctl, type RunOptions } from './toolsctl.js';
+import { ADMIN_EMAIL, createApp, failure, freePort, unique, useTestPortal } from '../../server/test/support.js';
+import { bin, cleanEnv, json, removeTempHomes, tempHome, toolsctl, toolsctlOnTerminal, type RunOptions } from './toolsctl.js';
+import { parse as parseCsv } from 'csv-parse/sync';
 
 const portal = useTestPortal();
 let home: string;
@@ -271,6 +272,48 @@ describe('logs', () => {
     }
     expect(await exited).toBe(0);
   });
+});
+
+describe('logs: filters and export', () => {
+  it('filters by user, client, actor, type, time and text', async () => {
+    const client = await portal.admin.clients.create(unique('Filtered'));
+    const { email } = await portal.createUser({ client });
+    const about = json<LogEntry[]>(await run(['logs', '--user', email.toUpperCase(), '--json']));
+    expect(about.map((entry) => entry.type).sort()).toEqual(['invite.create', 'register.password']);
+    const byAdmin = json<LogEntry[]>(await run(['logs', '--client', client.name, '--actor', ADMIN_EMAIL, '--type', 'invite.', '--since', '1h', '--json']));
+    expect(byAdmin).toEqual([expect.objectContaining({ type: 'invite.create', actor: ADMIN_EMAIL, user: email })]);
+    expect(json<LogEntry[]>(await run(['logs', '--client', client.name, '--until', '2020-01-01', '--json']))).toEqual([]);
+    expect(json<LogEntry[]>(await run(['logs', '--grep', `INVITED ${email}`, '--json']))).toHaveLength(1);
+    const table = await run(['logs', '--client', client.name]);
+    expect(table.stdout).toMatch(/│ timestamp\s+│ client\s+│ user\s+│ event\s+│ type\s+│ by/);
+    const bad = await run(['logs', '--since', 'last week']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--since');
+    const refused = await run(['logs', '--type', 'Login']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('type:');
+  }, 120_000);
+
+  it('exports as CSV and JSON Lines to stdout, with a progress line on a terminal only', async () => {
+    const client = await portal.admin.clients.create(unique('Exported'));
+    await portal.createUser({ client });
+    await portal.createUser({ client });
+    const csv = await run(['logs', 'export', '--format', 'csv', '--client', client.name]);
+    expect(csv.code).toBe(0);
+    expect(csv.stderr).toBe('');
+    const records = parseCsv(csv.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(records.map((record) => record.type)).toEqual(['register.password', 'invite.create', 'register.password', 'invite.create', 'client.create']);
+    expect(records[1].actor).toBe(ADMIN_EMAIL);
+    const jsonl = await run(['logs', 'export', '--format', 'jsonl', '--client', client.name, '--type', 'invite.']);
+    expect(jsonl.stdout.trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['invite.create', 'invite.create']);
+    expect((await run(['logs', 'export', '--format', 'xlsx'])).code).toBe(2);
+
+    const onTerminal = await toolsctlOnTerminal(home, ['logs', 'export', '--client', client.name], [], {
+      env: { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token },
+    });
+    expect(onTerminal.code).toBe(0);
+    expect(onTerminal.transcript).toContain('exported 5 of 5 entries');
+  }, 120_000);
 });
 
 describe('exit codes and errors', () => {

@@ -22,10 +22,13 @@ import type {
   User,
 } from './entities.js';
 import { ApiError, codeForStatus, isErrorCode } from './errors.js';
+import { logFilterQuery, type LogFilter } from './log-filter.js';
 import type { OidcClientCreated, OidcClientInput, OidcClientSettings, OidcKeyRotation } from './oidc.js';
 import type { AccessRequestInput, AppInput, AppUpdate, ForgotPasswordInput, InviteInput, LoginInput, RegisterInput, ResetPasswordInput } from './validation.js';
 
 export const API_PREFIX = '/api/auth/v1';
+
+export type LogExportFormat = 'csv' | 'jsonl';
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -54,7 +57,29 @@ export class PortalClient {
 
   /** Sends one call; answers the parsed JSON body, or undefined for 204. Failures throw ApiError. */
   async request<T>(method: Method, path: string, body?: unknown, contentType?: string): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const response = await this.send(method, path, body, 'application/json', contentType);
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    const json = text ? safeJson(text) : undefined;
+    if (!response.ok) throw errorFromAnswer(response, json);
+    return json as T;
+  }
+
+  /** A GET whose successful answer is left unread, for streaming its body; failures throw ApiError. */
+  async stream(path: string): Promise<Response> {
+    const response = await this.send('GET', path, undefined, '*/*');
+    if (response.ok) return response;
+    const text = await response.text();
+    throw errorFromAnswer(response, text ? safeJson(text) : undefined);
+  }
+
+  /** The full URL of an API path, e.g. for a download link in the browser. */
+  url(path: string): string {
+    return `${this.baseUrl}${API_PREFIX}${path}`;
+  }
+
+  private async send(method: Method, path: string, body: unknown, accept: string, contentType?: string): Promise<Response> {
+    const headers: Record<string, string> = { accept };
     if (body !== undefined) headers['content-type'] = contentType ?? 'application/json';
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     const url = path.startsWith('/healthz') ? `${this.baseUrl}${path}` : `${this.baseUrl}${API_PREFIX}${path}`;
@@ -70,11 +95,7 @@ export class PortalClient {
       const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
       throw new ApiError('unavailable', `cannot reach ${this.baseUrl || 'the portal'}: ${reason}`, { network: true });
     }
-    if (response.status === 204) return undefined as T;
-    const text = await response.text();
-    const json = text ? safeJson(text) : undefined;
-    if (!response.ok) throw errorFromAnswer(response, json);
-    return json as T;
+    return response;
   }
 
   readonly apps = {
@@ -166,8 +187,13 @@ export class PortalClient {
   };
 
   readonly logs = {
-    page: (currentPage: number, perPage: number) =>
-      this.request<LogEntry[]>('GET', `/log/${segment(currentPage)}/${segment(perPage)}`),
+    /** A page of the log, newest first, of the entries the filter matches (docs/event-log.md). */
+    page: (currentPage: number, perPage: number, filter: LogFilter = {}) =>
+      this.request<LogEntry[]>('GET', `/log/${segment(currentPage)}/${segment(perPage)}${logFilterQuery(filter)}`),
+    count: (filter: LogFilter = {}) => this.request<{ total: number }>('GET', `/log/count${logFilterQuery(filter)}`),
+    /** Every matching entry, newest first, as a streamed CSV or JSON Lines answer. */
+    export: (format: LogExportFormat, filter: LogFilter = {}) => this.stream(this.logs.exportPath(format, filter)),
+    exportPath: (format: LogExportFormat, filter: LogFilter = {}) => `/log/export${logFilterQuery(filter, { format })}`,
   };
 
   readonly mail = {

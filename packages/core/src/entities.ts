@@ -97,9 +97,16 @@ export interface AccessToken {
 export interface LogEntry {
   id: number;
   timestamp: string;
+  /** A type of the catalogue in events.ts, e.g. `login.success` (older entries may hold another). */
+  type: string;
+  /** The client and user the event is about. */
   client: string;
   user: string;
+  /** The email of who did it; empty when anonymous. */
+  actor: string;
   event: string;
+  ip: string;
+  userAgent: string;
   /** How many times it happened: repeated anonymous denials within a minute share one entry. */
   count: number;
 }

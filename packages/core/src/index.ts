@@ -10,6 +10,8 @@ export * from './apps.js';
 export * from './client.js';
 export * from './invite-links.js';
 export * from './answers.js';
+export * from './events.js';
+export * from './log-filter.js';
 export * from './oidc.js';
 export * from './expiry.js';
 export * from './request-paths.js';

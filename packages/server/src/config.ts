@@ -49,6 +49,8 @@ export interface Config {
   secretKey: Buffer | undefined;
   /** Seconds an in-process cache entry of a session or grant may live (docs/product.md, Forward auth: at most 5). */
   authCacheSeconds: number;
+  /** Event-log entries older than this many days are deleted in the background; 0 keeps all. */
+  logRetentionDays: number;
   webRoot: string | undefined;
   logLevel: LogLevel;
   /** `json` lines or readable `pretty` lines; json unless stdout is a terminal. */
@@ -187,6 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     googlePendingMax: integer('GOOGLE_PENDING_MAX', 10_000, 1, 10_000_000),
     secretKey: typeof secretKey === 'string' ? undefined : secretKey,
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
+    logRetentionDays: integer('LOG_RETENTION_DAYS', 400, 0, 36500),
     webRoot: read('WEB_ROOT'),
     logLevel,
     logFormat,

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import { createApp } from './app.js';
 import { joinForgets, joinMetrics } from './cluster-peers.js';
+import { startLogPruner } from './services/log-retention.js';
 import { isVerifyRequest, verifyFastPath } from './verify-fast-path.js';
 import type { Config } from './config.js';
 import { openDatabase, prepareDatabase } from './db/connection.js';
@@ -123,6 +124,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));
+    const pruner = startLogPruner(db, final.logRetentionDays, logger);
     const sender = final.mail ? new MailSender(db, final.mail, logger) : undefined;
     sender?.start();
     const grantExpiry = startGrantExpiry(db, logger, options.grantSweepMs ?? 5000, () => authCache.clear());
@@ -137,6 +139,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await pruner.stop();
         await sender?.stop();
         await db.destroy();
       },

@@ -101,6 +101,18 @@ describe('anonymous /verify denials', () => {
     expect(Number(after.total) - Number(before.total)).toBeLessThanOrEqual(HANDFUL);
     const rows = await rowsOf(portal, 'forward auth denied: not logged in, for no registered app');
     expect(sum(rows.filter((row) => row.ip === ip))).toBe(100);
+
+    // Ambiguous original URLs too: an anonymous caller's denials name the reason, not the URL.
+    const ambiguousIp = '192.0.2.100';
+    for (let index = 0; index < 30; index++) {
+      const headers = { 'x-forwarded-for': ambiguousIp, 'x-original-url': `https://nowhere.example.net/a/..%2f${index}/secret` };
+      const answer = await portal.fetch('/api/auth/v1/verify', { headers, redirect: 'manual' });
+      expect(answer.status).toBe(400);
+      await answer.arrayBuffer();
+    }
+    const ambiguous: Row[] = await portal.deps.db('auth_log').where({ ip: ambiguousIp }).select('event', 'count', 'ip');
+    expect(ambiguous.length).toBeLessThanOrEqual(2);
+    expect(ambiguous.reduce((total, row) => total + Number(row.count), 0)).toBe(30);
   });
 });
 

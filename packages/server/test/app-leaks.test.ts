@@ -1,5 +1,5 @@
 /**
- * docs/product.md (section 6, Forward auth): anonymous and non-admin callers cannot tell an app that exists from
+ * docs/product.md, Security rules: anonymous and non-admin callers cannot tell an app that exists from
  * one that does not, and never see a registered URL they did not send. Each test asks about an
  * app that exists and one that does not and compares the answers byte for byte.
  */

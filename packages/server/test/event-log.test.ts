@@ -1,6 +1,6 @@
 import { generateApiKey } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, createApp, failure, unique, useTestPortal } from './support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, failure, unique, useTestPortal } from './support.js';
 
 const portal = useTestPortal();
 
@@ -56,6 +56,56 @@ describe('event log', () => {
     expect(newest).toMatchObject({ client: 'Admin', user: ADMIN_EMAIL, event: 'login with password' });
     expect(Date.parse(newest.timestamp)).toBeGreaterThanOrEqual(Date.parse(latest.timestamp));
     expect(newest.id).toBeGreaterThan(latest.id);
+  });
+
+  it('names who did each kind of admin change (actor), what it was about (user, client) and its type', async () => {
+    const clientName = unique('actor');
+    const client = await portal.admin.clients.create(clientName);
+    const app = await createApp(portal.admin);
+    const { api, user, email } = await portal.createUser({ client });
+    const key = generateApiKey();
+    const created = await api.accessTokens.create(key);
+    await portal.admin.accessTokens.delete(created.id);
+    await portal.admin.users.grant(user.id, app.id);
+    await portal.admin.users.revoke(user.id, app.id);
+    await portal.admin.apps.update({ ...app, description: 'changed' });
+    const invite = await portal.admin.invites.create({ email: `${unique('dave')}@example.com`, clientid: client.id, apps: [] });
+    await portal.admin.invites.delete(invite.id);
+    await portal.admin.users.endSessions(user.id);
+    await portal.admin.apps.delete(app.id);
+    await portal.admin.users.delete(user.id);
+    await portal.admin.clients.delete(client.id);
+
+    const log = await portal.admin.logs.page(1, 100);
+    const entry = (type: string, text: string) => {
+      const found = log.find((candidate) => candidate.type === type && candidate.event.startsWith(text));
+      expect(found, `${type} ${text}`).toBeDefined();
+      return found!;
+    };
+    const byAdmin = { actor: ADMIN_EMAIL, ip: '127.0.0.1', count: 1 };
+    expect(entry('client.create', `created client ${clientName}`)).toMatchObject({ ...byAdmin, client: clientName, user: '' });
+    expect(entry('app.create', `created app ${app.name}`)).toMatchObject(byAdmin);
+    expect(entry('invite.create', `invited ${email}`)).toMatchObject({ ...byAdmin, client: clientName, user: email });
+    expect(entry('register.password', 'registered with password')).toMatchObject({ actor: email, client: clientName, user: email });
+    expect(entry('apikey.create', 'created API key')).toMatchObject({ actor: email, user: email });
+    expect(entry('apikey.delete', `deleted API key ${created.token} of ${email}`)).toMatchObject({ ...byAdmin, client: clientName, user: email });
+    expect(entry('grant.add', `granted app ${app.name} to ${email}`)).toMatchObject({ ...byAdmin, client: clientName, user: email });
+    expect(entry('grant.remove', `revoked app ${app.name} from ${email}`)).toMatchObject({ ...byAdmin, client: clientName, user: email });
+    expect(entry('app.update', `updated app ${app.name}`)).toMatchObject(byAdmin);
+    expect(entry('invite.delete', `deleted invite for ${invite.email}`)).toMatchObject({ ...byAdmin, client: clientName, user: invite.email });
+    expect(entry('session.end_all', `ended 1 sessions of ${email}`)).toMatchObject({ ...byAdmin, client: clientName, user: email });
+    expect(entry('app.delete', `deleted app ${app.name}`)).toMatchObject(byAdmin);
+    expect(entry('user.delete', `deleted user ${email}`)).toMatchObject({ ...byAdmin, client: clientName, user: email });
+    expect(entry('client.delete', `deleted client ${clientName}`)).toMatchObject({ ...byAdmin, client: clientName, user: '' });
+    for (const logged of log.filter((candidate) => candidate.actor !== '')) expect(logged.userAgent, logged.event).toMatch(/node|undici/i);
+  });
+
+  it('records anonymous events without an actor, and the sign-in of a user as done by that user', async () => {
+    await failure(portal.login('nobody-here@example.com', 'wrong-password'));
+    await portal.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+    const [success, failed] = await portal.admin.logs.page(1, 2);
+    expect(failed).toMatchObject({ type: 'login.failure', actor: '', user: 'nobody-here@example.com' });
+    expect(success).toMatchObject({ type: 'login.success', actor: ADMIN_EMAIL, user: ADMIN_EMAIL, client: 'Admin' });
   });
 
   it('pages from 1 with at most 100 a page', async () => {

@@ -1,5 +1,5 @@
 /**
- * The OpenID provider across two instances on one database (DESIGN.md, Scale): the browser signs
+ * The OpenID provider across two instances on one database (docs/product.md, Scale): the browser signs
  * in through one, the relying party exchanges the code and calls userinfo on the other; a logout
  * or a key rotation on one holds on the other within the 5-second bound.
  */

@@ -440,3 +440,19 @@ describe('hostile input', () => {
     expect(statuses.filter((status) => status >= 500)).toEqual([]);
   });
 });
+
+describe('several sign-ins at once', () => {
+  it('gives each of several authorizations in one portal session a code that works, in any order', async () => {
+    const { rp, user } = await setup();
+    // Browsers without the provider's cookie (several tabs, or a cleared cookie): one provider
+    // session each, all under the same portal session.
+    const starts = await Promise.all([1, 2, 3].map(() => rp.start()));
+    const urls = [];
+    for (const start of starts) urls.push((await browserOf(user.token).navigate(start.url)).url);
+    for (const index of [2, 0, 1]) {
+      const start = starts[index]!;
+      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(urls[index]!), { pkceCodeVerifier: start.verifier, expectedState: start.state, expectedNonce: start.nonce });
+      expect(tokens.claims()!.sub).toBe(String(user.user.id));
+    }
+  });
+});

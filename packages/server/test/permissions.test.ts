@@ -53,6 +53,8 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /accesstoken/:token': 'user',
   'DELETE /accesstoken/:token': 'user',
   'GET /log/:currentPage/:perPage': 'admin',
+  'GET /log/count': 'admin',
+  'GET /log/export': 'admin',
   'GET /mail': 'admin',
   'GET /accessrequest': 'user',
   'POST /accessrequest': 'user',

@@ -128,7 +128,7 @@ describe.runIf(testDialect() === 'postgres')('without SECRET_KEY on PostgreSQL',
     const lines: string[] = [];
     const portal = await startTestPortal({ SECRET_KEY: '' }, { logger: createLogger('warn', (line) => lines.push(line)) });
     try {
-      expect(lines.join('\n')).toMatch(/WARN SECRET_KEY is not set/);
+      expect(lines.join('\n')).toMatch(/(WARN|"level":40).*SECRET_KEY is not set/);
       expect(portal.deps.secrets.available).toBe(false);
       expect(() => portal.deps.secrets.encrypt('x', 'p')).toThrow(/SECRET_KEY/);
       expect((await portal.fetch('/healthz')).status).toBe(200);

@@ -25,7 +25,8 @@ describe('the sign-in pipeline', () => {
     const offenders: string[] = [];
     for (const file of sources()) {
       const relative = path.relative(SRC, file);
-      if (relative === PIPELINE) continue;
+      // Migrations name old events to give them a type (20261123-350); they write none.
+      if (relative === PIPELINE || relative.startsWith(`db${path.sep}migrations${path.sep}`)) continue;
       const text = fs.readFileSync(file, 'utf8');
       if (/\(\s*'sessions'\s*\)\s*\.insert/.test(text)) offenders.push(`${relative}: inserts sessions`);
       for (const event of Object.values(SIGN_IN_EVENTS)) if (text.includes(`'${event}'`)) offenders.push(`${relative}: writes "${event}"`);

@@ -2,6 +2,7 @@
 import { Option, examples, run, yes, type AnyCommand } from '../define.js';
 
 const handlers = () => import('../handlers/apps.js');
+const oidcHandlers = () => import('../handlers/oidc.js');
 
 export function register(program: AnyCommand): void {
   const apps = program.command('apps').description('apps: a name known to the auth system and a URL');
@@ -67,4 +68,27 @@ export function register(program: AnyCommand): void {
     .description('remove users from an app')
     .addHelpText('after', examples('toolsctl apps revoke wiki bob@example.com'))
     .action((app, users, _options, command) => run(command, async (ctx) => (await handlers()).revoke(ctx, app, users)));
+  apps
+    .command('oidc')
+    .argument('<app>', 'app id or name')
+    .description('make an app an OpenID Connect client (prints its client id and the secret, once), show its settings, or turn it off')
+    .option('--redirect-uri <url>', 'a redirect URI of the app (repeat for several); enables or replaces the settings and issues a new secret', collect, [] as string[])
+    .option('--post-logout-redirect-uri <url>', 'where the app may send the browser after logout (repeatable)', collect, [] as string[])
+    .option('--public', 'a public client: no secret, PKCE required')
+    .addOption(new Option('--alg <alg>', 'ID token signature').choices(['RS256', 'ES256'] as const).default('RS256' as const))
+    .option('--off', 'turn OpenID Connect off for the app')
+    .addHelpText(
+      'after',
+      examples(
+        'toolsctl apps oidc grafana --redirect-uri https://grafana.example.com/login/generic_oauth',
+        'toolsctl apps oidc spa --redirect-uri https://spa.example.com/cb --public --json',
+        'toolsctl apps oidc grafana',
+        'toolsctl apps oidc grafana --off',
+      ),
+    )
+    .action((app, options, command) => run(command, async (ctx) => (await oidcHandlers()).appClient(ctx, app, options)));
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }

@@ -12,6 +12,8 @@ import * as eventCounts from './migrations/20261123-200-event-counts.js';
 import * as launcher from './migrations/20261123-300-launcher.js';
 import * as mail from './migrations/20261123-400-mail.js';
 import * as oidcProvider from './migrations/20261123-450-oidc-provider.js';
+import * as eventLogActorType from './migrations/20261123-350-event-log-actor-type.js';
+import * as backgroundJobs from './migrations/20261123-351-background-jobs.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,6 +27,8 @@ const migrations: Record<string, Migration> = {
   '20261123-151-login-devices': loginDevices,
   '20261123-200-event-counts': eventCounts,
   '20261123-300-launcher': launcher,
+  '20261123-350-event-log-actor-type': eventLogActorType,
+  '20261123-351-background-jobs': backgroundJobs,
   '20261123-400-mail': mail,
   '20261123-450-oidc-provider': oidcProvider,
 };

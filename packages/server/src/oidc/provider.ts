@@ -10,7 +10,7 @@
  *   /.well-known/openid-configuration;
  * - its pages are ours, within the portal's Content-Security-Policy (oidc/pages.ts).
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mayUseApp, OIDC_PREFIX, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import Provider, { errors, interactionPolicy, type Account, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
@@ -23,7 +23,7 @@ import type { SecretBox } from '../services/secret-box.js';
 import type { Principal } from '../services/sessions.js';
 import { usersQuery, toCurrentUser, type UserRow } from '../services/users.js';
 import { knexAdapter } from './adapter.js';
-import { secretMatches } from './clients.js';
+import { clientMetadata, secretMatches } from './clients.js';
 import { errorPage, logoutPage, signedOutPage, withFormAction } from './pages.js';
 import { ensureSigningKeys, keySetVersion, loadKeySet } from './signing-keys.js';
 
@@ -77,8 +77,12 @@ function portalPrincipalOf(ctx: { req: IncomingMessage }): Principal | null {
   return portalPrincipals.get(ctx.req) ?? null;
 }
 
-/** The provider session's uid for a portal session: what binds the two. */
-const boundUid = (principal: Principal) => `portal-${principal.sessionId}-${principal.user.id}`;
+/**
+ * The prefix of a provider session's uid under a portal session: what binds the two. Each
+ * provider session still gets a uid of its own (codes find their session by it: two sign-ins
+ * in two tabs must not share one).
+ */
+const boundPrefix = (principal: Principal) => `portal-${principal.sessionId}-${principal.user.id}-`;
 
 /** Looks up a user by the `sub` the provider carries (the user id as a string). */
 async function userOf(db: Knex, sub: string): Promise<CurrentUser | undefined> {
@@ -88,23 +92,27 @@ async function userOf(db: Knex, sub: string): Promise<CurrentUser | undefined> {
 }
 
 /**
- * Whether the tokens of a grant still stand: the portal session that made it is alive, it is
- * this user's, and the user may still use the app. Checked on every code exchange, refresh and
- * userinfo call, so deletion, a removed grant or the end of the session stop them at once (the
- * grant list comes from the forward-auth cache: at most AUTH_CACHE_SECONDS old).
+ * The user of a token whose grant still stands: the portal session that made the grant is alive,
+ * it is this user's, and the user may still use the app. One query, checked on every code
+ * exchange, refresh and userinfo call, so deletion, a removed grant or the end of the session
+ * stop them at once (the grant list comes from the forward-auth cache: at most
+ * AUTH_CACHE_SECONDS old).
  */
-async function grantStands(deps: OidcDeps, grantId: string, user: CurrentUser, clientId: string): Promise<boolean> {
-  const row: { user_id: number; app_id: number; name: string; expires_at: number | string; last_seen_at: number | string } | undefined = await deps
-    .db('oidc_grant_sessions')
+async function userOfStandingGrant(deps: OidcDeps, grantId: string, sub: string, clientId: string): Promise<CurrentUser | undefined> {
+  if (!/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
+  const row: (UserRow & { app_id: number; app_name: string; expires_at: number | string; last_seen_at: number | string }) | undefined = await usersQuery(deps.db)
+    .join('oidc_grant_sessions', 'oidc_grant_sessions.user_id', 'users.id')
     .join('sessions', 'sessions.id', 'oidc_grant_sessions.session_id')
     .join('apps', 'apps.id', 'oidc_grant_sessions.app_id')
     .where('oidc_grant_sessions.grant_id', grantId)
-    .first('oidc_grant_sessions.user_id', 'oidc_grant_sessions.app_id', 'apps.name', 'sessions.expires_at', 'sessions.last_seen_at');
-  if (!row || Number(row.user_id) !== user.id || row.name !== clientId) return false;
+    .andWhere('users.id', Number(sub))
+    .first('oidc_grant_sessions.app_id', 'apps.name as app_name', 'sessions.expires_at', 'sessions.last_seen_at');
+  if (!row || row.app_name !== clientId) return undefined;
   const now = Date.now();
-  if (Number(row.expires_at) <= now || Number(row.last_seen_at) + deps.config.sessionIdleDays * 86_400_000 <= now) return false;
+  if (Number(row.expires_at) <= now || Number(row.last_seen_at) + deps.config.sessionIdleDays * 86_400_000 <= now) return undefined;
+  const user = toCurrentUser(row);
   const granted = user.admin ? new Set<number>() : await deps.authCache.grantsOf(user.id);
-  return mayUseApp(user, granted, Number(row.app_id));
+  return mayUseApp(user, granted, Number(row.app_id)) ? user : undefined;
 }
 
 function account(user: CurrentUser): Account {
@@ -143,7 +151,7 @@ async function loadExistingGrant(deps: OidcDeps, ctx: KoaContextWithOIDC) {
   const appId = Number((client as unknown as Record<string, unknown>)['urn:tools-portal:app_id']);
   const granted = user.admin ? new Set<number>() : await deps.authCache.grantsOf(user.id);
   if (!mayUseApp(user, granted, appId)) {
-    await logEvent(deps.db, { actor: user, ip: ctx.ip, userAgent: ctx.get('user-agent') }, `${user.email} may not use app ${client.clientId} (OpenID Connect): access denied`);
+    await logEvent(deps.db, { actor: user, ip: ctx.ip, userAgent: ctx.get('user-agent') }, 'oidc.denied', `${user.email} may not use app ${client.clientId} (OpenID Connect): access denied`);
     throw new errors.AccessDenied(`you may not use app ${client.clientId}`);
   }
   restoreOfflineAccess(ctx);
@@ -242,11 +250,9 @@ async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promi
     extraClientMetadata: { properties: ['urn:tools-portal:app_id'] },
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}`, policy: policy() },
     async findAccount(_ctx, sub, token) {
-      const user = await userOf(db, sub);
-      if (!user) return undefined;
       const grantId = token && 'grantId' in token ? (token.grantId as string | undefined) : undefined;
-      if (grantId && !(await grantStands(deps, grantId, user, String(token!.clientId)))) return undefined;
-      return account(user);
+      const user = grantId ? await userOfStandingGrant(deps, grantId, sub, String(token!.clientId)) : await userOf(db, sub);
+      return user ? account(user) : undefined;
     },
     loadExistingGrant: (ctx) => loadExistingGrant(deps, ctx),
     issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
@@ -274,12 +280,39 @@ async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promi
     return secretMatches(this.clientSecret ?? '', actual);
   };
 
+  cacheClients(provider, db);
   bindSessionToPortal(provider, db);
   provider.use(async (ctx, next) => {
     await next();
     await afterProviderRoute(deps, ctx as KoaContextWithOIDC);
   });
   return provider;
+}
+
+/**
+ * oidc-provider rebuilds a client from its metadata after hashing the metadata (object-hash, about
+ * half a millisecond of CPU) on every request. The metadata is still read on every request (so a
+ * new secret or a deleted client holds at once, on every instance); the built client is reused
+ * while the metadata is the same text.
+ */
+function cacheClients(provider: Provider, db: Knex): void {
+  const Client = provider.Client as unknown as { find(id: string): Promise<unknown> };
+  const original = Client.find.bind(Client);
+  const built = new Map<string, { text: string; client: unknown }>();
+  Client.find = async function find(id: string) {
+    if (typeof id !== 'string') return undefined;
+    const metadata = await clientMetadata(db, id);
+    if (!metadata) {
+      built.delete(id);
+      return undefined;
+    }
+    const text = JSON.stringify(metadata);
+    const hit = built.get(id);
+    if (hit?.text === text) return hit.client;
+    const client = await original(id);
+    if (client) built.set(id, { text, client });
+    return client;
+  };
 }
 
 /**
@@ -300,8 +333,9 @@ function bindSessionToPortal(provider: Provider, db: Knex): void {
       if (!session.accountId) return session;
       return register(ctx, new Session());
     }
-    const uid = boundUid(principal);
-    if (session.uid === uid && session.accountId === String(principal.user.id)) return session;
+    const prefix = boundPrefix(principal);
+    if (session.uid?.startsWith(prefix) && session.accountId === String(principal.user.id)) return session;
+    const uid = `${prefix}${randomBytes(12).toString('base64url')}`;
     const row = await db('sessions').where({ id: principal.sessionId }).first('created_at');
     const loginTs = Math.floor(Number(row?.created_at ?? Date.now()) / 1000);
     return register(ctx, new Session({ uid, accountId: String(principal.user.id), loginTs }));
@@ -327,13 +361,13 @@ async function afterProviderRoute(deps: OidcDeps, ctx: KoaContextWithOIDC): Prom
     const location = ctx.response.get('location');
     const issued = ctx.status === 303 && location && new URL(location, deps.config.publicUrl).searchParams.has('code');
     const formPost = ctx.status === 200 && ctx.oidc.params?.response_mode === 'form_post';
-    if (issued || formPost) await logEvent(deps.db, audit, `signed in to app ${ctx.oidc.client.clientId} (OpenID Connect)`);
+    if (issued || formPost) await logEvent(deps.db, audit, 'oidc.signin', `signed in to app ${ctx.oidc.client.clientId} (OpenID Connect)`);
     if (formPost) withFormAction(ctx, String(ctx.oidc.params?.redirect_uri ?? ''));
   }
   if (route === 'end_session_confirm' && ctx.oidc.params?.logout && principal && ctx.status === 303) {
     await deps.db('sessions').where({ id: principal.sessionId }).delete();
     deps.authCache.clear();
-    await logEvent(deps.db, audit, `logged out (OpenID Connect logout${ctx.oidc.client ? ` from app ${ctx.oidc.client.clientId}` : ''})`);
+    await logEvent(deps.db, audit, 'oidc.logout', `logged out (OpenID Connect logout${ctx.oidc.client ? ` from app ${ctx.oidc.client.clientId}` : ''})`);
     ctx.append('Set-Cookie', clearPortalCookie(deps.config.secureCookies));
   }
 }

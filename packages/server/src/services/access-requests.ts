@@ -97,7 +97,7 @@ export async function createRequest(db: Knex, audit: Audit & { actor: CurrentUse
       // After the insert: an approval committed meanwhile is seen here (a request racing its approval).
       const granted = await grantIsLive(trx('user_apps').where({ user_id: user.id, app_id: appId }), Date.now()).first('app_id');
       if (granted) throw conflict(`you may use app ${app.name} already`);
-      await logEvent(trx, audit, `requested access to app ${app.name}`);
+      await logEvent(trx, audit, 'access.request', `requested access to app ${app.name}`);
       return toRequest(await getRequest(trx, row.id));
     });
   } catch (error) {
@@ -137,7 +137,7 @@ export async function approveRequest(db: Knex, audit: Audit & { actor: CurrentUs
     const already = await grantIsLive(trx('user_apps').where({ user_id: request.user_id, app_id: request.app_id }), Date.now()).first('app_id');
     if (!already) await insertGrant(trx, { id: request.user_id, email: request.user_email }, { id: request.app_id, name: request.app_name }, expiresAt);
     const until = expiresAt ? `, expiring ${new Date(expiresAt).toISOString()}` : '';
-    await logEvent(trx, audit, `approved access request ${id}: granted app ${request.app_name} to ${request.user_email}${already ? ' (had it already)' : until}`, {
+    await logEvent(trx, audit, 'access.approve', `approved access request ${id}: granted app ${request.app_name} to ${request.user_email}${already ? ' (had it already)' : until}`, {
       client: request.client_name,
       user: request.user_email,
     });
@@ -148,7 +148,7 @@ export async function approveRequest(db: Knex, audit: Audit & { actor: CurrentUs
 export async function denyRequest(db: Knex, audit: Audit & { actor: CurrentUser }, id: number, reason: string): Promise<AccessRequest> {
   return db.transaction(async (trx) => {
     const request = await decide(trx, audit, id, 'denied', reason);
-    await logEvent(trx, audit, `denied access request ${id} for app ${request.app_name} by ${request.user_email}${reason ? `: ${reason}` : ''}`, {
+    await logEvent(trx, audit, 'access.deny', `denied access request ${id} for app ${request.app_name} by ${request.user_email}${reason ? `: ${reason}` : ''}`, {
       client: request.client_name,
       user: request.user_email,
     });

@@ -11,6 +11,7 @@ interface KeyRow {
   last_used_at: number | null;
   user_id: number;
   email: string;
+  client_name: string;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -28,7 +29,8 @@ function toAccessToken(row: KeyRow): AccessToken {
 function keysQuery(db: Knex) {
   return db('api_keys')
     .join('users', 'users.id', 'api_keys.user_id')
-    .select('api_keys.id', 'api_keys.masked', 'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.user_id', 'users.email');
+    .join('clients', 'clients.id', 'users.client_id')
+    .select('api_keys.id', 'api_keys.masked', 'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.user_id', 'users.email', 'clients.name as client_name');
 }
 
 export async function listKeysOfUser(db: Knex, userId: number): Promise<AccessToken[]> {
@@ -43,7 +45,7 @@ export async function createApiKey(db: Knex, audit: Audit & { actor: CurrentUser
     const [row] = await trx('api_keys')
       .insert({ key_hash: sha256(key), masked, user_id: audit.actor.id, created_at: Date.now() })
       .returning('id');
-    await logEvent(trx, audit, `created API key ${masked}`);
+    await logEvent(trx, audit, 'apikey.create', `created API key ${masked}`);
     const [created] = await keysQuery(trx).where('api_keys.id', row.id);
     return toAccessToken(created);
   });
@@ -63,6 +65,6 @@ export async function deleteApiKey(db: Knex, audit: Audit & { actor: CurrentUser
       throw notFound('API key', isApiKey(keyOrId) ? maskApiKey(keyOrId) : keyOrId);
     }
     await trx('api_keys').where({ id: row.id }).delete();
-    await logEvent(trx, audit, `deleted API key ${row.masked} of ${row.email}`);
+    await logEvent(trx, audit, 'apikey.delete', `deleted API key ${row.masked} of ${row.email}`, { client: row.client_name, user: row.email });
   });
 }

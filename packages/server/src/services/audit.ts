@@ -1,13 +1,15 @@
 /**
- * The auth event log (docs/product.md, Event log): one row per login, logout, registration, Google
- * sign-in and admin change, with the client and user it concerns, the address and user agent.
+ * The auth event log (docs/event-log.md): one row per login, logout, registration, Google
+ * sign-in and admin change: its type (core's catalogue), who did it (the actor), the client and
+ * user it concerns, the address and user agent.
  */
-import type { CurrentUser, LogEntry } from '@tools-portal/core';
+import { eventArea, type CurrentUser, type EventType, type LogEntry } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { sha256 } from './secrets.js';
 
 /** Who did something, and from where; every service that changes data takes one. */
 export interface Audit {
+  /** Who did it; null when anonymous (a failed login, a denied request). */
   actor: CurrentUser | null;
   ip: string;
   userAgent: string;
@@ -22,9 +24,12 @@ const clip = (value: string, max: number) => (value.length > max ? value.slice(0
 
 const MINUTE_MS = 60 * 1000;
 
-function eventRow(audit: Audit, event: string, subject?: EventSubject) {
+function eventRow(audit: Audit, type: EventType, event: string, subject?: EventSubject) {
   return {
     at: Date.now(),
+    type,
+    area: eventArea(type),
+    actor: clip(audit.actor?.email ?? '', 254),
     client: clip(subject?.client ?? audit.actor?.client.name ?? '', 200),
     user: clip(subject?.user ?? audit.actor?.email ?? '', 254),
     event: clip(event, 1000),
@@ -33,9 +38,13 @@ function eventRow(audit: Audit, event: string, subject?: EventSubject) {
   };
 }
 
-/** Records one event; the subject defaults to the actor. */
-export async function logEvent(db: Knex, audit: Audit, event: string, subject?: EventSubject): Promise<void> {
-  await db('auth_log').insert(eventRow(audit, event, subject));
+/**
+ * Records one event of `type`, done by `audit.actor`; the subject (the client and user it is
+ * about) defaults to the actor. Pass the transaction of the change it records, so that both
+ * commit or neither does.
+ */
+export async function logEvent(db: Knex, audit: Audit, type: EventType, event: string, subject?: EventSubject): Promise<void> {
+  await db('auth_log').insert(eventRow(audit, type, event, subject));
 }
 
 /** The group of a repeated event within the current minute (the default of `logRepeated`). */
@@ -48,28 +57,42 @@ export const thisMinute = (now = Date.now()) => `minute ${Math.floor(now / MINUT
  * so concurrent requests and every instance sharing the database add to the same row.
  * The row keeps the time, user agent and subject of the first occurrence.
  */
-export async function logRepeated(db: Knex, audit: Audit, event: string, group = thisMinute(), subject?: EventSubject): Promise<void> {
-  const row = eventRow(audit, event, subject);
-  const collapseKey = sha256(JSON.stringify([group, row.ip, row.client, row.user, row.event]));
+export async function logRepeated(db: Knex, audit: Audit, type: EventType, event: string, group = thisMinute(), subject?: EventSubject): Promise<void> {
+  const row = eventRow(audit, type, event, subject);
+  const collapseKey = sha256(JSON.stringify([group, row.type, row.ip, row.client, row.user, row.event]));
   await db('auth_log')
     .insert({ ...row, count: 1, collapse_key: collapseKey })
     .onConflict('collapse_key')
     .merge({ count: db.raw('auth_log.count + 1') });
 }
 
-/** A page of the log, newest first; pages count from 1. */
-export async function listEvents(db: Knex, page: number, perPage: number): Promise<LogEntry[]> {
-  const rows = await db('auth_log')
-    .select('id', 'at', 'client', 'user', 'event', 'count')
-    .orderBy('id', 'desc')
-    .limit(perPage)
-    .offset((page - 1) * perPage);
-  return rows.map((row) => ({
-    id: row.id,
+export const LOG_COLUMNS = ['id', 'at', 'type', 'client', 'user', 'actor', 'event', 'ip', 'user_agent', 'count'] as const;
+
+export interface LogRow {
+  id: number;
+  at: number | string;
+  type: string;
+  client: string;
+  user: string;
+  actor: string;
+  event: string;
+  ip: string;
+  user_agent: string;
+  count: number | string;
+}
+
+/** The presenter of a log row: the fields of core's LogEntry, nothing else. */
+export function toLogEntry(row: LogRow): LogEntry {
+  return {
+    id: Number(row.id),
     timestamp: new Date(Number(row.at)).toISOString(),
+    type: row.type,
     client: row.client,
     user: row.user,
+    actor: row.actor,
     event: row.event,
+    ip: row.ip,
+    userAgent: row.user_agent,
     count: Number(row.count),
-  }));
+  };
 }

@@ -31,7 +31,7 @@ export async function bootstrap(db: Knex, hasher: PasswordHasher, options: Boots
       const clientId = await createAdminClient(trx, SYSTEM);
       if (passwordHash) {
         await trx('users').insert({ email: options.adminEmail, client_id: clientId, password_hash: passwordHash, created_at: Date.now() });
-        await logEvent(trx, SYSTEM, `created admin ${options.adminEmail}`, { client: ADMIN_CLIENT_NAME, user: options.adminEmail });
+        await logEvent(trx, SYSTEM, 'admin.create', `created admin ${options.adminEmail}`, { client: ADMIN_CLIENT_NAME, user: options.adminEmail });
         return { created: true, adminEmail: options.adminEmail };
       }
       const invite = await createInvite(

@@ -16,7 +16,7 @@ export async function getClient(db: Knex, id: number): Promise<Client> {
 /** Creates the client Admin (first start, or after it was deleted); answers its id. */
 export async function createAdminClient(db: Knex, audit: Audit): Promise<number> {
   const [row] = await db('clients').insert({ name: ADMIN_CLIENT_NAME, created_at: Date.now() }).returning('id');
-  await logEvent(db, audit, `created client ${ADMIN_CLIENT_NAME}`, { client: ADMIN_CLIENT_NAME });
+  await logEvent(db, audit, 'client.create', `created client ${ADMIN_CLIENT_NAME}`, { client: ADMIN_CLIENT_NAME, user: '' });
   return row.id;
 }
 
@@ -27,7 +27,7 @@ export async function createClient(db: Knex, audit: Audit, name: string): Promis
   try {
     return await db.transaction(async (trx) => {
       const [row] = await trx('clients').insert({ name, created_at: Date.now() }).returning(['id', 'name']);
-      await logEvent(trx, audit, `created client ${name}`);
+      await logEvent(trx, audit, 'client.create', `created client ${name}`, { client: name, user: '' });
       return { id: row.id, name: row.name };
     });
   } catch (error) {
@@ -50,7 +50,7 @@ export async function renameClient(db: Knex, audit: Audit, id: number, name: str
         throw new ApiError('forbidden', `client ${ADMIN_CLIENT_NAME} cannot be renamed: it holds the admins`);
       }
       await trx('clients').where({ id }).update({ name });
-      await logEvent(trx, audit, `renamed client ${before.name} to ${name}`);
+      await logEvent(trx, audit, 'client.update', `renamed client ${before.name} to ${name}`, { client: name, user: '' });
       return { id, name };
     });
   } catch (error) {
@@ -67,6 +67,6 @@ export async function deleteClient(db: Knex, audit: Audit, id: number): Promise<
     }
     const { count } = (await trx('users').where({ client_id: id }).count({ count: '*' }).first()) as { count: number };
     await trx('clients').where({ id }).delete();
-    await logEvent(trx, audit, `deleted client ${client.name} with ${Number(count)} users`);
+    await logEvent(trx, audit, 'client.delete', `deleted client ${client.name} with ${Number(count)} users`, { client: client.name, user: '' });
   });
 }

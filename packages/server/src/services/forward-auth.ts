@@ -27,7 +27,7 @@ export type VerifyDecision =
   | { outcome: 'allow'; user: CurrentUser }
   /** `returnTo`: where the login comes back to; only ever a URL the proxy sent. */
   | { outcome: 'not_logged_in'; returnTo: string | undefined }
-  /** The same for an app that exists and one that does not (docs/product.md, section 6). */
+  /** The same for an app that exists and one that does not (docs/product.md, Security rules). */
   | { outcome: 'not_allowed'; user: CurrentUser }
   /** The original URL could be read as more than one app's: refused, whoever asks. */
   | { outcome: 'ambiguous'; reason: string };
@@ -91,8 +91,8 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
 async function logDenial(deps: ForwardAuthDeps, question: VerifyQuestion, actor: CurrentUser | null, reason: string): Promise<void> {
   try {
     const audit = { actor, ...question.client };
-    if (actor) await logEvent(deps.db, audit, `forward auth denied: ${reason}`);
-    else await logRepeated(deps.db, audit, `forward auth denied: ${reason}`);
+    if (actor) await logEvent(deps.db, audit, 'verify.denied', `forward auth denied: ${reason}`);
+    else await logRepeated(deps.db, audit, 'verify.denied', `forward auth denied: ${reason}`);
   } catch (error) {
     deps.logger.warn(`could not log a forward-auth denial (${reason})`, error);
   }

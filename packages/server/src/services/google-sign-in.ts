@@ -80,8 +80,8 @@ export async function finishGoogleSignIn(
     const known = translateDatabaseError(error);
     const event = `Google sign-in refused: ${known ? known.message : 'internal error'}`;
     // Before Google named anyone, anybody can repeat this at will: one row a minute per address.
-    if (subject.user === undefined) await logRepeated(db, audit, event);
-    else await logEvent(db, audit, event, subject);
+    if (subject.user === undefined) await logRepeated(db, audit, 'google.failure', event);
+    else await logEvent(db, audit, 'google.failure', event, subject);
     throw known ?? error;
   }
 }

@@ -110,7 +110,7 @@ export async function createInvite(
       await enqueueMail(trx, options, { kind: 'invite', to: invite.email, ...mail });
     }
     const how = input.send ? ' (link sent by mail)' : '';
-    await logEvent(trx, audit, `invited ${input.email} to client ${client.name}${how}`, { client: client.name, user: input.email });
+    await logEvent(trx, audit, 'invite.create', `invited ${input.email} to client ${client.name}${how}`, { client: client.name, user: input.email });
     return invite;
   });
 }
@@ -120,7 +120,7 @@ export async function deleteInvite(db: Knex, audit: Audit, id: number): Promise<
     const row: InviteRow | undefined = await invitesQuery(trx).where('invites.id', id).whereNull('invites.used_at').first();
     if (!row) throw notFound('registration token', id);
     await trx('invites').where({ id }).delete();
-    await logEvent(trx, audit, `deleted invite for ${row.email}`, { client: row.client_name, user: row.email });
+    await logEvent(trx, audit, 'invite.delete', `deleted invite for ${row.email}`, { client: row.client_name, user: row.email });
   });
 }
 
@@ -135,7 +135,7 @@ export async function appIdsOfInvite(db: Knex, inviteId: number): Promise<number
 /**
  * Where an invitation link `/{app}/register?token=…` leads after the password is set: the app's
  * URL when the token is an open invite that grants that app, else nothing (the portal). Without
- * such an invite the answer never depends on whether the app exists (docs/product.md, section 6).
+ * such an invite the answer never depends on whether the app exists (docs/product.md, Security rules).
  */
 export async function registrationTarget(db: Knex, token: string, appName: string): Promise<string | undefined> {
   if (!token) return undefined;

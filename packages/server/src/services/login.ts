@@ -54,7 +54,7 @@ export async function passwordLogin(
   const emailBanned = device ? (await banRemaining(db, [emailSubject(email)])) > 0 : false;
   const blocked = async (error: unknown): Promise<never> => {
     if (error instanceof ApiError && error.code === 'too_many_requests') {
-      await logEvent(db, audit, 'login blocked: too many failed logins', { user: logged });
+      await logEvent(db, audit, 'login.blocked', 'login blocked: too many failed logins', { user: logged });
     }
     throw error;
   };
@@ -75,7 +75,7 @@ export async function passwordLogin(
     const reason = !row ? 'unknown email' : row.password_hash ? 'wrong password' : 'no password set';
     await db.transaction(async (trx) => {
       const banned = await recordFailure(trx, policy, reservation);
-      await logEvent(trx, audit, `login failed: ${reason}`, { client: row?.client_name, user: logged });
+      await logEvent(trx, audit, 'login.failure', `login failed: ${reason}`, { client: row?.client_name, user: logged });
       // The owner learns that their account is locked, and from which address it was attacked.
       if (row && banned.some((subject) => subject.kind === 'email')) {
         await queueNotice(trx, policy, 'account-locked', { email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
@@ -151,6 +151,8 @@ export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, to
 }
 
 export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number | undefined): Promise<void> {
-  if (sessionId !== undefined) await endSession(db, sessionId);
-  await logEvent(db, audit, 'logout');
+  await db.transaction(async (trx) => {
+    if (sessionId !== undefined) await endSession(trx, sessionId);
+    await logEvent(trx, audit, 'session.logout', 'logout');
+  });
 }

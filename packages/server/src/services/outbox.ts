@@ -143,6 +143,7 @@ export async function markFailed(db: Knex, row: OutboxRow, error: string, retryS
         await logEvent(
           trx,
           { actor: null, ip: '', userAgent: '' },
+          'mail.failed',
           `mail failed: ${row.subject} to ${row.recipient} after ${row.attempts} attempts (${lastError})`,
           { user: row.recipient },
         );

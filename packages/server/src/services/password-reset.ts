@@ -58,14 +58,14 @@ export async function requestPasswordReset(db: Knex, policy: MailPolicy, info: C
     const now = Date.now();
     const user: UserRow | undefined = await usersQuery(trx).where('users.email', email).first();
     if (!user) {
-      await logEvent(trx, audit, 'password reset asked for an unknown email', { user: email });
+      await logEvent(trx, audit, 'password.reset_request', 'password reset asked for an unknown email', { user: email });
       return;
     }
     const token = await newResetToken(trx, user.id, now);
     const link = passwordResetLink(policy.publicUrl, token);
     const mail = passwordReset({ email, link, minutes: RESET_TTL_MINUTES, at: now, origin: info, byAdmin: false });
     const sent = await enqueueMail(trx, policy, { kind: 'password-reset', to: email, ...mail });
-    await logEvent(trx, audit, sent ? 'password reset link sent by mail' : 'password reset asked (mail is not configured)', {
+    await logEvent(trx, audit, 'password.reset_request', sent ? 'password reset link sent by mail' : 'password reset asked (mail is not configured)', {
       client: user.client_name,
       user: email,
     });
@@ -80,7 +80,7 @@ export async function adminPasswordReset(db: Knex, audit: Audit & { actor: Curre
     const link = passwordResetLink(policy.publicUrl, await newResetToken(trx, user.id, now));
     const mail = passwordReset({ email: user.email, link, minutes: RESET_TTL_MINUTES, at: now, origin: audit, byAdmin: true });
     const sent = await enqueueMail(trx, policy, { kind: 'password-reset', to: user.email, ...mail });
-    await logEvent(trx, audit, `made a password reset link for ${user.email}${sent ? ' (sent by mail)' : ''}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, 'password.reset_request', `made a password reset link for ${user.email}${sent ? ' (sent by mail)' : ''}`, { client: user.client.name, user: user.email });
     return { link, sent };
   });
 }
@@ -129,7 +129,7 @@ export async function useReset(db: Knex, policy: MailPolicy & SessionPolicy, inf
     await trx('login_attempts').where({ kind: 'email', subject: row.email }).delete();
     await queueNotice(trx, policy, 'password-reset', { email: row.email, origin: info });
     const user = toCurrentUser(row);
-    await logEvent(trx, { actor: user, ...info }, 'password reset with a link from mail; every session ended');
+    await logEvent(trx, { actor: user, ...info }, 'password.reset', 'password reset with a link from mail; every session ended');
     return completeSignIn(trx, user, 'password-reset', info, policy);
   });
 }

@@ -4,7 +4,7 @@
  * `completeSignIn`, the only creator of sessions and the only writer of sign-in events.
  * `principalFromToken` (services/sessions.ts) stays the only reader of sessions.
  */
-import { randomToken, type CurrentUser } from '@tools-portal/core';
+import { randomToken, type CurrentUser, type EventType } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent } from './audit.js';
 import { sha256 } from './secrets.js';
@@ -26,6 +26,18 @@ export const SIGN_IN_EVENTS = {
 
 export type SignInMethod = keyof typeof SIGN_IN_EVENTS;
 
+/** The event-log type of each way in (docs/event-log.md). */
+const SIGN_IN_TYPES: Record<SignInMethod, EventType> = {
+  password: 'login.success',
+  'password-known-device': 'login.success',
+  'invite-password': 'register.password',
+  'invite-google': 'register.google',
+  google: 'google.login',
+  'google-linked': 'google.login',
+  'staff-google': 'register.staff',
+  'password-reset': 'login.success',
+};
+
 export interface SignedIn {
   /** The new session's token; stored only as a hash. */
   token: string;
@@ -40,15 +52,18 @@ export interface SignedIn {
 export async function completeSignIn(db: Knex, user: CurrentUser, method: SignInMethod, info: ClientInfo, policy: SessionPolicy): Promise<SignedIn> {
   const token = randomToken(32);
   const now = Date.now();
-  await db('sessions').insert({
-    token_hash: sha256(token),
-    user_id: user.id,
-    created_at: now,
-    last_seen_at: now,
-    expires_at: now + policy.sessionTtlDays * DAY_MS,
-    ip: info.ip.slice(0, 64),
-    user_agent: info.userAgent.slice(0, 512),
+  // The session and its event commit together (on a transaction given, inside it).
+  await db.transaction(async (trx) => {
+    await trx('sessions').insert({
+      token_hash: sha256(token),
+      user_id: user.id,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + policy.sessionTtlDays * DAY_MS,
+      ip: info.ip.slice(0, 64),
+      user_agent: info.userAgent.slice(0, 512),
+    });
+    await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, SIGN_IN_TYPES[method], SIGN_IN_EVENTS[method]);
   });
-  await logEvent(db, { ip: info.ip, userAgent: info.userAgent, actor: user }, SIGN_IN_EVENTS[method]);
   return { token, user };
 }

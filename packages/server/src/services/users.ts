@@ -67,13 +67,15 @@ export async function deleteUser(db: Knex, audit: Audit, id: number): Promise<vo
   await db.transaction(async (trx) => {
     const user = await getUser(trx, id);
     await trx('users').where({ id }).delete();
-    await logEvent(trx, audit, `deleted user ${user.email}`);
+    await logEvent(trx, audit, 'user.delete', `deleted user ${user.email}`, { client: user.client.name, user: user.email });
   });
 }
 
 /** An admin's "end sessions": every session of the user stops working at once. */
 export async function endUserSessions(db: Knex, audit: Audit, id: number): Promise<void> {
-  const user = await getUser(db, id);
-  const ended = await db('sessions').where({ user_id: id }).delete();
-  await logEvent(db, audit, `ended ${ended} sessions of ${user.email}`, { client: user.client.name, user: user.email });
+  await db.transaction(async (trx) => {
+    const user = await getUser(trx, id);
+    const ended = await trx('sessions').where({ user_id: id }).delete();
+    await logEvent(trx, audit, 'session.end_all', `ended ${ended} sessions of ${user.email}`, { client: user.client.name, user: user.email });
+  });
 }

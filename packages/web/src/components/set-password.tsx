@@ -1,5 +1,5 @@
 /**
- * The set-password form (SPEC section 2: Password, Repeat Password, Save Password, with the SPEC's
+ * The set-password form (docs/product.md: Password, Repeat Password, Save Password, with the product's
  * messages): the initial password from an invite, and a new one from a reset link.
  */
 import { useState, type FormEvent } from 'react';

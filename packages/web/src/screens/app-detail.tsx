@@ -6,6 +6,7 @@ import { useAlerts } from '../components/alerts';
 import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { HeadingBar, ListTable } from '../components/list-page';
+import { OidcSection } from '../components/oidc-section';
 import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
@@ -76,6 +77,7 @@ export function AppDetail() {
         ))}
         <EmptyRow columns={2} shown={rows.length} loading={users.loading} text="No users." />
       </ListTable>
+      {app.data && <OidcSection appId={app.data.id} appName={app.data.name} />}
     </>
   );
 }

@@ -1,34 +1,131 @@
-/** /logs (docs/product.md §2): the last 1000 log entries, 20 a page. A failed fetch shows an empty page. */
-import { useState } from 'react';
-import type { LogEntry } from '@tools-portal/core/entities';
+/**
+ * /logs (docs/product.md §2): the last 1000 log entries, 20 a page, a failed fetch showing an empty
+ * page. Above the table: filters (user, client, type, dates) and Export CSV, which downloads every
+ * matching entry (the pager stops at 1000; the export has the rest). A row's event opens its
+ * details: who did it, the type, the address and the user agent.
+ */
+import { Fragment, useState, type FormEvent } from 'react';
+import { eventTypes, type LogEntry, type LogFilter } from '@tools-portal/core';
 import { api, logFailure } from '../api';
 import { EmptyRow } from '../components/empty-row';
 import { ListTable } from '../components/list-page';
 import { useLoad } from '../components/use-load';
 import { formatTimestamp } from '../logic/format';
-import { LOG_PAGE_SIZE, clampPage, pageCount, pageWindow } from '../logic/pagination';
+import { LOG_PAGE_SIZE, LOG_TOTAL_ROWS, clampPage, pageCount, pageWindow } from '../logic/pagination';
+
+// The datalist offers the areas (`login.`) and every type of the catalogue.
+const TYPE_CHOICES = [...new Set(eventTypes.map((type) => `${type.split('.')[0]}.`)), ...eventTypes];
+
+const EMPTY: LogFilter = { user: '', client: '', type: '', from: '', to: '' };
+
+interface Loaded {
+  entries: LogEntry[];
+  total: number;
+}
 
 export function Logs() {
   const [page, setPage] = useState(1);
-  const count = pageCount();
-  const entries = useLoad(
-    async (): Promise<LogEntry[]> => {
-      try {
-        return await api.logs.page(page, LOG_PAGE_SIZE);
-      } catch (error) {
-        logFailure('load log', error);
-        return [];
-      }
+  const [draft, setDraft] = useState<LogFilter>(EMPTY);
+  const [filter, setFilter] = useState<LogFilter>(EMPTY);
+  const [open, setOpen] = useState<number | null>(null);
+  const loaded = useLoad(
+    async (): Promise<Loaded> => {
+      const [entries, total] = await Promise.all([
+        api.logs.page(page, LOG_PAGE_SIZE, filter).catch((error: unknown) => {
+          logFailure('load log', error);
+          return [] as LogEntry[];
+        }),
+        api.logs.count(filter).then(
+          (answer) => answer.total,
+          (error: unknown) => {
+            logFailure('count log', error);
+            return LOG_TOTAL_ROWS;
+          },
+        ),
+      ]);
+      return { entries, total };
     },
     undefined,
-    page,
+    JSON.stringify([page, filter]),
   );
+  const count = pageCount(Math.min(loaded.data?.total ?? LOG_TOTAL_ROWS, LOG_TOTAL_ROWS));
   const go = (target: number) => setPage(clampPage(target, count));
-  const rows = entries.data ?? [];
+  const rows = loaded.data?.entries ?? [];
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setFilter({ ...draft });
+    setPage(1);
+    setOpen(null);
+  };
+  const clear = () => {
+    setDraft(EMPTY);
+    setFilter(EMPTY);
+    setPage(1);
+    setOpen(null);
+  };
+  const field = (name: keyof LogFilter) => ({
+    value: draft[name] ?? '',
+    onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value }),
+  });
 
   return (
     <>
       <h1 className="h3 mb-3">The last 1000 log entries</h1>
+      <form className="row g-2 align-items-end mb-3" aria-label="Log filters" onSubmit={apply}>
+        <div className="col-12 col-md-3">
+          <label className="form-label small mb-1" htmlFor="log-user">
+            User
+          </label>
+          <input id="log-user" type="search" className="form-control form-control-sm" placeholder="email" {...field('user')} />
+        </div>
+        <div className="col-6 col-md-2">
+          <label className="form-label small mb-1" htmlFor="log-client">
+            Client
+          </label>
+          <input id="log-client" type="search" className="form-control form-control-sm" {...field('client')} />
+        </div>
+        <div className="col-6 col-md-2">
+          <label className="form-label small mb-1" htmlFor="log-type">
+            Type
+          </label>
+          <input id="log-type" type="search" className="form-control form-control-sm" placeholder="login." list="log-types" {...field('type')} />
+          <datalist id="log-types">
+            {TYPE_CHOICES.map((type) => (
+              <option key={type} value={type} />
+            ))}
+          </datalist>
+        </div>
+        <div className="col-6 col-md-2">
+          <label className="form-label small mb-1" htmlFor="log-from">
+            From
+          </label>
+          <input id="log-from" type="date" className="form-control form-control-sm" {...field('from')} />
+        </div>
+        <div className="col-6 col-md-2">
+          <label className="form-label small mb-1" htmlFor="log-to">
+            To
+          </label>
+          <input id="log-to" type="date" className="form-control form-control-sm" {...field('to')} />
+        </div>
+        <div className="col-12 col-md-auto d-flex gap-2">
+          <button type="submit" className="btn btn-primary btn-sm">
+            Filter
+          </button>
+          <button type="button" className="btn btn-outline-secondary btn-sm" onClick={clear}>
+            Clear
+          </button>
+          <a className="btn btn-outline-primary btn-sm text-nowrap" href={api.url(api.logs.exportPath('csv', filter))} download>
+            Export CSV
+          </a>
+        </div>
+      </form>
+      {loaded.error === undefined && loaded.data && (
+        <p className="small text-secondary mb-2" aria-live="polite">
+          {loaded.data.total === 1 ? '1 entry' : `${loaded.data.total.toLocaleString('en')} entries`}
+          {loaded.data.total > LOG_TOTAL_ROWS ? ' (the pages show the newest 1000; Export CSV has them all)' : ''}
+        </p>
+      )}
       <ListTable
         label="Log"
         className="table table-sm table-striped align-middle log-table"
@@ -44,22 +141,61 @@ export function Logs() {
           </>
         }
       >
-        {rows.map((entry) => (
-          <tr key={entry.id}>
-            <td className="text-nowrap">{formatTimestamp(entry.timestamp)}</td>
-            <td>{entry.client}</td>
-            <td>{entry.user}</td>
-            <td>{entry.event}</td>
-            <td className="d-md-none">
-              <div className="fw-semibold">{entry.event}</div>
-              <div className="small text-break">
-                {entry.user} · {entry.client}
-              </div>
-              <div className="small text-secondary">{formatTimestamp(entry.timestamp)}</div>
-            </td>
-          </tr>
-        ))}
-        <EmptyRow columns={5} shown={rows.length} loading={entries.loading} text="No entries." />
+        {rows.map((entry) => {
+          const expanded = open === entry.id;
+          const toggle = (
+            <button
+              type="button"
+              className="btn btn-link p-0 text-start text-reset text-decoration-none log-event"
+              aria-expanded={expanded}
+              aria-controls={`log-details-${entry.id}`}
+              onClick={() => setOpen(expanded ? null : entry.id)}
+            >
+              {entry.event}
+              {entry.count > 1 ? <span className="badge text-bg-secondary ms-2">×{entry.count}</span> : null}
+            </button>
+          );
+          return (
+            <Fragment key={entry.id}>
+              <tr>
+                <td className="text-nowrap">{formatTimestamp(entry.timestamp)}</td>
+                <td>{entry.client}</td>
+                <td>{entry.user}</td>
+                <td>{toggle}</td>
+                <td className="d-md-none">
+                  <div className="fw-semibold">{toggle}</div>
+                  <div className="small text-break">
+                    {entry.user} · {entry.client}
+                  </div>
+                  <div className="small text-secondary">{formatTimestamp(entry.timestamp)}</div>
+                </td>
+              </tr>
+              {expanded && (
+                <tr id={`log-details-${entry.id}`}>
+                  <td colSpan={5}>
+                    <dl className="row small mb-0" aria-label="Entry details">
+                      <dt className="col-4 col-md-2">actor</dt>
+                      <dd className="col-8 col-md-10 text-break">{entry.actor || 'anonymous'}</dd>
+                      <dt className="col-4 col-md-2">type</dt>
+                      <dd className="col-8 col-md-10">{entry.type || '-'}</dd>
+                      <dt className="col-4 col-md-2">address</dt>
+                      <dd className="col-8 col-md-10">{entry.ip || '-'}</dd>
+                      <dt className="col-4 col-md-2">user agent</dt>
+                      <dd className="col-8 col-md-10 text-break">{entry.userAgent || '-'}</dd>
+                      {entry.count > 1 && (
+                        <>
+                          <dt className="col-4 col-md-2">count</dt>
+                          <dd className="col-8 col-md-10">{entry.count}</dd>
+                        </>
+                      )}
+                    </dl>
+                  </td>
+                </tr>
+              )}
+            </Fragment>
+          );
+        })}
+        <EmptyRow columns={5} shown={rows.length} loading={loaded.loading} text="No entries." />
       </ListTable>
       <nav aria-label="Log pages">
         <ul className="pagination pagination-sm flex-wrap">

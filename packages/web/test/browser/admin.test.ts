@@ -1,5 +1,7 @@
 // An admin's day in a real browser: log in, manage clients, apps, invites (the invitee registers in
 // a fresh browser context), a user's apps, the log, and the help page.
+import fs from 'node:fs';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import {
@@ -300,6 +302,76 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await expect.poll(async () => pager.locator('[aria-current="page"]').innerText()).toBe('3');
     await pager.getByRole('button', { name: 'Previous' }).click();
     await expect.poll(async () => pager.locator('[aria-current="page"]').innerText()).toBe('2');
+  });
+
+  it('filters the log by client, type and dates, opens the details of a row, and exports the filtered entries as CSV', async () => {
+    const client = await portal.admin.clients.create(unique('Globex'));
+    const invited = `${unique('dave')}@example.com`;
+    await portal.admin.invites.create({ email: invited, clientid: client.id, apps: [] });
+    const other = await portal.admin.invites.create({ email: `${unique('erin')}@example.com`, clientid: client.id, apps: [] });
+    await portal.admin.invites.delete(other.id);
+    await goto(page, portal, '/logs');
+    const filters = page.getByRole('form', { name: 'Log filters' });
+    await filters.getByLabel('Client').fill(client.name);
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => columnTexts(page, 'Log', 4)).toEqual([
+      `deleted invite for ${other.email}`,
+      `invited ${other.email} to client ${client.name}`,
+      `invited ${invited} to client ${client.name}`,
+      `created client ${client.name}`,
+    ]);
+    expect(await page.getByText('4 entries').isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('navigation', { name: 'Log pages' }).getByRole('button', { name: '2', exact: true }).count()).toBe(0);
+
+    await filters.getByLabel('Type').fill('invite.create');
+    await filters.getByLabel('User').fill(invited.toUpperCase());
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => columnTexts(page, 'Log', 4)).toEqual([`invited ${invited} to client ${client.name}`]);
+    await page.getByRole('button', { name: `invited ${invited} to client ${client.name}` }).first().click();
+    const details = page.getByRole('definition');
+    await expect.poll(() => details.allInnerTexts()).toEqual([ADMIN_EMAIL, 'invite.create', '127.0.0.1', expect.stringMatching(/node|undici/)]);
+    await screenshot(page, '14-logs-filtered-details');
+
+    await filters.getByLabel('Type').fill('invite.');
+    await filters.getByLabel('User').fill('');
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(async () => (await columnTexts(page, 'Log', 4)).length).toBe(3);
+    const downloading = page.waitForEvent('download');
+    await filters.getByRole('link', { name: 'Export CSV' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^event-log-\d{4}-\d{2}-\d{2}\.csv$/);
+    const records = parseCsv(fs.readFileSync((await download.path())!, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(records.map((record) => [record.type, record.actor, record.client])).toEqual([
+      ['invite.delete', ADMIN_EMAIL, client.name],
+      ['invite.create', ADMIN_EMAIL, client.name],
+      ['invite.create', ADMIN_EMAIL, client.name],
+    ]);
+
+    const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    await filters.getByLabel('From').fill(tomorrow);
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => page.getByText('No entries.').isVisible()).toBe(true);
+    await filters.getByLabel('From').fill('');
+    await filters.getByLabel('To').fill(new Date().toISOString().slice(0, 10));
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(async () => (await columnTexts(page, 'Log', 4)).length).toBe(3);
+
+    await filters.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(async () => (await columnTexts(page, 'Log', 4)).length).toBe(20);
+    expect(await filters.getByLabel('Client').inputValue()).toBe('');
+
+    const phone = await openPage(browser, PHONE);
+    await loginInBrowser(phone.page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await goto(phone.page, portal, '/logs');
+    const phoneFilters = phone.page.getByRole('form', { name: 'Log filters' });
+    await phoneFilters.getByLabel('Client').fill(client.name);
+    await phoneFilters.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => phone.page.getByText('4 entries').isVisible()).toBe(true);
+    await phone.page.getByRole('button', { name: `created client ${client.name}` }).first().click();
+    await expect.poll(() => phone.page.getByRole('definition').first().innerText()).toBe(ADMIN_EMAIL);
+    await screenshot(phone.page, '14-logs-filtered-details');
+    expect(phone.page.problems()).toEqual([]);
+    await phone.context.close();
   });
 
   it('shows the help page to an admin', async () => {

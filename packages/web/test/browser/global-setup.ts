@@ -22,8 +22,12 @@ export default function setup(): void {
   const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
   const sources = Math.max(newestMtime(web), newestMtime(path.join(root, 'packages/core/src')));
   if (builtAt >= sources) return;
-  // vitest sets NODE_ENV=test, which would make Vite build React's development bundle.
-  const env = { ...process.env, NODE_ENV: 'production' };
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit', env });
+  // The production bundle, as `npm run build` makes it: vitest sets NODE_ENV=test, which would
+  // give React's development build (twice the size, and not what ships).
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: web,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) throw new Error('vite build of packages/web failed');
 }

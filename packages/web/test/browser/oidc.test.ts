@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, chromiumAvailable, createApp, goto, launchBrowser, openPage, screenshot, startWebPortal, type TestPortal } from './support';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, chromiumAvailable, createApp, goto, launchBrowser, loginInBrowser, openPage, screenshot, startWebPortal, type TestPortal } from './support';
 
 let portal: TestPortal;
 let browser: Browser;
@@ -130,6 +130,49 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
       await page.waitForURL(`${rpUrl}/callback?**`);
       expect(await page.getByRole('heading').innerText()).toBe('Not signed in');
       expect(await page.locator('p').innerText()).toBe('access_denied');
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lets an admin enable an app as a client on its page: client id, discovery URL, the secret once, New secret, Turn off', async () => {
+    const app = await createApp(portal.admin, { name: 'grafana', url: 'https://grafana.example.com/' });
+    const { context, page } = await openPage(browser);
+    try {
+      await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await page.waitForURL(/#\/applist/);
+      await goto(page, portal, `/app/${app.id}`);
+      const section = page.getByRole('region', { name: 'OpenID Connect' });
+      await section.getByLabel('Redirect URIs (one a line)').fill('https://grafana.example.com/login/generic_oauth\nhttp://localhost:3000/login/generic_oauth');
+      await screenshot(page, '61-app-oidc-off');
+      await section.getByRole('button', { name: 'Enable' }).click();
+      const secretField = section.getByLabel('Client secret');
+      await expect.poll(() => secretField.count()).toBe(1);
+      const secret = await secretField.inputValue();
+      expect(secret.length).toBeGreaterThan(30);
+      expect(await section.getByLabel('Client ID').inputValue()).toBe('grafana');
+      expect(await section.getByLabel('Discovery URL').inputValue()).toBe(`${portal.url}/.well-known/openid-configuration`);
+      const settings = await portal.admin.apps.oidc.get(app.id);
+      expect(settings.redirect_uris).toEqual(['https://grafana.example.com/login/generic_oauth', 'http://localhost:3000/login/generic_oauth']);
+      await screenshot(page, '62-app-oidc-on');
+      await page.setViewportSize(PHONE);
+      await screenshot(page, '62-app-oidc-on');
+      await page.setViewportSize(LAPTOP);
+
+      await section.getByRole('button', { name: 'New secret' }).click();
+      await expect.poll(() => secretField.inputValue()).not.toBe(secret);
+
+      const off = section.getByRole('button', { name: 'Turn off' });
+      await off.click();
+      await section.getByRole('button', { name: 'Really?' }).click();
+      await expect.poll(() => section.getByRole('button', { name: 'Enable' }).count()).toBe(1);
+      expect(await portal.admin.apps.oidc.get(app.id).then(() => 'on', () => 'off')).toBe('off');
+
+      // A bad redirect URI: the server's reason in the danger alert, nothing enabled.
+      await section.getByLabel('Redirect URIs (one a line)').fill('http://grafana.example.com/cb');
+      await section.getByRole('button', { name: 'Enable' }).click();
+      await expect.poll(() => page.getByText(/must use https/).count()).toBe(1);
       expect(page.problems()).toEqual([]);
     } finally {
       await context.close();

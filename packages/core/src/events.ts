@@ -1,0 +1,83 @@
+/**
+ * The catalogue of event-log types: one stable dotted name for every kind of event of every
+ * feature, `area.what`. Filters take a type or a prefix ending in `.` (`login.`). Names never
+ * change once released (exports and alerts key on them); add new ones here, with a line in
+ * docs/event-log.md. An entry's `actor` is who did it; its `user` and `client` what it is about.
+ */
+export const EVENT_TYPES = {
+  // Password sign-in and sessions
+  'login.success': 'signed in with a password',
+  'login.failure': 'a password sign-in was refused (unknown email, wrong password, no password set)',
+  'login.blocked': 'a sign-in was refused because of too many failed attempts (brute-force ban)',
+  'login.new_device': 'a sign-in from a browser the account has not used before',
+  'session.logout': 'signed out',
+  'session.end_all': "an admin ended every session of a user",
+  'session.revoke': 'a session was ended from the Account page',
+  // Google and OpenID Connect
+  'google.login': 'signed in with Google',
+  'google.failure': 'a Google sign-in was refused',
+  'google.start': 'a Google sign-in was started (and limited per address)',
+  'oidc.signin': 'signed in to an app through the portal as OpenID Connect provider',
+  'oidc.denied': 'a sign-in to an app through OpenID Connect was refused (no grant)',
+  'oidc.logout': "signed out through an app's OpenID Connect logout",
+  'oidc.client': "an app's OpenID Connect client was enabled, replaced or turned off",
+  'oidc.keys': 'the OpenID Connect signing keys were rotated',
+  // Registration
+  'register.password': 'registered from an invitation with a password',
+  'register.google': 'registered from an invitation with Google',
+  'register.staff': 'a staff Google account became an admin on its first sign-in',
+  // Second factors and passwords
+  'mfa.enable': 'an authenticator app was enrolled',
+  'mfa.disable': 'an authenticator app was removed',
+  'mfa.success': 'a second factor was accepted',
+  'mfa.failure': 'a second factor was refused',
+  'mfa.reset': "an admin removed a user's second factors",
+  'passkey.add': 'a passkey was added',
+  'passkey.remove': 'a passkey was removed',
+  'passkey.login': 'signed in with a passkey',
+  'recovery.generate': 'recovery codes were generated',
+  'recovery.use': 'a recovery code was used',
+  'password.change': 'a password was changed',
+  'password.reset_request': 'a password reset link was requested or created',
+  'password.reset': 'a password was set from a reset link',
+  // Administration
+  'admin.create': 'the first admin was created at the first start',
+  'client.create': 'a client was created',
+  'client.update': 'a client was renamed',
+  'client.delete': 'a client was deleted with its users',
+  'user.create': 'a user was created',
+  'user.update': 'a user was changed',
+  'user.delete': 'a user was deleted',
+  'app.create': 'an app was created',
+  'app.update': 'an app was changed',
+  'app.delete': 'an app was deleted',
+  'app.icon': "an app's icon was set or removed",
+  'grant.add': 'a user was allowed to use an app',
+  'grant.update': "a grant's expiry was set or removed",
+  'grant.remove': 'a user was removed from an app',
+  'grant.expire': 'an expiring grant ran out',
+  'invite.create': 'an invitation was created',
+  'invite.delete': 'an invitation was deleted',
+  'apikey.create': 'an API key was created',
+  'apikey.delete': 'an API key was deleted',
+  'access.request': 'a user asked for an app',
+  'access.approve': 'an admin approved an access request',
+  'access.deny': 'an admin denied an access request',
+  // Forward auth
+  'verify.denied': 'forward auth refused a request (not signed in, no such app, not allowed)',
+  // The portal itself
+  'mail.failed': 'a mail could not be delivered within its retry window',
+  'log.prune': 'old event-log entries were deleted (LOG_RETENTION_DAYS)',
+} as const satisfies Record<string, string>;
+
+export type EventType = keyof typeof EVENT_TYPES;
+
+export const eventTypes = Object.keys(EVENT_TYPES) as EventType[];
+
+export const isEventType = (value: string): value is EventType => Object.hasOwn(EVENT_TYPES, value);
+
+/** The area of a type: what precedes its first dot (`login` for `login.failure`). */
+export const eventArea = (type: string): string => {
+  const dot = type.indexOf('.');
+  return dot < 0 ? type : type.slice(0, dot);
+};

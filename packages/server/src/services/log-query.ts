@@ -1,0 +1,70 @@
+/**
+ * Reading the event log with filters (docs/event-log.md): a page, a count, and every entry in
+ * keyset batches for the export. Each filter is answered by an index ending in `at`
+ * (migration 20261123-350), so a filtered page is read newest first straight from it.
+ */
+import { eventArea, type CheckedLogFilter, type LogEntry } from '@tools-portal/core';
+import type { Knex } from 'knex';
+import { LOG_COLUMNS, toLogEntry, type LogRow } from './audit.js';
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** The rows of the log a filter matches; the same expressions as the indexes, so they are used. */
+export function filteredLog(db: Knex, filter: CheckedLogFilter): Knex.QueryBuilder {
+  const query = db('auth_log');
+  if (filter.user) query.whereRaw('lower("user") = lower(cast(? as text))', [filter.user]);
+  if (filter.client) query.whereRaw('lower(client) = lower(cast(? as text))', [filter.client]);
+  if (filter.actor) query.whereRaw('lower(actor) = lower(cast(? as text))', [filter.actor]);
+  if (filter.type) {
+    if (!filter.type.endsWith('.')) query.where('type', filter.type);
+    else {
+      const prefix = filter.type.slice(0, -1);
+      query.where('area', eventArea(prefix));
+      // A deeper prefix (`a.b.`): the types from `a.b.` up to `a.b/` ('/' follows '.').
+      if (prefix.includes('.')) query.where('type', '>=', filter.type).where('type', '<', `${prefix}/`);
+    }
+  }
+  if (filter.q) query.whereRaw("lower(event) like lower(cast(? as text)) escape '\\'", [`%${escapeLike(filter.q)}%`]);
+  if (filter.fromMs !== undefined) query.where('at', '>=', filter.fromMs);
+  if (filter.toMs !== undefined) query.where('at', '<', filter.toMs);
+  return query;
+}
+
+const NEWEST_FIRST = [
+  { column: 'at', order: 'desc' },
+  { column: 'id', order: 'desc' },
+] as const;
+
+/** A page of the matching entries, newest first; pages count from 1. */
+export async function listEvents(db: Knex, filter: CheckedLogFilter, page: number, perPage: number): Promise<LogEntry[]> {
+  const rows: LogRow[] = await filteredLog(db, filter)
+    .select(LOG_COLUMNS)
+    .orderBy([...NEWEST_FIRST])
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  return rows.map(toLogEntry);
+}
+
+export async function countEvents(db: Knex, filter: CheckedLogFilter): Promise<number> {
+  const row = await filteredLog(db, filter).count({ total: '*' }).first();
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * Every matching entry, newest first, in batches read by keyset (after the last entry's `at`
+ * and id, never by offset): each batch is one short query, and the caller yields between them.
+ */
+export async function* eventBatches(db: Knex, filter: CheckedLogFilter, batchSize = 2000): AsyncGenerator<LogEntry[]> {
+  let after: { at: number; id: number } | undefined;
+  for (;;) {
+    const query = filteredLog(db, filter).select(LOG_COLUMNS).orderBy([...NEWEST_FIRST]).limit(batchSize);
+    // (at, id) < (last.at, last.id), written so that both databases range-scan the index on at.
+    if (after) query.where('at', '<=', after.at).whereRaw('(at < ? or id < ?)', [after.at, after.id]);
+    const rows: LogRow[] = await query;
+    if (rows.length === 0) return;
+    const last = rows[rows.length - 1];
+    after = { at: Number(last.at), id: Number(last.id) };
+    yield rows.map(toLogEntry);
+    if (rows.length < batchSize) return;
+  }
+}
