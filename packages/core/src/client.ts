@@ -17,10 +17,16 @@ import type {
   LoginAnswer,
   LoginOptions,
   MailEntry,
+  Passkey,
+  PasswordAnswer,
   PasswordResetLink,
+  RecoveryCodes,
+  TotpEnrolment,
+  UserSession,
   RegistrationToken,
   User,
 } from './entities.js';
+import { isMfaChallenge } from './entities.js';
 import { ApiError, codeForStatus, isErrorCode } from './errors.js';
 import { logFilterQuery, type LogFilter } from './log-filter.js';
 import type { OidcClientCreated, OidcClientInput, OidcClientSettings, OidcKeyRotation } from './oidc.js';
@@ -144,6 +150,41 @@ export class PortalClient {
     endSessions: (id: number) => this.request<void>('DELETE', `/user/${segment(id)}/session`),
     /** A password-reset link for the user, mailed to them too when mail is configured. */
     passwordReset: (id: number) => this.request<PasswordResetLink>('POST', `/user/${segment(id)}/passwordreset`),
+    /** Admins: removes every second factor of a user and ends their sessions. */
+    resetMfa: (id: number) => this.request<void>('DELETE', `/user/${segment(id)}/mfa`),
+  };
+
+  /**
+   * The caller's own account: password, second factors, sessions. Every change here refuses
+   * API keys (403), so that a leaked key cannot take over an account.
+   */
+  readonly account = {
+    /** Ends the caller's other sessions; a wrong current password answers 401. */
+    changePassword: (password: string, newPassword: string) =>
+      this.request<void>('POST', '/user/me/password', { Password: password, NewPassword: newPassword }),
+    totp: {
+      /** Starts an enrolment: a new secret, not active until confirmed. */
+      start: () => this.request<TotpEnrolment>('POST', '/user/me/totp'),
+      /** Turns the app on with one of its codes; answers the recovery codes, shown this once. */
+      confirm: (code: string) => this.request<RecoveryCodes>('POST', '/user/me/totp/confirm', { Code: code }),
+    },
+    passkeys: {
+      list: () => this.request<Passkey[]>('GET', '/user/me/passkey'),
+      /** WebAuthn registration options for the browser's ceremony. */
+      options: () => this.request<unknown>('POST', '/user/me/passkey/options'),
+      /** Registers the ceremony's answer. */
+      register: (response: unknown, name?: string) =>
+        this.request<Passkey>('POST', '/user/me/passkey', name === undefined ? { response } : { response, name }),
+      rename: (id: number, name: string) => this.request<Passkey>('PUT', `/user/me/passkey/${segment(id)}`, { name }),
+      delete: (id: number) => this.request<void>('DELETE', `/user/me/passkey/${segment(id)}`),
+    },
+    sessions: {
+      list: () => this.request<UserSession[]>('GET', '/user/me/session'),
+      /** Ends one of the caller's sessions (404 for anyone else's). */
+      revoke: (id: number) => this.request<void>('DELETE', `/user/me/session/${segment(id)}`),
+      /** Ends every session of the caller but the current one. */
+      revokeOthers: () => this.request<void>('DELETE', '/user/me/session'),
+    },
   };
 
   readonly clients = {
@@ -202,7 +243,29 @@ export class PortalClient {
   };
 
   readonly auth = {
-    login: (input: LoginInput) => this.request<LoginAnswer>('POST', '/validatepassword', input),
+    /** A session, or for a user with a second factor a pending sign-in (see isMfaChallenge). */
+    signIn: (input: LoginInput) => this.request<PasswordAnswer>('POST', '/validatepassword', input),
+    /** signIn for callers that cannot give a second factor: a pending sign-in is an error here. */
+    login: async (input: LoginInput): Promise<LoginAnswer> => {
+      const answer = await this.auth.signIn(input);
+      if (isMfaChallenge(answer)) {
+        throw new ApiError('unauthenticated', 'this account asks for a second factor', { mfa: answer.mfa.methods.join(',') });
+      }
+      return answer;
+    },
+    /** Finishes a pending sign-in with an authenticator code or a recovery code. */
+    validateMfa: (mfaToken: string, code: string, redirect?: string) =>
+      this.request<LoginAnswer>('POST', '/validatemfa', redirect === undefined ? { MfaToken: mfaToken, Code: code } : { MfaToken: mfaToken, Code: code, redirect }),
+    /** WebAuthn authentication options: for a pending sign-in's user, or discoverable without a token. */
+    passkeyOptions: (mfaToken?: string) =>
+      this.request<unknown>('POST', '/passkey/options', mfaToken === undefined ? {} : { MfaToken: mfaToken }),
+    /** Signs in with a passkey's assertion (alone, or finishing a pending sign-in). */
+    validatePasskey: (response: unknown, mfaToken?: string, redirect?: string) =>
+      this.request<LoginAnswer>('POST', '/validatepasskey', {
+        response,
+        ...(mfaToken === undefined ? {} : { MfaToken: mfaToken }),
+        ...(redirect === undefined ? {} : { redirect }),
+      }),
     register: (input: RegisterInput) => this.request<LoginAnswer>('POST', '/register/', input),
     logout: () => this.request<void>('POST', '/logout'),
     options: () => this.request<LoginOptions>('GET', '/loginoptions'),

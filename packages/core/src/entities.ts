@@ -70,6 +70,10 @@ export interface User {
 /** `GET /user/me`: the current user, with the admin flag the server derived. */
 export interface CurrentUser extends User {
   admin: boolean;
+  /** The user has at least one second factor (authenticator app or passkey). */
+  mfa?: boolean;
+  /** This session may only enrol a second factor (MFA_REQUIRED, docs/security.md). */
+  mfaEnrollmentRequired?: boolean;
 }
 
 /** An invitation. `token` is the registration secret that goes into the link. */
@@ -116,6 +120,56 @@ export interface LoginAnswer {
   accesstoken: string;
   /** Where the browser should go next: the requested target if it is safe, else the default. */
   redirect: string;
+}
+
+/** A second factor a pending sign-in may be finished with. */
+export type MfaMethod = 'totp' | 'passkey' | 'recovery';
+
+/** `POST /validatepassword` for a user with a second factor: no session yet, a pending sign-in. */
+export interface MfaChallenge {
+  mfa: {
+    /** The pending sign-in: 5 minutes, single use. */
+    token: string;
+    methods: MfaMethod[];
+  };
+}
+
+/** What a correct password gets: a session, or a second factor to give first. */
+export type PasswordAnswer = LoginAnswer | MfaChallenge;
+
+export function isMfaChallenge(answer: PasswordAnswer): answer is MfaChallenge {
+  return typeof (answer as Partial<MfaChallenge>).mfa === 'object' && (answer as MfaChallenge).mfa !== null;
+}
+
+/** `POST /user/me/totp`: a pending authenticator-app enrolment. */
+export interface TotpEnrolment {
+  /** Base32, 160 bits. */
+  secret: string;
+  /** `otpauth://totp/…`, for the QR code. */
+  uri: string;
+}
+
+/** `POST /user/me/totp/confirm`: the recovery codes, shown this once. */
+export interface RecoveryCodes {
+  recoveryCodes: string[];
+}
+
+/** One of the caller's passkeys. */
+export interface Passkey {
+  id: number;
+  name: string;
+  createdTimestamp: string;
+}
+
+/** One of the caller's sessions (`GET /user/me/session`). */
+export interface UserSession {
+  id: number;
+  /** The session this call was made with. */
+  current: boolean;
+  createdTimestamp: string;
+  lastUsedTimestamp: string | null;
+  ip: string | null;
+  userAgent: string | null;
 }
 
 export interface Health {

@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfig } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimDue, enqueueMail, GIVE_UP_AFTER_MS, markFailed, retryDelayMs } from '../src/services/outbox.js';
+import { claimDue, enqueueMail, GIVE_UP_AFTER_MS, KEEP_DONE_MS, markFailed, markSent, pruneOutbox, retryDelayMs } from '../src/services/outbox.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { startTestSmtp, type TestSmtp } from './smtp.js';
 import { becomesTrue, failure, startTestPortal, unique, useTestPortal, type TestPortal } from './support.js';
@@ -183,5 +183,19 @@ describe('giving up', () => {
     expect(await claimDue(db, 10, start + 60_000)).toEqual([]);
     const [again] = await claimDue(db, 10, start + 10 * 60_000);
     expect(again).toMatchObject({ id: claimed.id, attempts: 2 });
+  });
+
+  it('forgets delivered and given-up mail after 30 days, never queued mail', async () => {
+    const db = portal.deps.db;
+    const start = Date.now() + 40 * GIVE_UP_AFTER_MS;
+    const [sent, queued] = [`${unique('old-sent')}@example.com`, `${unique('old-queued')}@example.com`];
+    await enqueueMail(db, portal.deps.config, message(sent), start);
+    const row = (await claimDue(db, 10, start)).find((claimed) => claimed.recipient === sent)!;
+    await markSent(db, row, start);
+    await enqueueMail(db, portal.deps.config, message(queued), start + KEEP_DONE_MS * 2);
+    await pruneOutbox(db, start + KEEP_DONE_MS - 1);
+    expect(await db('mail_outbox').whereIn('recipient', [sent, queued]).pluck('recipient')).toHaveLength(2);
+    await pruneOutbox(db, start + KEEP_DONE_MS + 1);
+    expect(await db('mail_outbox').whereIn('recipient', [sent, queued]).pluck('recipient')).toEqual([queued]);
   });
 });

@@ -4,6 +4,7 @@ import { Navigate, RouterProvider, createHashRouter, type RouteObject } from 're
 import { AlertProvider } from './components/alerts';
 import { RequireAdmin, RequireUser } from './components/guards';
 import { Layout } from './components/layout';
+import { Account } from './screens/account';
 import { AccessRequests } from './screens/access-requests';
 import { AccessTokens } from './screens/access-tokens';
 import { AppDetail } from './screens/app-detail';
@@ -40,6 +41,7 @@ const routes: RouteObject[] = [
       { path: paths.apps, element: user(<AppList />) },
       { path: paths.userApps, element: user(<UserApps />) },
       { path: paths.accessTokens, element: user(<AccessTokens />) },
+      { path: paths.account, element: user(<Account />) },
       { path: paths.docs, element: user(<Docs />) },
       { path: paths.requests, element: user(<Requests />) },
       { path: '/denied/:app', element: user(<Denied />) },

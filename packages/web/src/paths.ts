@@ -13,6 +13,8 @@ export const paths = {
   accessTokens: '/accesstokens',
   logs: '/logs',
   login: '/login',
+  /** The signed-in user's password, second factors and sessions. */
+  account: '/account',
   failedLogin: '/failedlogin',
   resetPassword: '/reset',
   setNewPassword: (token: string) => `/reset/${encodeURIComponent(token)}`,

@@ -55,4 +55,11 @@ export function register(program: AnyCommand): void {
     .description('make a password reset link for a user and print it (mailed to them too when the server has mail)')
     .addHelpText('after', examples('toolsctl users reset-password ann@example.com', 'LINK=$(toolsctl users reset-password ann@example.com -q)'))
     .action((user, _options, command) => run(command, async (ctx) => (await handlers()).resetPassword(ctx, user)));
+  users
+    .command('reset-mfa')
+    .argument('<user>', 'user id or email')
+    .addOption(yes())
+    .description("remove a user's second factors (authenticator app, recovery codes, passkeys) and end their sessions")
+    .addHelpText('after', examples('toolsctl users reset-mfa ann@example.com --yes'))
+    .action((user, options, command) => run(command, async (ctx) => (await handlers()).resetMfa(ctx, user, options)));
 }

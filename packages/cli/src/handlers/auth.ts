@@ -1,10 +1,11 @@
+import { ApiError, isMfaChallenge, type LoginAnswer, type MfaChallenge } from '@tools-portal/core';
 import type { Context } from '../context.js';
 import { configPath, writeConfig } from '../config-file.js';
 import { UsageError } from '../exit-codes.js';
 import type { Result } from '../output.js';
 import { ask, askSecret, canPrompt, readStdinSecret } from '../prompts.js';
 
-export async function login(ctx: Context, options: { email?: string; passwordStdin?: boolean }): Promise<Result> {
+export async function login(ctx: Context, options: { email?: string; passwordStdin?: boolean; code?: string }): Promise<Result> {
   const url = ctx.url;
   let email = options.email;
   let password: string | undefined;
@@ -15,7 +16,8 @@ export async function login(ctx: Context, options: { email?: string; passwordStd
     password ??= await askSecret('Password');
   }
   const api = await ctx.client(false);
-  const { accesstoken } = await api.auth.login({ Email: email, Password: password });
+  const answer = await api.auth.signIn({ Email: email, Password: password });
+  const { accesstoken } = isMfaChallenge(answer) ? await secondFactor(api, answer, options.code) : answer;
   api.token = accesstoken;
   const me = await api.users.me();
   const file = writeConfig({ ...ctx.config, url, token: accesstoken, email: me.email });
@@ -24,6 +26,23 @@ export async function login(ctx: Context, options: { email?: string; passwordStd
     quiet: [me.id],
     message: `logged in to ${url} as ${me.email}${me.admin ? ' (admin)' : ''}; session saved in ${file}`,
   };
+}
+
+/**
+ * The account has a second factor: an authenticator or recovery code from --code, or asked on a
+ * terminal. Without either it is an authentication error (exit 3), never a wait.
+ */
+async function secondFactor(api: Awaited<ReturnType<Context['client']>>, challenge: MfaChallenge, given: string | undefined): Promise<LoginAnswer> {
+  const { token, methods } = challenge.mfa;
+  if (!methods.includes('totp') && !methods.includes('recovery')) {
+    throw new ApiError('unauthenticated', 'this account signs in with a passkey as its second factor, which toolsctl cannot use: use an API key (toolsctl keys) or the web portal');
+  }
+  let code = given;
+  if (code === undefined) {
+    if (!canPrompt()) throw new ApiError('unauthenticated', 'this account asks for a second factor: pass --code with a code from the authenticator app (or a recovery code)');
+    code = await ask('Code from your authenticator app (or a recovery code)');
+  }
+  return api.auth.validateMfa(token, code.trim());
 }
 
 export async function logout(ctx: Context): Promise<Result> {

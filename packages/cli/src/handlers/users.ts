@@ -70,3 +70,11 @@ export async function resetPassword(ctx: Context, ref: string): Promise<Result> 
     message: `password reset link for ${user.email}, valid once for 60 minutes, ${how}:\n${link}`,
   };
 }
+
+export async function resetMfa(ctx: Context, ref: string, options: { yes?: boolean }): Promise<Result> {
+  const api = await ctx.client();
+  const user = await findUser(api, ref);
+  await confirmOrRefuse(`remove every second factor of ${user.email} (id ${user.id}) and end their sessions`, options.yes);
+  await api.users.resetMfa(user.id);
+  return done(`removed the second factors of ${user.email} and ended their sessions`, { reset: user }, [user.id]);
+}

@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { MailConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import { claimDue, markFailed, markSent, outboxEvents, type OutboxRow } from '../services/outbox.js';
+import { claimDue, HOUR_MS, markFailed, markSent, outboxEvents, pruneOutbox, type OutboxRow } from '../services/outbox.js';
 
 const BATCH = 20;
 // A run ends after this many batches; the next wake or poll goes on.
@@ -23,6 +23,7 @@ export class MailSender {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private prunedAt = 0;
   private readonly onQueued = () => this.wake();
 
   constructor(
@@ -67,6 +68,10 @@ export class MailSender {
 
   private async run(): Promise<void> {
     try {
+      if (Date.now() - this.prunedAt > HOUR_MS) {
+        this.prunedAt = Date.now();
+        await pruneOutbox(this.db);
+      }
       for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !this.stopped; batch++) {
         const rows = await claimDue(this.db, BATCH);
         if (rows.length === 0) return;

@@ -156,6 +156,14 @@ export async function markFailed(db: Knex, row: OutboxRow, error: string, retryS
   return false;
 }
 
+/** Delivered and given-up mail stays listed this long, then goes. */
+export const KEEP_DONE_MS = 30 * 24 * HOUR_MS;
+
+/** Forgets delivered and given-up mail older than 30 days; queued mail is never removed. */
+export async function pruneOutbox(db: Knex, now = Date.now()): Promise<number> {
+  return db('mail_outbox').whereIn('status', ['sent', 'failed']).andWhere('created_at', '<', now - KEEP_DONE_MS).delete();
+}
+
 /** The queue as admins see it (GET /mail, `toolsctl mail list`): newest first, no bodies. */
 export async function listOutbox(db: Knex, limit = 500): Promise<MailEntry[]> {
   const rows: OutboxRow[] = await db('mail_outbox')

@@ -30,12 +30,12 @@ export type SignInMethod = keyof typeof SIGN_IN_EVENTS;
 const SIGN_IN_TYPES: Record<SignInMethod, EventType> = {
   password: 'login.success',
   'password-known-device': 'login.success',
+  'password-reset': 'login.success',
   'invite-password': 'register.password',
   'invite-google': 'register.google',
   google: 'google.login',
   'google-linked': 'google.login',
   'staff-google': 'register.staff',
-  'password-reset': 'login.success',
 };
 
 export interface SignedIn {

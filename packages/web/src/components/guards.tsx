@@ -1,6 +1,6 @@
 /** Who may see a screen: logged-in users, or admins only (docs/product.md §6). */
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router-dom';
 import { paths } from '../paths';
 import { useSession } from '../session';
 
@@ -13,9 +13,13 @@ function Waiting() {
   );
 }
 
-/** Visitors without a session go to the portal root, which shows the login (docs/product.md §8). */
+/**
+ * Visitors without a session go to the portal root, which shows the login (docs/product.md §8); a
+ * session restricted to enrolling a second factor (MFA_REQUIRED) goes to the Account screen.
+ */
 export function RequireUser({ children }: { children: ReactNode }) {
   const { state } = useSession();
+  const location = useLocation();
   if (state.status === 'loading') return <Waiting />;
   if (state.status === 'anonymous') return <Navigate to={paths.home} replace />;
   if (state.status === 'error')
@@ -24,6 +28,7 @@ export function RequireUser({ children }: { children: ReactNode }) {
         The portal cannot be reached: {state.message}
       </div>
     );
+  if (state.user.mfaEnrollmentRequired && location.pathname !== paths.account) return <Navigate to={paths.account} replace />;
   return <>{children}</>;
 }
 

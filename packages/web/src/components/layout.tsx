@@ -70,10 +70,10 @@ export function Layout() {
             )}
             {user && (
               <div className="d-flex align-items-lg-center flex-column flex-lg-row gap-2 py-2 py-lg-0">
-                <span className="navbar-text small text-truncate">
+                <NavLink className="nav-link navbar-text small text-truncate" to={paths.account} title="Account" onClick={() => setOpen(false)}>
                   {user.email}
                   {user.admin && <span className="badge text-bg-warning ms-2">Admin</span>}
-                </span>
+                </NavLink>
                 <button type="button" className="btn btn-outline-light btn-sm" onClick={() => void onLogout()}>
                   Logout
                 </button>

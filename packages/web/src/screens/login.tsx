@@ -4,10 +4,12 @@
  * and vets the redirect; a failure goes to Failed Login, except a password the server refuses at
  * registration: its reason shows as a danger alert, so that the user can choose another (a
  * deviation from docs/product.md §8, documented in the README).
+ * A user with a second factor gets the Two-factor authentication step after the password; a passkey
+ * alone also signs in ("Sign in with a passkey").
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import type { LoginAnswer } from '@tools-portal/core/entities';
+import { isMfaChallenge, type MfaChallenge, type PasswordAnswer } from '@tools-portal/core/entities';
 import { ApiError } from '@tools-portal/core/errors';
 import { DEFAULT_REDIRECT } from '@tools-portal/core/redirects';
 import { api, logFailure } from '../api';
@@ -16,6 +18,7 @@ import { Centered } from '../components/layout';
 import { SetPassword } from '../components/set-password';
 import { useLoad } from '../components/use-load';
 import { googleLoginUrl, paths } from '../paths';
+import { passkeysUnavailable, signInWithPasskey } from '../passkeys';
 import { useSession } from '../session';
 
 export function Login() {
@@ -26,9 +29,10 @@ export function Login() {
   const session = useSession();
   const alerts = useAlerts();
   const options = useLoad(() => api.auth.options(), (error) => logFailure('load login options', error));
+  const [challenge, setChallenge] = useState<MfaChallenge['mfa'] | null>(null);
 
-  const finish = async (signIn: () => Promise<LoginAnswer>, registering = false) => {
-    let answer: LoginAnswer;
+  const finish = async (signIn: () => Promise<PasswordAnswer>, registering = false) => {
+    let answer: PasswordAnswer;
     try {
       answer = await signIn();
     } catch (error) {
@@ -38,21 +42,75 @@ export function Login() {
       else navigate(paths.failedLogin);
       return;
     }
+    if (isMfaChallenge(answer)) {
+      setChallenge(answer.mfa);
+      return;
+    }
     // The portal's own screens read the session from memory: refresh it before going there.
     await session.reload();
     alerts.clear();
     window.location.assign(answer.redirect);
   };
 
+  /** A passkey ceremony the user cancelled or the server refused: say so, stay on the screen. */
+  const withPasskey = async (mfaToken?: string) => {
+    try {
+      const answer = await signInWithPasskey(mfaToken, redirect);
+      await finish(async () => answer);
+    } catch (error) {
+      logFailure('passkey sign-in', error);
+      alerts.danger('The passkey was not accepted.');
+    }
+  };
+
+  if (challenge) {
+    return (
+      <Centered>
+        <div className="card shadow-sm">
+          <div className="card-body p-4">
+            <TwoFactor
+              methods={challenge.methods}
+              onCode={(code) => verify(code)}
+              onPasskey={() => withPasskey(challenge.token)}
+            />
+          </div>
+        </div>
+      </Centered>
+    );
+  }
+
+  /** A wrong code keeps the step (up to the server's limit); a void pending sign-in starts over. */
+  async function verify(code: string) {
+    if (!challenge) return;
+    try {
+      const answer = await api.auth.validateMfa(challenge.token, code, redirect);
+      await finish(async () => answer);
+    } catch (error) {
+      logFailure('second factor', error);
+      if (error instanceof ApiError && error.code === 'unauthenticated') alerts.danger('The code is not right.');
+      else navigate(paths.failedLogin);
+    }
+  }
+
+  const passkeyProblem = passkeysUnavailable();
+
   return (
     <Centered>
       <div className="card shadow-sm">
         <div className="card-body p-4">
-          {token ? <SetPassword onSubmit={(password) => finish(() => api.auth.register({ Token: token, Password: password, redirect }), true)} /> : <PasswordLogin onSubmit={(email, password) => finish(() => api.auth.login({ Email: email, Password: password, redirect }))} />}
+          {token ? <SetPassword onSubmit={(password) => finish(() => api.auth.register({ Token: token, Password: password, redirect }), true)} /> : <PasswordLogin onSubmit={(email, password) => finish(() => api.auth.signIn({ Email: email, Password: password, redirect }))} />}
           {!token && options.data?.passwordReset && (
             <div className="text-center mt-3">
               <Link to={paths.resetPassword}>Forgot password?</Link>
             </div>
+          )}
+          {!token && !passkeyProblem && (
+            <>
+              <div className="text-center text-secondary my-3">or</div>
+              <button type="button" className="btn btn-outline-primary w-100" onClick={() => void withPasskey()}>
+                Sign in with a passkey
+              </button>
+            </>
           )}
           {options.data?.google && (
             <>
@@ -104,6 +162,72 @@ function PasswordLogin({ onSubmit }: { onSubmit: (email: string, password: strin
       <button type="submit" className="btn btn-primary w-100" disabled={busy}>
         Login
       </button>
+    </form>
+  );
+}
+
+interface TwoFactorProps {
+  methods: MfaChallenge['mfa']['methods'];
+  onCode: (code: string) => Promise<void>;
+  onPasskey: () => Promise<void>;
+}
+
+/** The second step: an authenticator code, a recovery code, or a passkey. */
+function TwoFactor({ methods, onCode, onPasskey }: TwoFactorProps) {
+  const [recovery, setRecovery] = useState(!methods.includes('totp'));
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    await onCode(code.trim());
+    setBusy(false);
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)}>
+      <h2 className="h4 mb-3">Two-factor authentication</h2>
+      {(methods.includes('totp') || methods.includes('recovery')) && (
+        <>
+          <div className="mb-3">
+            <label className="form-label" htmlFor="mfa-code">
+              {recovery ? 'Recovery code' : 'Code from your authenticator app'}
+            </label>
+            <input
+              id="mfa-code"
+              type="text"
+              className="form-control font-monospace"
+              autoComplete="one-time-code"
+              inputMode={recovery ? 'text' : 'numeric'}
+              required
+              autoFocus
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+            />
+          </div>
+          <button type="submit" className="btn btn-primary w-100" disabled={busy}>
+            Verify
+          </button>
+        </>
+      )}
+      <div className="d-flex flex-column gap-2 mt-3">
+        {methods.includes('passkey') && (
+          <button type="button" className="btn btn-outline-primary w-100" disabled={busy} onClick={() => void onPasskey()}>
+            Use a passkey
+          </button>
+        )}
+        {methods.includes('recovery') && !recovery && (
+          <button type="button" className="btn btn-link" onClick={() => { setRecovery(true); setCode(''); }}>
+            Use a recovery code
+          </button>
+        )}
+        {methods.includes('totp') && recovery && (
+          <button type="button" className="btn btn-link" onClick={() => { setRecovery(false); setCode(''); }}>
+            Use your authenticator app
+          </button>
+        )}
+      </div>
     </form>
   );
 }

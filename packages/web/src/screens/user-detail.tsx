@@ -5,6 +5,7 @@ import { byName } from '@tools-portal/core/apps';
 import type { GrantedApp, PasswordResetLink } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
+import { DeleteButton } from '../components/delete-button';
 import { CopyField } from '../components/copy-field';
 import { EmptyRow } from '../components/empty-row';
 import { HeadingBar, ListTable } from '../components/list-page';
@@ -42,10 +43,21 @@ export function UserDetail() {
         </p>
       )}
       {user.data && (
-        <p>
+        <p className="d-flex flex-wrap align-items-center gap-2">
           <button type="button" className="btn btn-outline-secondary btn-sm" onClick={() => void sendReset()}>
             Send password reset
           </button>
+          <DeleteButton
+            label="Reset two-factor"
+            onConfirm={() =>
+              run({
+                call: () => api.users.resetMfa(id),
+                success: 'Two-factor authentication reset; the user was signed out.',
+                danger: 'failed to reset two-factor authentication',
+                what: 'reset two-factor',
+              })
+            }
+          />
         </p>
       )}
       {resetLink && (

@@ -362,6 +362,8 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
 
     const phone = await openPage(browser, PHONE);
     await loginInBrowser(phone.page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+    // The session cookie is set once the login has landed on the app list.
+    await phone.page.waitForURL(/#\/applist/);
     await goto(phone.page, portal, '/logs');
     const phoneFilters = phone.page.getByRole('form', { name: 'Log filters' });
     await phoneFilters.getByLabel('Client').fill(client.name);

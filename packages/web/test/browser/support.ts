@@ -27,8 +27,8 @@ if (!chromiumAvailable) {
   console.warn(`\n*** SKIPPING the web browser tests: no Chromium at ${CHROMIUM} (apt-get install -y chromium) ***\n`);
 }
 
-export function startWebPortal(env: Record<string, string> = {}): Promise<TestPortal> {
-  return startTestPortal({ WEB_ROOT: WEB_DIST, ...env });
+export function startWebPortal(env: Record<string, string> = {}, options: { keepPublicUrl?: boolean } = {}): Promise<TestPortal> {
+  return startTestPortal({ WEB_ROOT: WEB_DIST, ...env }, options);
 }
 
 export function launchBrowser(): Promise<Browser> {

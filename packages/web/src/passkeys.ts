@@ -1,0 +1,55 @@
+/**
+ * The browser's side of passkeys (WebAuthn, through @simplewebauthn/browser, loaded when first
+ * needed). Browsers refuse an IP address as the relying party, so on a portal opened by IP the
+ * screens say why instead of offering a ceremony that cannot work (docs/security.md).
+ */
+import { api } from './api';
+
+const webauthn = () => import('@simplewebauthn/browser');
+
+/** Why passkeys cannot work here, or null when they can. */
+export function passkeysUnavailable(hostname = window.location.hostname): string | null {
+  if (isIpAddress(hostname)) {
+    return `Passkeys are unavailable because the portal is opened by an IP address (${hostname}): browsers accept a passkey only for a name such as localhost or portal.example.com. Open the portal at its PUBLIC_URL to use passkeys.`;
+  }
+  if (typeof window.PublicKeyCredential !== 'function') return 'This browser does not support passkeys.';
+  return null;
+}
+
+export function isIpAddress(hostname: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.includes(':') || hostname.startsWith('[');
+}
+
+/** Runs the browser's authentication ceremony and signs in: alone, or finishing a pending sign-in. */
+export async function signInWithPasskey(mfaToken?: string, redirect?: string) {
+  const { startAuthentication } = await webauthn();
+  const optionsJSON = (await api.auth.passkeyOptions(mfaToken)) as Parameters<typeof startAuthentication>[0]['optionsJSON'];
+  const response = await startAuthentication({ optionsJSON });
+  return api.auth.validatePasskey(response, mfaToken, redirect);
+}
+
+/** Runs the browser's registration ceremony and registers the passkey, named after the browser. */
+export async function addPasskey() {
+  const { startRegistration } = await webauthn();
+  const optionsJSON = (await api.account.passkeys.options()) as Parameters<typeof startRegistration>[0]['optionsJSON'];
+  const response = await startRegistration({ optionsJSON });
+  return api.account.passkeys.register(response, browserName());
+}
+
+/** "Chrome on Linux", from the user agent: a passkey's first name, which the user may change. */
+export function browserName(userAgent = navigator.userAgent): string {
+  const browser =
+    /Edg\//.test(userAgent) ? 'Edge'
+    : /Firefox\//.test(userAgent) ? 'Firefox'
+    : /Chrom(e|ium)\//.test(userAgent) ? 'Chrome'
+    : /Safari\//.test(userAgent) ? 'Safari'
+    : 'Browser';
+  const system =
+    /Android/.test(userAgent) ? 'Android'
+    : /iPhone|iPad/.test(userAgent) ? 'iOS'
+    : /Windows/.test(userAgent) ? 'Windows'
+    : /Mac OS X/.test(userAgent) ? 'macOS'
+    : /Linux/.test(userAgent) ? 'Linux'
+    : '';
+  return system ? `${browser} on ${system}` : browser;
+}

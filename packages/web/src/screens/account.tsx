@@ -1,0 +1,433 @@
+/**
+ * /account: the signed-in user's own password, second factors and sessions (issue 13). A session
+ * restricted by MFA_REQUIRED lands here until it enrols a factor (components/guards.tsx).
+ */
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { Passkey, TotpEnrolment } from '@tools-portal/core/entities';
+import { ApiError } from '@tools-portal/core/errors';
+import { newPasswordProblem } from '@tools-portal/core/passwords';
+import { api, logFailure } from '../api';
+import { useAlerts } from '../components/alerts';
+import { DeleteButton } from '../components/delete-button';
+import { EmptyRow } from '../components/empty-row';
+import { ListTable } from '../components/list-page';
+import { useAction } from '../components/use-action';
+import { useLoad } from '../components/use-load';
+import { formatTimestamp } from '../logic/format';
+import { addPasskey, passkeysUnavailable } from '../passkeys';
+import { useCurrentUser, useSession } from '../session';
+
+export function Account() {
+  const me = useCurrentUser();
+  return (
+    <>
+      <h1 className="h3 text-break">Account</h1>
+      <p className="text-secondary text-break">{me.email}</p>
+      {me.mfaEnrollmentRequired && (
+        <div className="alert alert-warning" role="status">
+          Your account needs a second factor: set up an authenticator app or add a passkey to continue.
+        </div>
+      )}
+      <div className="row g-4">
+        <div className="col-12 col-lg-6">
+          <AuthenticatorApp />
+        </div>
+        <div className="col-12 col-lg-6">
+          <Passkeys />
+        </div>
+        <div className="col-12 col-lg-6">
+          <ChangePassword />
+        </div>
+        <div className="col-12">
+          <Sessions />
+        </div>
+      </div>
+    </>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = `account-${title.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <section className="card shadow-sm h-100" aria-labelledby={id}>
+      <div className="card-body">
+        <h2 className="h5" id={id}>
+          {title}
+        </h2>
+        {children}
+      </div>
+    </section>
+  );
+}
+
+function ChangePassword() {
+  const alerts = useAlerts();
+  const [current, setCurrent] = useState('');
+  const [password, setPassword] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const problem = newPasswordProblem(password, repeated);
+    if (problem) return alerts.danger(problem);
+    setBusy(true);
+    try {
+      await api.account.changePassword(current, password);
+      alerts.success('Your password was changed; your other sessions were signed out.');
+      setCurrent('');
+      setPassword('');
+      setRepeated('');
+    } catch (error) {
+      logFailure('change password', error);
+      alerts.danger(passwordRefusal(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Section title="Change password">
+      <form onSubmit={(event) => void submit(event)}>
+        <div className="mb-3">
+          <label className="form-label" htmlFor="current-password">
+            Current password
+          </label>
+          <input id="current-password" type="password" className="form-control" autoComplete="current-password" required value={current} onChange={(event) => setCurrent(event.target.value)} />
+        </div>
+        <div className="mb-3">
+          <label className="form-label" htmlFor="new-password">
+            New password
+          </label>
+          <input id="new-password" type="password" className="form-control" autoComplete="new-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+        </div>
+        <div className="mb-3">
+          <label className="form-label" htmlFor="repeat-password">
+            Repeat new password
+          </label>
+          <input id="repeat-password" type="password" className="form-control" autoComplete="new-password" required value={repeated} onChange={(event) => setRepeated(event.target.value)} />
+        </div>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          Change password
+        </button>
+      </form>
+    </Section>
+  );
+}
+
+function passwordRefusal(error: unknown): string {
+  if (error instanceof ApiError && error.code === 'unauthenticated') return 'Your current password is wrong.';
+  if (error instanceof ApiError && error.code === 'invalid_input') return error.message.replace(/^NewPassword: /, '');
+  return 'failed to change the password';
+}
+
+type Enrolment = { step: 'idle' } | { step: 'scan'; enrolment: TotpEnrolment; qr: string } | { step: 'codes'; codes: string[] };
+
+function AuthenticatorApp() {
+  const me = useCurrentUser();
+  const session = useSession();
+  const alerts = useAlerts();
+  const [state, setState] = useState<Enrolment>({ step: 'idle' });
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const start = async () => {
+    setBusy(true);
+    try {
+      const enrolment = await api.account.totp.start();
+      // qrcode is loaded only here, to keep it out of the first download.
+      const { toDataURL } = await import('qrcode');
+      setState({ step: 'scan', enrolment, qr: await toDataURL(enrolment.uri, { margin: 1, width: 200 }) });
+      setCode('');
+    } catch (error) {
+      logFailure('start authenticator enrolment', error);
+      alerts.danger(error instanceof ApiError && error.code === 'unavailable' ? error.message : 'failed to set up the authenticator app');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const enable = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const { recoveryCodes } = await api.account.totp.confirm(code.trim());
+      setState({ step: 'codes', codes: recoveryCodes });
+      alerts.success('The authenticator app is on.');
+      await session.reload();
+    } catch (error) {
+      logFailure('confirm authenticator enrolment', error);
+      alerts.danger('The code is not right.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Section title="Authenticator app">
+      {state.step === 'idle' && (
+        <>
+          <p>{me.mfa ? 'Two-factor authentication is on for your account.' : 'Sign in with a code from an app on your phone as well as your password.'}</p>
+          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void start()}>
+            Set up authenticator app
+          </button>
+        </>
+      )}
+      {state.step === 'scan' && (
+        <form onSubmit={(event) => void enable(event)}>
+          <p>Scan this QR code with your authenticator app, or type the secret into it. Then enter the code it shows.</p>
+          <img className="d-block mb-3 border rounded" src={state.qr} alt="QR code of the authenticator secret" width={200} height={200} />
+          <p className="mb-1">Secret:</p>
+          <p>
+            <code className="fs-6 text-break" data-testid="totp-secret">
+              {state.enrolment.secret}
+            </code>
+          </p>
+          <div className="mb-3">
+            <label className="form-label" htmlFor="totp-code">
+              Code
+            </label>
+            <input id="totp-code" type="text" className="form-control font-monospace" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(event) => setCode(event.target.value)} />
+          </div>
+          <div className="d-flex gap-2">
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              Enable
+            </button>
+            <button type="button" className="btn btn-outline-secondary" onClick={() => setState({ step: 'idle' })}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      {state.step === 'codes' && <RecoveryCodesView codes={state.codes} onDone={() => setState({ step: 'idle' })} />}
+    </Section>
+  );
+}
+
+/** The recovery codes, shown this once: copy, download, then gone. */
+function RecoveryCodesView({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const text = `Tools-Server recovery codes (each works once)\n\n${codes.join('\n')}\n`;
+  const href = `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`;
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+    } catch (error) {
+      logFailure('copy recovery codes', error);
+    }
+  };
+
+  return (
+    <>
+      <h3 className="h6">Recovery codes</h3>
+      <p>Keep these codes somewhere safe. Each one signs you in once if you lose your authenticator app. They are shown only now.</p>
+      <ul className="list-unstyled font-monospace row row-cols-2 g-1 mb-3" aria-label="Recovery codes">
+        {codes.map((code) => (
+          <li key={code} className="col">
+            {code}
+          </li>
+        ))}
+      </ul>
+      <div className="d-flex flex-wrap gap-2">
+        <button type="button" className="btn btn-outline-primary" onClick={() => void copy()}>
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+        <a className="btn btn-outline-primary" href={href} download="tools-server-recovery-codes.txt">
+          Download
+        </a>
+        <button type="button" className="btn btn-primary" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </>
+  );
+}
+
+function Passkeys() {
+  const session = useSession();
+  const alerts = useAlerts();
+  const run = useAction();
+  const problem = passkeysUnavailable();
+  const list = useLoad(() => api.account.passkeys.list(), (error) => logFailure('load passkeys', error));
+  const [busy, setBusy] = useState(false);
+
+  const add = async () => {
+    setBusy(true);
+    try {
+      await addPasskey();
+      alerts.success('Passkey added.');
+      await list.reload();
+      await session.reload();
+    } catch (error) {
+      logFailure('add passkey', error);
+      alerts.danger('The passkey was not added.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Section title="Passkeys">
+      {problem ? (
+        <p className="text-secondary" data-testid="passkeys-unavailable">
+          {problem}
+        </p>
+      ) : (
+        <p>Sign in with your fingerprint, face or device PIN instead of a code.</p>
+      )}
+      <ListTable
+        label="Passkeys"
+        head={
+          <>
+            <th scope="col">Name</th>
+            <th scope="col">Added</th>
+            <th scope="col" className="text-end">
+              Delete
+            </th>
+          </>
+        }
+      >
+        {(list.data ?? []).map((passkey) => (
+          <PasskeyRow
+            key={passkey.id}
+            passkey={passkey}
+            onChanged={async () => void (await list.reload())}
+            onDelete={() =>
+              run({
+                call: () => api.account.passkeys.delete(passkey.id),
+                success: 'Passkey deleted.',
+                danger: 'failed to delete the passkey',
+                what: 'delete passkey',
+                onSuccess: async () => {
+                  await list.reload();
+                  await session.reload();
+                },
+              })
+            }
+          />
+        ))}
+        <EmptyRow columns={3} shown={list.data?.length ?? 0} loading={list.loading} text="No passkeys." />
+      </ListTable>
+      <button type="button" className="btn btn-primary" disabled={busy || problem !== null} onClick={() => void add()}>
+        Add passkey
+      </button>
+    </Section>
+  );
+}
+
+function PasskeyRow({ passkey, onChanged, onDelete }: { passkey: Passkey; onChanged: () => Promise<void>; onDelete: () => unknown }) {
+  const run = useAction();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(passkey.name);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const saved = await run({
+      call: () => api.account.passkeys.rename(passkey.id, name.trim()),
+      danger: 'failed to rename the passkey',
+      what: 'rename passkey',
+      onSuccess: onChanged,
+    });
+    if (saved) setEditing(false);
+  };
+
+  return (
+    <tr>
+      <td>
+        {editing ? (
+          <form className="d-flex gap-2" onSubmit={(event) => void save(event)}>
+            <input className="form-control form-control-sm" aria-label="Passkey name" required maxLength={100} value={name} onChange={(event) => setName(event.target.value)} />
+            <button type="submit" className="btn btn-sm btn-primary">
+              Save
+            </button>
+          </form>
+        ) : (
+          <>
+            <span className="text-break">{passkey.name}</span>{' '}
+            <button type="button" className="btn btn-sm btn-link" onClick={() => setEditing(true)}>
+              Rename<span className="visually-hidden"> {passkey.name}</span>
+            </button>
+          </>
+        )}
+      </td>
+      <td className="text-nowrap">{formatTimestamp(passkey.createdTimestamp)}</td>
+      <td className="text-end">
+        <DeleteButton onConfirm={onDelete} />
+      </td>
+    </tr>
+  );
+}
+
+function Sessions() {
+  const run = useAction();
+  const list = useLoad(() => api.account.sessions.list(), (error) => logFailure('load sessions', error));
+  const others = (list.data ?? []).filter((session) => !session.current).length;
+
+  return (
+    <Section title="Sessions">
+      <ListTable
+        label="Sessions"
+        head={
+          <>
+            <th scope="col">Browser</th>
+            <th scope="col">IP address</th>
+            <th scope="col">Signed in</th>
+            <th scope="col">Last used</th>
+            <th scope="col" className="text-end">
+              Sign out
+            </th>
+          </>
+        }
+      >
+        {(list.data ?? []).map((session) => (
+          <tr key={session.id}>
+            <td className="text-break">{session.userAgent ?? 'unknown'}</td>
+            <td className="text-nowrap">{session.ip ?? 'unknown'}</td>
+            <td className="text-nowrap">{formatTimestamp(session.createdTimestamp)}</td>
+            <td className="text-nowrap">{formatTimestamp(session.lastUsedTimestamp)}</td>
+            <td className="text-end">
+              {session.current ? (
+                <span className="badge text-bg-success">This session</span>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn-sm btn-outline-danger"
+                  onClick={() =>
+                    void run({
+                      call: () => api.account.sessions.revoke(session.id),
+                      success: 'Session signed out.',
+                      danger: 'failed to sign out the session',
+                      what: 'revoke session',
+                      onSuccess: () => list.reload(),
+                    })
+                  }
+                >
+                  Sign out
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+        <EmptyRow columns={5} shown={list.data?.length ?? 0} loading={list.loading} text="No sessions." />
+      </ListTable>
+      <button
+        type="button"
+        className="btn btn-outline-danger"
+        disabled={others === 0}
+        onClick={() =>
+          void run({
+            call: () => api.account.sessions.revokeOthers(),
+            success: 'Your other sessions were signed out.',
+            danger: 'failed to sign out the other sessions',
+            what: 'revoke other sessions',
+            onSuccess: () => list.reload(),
+          })
+        }
+      >
+        Sign out other sessions
+      </button>
+    </Section>
+  );
+}
