@@ -66,12 +66,14 @@ const EVENTS = ['login with password', 'logout', 'login failed: wrong password',
 
 /**
  * A large portal: the Admin client with one admin, 1,000 clients, 100,000 users (5 apps each,
- * the bench user 20), 1,000 apps, 10,000 sessions and 1,000,000 event log rows.
- * Answers the bench user's and the admin's session tokens.
+ * the bench user 20), 1,000 apps in 50 categories, 10,000 sessions and 1,000,000 event log rows;
+ * and the launcher user (user 3) with 200 grants (50 of them expiring) and 20 favourites.
+ * Answers the bench user's, the launcher user's and the admin's session tokens.
  */
 export async function seedLarge(db, { users = 100_000, apps = 1_000, clients = 1_000, logRows = 1_000_000, sessions = 10_000 } = {}) {
   const now = Date.now();
   const userToken = newToken();
+  const launcherToken = newToken();
   const adminToken = newToken();
   const pad = (n, width) => String(n).padStart(width, '0');
   const sqlite = db.client.config.client !== 'pg';
@@ -81,11 +83,14 @@ export async function seedLarge(db, { users = 100_000, apps = 1_000, clients = 1
     // Fresh tables number their rows from 1, in insertion order: ids below follow from that.
     await insertRows(trx, 'clients', ['name', 'created_at'], [['Admin', now]]);
     await insertGenerated(trx, 'clients', ['name', 'created_at'], clients, (i) => [`Client ${pad(i + 1, 4)}`, now]);
-    await insertGenerated(trx, 'apps', ['name', 'url', 'description', 'doclink', 'created_at'], apps, (i) => [
+    await insertGenerated(trx, 'apps', ['name', 'url', 'description', 'doclink', 'category', 'requestable', 'icon_version', 'created_at'], apps, (i) => [
       `app-${pad(i + 1, 4)}`,
       `https://app-${pad(i + 1, 4)}.example.com/`,
       `The app number ${i + 1}, with a description of the usual length.`,
       '',
+      `Category ${pad((i % 50) + 1, 2)}`,
+      i % 10 === 0,
+      i % 4 === 0 ? now : null,
       now,
     ]);
     // User 1 is the admin; users 2.. are spread over the clients; user 2 is the bench user.
@@ -98,11 +103,16 @@ export async function seedLarge(db, { users = 100_000, apps = 1_000, clients = 1
     ]);
     const grantsOf = (userId) => Array.from({ length: userId === 2 ? 20 : 5 }, (_, k) => ((userId * 7 + k * 47) % apps) + 1);
     const grantRows = [];
-    for (let userId = 2; userId <= users + 1; userId++) for (const appId of grantsOf(userId)) grantRows.push([userId, appId]);
-    await insertRows(trx, 'user_apps', ['user_id', 'app_id'], grantRows);
+    for (let userId = 2; userId <= users + 1; userId++) if (userId !== 3) for (const appId of grantsOf(userId)) grantRows.push([userId, appId, null]);
+    // The launcher user: 200 different apps, every fourth grant expiring in a month.
+    const launcherApps = Array.from({ length: Math.min(200, apps) }, (_, k) => ((k * 5) % apps) + 1);
+    for (const [k, appId] of launcherApps.entries()) grantRows.push([3, appId, k % 4 === 0 ? now + 30 * DAY_MS : null]);
+    await insertRows(trx, 'user_apps', ['user_id', 'app_id', 'expires_at'], grantRows);
+    await insertRows(trx, 'favourites', ['user_id', 'app_id'], launcherApps.slice(0, 20).map((appId) => [3, appId]));
     await insertRows(trx, 'sessions', ['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'], [
       [sha256(adminToken), 1, now, now, now + 365 * DAY_MS],
       [sha256(userToken), 2, now, now, now + 365 * DAY_MS],
+      [sha256(launcherToken), 3, now, now, now + 365 * DAY_MS],
     ]);
     await insertGenerated(trx, 'sessions', ['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'], sessions, (i) => [
       sha256(`other-session-${i}`),
@@ -124,5 +134,5 @@ export async function seedLarge(db, { users = 100_000, apps = 1_000, clients = 1
       ];
     });
   });
-  return { userToken, adminToken };
+  return { userToken, launcherToken, adminToken };
 }

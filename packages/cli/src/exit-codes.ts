@@ -17,6 +17,7 @@ const byErrorCode: Record<ErrorCode, number> = {
   too_many_requests: EXIT.refused,
   unauthenticated: EXIT.denied,
   forbidden: EXIT.denied,
+  mfa_enrollment_required: EXIT.denied,
   not_found: EXIT.notFound,
   unavailable: EXIT.failure,
   internal: EXIT.failure,

@@ -1,11 +1,18 @@
 /** How each resource looks as a Result: the JSON the API gave, a table for people, ids for --quiet. */
-import type { AccessToken, App, Client, LogEntry, MailEntry, RegistrationToken, User } from '@tools-portal/core';
+import type { AccessRequest, AccessToken, App, Client, GrantedApp, LogEntry, MailEntry, RegistrationToken, User } from '@tools-portal/core';
 import type { Result } from './output.js';
 
 export const appList = (apps: App[]): Result => ({
   json: apps,
   quiet: apps.map((app) => app.id),
-  table: { head: ['id', 'name', 'url', 'description'], rows: apps.map((app) => [app.id, app.name, app.url, app.description]) },
+  table: { head: ['id', 'name', 'url', 'description', 'category'], rows: apps.map((app) => [app.id, app.name, app.url, app.description, app.category]) },
+});
+
+/** A user's apps, with when each grant expires. */
+export const grantedAppList = (apps: GrantedApp[]): Result => ({
+  json: apps,
+  quiet: apps.map((app) => app.id),
+  table: { head: ['id', 'name', 'url', 'expires'], rows: apps.map((app) => [app.id, app.name, app.url, app.expires ?? 'never']) },
 });
 
 export const appRecord = (app: App, message?: string): Result => ({
@@ -17,6 +24,9 @@ export const appRecord = (app: App, message?: string): Result => ({
     ['url', app.url],
     ['description', app.description],
     ['doclink', app.doclink],
+    ['category', app.category],
+    ['requestable', app.requestable ? 'yes' : 'no'],
+    ['icon', app.icon ?? 'none'],
   ],
   message,
 });
@@ -90,6 +100,24 @@ export const logList = (entries: LogEntry[]): Result => ({
   table: {
     head: ['timestamp', 'client', 'user', 'event', 'type', 'by'],
     rows: entries.map((entry) => [entry.timestamp, entry.client, entry.user, entry.event, entry.type, entry.actor]),
+  },
+});
+
+export const requestList = (requests: AccessRequest[]): Result => ({
+  json: requests,
+  quiet: requests.map((request) => request.id),
+  table: {
+    head: ['id', 'status', 'user', 'app', 'reason', 'requested', 'decided by', 'decision'],
+    rows: requests.map((request) => [
+      request.id,
+      request.status,
+      request.user.email,
+      request.app.name,
+      request.reason,
+      request.createdTimestamp,
+      request.decidedBy ?? '',
+      request.decision ?? '',
+    ]),
   },
 });
 

@@ -35,6 +35,9 @@ export const accessTokenAnswer = z
 export const logEntryAnswer = z
   .looseObject({ id: z.number().int(), timestamp, client: z.string(), user: z.string(), event: z.string() });
 export const loginAnswer = z.looseObject({ accesstoken: z.string(), redirect: z.string() });
+/** What a correct password gets when the account has a second factor: the pending sign-in. */
+export const mfaChallengeAnswer = z.looseObject({ mfa: z.looseObject({ token: z.string(), methods: z.array(z.string()) }) });
+export const passwordAnswer = z.union([loginAnswer, mfaChallengeAnswer]);
 export const loginOptionsAnswer = z.looseObject({ google: z.boolean() });
 
 /** Every error answer: `{"error": {"code", "message", "details"}}`. */

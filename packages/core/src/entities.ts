@@ -76,6 +76,12 @@ export interface CurrentUser extends User {
   mfaEnrollmentRequired?: boolean;
 }
 
+/** `GET /user/me`: the caller, whether they have a second factor, and whether this session is restricted to enrolling one. */
+export interface Me extends CurrentUser {
+  mfa: boolean;
+  mfaEnrollmentRequired: boolean;
+}
+
 /** An invitation. `token` is the registration secret that goes into the link. */
 export interface RegistrationToken {
   id: number;

@@ -6,6 +6,8 @@ export const errorCodes = [
   'invalid_input',
   'unauthenticated',
   'forbidden',
+  /** A session restricted to enrolling a second factor (MFA_REQUIRED) called something else. */
+  'mfa_enrollment_required',
   'not_found',
   'conflict',
   'payload_too_large',
@@ -62,6 +64,7 @@ export const httpStatus: Record<ErrorCode, number> = {
   invalid_input: 400,
   unauthenticated: 401,
   forbidden: 403,
+  mfa_enrollment_required: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,

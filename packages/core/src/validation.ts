@@ -194,6 +194,24 @@ export const loginInput = z.object({
 });
 export type LoginInput = z.input<typeof loginInput>;
 
+/** A second factor for a pending sign-in: a 6-digit authenticator code or a recovery code. */
+export const mfaInput = z.object({
+  MfaToken: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(200),
+  Code: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64),
+  redirect,
+});
+export type MfaInput = z.input<typeof mfaInput>;
+
+export const codeInput = z.object({
+  Code: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64),
+});
+
+export const passwordChangeInput = z.object({
+  Password: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1024),
+  NewPassword: z.string({ error: 'must be a string' }).max(1024),
+});
+export type PasswordChangeInput = z.input<typeof passwordChangeInput>;
+
 export const registerInput = z.object({
   Token: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(512).refine(noNul, NUL_ERROR),
   Password: password,

@@ -4,7 +4,7 @@
  */
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
-import { allows, API_PREFIX, ApiError, forbidden, unauthenticated, type Access } from '@tools-portal/core';
+import { allows, API_PREFIX, ApiError, forbidden, unauthenticated } from '@tools-portal/core';
 import Koa, { type Context, type Next } from 'koa';
 import compose from 'koa-compose';
 import { authenticate } from './middleware/auth.js';
@@ -19,9 +19,10 @@ import { oidcMiddleware } from './oidc/routes.js';
 import { googleRouter } from './routes/google.js';
 import { VERIFY_PATH } from './routes/forward-auth.js';
 import { apiRoutes, type Deps } from './routes/index.js';
+import type { RouteSpec } from './routes/route.js';
 import { metricsEndpoint } from './routes/metrics.js';
 import { portalRouter } from './routes/portal.js';
-import { principalFromToken } from './services/sessions.js';
+import { principalFromToken, type Principal } from './services/sessions.js';
 
 export const BODY_LIMIT = '1mb';
 
@@ -29,10 +30,16 @@ const VERIFY_PATHS = new Set([`${API_PREFIX}${VERIFY_PATH}`.toLowerCase(), `${AP
 /** Forward auth's answer, in every spelling the router accepts: never compressed. */
 const isVerify = (ctx: Context) => VERIFY_PATHS.has(ctx.path.toLowerCase());
 
-function guard(access: Access) {
+function guard(route: RouteSpec) {
   return async function checkAccess(ctx: Context, next: Next): Promise<void> {
-    const principal = ctx.state.principal ?? null;
-    if (!allows(access, principal?.user ?? null)) throw principal ? forbidden() : unauthenticated();
+    const principal: Principal | null = ctx.state.principal ?? null;
+    if (!allows(route.access, principal?.user ?? null)) throw principal ? forbidden() : unauthenticated();
+    if (principal && route.access !== 'public') {
+      if (principal.restricted && !route.duringEnrolment) {
+        throw new ApiError('mfa_enrollment_required', 'this session may only set up a second factor: set up an authenticator app or a passkey first');
+      }
+      if (route.sessionOnly && principal.via === 'apikey') throw forbidden('this call refuses API keys: sign in to change factors, sessions or the password');
+    }
     await next();
   };
 }
@@ -41,7 +48,7 @@ function apiRouter(deps: Deps): Router {
   const router = new Router({ prefix: API_PREFIX });
   for (const route of apiRoutes) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[method](route.path, guard(route.access), (ctx: Context) => route.handler(ctx, deps));
+    router[method](route.path, guard(route), (ctx: Context) => route.handler(ctx, deps));
   }
   return router;
 }

@@ -32,6 +32,10 @@ export interface Config {
   sessionIdleDays: number;
   inviteTtlDays: number;
   scryptLogN: number;
+  /** Who must have a second factor (services/sign-in.ts): none, admins or all. */
+  mfaRequired: 'none' | 'admins' | 'all';
+  /** Whether MFA_REQUIRED covers Google sign-ins too (otherwise they are trusted as Google's). */
+  mfaRequiredForGoogle: boolean;
   /** Password hashes run at once (services/hash-pool.ts). */
   passwordHashConcurrency: number;
   /** Password hashes that may wait for the pool; past it a login answers 503. */
@@ -160,6 +164,8 @@ export function loadConfig(env: Env = process.env): Config {
   const workers = rawWorkers === 'auto' ? os.availableParallelism() : integer('WORKERS', 1, 1, 256);
 
   const sessionTtlDays = integer('SESSION_TTL_DAYS', 365, 1, 3650);
+  const mfaRequired = (read('MFA_REQUIRED')?.toLowerCase() ?? 'none') as Config['mfaRequired'];
+  if (!['none', 'admins', 'all'].includes(mfaRequired)) problems.push(`MFA_REQUIRED must be none, admins or all, got "${mfaRequired}"`);
   const mail = mailConfig(read, integer, publicUrl, problems);
   const config: Config = {
     port,
@@ -178,6 +184,8 @@ export function loadConfig(env: Env = process.env): Config {
     sessionIdleDays: integer('SESSION_IDLE_DAYS', 30, 1, 3650),
     inviteTtlDays: integer('INVITE_TTL_DAYS', 7, 1, 365),
     scryptLogN: integer('SCRYPT_LOGN', 17, 10, 22),
+    mfaRequired,
+    mfaRequiredForGoogle: boolean('MFA_REQUIRED_FOR_GOOGLE', false),
     passwordHashConcurrency: integer('PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
     passwordHashQueue: integer('PASSWORD_HASH_QUEUE', 32, 0, 10000),
     trustProxy: boolean('TRUST_PROXY', false),

@@ -20,6 +20,11 @@ export interface OriginalRequest {
   header: 'X-Original-URL' | 'X-Forwarded-Uri';
   /** A top-level browser GET for a page, which is answered with a redirect rather than a 401. */
   browserNavigation: boolean;
+  /**
+   * The client asks for a page (`Accept: text/html`, not XHR), in either header style: a 403 then
+   * carries the Location of the portal's denied page for the proxy to send the browser to.
+   */
+  wantsPage?: boolean;
   /** Why the proxy's headers do not name one original URL. */
   contradiction?: string;
 }
@@ -33,6 +38,12 @@ const MAX_URL_LENGTH = 2000;
  * X-Original-URL, nginx its X-Forwarded-*), so both at once is a contradiction, never a choice.
  */
 export function originalRequestOf(header: (name: string) => string): OriginalRequest {
+  const method = (header('x-forwarded-method') || 'GET').toUpperCase();
+  const wantsPage = (method === 'GET' || method === 'HEAD') && /\btext\/html\b/i.test(header('accept')) && header('x-requested-with').toLowerCase() !== 'xmlhttprequest';
+  return { ...readOriginal(header, wantsPage), wantsPage };
+}
+
+function readOriginal(header: (name: string) => string, wantsPage: boolean): OriginalRequest {
   const originalUrl = header('x-original-url');
   if (originalUrl && header('x-forwarded-uri')) {
     return { url: undefined, header: 'X-Original-URL', browserNavigation: false, contradiction: 'X-Original-URL and X-Forwarded-Uri both sent' };
@@ -40,8 +51,6 @@ export function originalRequestOf(header: (name: string) => string): OriginalReq
   if (originalUrl) return { url: originalUrl.length <= MAX_URL_LENGTH ? originalUrl : undefined, header: 'X-Original-URL', browserNavigation: false };
   const host = header('x-forwarded-host').split(',')[0].trim();
   if (!host) return { url: undefined, header: 'X-Forwarded-Uri', browserNavigation: false };
-  const method = (header('x-forwarded-method') || 'GET').toUpperCase();
-  const wantsPage = /\btext\/html\b/i.test(header('accept')) && header('x-requested-with').toLowerCase() !== 'xmlhttprequest';
   const proto = (header('x-forwarded-proto').split(',')[0].trim() || 'http').toLowerCase();
   const uri = header('x-forwarded-uri') || '/';
   const valid = isPlainHost(host) && (proto === 'http' || proto === 'https') && uri.startsWith('/');
@@ -49,8 +58,16 @@ export function originalRequestOf(header: (name: string) => string): OriginalReq
   return {
     url: url && url.length <= MAX_URL_LENGTH ? url : undefined,
     header: 'X-Forwarded-Uri',
-    browserNavigation: (method === 'GET' || method === 'HEAD') && wantsPage,
+    browserNavigation: wantsPage,
   };
+}
+
+/**
+ * The portal's page for a refused browser (docs/forward-auth.md): it names the app only when the
+ * proxy named it (`?app=`) or when it is one the user may ask for (listed to them anyway).
+ */
+export function deniedLocation(publicUrl: string, app: string | undefined): string {
+  return app ? `${publicUrl}/auth/#/denied/${encodeURIComponent(app)}` : `${publicUrl}/auth/#/denied`;
 }
 
 const NO_STORE = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
@@ -103,7 +120,7 @@ export function presentVerify(decision: VerifyDecision, original: OriginalReques
       return withHeaders(errorAnswer(unauthenticated()), { Location: location });
     }
     case 'not_allowed':
-      return withHeaders(errorAnswer(forbidden(NOT_ALLOWED)), {});
+      return withHeaders(errorAnswer(forbidden(NOT_ALLOWED)), original.wantsPage ? { Location: deniedLocation(publicUrl, decision.deniedApp) } : {});
     case 'ambiguous':
       return withHeaders(errorAnswer(invalidInput(original.header, decision.reason)), {});
   }

@@ -1,7 +1,8 @@
 /** Access requests (docs/api.md, Access requests): asking, approving, denying, and their races. */
 import type { PortalClient } from '@tools-portal/core';
-import { describe, expect, it } from 'vitest';
-import { createApp, failure, unique, useTestPortal } from './support.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSmtp, type TestSmtp } from './smtp.js';
+import { ADMIN_EMAIL, createApp, failure, unique, useTestPortal } from './support.js';
 
 const portal = useTestPortal();
 
@@ -181,5 +182,41 @@ describe('races', () => {
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     for (const outcome of outcomes) if (outcome.status === 'rejected') expect((outcome.reason as { code: string }).code).toBe('conflict');
     expect(await portal.deps.db('access_requests').where({ user_id: user.id })).toHaveLength(1);
+  });
+});
+
+describe('with mail configured', () => {
+  let smtp: TestSmtp;
+  const env: Record<string, string> = { MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1' };
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    env.SMTP_URL = smtp.url;
+  });
+  afterAll(async () => smtp?.stop());
+  const mailed = useTestPortal(env);
+
+  it('admins get a mail per new request, the user one per decision; stored text is escaped', async () => {
+    const hostile = `<a href="https://evil.example.com">click</a> & "more"`;
+    const app = await mailed.admin.apps.create({ name: unique('mailed'), url: 'https://mailed.example.com/', requestable: true });
+    const other = await mailed.admin.apps.create({ name: unique('mailed'), url: 'https://mailed2.example.com/', requestable: true });
+    const { api, email } = await mailed.createUser();
+    const request = await api.accessRequests.create({ appid: app.id, reason: hostile });
+    const [toAdmin] = await smtp.waitFor(ADMIN_EMAIL);
+    expect(toAdmin.subject).toBe(`Access request: ${app.name} for ${email}`);
+    expect(toAdmin.text).toContain(hostile);
+    expect(toAdmin.text).toContain(`${mailed.url}/auth/#/accessrequests`);
+    expect(toAdmin.html).not.toContain('<a href="https://evil.example.com">');
+
+    const expires = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    await mailed.admin.accessRequests.approve(request.id, expires);
+    const [approved] = await smtp.waitFor(email);
+    expect(approved.subject).toBe(`Access to ${app.name} approved`);
+    expect(approved.text).toContain(expires.slice(0, 16).replace('T', ' '));
+
+    const second = await api.accessRequests.create({ appid: other.id, reason: '' });
+    await mailed.admin.accessRequests.deny(second.id, 'not this quarter');
+    const mails = await smtp.waitFor(email, 2);
+    const denied = mails.find((mail) => mail.subject === `Access to ${other.name} denied`);
+    expect(denied?.text).toContain('not this quarter');
   });
 });

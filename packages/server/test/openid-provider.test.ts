@@ -297,6 +297,22 @@ describe('refresh tokens and revocation', () => {
     expect(await becomesTrue(() => refused(rp, tokens), CACHE_BOUND_MS)).toBe(true);
   });
 
+  it('stops when the grant expires (issue 16): no code and no refresh after expiry, within the cache bound', async () => {
+    const { app, rp, user } = await setup({ grant: false });
+    const expiresAt = Date.now() + 3000;
+    await portal.admin.users.grant(user.user.id, app.id, new Date(expiresAt).toISOString());
+    const tokens = await signIn(rp, user.token, { scope: 'openid offline_access' });
+    expect(tokens.refresh_token).toBeTruthy();
+    const deniedSignIn = async () => {
+      const start = await rp.start();
+      const { url } = await browserOf(user.token).navigate(start.url);
+      return new URL(url).searchParams.get('error') === 'access_denied';
+    };
+    expect(await becomesTrue(deniedSignIn, expiresAt - Date.now() + CACHE_BOUND_MS + 500, 250)).toBe(true);
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
+    expect(await becomesTrue(() => refused(rp, tokens), CACHE_BOUND_MS)).toBe(true);
+  });
+
   it('stops when the portal session that issued them ends (logout)', async () => {
     const { rp, user, tokens } = await offlineTokens();
     await user.api.auth.logout();

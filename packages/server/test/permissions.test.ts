@@ -10,7 +10,8 @@ import { createApp, unique, useTestPortal } from './support.js';
 
 // Forward auth is public (a proxy calls it for anyone) but answers for the caller itself: 401
 // without a valid credential, 403 without the app, 200 for admins (who may use every app).
-type Expectation = Access | 'forward-auth';
+// `…-session`: that access, but never with an API key (factors, sessions, password: 403).
+type Expectation = Access | 'forward-auth' | 'user-session' | 'admin-session';
 
 const EXPECTED: Record<string, Expectation> = {
   'GET /app': 'user',
@@ -30,6 +31,13 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /user': 'admin',
   'GET /user/me': 'user',
   'GET /user/me/accesstoken': 'user',
+  'POST /user/me/totp': 'user-session',
+  'POST /user/me/totp/confirm': 'user-session',
+  'GET /user/me/session': 'user-session',
+  'DELETE /user/me/session/:id': 'user-session',
+  'DELETE /user/me/session': 'user-session',
+  'POST /user/me/password': 'user-session',
+  'DELETE /user/:id/mfa': 'admin-session',
   'GET /user/me/requestable': 'user',
   'PUT /user/me/favourite/:appid': 'user',
   'DELETE /user/me/favourite/:appid': 'user',
@@ -61,6 +69,7 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /accessrequest/:id/approve': 'admin',
   'POST /accessrequest/:id/deny': 'admin',
   'POST /validatepassword': 'public',
+  'POST /validatemfa': 'public',
   'POST /register': 'public',
   'POST /forgotpassword': 'public',
   'POST /resetpassword': 'public',
@@ -77,6 +86,10 @@ const CALLERS: Caller[] = ['anonymous', 'client user', 'admin', "client user's A
 function expectedOutcome(access: Expectation, caller: Caller): 401 | 403 | 'ok' {
   if (access === 'public') return 'ok';
   if (access === 'forward-auth') return expectedOutcome('admin', caller);
+  if (access === 'user-session' || access === 'admin-session') {
+    const plain = expectedOutcome(access === 'user-session' ? 'user' : 'admin', caller);
+    return plain === 'ok' && caller.endsWith('API key') ? 403 : plain;
+  }
   if (caller === 'anonymous' || caller === 'expired session' || caller === 'revoked session' || caller === "deleted user's token") return 401;
   if (access === 'user') return 'ok';
   return caller === 'admin' || caller === "admin's API key" ? 'ok' : 403;
@@ -145,7 +158,9 @@ describe('permission matrix', () => {
   it('declares each route with the expected access', () => {
     for (const route of apiRoutes) {
       const expected = EXPECTED[`${route.method} ${route.path}`];
-      expect(route.access, `${route.method} ${route.path}`).toBe(expected === 'forward-auth' ? 'public' : expected);
+      const access = expected === 'forward-auth' ? 'public' : expected === 'user-session' ? 'user' : expected === 'admin-session' ? 'admin' : expected;
+      expect(route.access, `${route.method} ${route.path}`).toBe(access);
+      expect(route.sessionOnly ?? false, `${route.method} ${route.path} refuses API keys`).toBe(expected === 'user-session' || expected === 'admin-session');
     }
   });
 

@@ -44,7 +44,7 @@ const routes: RouteObject[] = [
       { path: paths.account, element: user(<Account />) },
       { path: paths.docs, element: user(<Docs />) },
       { path: paths.requests, element: user(<Requests />) },
-      { path: '/denied/:app', element: user(<Denied />) },
+      { path: '/denied/:app?', element: user(<Denied />) },
       { path: paths.accessRequests, element: admin(<AccessRequests />) },
       { path: paths.clients, element: admin(<Clients />) },
       { path: '/client/:id', element: admin(<ClientDetail />) },

@@ -29,7 +29,9 @@ export function register(program: AnyCommand): void {
     .description('create an app')
     .option('-d, --description <text>', 'what the app is for')
     .option('--doclink <url>', 'link to its documentation')
-    .addHelpText('after', examples('toolsctl apps create wiki https://wiki.example.com/ --description "The wiki"'))
+    .option('--category <text>', 'the group it shows in on the app list')
+    .option('--requestable', 'users may ask for access to it')
+    .addHelpText('after', examples('toolsctl apps create wiki https://wiki.example.com/ --description "The wiki" --category Knowledge --requestable'))
     .action((name, url, options, command) => run(command, async (ctx) => (await handlers()).create(ctx, name, url, options)));
   apps
     .command('update')
@@ -38,8 +40,11 @@ export function register(program: AnyCommand): void {
     .option('--app-url <url>', 'new URL (--url names the portal)')
     .option('-d, --description <text>', 'what the app is for')
     .option('--doclink <url>', 'link to its documentation')
+    .option('--category <text>', 'the group it shows in on the app list ("" for none)')
+    .option('--requestable', 'users may ask for access to it')
+    .option('--no-requestable', 'users may not ask for access to it')
     .description('change an app; fields not given stay as they are')
-    .addHelpText('after', examples('toolsctl apps update wiki --app-url https://wiki2.example.com/'))
+    .addHelpText('after', examples('toolsctl apps update wiki --app-url https://wiki2.example.com/', 'toolsctl apps update vault --category Security --requestable'))
     .action((app, { appUrl, ...options }, command) => run(command, async (ctx) => (await handlers()).update(ctx, app, { ...options, url: appUrl })));
   apps
     .command('delete')
@@ -68,6 +73,14 @@ export function register(program: AnyCommand): void {
     .description('remove users from an app')
     .addHelpText('after', examples('toolsctl apps revoke wiki bob@example.com'))
     .action((app, users, _options, command) => run(command, async (ctx) => (await handlers()).revoke(ctx, app, users)));
+  apps
+    .command('icon')
+    .argument('<app>', 'app id or name')
+    .argument('[file]', 'a PNG, JPEG or WebP image of at most 256 KB')
+    .option('--remove', 'remove the icon (the portal draws a monogram)')
+    .description("set or remove an app's icon")
+    .addHelpText('after', examples('toolsctl apps icon wiki wiki.png', 'toolsctl apps icon wiki --remove'))
+    .action((app, file, options, command) => run(command, async (ctx) => (await handlers()).icon(ctx, app, file, options)));
   apps
     .command('oidc')
     .argument('<app>', 'app id or name')

@@ -33,9 +33,10 @@ export function register(program: AnyCommand): void {
     .command('grant')
     .argument('<user>', 'user id or email')
     .argument('<apps...>', 'app ids or names')
-    .description('let a user use apps')
-    .addHelpText('after', examples('toolsctl users grant ann@example.com wiki chat'))
-    .action((user, apps, _options, command) => run(command, async (ctx) => (await handlers()).grant(ctx, user, apps)));
+    .description('let a user use apps, for good or until --expires')
+    .option('--expires <when>', 'a duration (7d, 12h, 30m, 2w) or a date/time (2026-12-01, 2026-12-01T18:00:00Z) when the grant ends')
+    .addHelpText('after', examples('toolsctl users grant ann@example.com wiki chat', 'toolsctl users grant ann@example.com vault --expires 7d'))
+    .action((user, apps, options, command) => run(command, async (ctx) => (await handlers()).grant(ctx, user, apps, options)));
   users
     .command('revoke')
     .argument('<user>', 'user id or email')

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { appsInView, byName, isExternApp, type AppInput } from '@tools-portal/core';
 import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
@@ -11,7 +12,11 @@ export interface AppFields {
   url?: string;
   description?: string;
   doclink?: string;
+  category?: string;
+  requestable?: boolean;
 }
+
+const ICON_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp' };
 
 export type AppListView = 'all' | 'prod' | 'dev' | 'extern';
 
@@ -29,14 +34,25 @@ export async function show(ctx: Context, ref: string): Promise<Result> {
 
 export async function create(ctx: Context, name: string, url: string, fields: AppFields): Promise<Result> {
   const api = await ctx.client();
-  const input: AppInput = { name, url, description: fields.description ?? '', doclink: fields.doclink ?? '' };
+  const input: AppInput = {
+    name,
+    url,
+    description: fields.description ?? '',
+    doclink: fields.doclink ?? '',
+    category: fields.category ?? '',
+    requestable: fields.requestable ?? false,
+  };
   const app = await api.apps.create(input);
   return appRecord(app, `created new app ${app.name} (id ${app.id})`);
 }
 
 export async function update(ctx: Context, ref: string, fields: AppFields): Promise<Result> {
-  const changes = Object.fromEntries(Object.entries(fields).filter(([key, value]) => ['name', 'url', 'description', 'doclink'].includes(key) && value !== undefined));
-  if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: pass --name, --app-url, --description or --doclink');
+  const changes = Object.fromEntries(
+    Object.entries(fields).filter(([key, value]) => ['name', 'url', 'description', 'doclink', 'category', 'requestable'].includes(key) && value !== undefined),
+  );
+  if (Object.keys(changes).length === 0) {
+    throw new UsageError('nothing to change: pass --name, --app-url, --description, --doclink, --category or --requestable/--no-requestable');
+  }
   const api = await ctx.client();
   const app = await findApp(api, ref);
   const updated = await api.apps.update({ ...app, ...changes });
@@ -79,4 +95,25 @@ export async function revoke(ctx: Context, ref: string, userRefs: string[]): Pro
     { app, users: targets },
     targets.map((user) => user.id),
   );
+}
+
+/** Sets an app's icon from a PNG, JPEG or WebP file (the server checks the content), or removes it. */
+export async function icon(ctx: Context, ref: string, file: string | undefined, options: { remove?: boolean }): Promise<Result> {
+  if (Boolean(file) === Boolean(options.remove)) throw new UsageError('give either an image FILE or --remove');
+  const api = await ctx.client();
+  const app = await findApp(api, ref);
+  if (options.remove) {
+    await api.apps.removeIcon(app.id);
+    return done(`removed the icon of app ${app.name}`, { app: { ...app, icon: null } }, [app.id]);
+  }
+  const type = ICON_TYPES[(file!.match(/\.[^.]+$/)?.[0] ?? '').toLowerCase()];
+  if (!type) throw new UsageError(`${file}: the icon must be a .png, .jpg, .jpeg or .webp file`);
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file!);
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const updated = await api.apps.setIcon(app.id, new Uint8Array(bytes), type);
+  return appRecord(updated, `set the icon of app ${updated.name}`);
 }

@@ -81,7 +81,13 @@ function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State,
     const existing = state.apps.get(app.name);
     if (!existing) {
       steps.push({ verb: 'create', what: `app ${app.name}`, run: async () => void state.apps.set(app.name, await api.apps.create(app)) });
-    } else if (existing.url !== app.url || existing.description !== app.description || existing.doclink !== app.doclink) {
+    } else if (
+      existing.url !== app.url ||
+      existing.description !== app.description ||
+      existing.doclink !== app.doclink ||
+      existing.category !== app.category ||
+      existing.requestable !== app.requestable
+    ) {
       steps.push({
         verb: 'update',
         what: `app ${app.name}`,

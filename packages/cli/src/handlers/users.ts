@@ -1,6 +1,8 @@
 import type { Context } from '../context.js';
 import type { Result } from '../output.js';
-import { appList, done, userList, userRecord } from '../present.js';
+import { expiryFrom } from '@tools-portal/core';
+import { UsageError } from '../exit-codes.js';
+import { done, grantedAppList, userList, userRecord } from '../present.js';
 import { confirmOrRefuse } from '../prompts.js';
 import { findApps, findUser } from '../resolve.js';
 
@@ -25,16 +27,26 @@ export async function remove(ctx: Context, ref: string, options: { yes?: boolean
 export async function apps(ctx: Context, ref: string): Promise<Result> {
   const api = await ctx.client();
   const user = await findUser(api, ref);
-  return appList(await api.users.apps(user.id));
+  return grantedAppList(await api.users.apps(user.id));
 }
 
-export async function grant(ctx: Context, ref: string, appRefs: string[]): Promise<Result> {
+/** `--expires 7d`, `12h`, `2026-12-01` or an ISO time, as the ISO time the API takes. */
+export function expiryOption(text: string | undefined, now = Date.now()): string | undefined {
+  if (text === undefined) return undefined;
+  const expires = expiryFrom(text, now);
+  if (!expires) throw new UsageError(`--expires: ${text} is neither a duration (7d, 12h, 30m, 2w) nor a date (2026-12-01)`);
+  return expires;
+}
+
+export async function grant(ctx: Context, ref: string, appRefs: string[], options: { expires?: string } = {}): Promise<Result> {
+  const expires = expiryOption(options.expires);
   const api = await ctx.client();
   const user = await findUser(api, ref);
   const targets = await findApps(api, appRefs);
-  for (const app of targets) await api.users.grant(user.id, app.id);
+  for (const app of targets) await api.users.grant(user.id, app.id, expires);
+  const until = expires ? ` until ${expires}` : '';
   return done(
-    targets.map((app) => `granted app ${app.name} to ${user.email}`).join('\n'),
+    targets.map((app) => `granted app ${app.name} to ${user.email}${until}`).join('\n'),
     { user, apps: targets },
     targets.map((app) => app.id),
   );

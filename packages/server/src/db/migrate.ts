@@ -8,6 +8,7 @@ import * as initialSchema from './migrations/20261122-001-initial-schema.js';
 import * as oidcLogins from './migrations/20261122-002-oidc-logins.js';
 import * as loginAttempts from './migrations/20261123-150-login-attempts.js';
 import * as loginDevices from './migrations/20261123-151-login-devices.js';
+import * as secondFactors from './migrations/20261123-152-second-factors.js';
 import * as eventCounts from './migrations/20261123-200-event-counts.js';
 import * as launcher from './migrations/20261123-300-launcher.js';
 import * as mail from './migrations/20261123-400-mail.js';
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '20261122-002-oidc-logins': oidcLogins,
   '20261123-150-login-attempts': loginAttempts,
   '20261123-151-login-devices': loginDevices,
+  '20261123-152-second-factors': secondFactors,
   '20261123-200-event-counts': eventCounts,
   '20261123-300-launcher': launcher,
   '20261123-350-event-log-actor-type': eventLogActorType,

@@ -119,3 +119,26 @@ export function notice(kind: NoticeKind, input: NoticeInput): RenderedMail {
     { link: input.resetLink },
   ]);
 }
+
+/** To each admin: a user asks for an app (docs/api.md, Access requests). */
+export function accessRequested(input: { email: string; app: string; reason: string; link: string }): RenderedMail {
+  return render(`Access request: ${input.app} for ${input.email}`, [
+    `Hello,\n\n${input.email} asks for access to ${input.app}.`,
+    input.reason ? `Their reason: ${input.reason}` : 'They gave no reason.',
+    'Approve or deny it on the Access requests screen:',
+    { link: input.link },
+  ]);
+}
+
+/** To the user: their request was approved or denied. */
+export function accessDecided(input: { app: string; approved: boolean; expiresAt?: number; decision: string; link: string }): RenderedMail {
+  if (input.approved) {
+    const until = input.expiresAt ? ` until ${formatWhen(input.expiresAt)}` : '';
+    return render(`Access to ${input.app} approved`, [`Hello,\n\nyour request for ${input.app} was approved: you may use it now${until}.`, { link: input.link }]);
+  }
+  return render(`Access to ${input.app} denied`, [
+    `Hello,\n\nyour request for ${input.app} was denied.`,
+    input.decision ? `The reason given: ${input.decision}` : 'No reason was given.',
+    { link: input.link },
+  ]);
+}

@@ -4,6 +4,7 @@
  * provider resumes); every other path is handed to oidc-provider, with the portal session of the
  * request (cookie only) attached for it to follow.
  */
+import { ApiError } from '@tools-portal/core';
 import type { Context, Next } from 'koa';
 import { SESSION_COOKIE } from '../middleware/auth.js';
 import type { Deps } from '../routes/route.js';
@@ -22,6 +23,8 @@ async function portalPrincipal(ctx: Context, deps: Deps): Promise<Principal | nu
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token) return null;
   const principal = await principalFromToken(deps.db, token, deps.config);
+  // A session restricted by MFA_REQUIRED may only set up a second factor (docs/security.md).
+  if (principal?.restricted) throw new ApiError('mfa_enrollment_required', 'this session may only set up a second factor: set up an authenticator app or a passkey first');
   return principal?.via === 'session' ? principal : null;
 }
 

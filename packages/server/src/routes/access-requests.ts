@@ -17,9 +17,9 @@ export const accessRequestRoutes: RouteSpec[] = [
     path: '/accessrequest',
     access: 'user',
     summary: 'Ask for a requestable app: {appid, reason}; 404 if not requestable, 409 if granted or already asked',
-    async handler(ctx, { db }) {
+    async handler(ctx, { db, config }) {
       const { appid, reason } = bodyOf(ctx, accessRequestInput);
-      created(ctx, await requests.createRequest(db, auditOf(ctx), appid, reason));
+      created(ctx, await requests.createRequest(db, auditOf(ctx), appid, reason, config));
     },
   },
   {
@@ -27,9 +27,9 @@ export const accessRequestRoutes: RouteSpec[] = [
     path: '/accessrequest/:id/approve',
     access: 'admin',
     summary: 'Approve an open access request, granting the app: {expires?}',
-    async handler(ctx, { db }) {
+    async handler(ctx, { db, config }) {
       const { expires } = bodyOf(ctx, approveInput);
-      ctx.body = await requests.approveRequest(db, auditOf(ctx), idParam(ctx, 'id'), expires);
+      ctx.body = await requests.approveRequest(db, auditOf(ctx), idParam(ctx, 'id'), expires, config);
     },
   },
   {
@@ -37,9 +37,9 @@ export const accessRequestRoutes: RouteSpec[] = [
     path: '/accessrequest/:id/deny',
     access: 'admin',
     summary: 'Deny an open access request: {reason?}',
-    async handler(ctx, { db }) {
+    async handler(ctx, { db, config }) {
       const { reason } = bodyOf(ctx, denyInput);
-      ctx.body = await requests.denyRequest(db, auditOf(ctx), idParam(ctx, 'id'), reason);
+      ctx.body = await requests.denyRequest(db, auditOf(ctx), idParam(ctx, 'id'), reason, config);
     },
   },
 ];

@@ -1,38 +1,46 @@
-import { forgotPasswordInput, loginInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer } from '@tools-portal/core';
+import { forgotPasswordInput, loginInput, mfaInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, passwordAnswer } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
-import { logout, passwordLogin, registerWithPassword, type LoginDeps, type SignedIn } from '../services/login.js';
+import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginDeps } from '../services/login.js';
 import { rememberDevice } from '../services/login-devices.js';
 import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
 import { resolveRedirect } from '../services/redirects.js';
 import type { ClientInfo } from '../services/sessions.js';
-import { auditOf, bodyOf, clientInfo, noContent, principalOf, type RouteSpec } from './route.js';
+import { isPending, type SignInOutcome } from '../services/sign-in.js';
+import { auditOf, bodyOf, clientInfo, noContent, principalOf, type Deps, type RouteSpec } from './route.js';
 
 /**
  * Password login and registration from an invite answer alike: the session cookie, and
- * {accesstoken, redirect} with the requested redirect if it is safe to follow.
+ * {accesstoken, redirect} with the requested redirect if it is safe to follow. A password login
+ * of a user with a second factor answers {mfa: {token, methods}} instead, without a session.
  */
 function signInHandler<S extends z.ZodType<{ redirect?: string }>>(
   schema: S,
-  signIn: (deps: LoginDeps, info: ClientInfo, input: z.output<S>, deviceId: string | undefined) => Promise<SignedIn & { deviceId?: string }>,
+  signIn: (deps: Deps, info: ClientInfo, input: z.output<S>, deviceId: string | undefined) => Promise<SignInOutcome & { deviceId?: string }>,
 ): RouteSpec['handler'] {
   return async (ctx, deps) => {
     const input = bodyOf(ctx, schema);
-    const signedIn = await signIn({ db: deps.db, hasher: deps.hasher, policy: deps.config }, clientInfo(ctx), input, ctx.cookies.get(DEVICE_COOKIE));
-    setSessionCookie(ctx, deps.config, signedIn.token);
-    if (signedIn.deviceId) setDeviceCookie(ctx, deps.config, signedIn.deviceId);
-    ctx.body = { accesstoken: signedIn.token, redirect: await resolveRedirect(deps.db, deps.config.publicOrigin, input.redirect) };
+    const outcome = await signIn(deps, clientInfo(ctx), input, ctx.cookies.get(DEVICE_COOKIE));
+    if (outcome.deviceId) setDeviceCookie(ctx, deps.config, outcome.deviceId);
+    if (isPending(outcome)) {
+      ctx.body = { mfa: outcome.mfa };
+      return;
+    }
+    setSessionCookie(ctx, deps.config, outcome.token);
+    ctx.body = { accesstoken: outcome.token, redirect: await resolveRedirect(deps.db, deps.config.publicOrigin, input.redirect) };
   };
 }
+
+const loginDeps = (deps: Deps): LoginDeps => ({ db: deps.db, hasher: deps.hasher, policy: deps.config });
 
 export const authRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/validatepassword',
     body: loginInput,
-    response: { schema: loginAnswer },
+    response: { schema: passwordAnswer },
     access: 'public',
     summary: 'Log in: {Email, Password, redirect?} answers {accesstoken, redirect} and sets the cookie',
-    handler: signInHandler(loginInput, (deps, info, input, deviceId) => passwordLogin(deps, info, input.Email, input.Password, deviceId)),
+    handler: signInHandler(loginInput, (deps, info, input, deviceId) => passwordLogin(loginDeps(deps), info, input.Email, input.Password, deviceId)),
   },
   {
     method: 'POST',
@@ -41,7 +49,14 @@ export const authRoutes: RouteSpec[] = [
     response: { schema: loginAnswer },
     access: 'public',
     summary: 'Register from an invite: {Token, Password, redirect?} answers {accesstoken, redirect}',
-    handler: signInHandler(registerInput, (deps, info, input) => registerWithPassword(deps, info, input.Token, input.Password)),
+    handler: signInHandler(registerInput, (deps, info, input) => registerWithPassword(loginDeps(deps), info, input.Token, input.Password)),
+  },
+  {
+    method: 'POST',
+    path: '/validatemfa',
+    access: 'public',
+    summary: 'Second factor of a pending sign-in: {MfaToken, Code, redirect?} answers {accesstoken, redirect} and sets the cookie',
+    handler: signInHandler(mfaInput, (deps, info, input) => secondFactorLogin(loginDeps(deps), deps.secrets, info, input.MfaToken, input.Code)),
   },
   {
     method: 'POST',
@@ -85,6 +100,7 @@ export const authRoutes: RouteSpec[] = [
     response: { status: 204 },
     access: 'public',
     summary: 'End the current session and clear the cookie',
+    duringEnrolment: true,
     async handler(ctx, { db, config }) {
       const principal = principalOf(ctx);
       if (principal) await logout(db, auditOf(ctx), principal.sessionId);

@@ -1,5 +1,6 @@
 import { accessRequestRoutes } from './access-requests.js';
 import { accessTokenRoutes } from './access-tokens.js';
+import { accountRoutes } from './account.js';
 import { appRoutes } from './apps.js';
 import { authRoutes } from './auth.js';
 import { clientRoutes } from './clients.js';
@@ -15,6 +16,7 @@ import { userRoutes } from './users.js';
 /** Every call below /api/auth/v1, in one list: the router mounts it, the permission tests walk it. */
 export const apiRoutes: readonly RouteSpec[] = [
   ...appRoutes,
+  ...accountRoutes,
   ...oidcRoutes,
   ...userRoutes,
   ...clientRoutes,

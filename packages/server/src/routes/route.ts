@@ -48,6 +48,10 @@ export interface RouteSpec {
    * schema (core's answers.ts). A route without one is documented with a generic JSON answer.
    */
   response?: RouteResponse;
+  /** Refuses API keys (403): calls that change factors, sessions or the password (docs/security.md). */
+  sessionOnly?: true;
+  /** Allowed to a session restricted to enrolling a second factor (MFA_REQUIRED). */
+  duringEnrolment?: true;
   handler(ctx: Context, deps: Deps): Promise<void>;
 }
 

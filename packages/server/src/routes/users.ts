@@ -20,16 +20,6 @@ export const userRoutes: RouteSpec[] = [
   },
   {
     method: 'GET',
-    path: '/user/me',
-    response: { schema: currentUserAnswer },
-    access: 'user',
-    summary: 'The caller, with its client and admin flag',
-    async handler(ctx) {
-      ctx.body = actorOf(ctx);
-    },
-  },
-  {
-    method: 'GET',
     path: '/user/me/accesstoken',
     response: { schema: z.array(accessTokenAnswer) },
     access: 'user',

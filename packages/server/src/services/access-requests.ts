@@ -4,11 +4,13 @@
  * held by a unique index; a decision takes the request from `open` in one conditional update, so
  * of two admins deciding at once exactly one wins. Every step is an event-log row.
  */
-import { conflict, notFound, type AccessRequest, type AccessRequestStatus, type CurrentUser, type RequestableApp } from '@tools-portal/core';
+import { ADMIN_CLIENT_NAME, conflict, notFound, type AccessRequest, type AccessRequestStatus, type CurrentUser, type RequestableApp } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
+import { accessDecided, accessRequested } from '../mail/templates.js';
 import { checkFutureExpiry, grantIsLive, insertGrant } from './apps.js';
 import { logEvent, type Audit } from './audit.js';
+import { enqueueMail, type MailPolicy } from './outbox.js';
 
 /** How many decided requests admins see besides every open one. */
 export const DECIDED_SHOWN = 100;
@@ -83,7 +85,11 @@ export async function requestableApps(db: Knex, user: CurrentUser, now = Date.no
     .orderBy('apps.name');
 }
 
-export async function createRequest(db: Knex, audit: Audit & { actor: CurrentUser }, appId: number, reason: string): Promise<AccessRequest> {
+/** With mail configured, every admin gets a mail per new request and the user one per decision. */
+const adminsQuery = (db: Knex) =>
+  db('users').join('clients', 'clients.id', 'users.client_id').where('clients.name', ADMIN_CLIENT_NAME).select('users.email').orderBy('users.email');
+
+export async function createRequest(db: Knex, audit: Audit & { actor: CurrentUser }, appId: number, reason: string, policy?: MailPolicy): Promise<AccessRequest> {
   const user = audit.actor;
   try {
     return await db.transaction(async (trx) => {
@@ -98,6 +104,10 @@ export async function createRequest(db: Knex, audit: Audit & { actor: CurrentUse
       const granted = await grantIsLive(trx('user_apps').where({ user_id: user.id, app_id: appId }), Date.now()).first('app_id');
       if (granted) throw conflict(`you may use app ${app.name} already`);
       await logEvent(trx, audit, 'access.request', `requested access to app ${app.name}`);
+      if (policy?.mail) {
+        const mail = accessRequested({ email: user.email, app: app.name, reason, link: `${policy.publicUrl}/auth/#/accessrequests` });
+        for (const admin of (await adminsQuery(trx)) as { email: string }[]) await enqueueMail(trx, policy, { kind: 'access-request', to: admin.email, ...mail });
+      }
       return toRequest(await getRequest(trx, row.id));
     });
   } catch (error) {
@@ -130,7 +140,7 @@ async function decide(trx: Knex, audit: Audit & { actor: CurrentUser }, id: numb
   return request;
 }
 
-export async function approveRequest(db: Knex, audit: Audit & { actor: CurrentUser }, id: number, expiresAt?: number): Promise<AccessRequest> {
+export async function approveRequest(db: Knex, audit: Audit & { actor: CurrentUser }, id: number, expiresAt?: number, policy?: MailPolicy): Promise<AccessRequest> {
   checkFutureExpiry(expiresAt, Date.now());
   return db.transaction(async (trx) => {
     const request = await decide(trx, audit, id, 'approved', null);
@@ -141,17 +151,25 @@ export async function approveRequest(db: Knex, audit: Audit & { actor: CurrentUs
       client: request.client_name,
       user: request.user_email,
     });
+    if (policy?.mail) {
+      const mail = accessDecided({ app: request.app_name, approved: true, expiresAt: already ? undefined : expiresAt, decision: '', link: `${policy.publicUrl}/auth/#/applist` });
+      await enqueueMail(trx, policy, { kind: 'access-decision', to: request.user_email, ...mail });
+    }
     return toRequest(await getRequest(trx, id));
   });
 }
 
-export async function denyRequest(db: Knex, audit: Audit & { actor: CurrentUser }, id: number, reason: string): Promise<AccessRequest> {
+export async function denyRequest(db: Knex, audit: Audit & { actor: CurrentUser }, id: number, reason: string, policy?: MailPolicy): Promise<AccessRequest> {
   return db.transaction(async (trx) => {
     const request = await decide(trx, audit, id, 'denied', reason);
     await logEvent(trx, audit, 'access.deny', `denied access request ${id} for app ${request.app_name} by ${request.user_email}${reason ? `: ${reason}` : ''}`, {
       client: request.client_name,
       user: request.user_email,
     });
+    if (policy?.mail) {
+      const mail = accessDecided({ app: request.app_name, approved: false, decision: reason, link: `${policy.publicUrl}/auth/#/requests` });
+      await enqueueMail(trx, policy, { kind: 'access-decision', to: request.user_email, ...mail });
+    }
     return toRequest(await getRequest(trx, id));
   });
 }

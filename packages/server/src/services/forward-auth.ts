@@ -27,8 +27,11 @@ export type VerifyDecision =
   | { outcome: 'allow'; user: CurrentUser }
   /** `returnTo`: where the login comes back to; only ever a URL the proxy sent. */
   | { outcome: 'not_logged_in'; returnTo: string | undefined }
-  /** The same for an app that exists and one that does not (docs/product.md, Security rules). */
-  | { outcome: 'not_allowed'; user: CurrentUser }
+  /**
+   * The same for an app that exists and one that does not (docs/product.md, Security rules).
+   * `deniedApp`: the name the denied page may show: the proxy's `?app=`, or a requestable app's.
+   */
+  | { outcome: 'not_allowed'; user: CurrentUser; deniedApp?: string }
   /** The original URL could be read as more than one app's: refused, whoever asks. */
   | { outcome: 'ambiguous'; reason: string };
 
@@ -74,14 +77,19 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
     await logDenial(deps, question, null, `not logged in, for ${app ? `app ${app.name}` : 'no registered app'}`);
     return { outcome: 'not_logged_in', returnTo: returnTarget(originalUrl) };
   }
+  const deniedApp = question.appName ?? (app?.requestable ? app.name : undefined);
+  if (principal?.restricted) {
+    await logDenial(deps, question, user, `${user.email} must set up a second factor first (mfa_enrollment_required)`);
+    return { outcome: 'not_allowed', user };
+  }
   if (!app) {
     await logDenial(deps, question, user, `no registered app for ${what}`);
-    return { outcome: 'not_allowed', user };
+    return { outcome: 'not_allowed', user, deniedApp };
   }
   const granted = user.admin ? new Set<number>() : await deps.cache.grantsOf(user.id);
   if (!mayUseApp(user, granted, app.id)) {
     await logDenial(deps, question, user, `${user.email} may not use app ${app.name}`);
-    return { outcome: 'not_allowed', user };
+    return { outcome: 'not_allowed', user, deniedApp };
   }
   return { outcome: 'allow', user };
 }

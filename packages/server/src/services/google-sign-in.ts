@@ -12,8 +12,8 @@ import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js
 import { openInvite, registerFromInvite } from './login.js';
 import { savePendingLogin, takePendingLogin } from './oidc-logins.js';
 import { resolveRedirect } from './redirects.js';
-import type { ClientInfo, SessionPolicy } from './sessions.js';
-import { completeSignIn, type SignedIn, type SignInMethod } from './sign-in.js';
+import type { ClientInfo } from './sessions.js';
+import { completeSignIn, type SignedIn, type SignInMethod, type SignInPolicy } from './sign-in.js';
 import { createStaffAdmin } from './staff-admins.js';
 import { toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -26,7 +26,7 @@ export interface GoogleIdentity {
   hostedDomain: string | undefined;
 }
 
-export interface GoogleSignInPolicy extends SessionPolicy {
+export interface GoogleSignInPolicy extends SignInPolicy {
   staffEmailDomain: string | undefined;
   publicOrigin: string;
   /** Most sign-ins under way at once (GOOGLE_PENDING_MAX). */

@@ -20,14 +20,25 @@ import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js';
 import type { PasswordCheck, PasswordHasher } from './passwords.js';
-import { endSession, type ClientInfo, type SessionPolicy } from './sessions.js';
-import { completeSignIn, type SignedIn } from './sign-in.js';
+import { useSecondFactorCode } from './second-factors.js';
+import type { SecretBox } from './secret-box.js';
+import { endSession, endSessionsOfUser, type ClientInfo } from './sessions.js';
+import {
+  beginSignIn,
+  completeSignIn,
+  failPendingSignIn,
+  finishPendingSignIn,
+  openPendingSignIn,
+  type SignedIn,
+  type SignInOutcome,
+  type SignInPolicy,
+} from './sign-in.js';
 import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
 export interface LoginDeps {
   db: Knex;
   hasher: PasswordHasher;
-  policy: SessionPolicy & BruteForcePolicy & MailPolicy;
+  policy: SignInPolicy & BruteForcePolicy & MailPolicy;
 }
 
 export type { SignedIn } from './sign-in.js';
@@ -41,7 +52,7 @@ export async function passwordLogin(
   emailInput: string,
   password: string,
   deviceId?: string,
-): Promise<SignedIn & { deviceId: string }> {
+): Promise<SignInOutcome & { deviceId: string }> {
   const { db, hasher, policy } = deps;
   const email = emailInput.trim().toLowerCase();
   const audit: Audit = { actor: null, ...info };
@@ -87,13 +98,76 @@ export async function passwordLogin(
   if (check.needsRehash) {
     await db('users').where({ id: row.id }).update({ password_hash: await hasher.hash(password) });
   }
-  const signedIn = await db.transaction(async (trx) => {
-    const done = await completeSignIn(trx, toCurrentUser(row), emailBanned ? 'password-known-device' : 'password', info, policy);
+  const user = toCurrentUser(row);
+  const outcome = await db.transaction(async (trx) => {
+    const done = await beginSignIn(trx, user, emailBanned ? 'password-known-device' : 'password', info, policy);
     // A browser this account has not signed in from before (its very first sign-in aside).
-    if (!device && (await hasDevices(trx, done.user.id))) await queueNotice(trx, policy, 'new-browser', { email, origin: info });
+    if (!device && (await hasDevices(trx, user.id))) await queueNotice(trx, policy, 'new-browser', { email, origin: info });
     return done;
   });
-  return { ...signedIn, deviceId: await rememberDevice(db, signedIn.user.id, deviceId, policy.sessionTtlDays) };
+  return { ...outcome, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
+}
+
+/**
+ * The second factor of a pending sign-in: an authenticator code or a recovery code. A wrong code
+ * counts toward the pending sign-in's 5 and toward the email's brute-force limit.
+ */
+export async function secondFactorLogin(deps: LoginDeps, secrets: SecretBox, info: ClientInfo, mfaToken: string, code: string): Promise<SignedIn> {
+  const { db, policy } = deps;
+  const pending = await openPendingSignIn(db, mfaToken);
+  const user = await currentUserById(db, pending.user_id);
+  const reservation = await reserveAttempt(db, policy, [emailSubject(user.email)]).catch(async (error: unknown) => {
+    await logEvent(db, { actor: null, ...info }, 'login.blocked', 'login blocked: too many failed logins', { user: user.email });
+    throw error;
+  });
+  const factor = await useSecondFactorCode(db, secrets, user.id, code, Date.now());
+  if (!factor) {
+    await recordFailure(db, policy, reservation);
+    await failPendingSignIn(db, pending);
+    await logEvent(db, { actor: null, ...info }, 'mfa.failure', 'login failed: wrong second-factor code', { client: user.client.name, user: user.email });
+    throw new ApiError('unauthenticated', 'wrong code');
+  }
+  await releaseAttempt(db, reservation);
+  if (factor === 'recovery') await logEvent(db, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
+  return finishPendingSignIn(db, pending, user, factor, info, policy);
+}
+
+/** Changes the caller's password (SPEC rules) and ends their other sessions. */
+export async function changePassword(
+  deps: LoginDeps,
+  audit: Audit & { actor: CurrentUser },
+  sessionId: number | undefined,
+  current: string,
+  next: string,
+): Promise<void> {
+  const { db, hasher, policy } = deps;
+  const user = audit.actor;
+  const subjects = [emailSubject(user.email), addressSubject(audit.ip)];
+  const banned = await banRemaining(db, subjects);
+  if (banned > 0) throw tooManyAttempts(banned);
+  const problem = await passwordProblem(next, { email: user.email });
+  if (problem) throw invalidInput('NewPassword', problem);
+  const reservation = await reserveAttempt(db, policy, subjects);
+  let ok = false;
+  try {
+    const row = await db('users').where({ id: user.id }).first('password_hash');
+    ok = row?.password_hash ? (await hasher.verify(row.password_hash, current)).ok : (await hasher.verifyNothing(current)).ok;
+  } catch (error) {
+    await releaseAttempt(db, reservation);
+    throw error;
+  }
+  if (!ok) {
+    await recordFailure(db, policy, reservation);
+    await logEvent(db, audit, 'login.failure', 'password change refused: wrong current password');
+    throw new ApiError('unauthenticated', 'the current password is wrong');
+  }
+  await releaseAttempt(db, reservation);
+  const passwordHash = await hasher.hash(next);
+  await db.transaction(async (trx) => {
+    await trx('users').where({ id: user.id }).update({ password_hash: passwordHash });
+    const ended = await endSessionsOfUser(trx, user.id, sessionId);
+    await logEvent(trx, audit, 'password.change', `changed password (${ended} other sessions ended)`);
+  });
 }
 
 /** Checks that an invite can still be used, and answers it. */
@@ -116,7 +190,7 @@ export async function registerFromInvite(
   invite: InviteRow,
   credentials: { passwordHash?: string; googleSub?: string },
   method: 'invite-password' | 'invite-google',
-  policy: SessionPolicy,
+  policy: SignInPolicy,
 ): Promise<SignedIn> {
   try {
     return await db.transaction(async (trx) => {

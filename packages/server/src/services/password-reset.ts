@@ -13,8 +13,8 @@ import { enqueueMail, type MailPolicy } from './outbox.js';
 import type { PasswordHasher } from './passwords.js';
 import { takeRequest } from './request-limits.js';
 import { sha256 } from './secrets.js';
-import type { ClientInfo, SessionPolicy } from './sessions.js';
-import { completeSignIn, type SignedIn } from './sign-in.js';
+import type { ClientInfo } from './sessions.js';
+import { completeSignIn, type SignedIn, type SignInPolicy } from './sign-in.js';
 import { getUser, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
 export const RESET_TTL_MINUTES = 60;
@@ -101,7 +101,7 @@ export async function openReset(db: Knex, token: string, now = Date.now()): Prom
  * `POST /resetpassword`: checks the link and the new password (every rule, before hashing), then
  * uses the link and signs in through the one sign-in pipeline.
  */
-export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: MailPolicy & SessionPolicy, info: ClientInfo, token: string, password: string): Promise<SignedIn> {
+export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: MailPolicy & SignInPolicy, info: ClientInfo, token: string, password: string): Promise<SignedIn> {
   const reset = await openReset(db, token);
   const problem = await passwordProblem(password, { email: reset.email });
   if (problem) throw invalidInput('Password', problem);
@@ -114,7 +114,7 @@ export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: M
  * session after the old ones are gone), in one transaction. Of concurrent uses of one link exactly
  * one wins.
  */
-export async function useReset(db: Knex, policy: MailPolicy & SessionPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<SignedIn> {
+export async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<SignedIn> {
   return db.transaction(async (trx) => {
     const now = Date.now();
     const used = await trx('password_resets').where({ id: reset.id }).whereNull('used_at').andWhere('expires_at', '>', now).update({ used_at: now });

@@ -21,6 +21,8 @@ export interface Principal {
   via: 'session' | 'apikey';
   sessionId?: number;
   apiKeyId?: number;
+  /** A session restricted to enrolling a second factor (MFA_REQUIRED). */
+  restricted: boolean;
 }
 
 export interface ClientInfo {
@@ -42,12 +44,12 @@ export async function principalFromToken(db: Knex, token: string, policy: Sessio
     if (row.last_used_at === null || now - Number(row.last_used_at) > TOUCH_INTERVAL_MS) {
       await db('api_keys').where({ id: row.key_id }).update({ last_used_at: now });
     }
-    return { user: toCurrentUser(row), via: 'apikey', apiKeyId: row.key_id };
+    return { user: toCurrentUser(row), via: 'apikey', apiKeyId: row.key_id, restricted: false };
   }
-  const row: (UserRow & { session_id: number; last_seen_at: number; expires_at: number }) | undefined = await usersQuery(db)
+  const row: (UserRow & { session_id: number; last_seen_at: number; expires_at: number; restricted: boolean | number }) | undefined = await usersQuery(db)
     .join('sessions', 'sessions.user_id', 'users.id')
     .where('sessions.token_hash', sha256(token))
-    .select('sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at')
+    .select('sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.mfa_enrollment_required as restricted')
     .first();
   if (!row) return null;
   const lastSeen = Number(row.last_seen_at);
@@ -58,9 +60,43 @@ export async function principalFromToken(db: Knex, token: string, policy: Sessio
   if (now - lastSeen > TOUCH_INTERVAL_MS) {
     await db('sessions').where({ id: row.session_id }).update({ last_seen_at: now });
   }
-  return { user: toCurrentUser(row), via: 'session', sessionId: row.session_id };
+  return { user: toCurrentUser(row), via: 'session', sessionId: row.session_id, restricted: Boolean(row.restricted) };
 }
 
 export async function endSession(db: Knex, sessionId: number): Promise<void> {
   await db('sessions').where({ id: sessionId }).delete();
+}
+
+export interface SessionInfo {
+  id: number;
+  current: boolean;
+  createdTimestamp: string;
+  lastUsedTimestamp: string;
+  ip: string;
+  userAgent: string;
+}
+
+/** A user's sessions, newest first, the caller's own marked. */
+export async function listSessionsOfUser(db: Knex, userId: number, currentId: number | undefined): Promise<SessionInfo[]> {
+  const rows = await db('sessions').where({ user_id: userId }).andWhere('expires_at', '>', Date.now()).orderBy('id', 'desc').select('id', 'created_at', 'last_seen_at', 'ip', 'user_agent');
+  return rows.map((row) => ({
+    id: row.id,
+    current: row.id === currentId,
+    createdTimestamp: new Date(Number(row.created_at)).toISOString(),
+    lastUsedTimestamp: new Date(Number(row.last_seen_at)).toISOString(),
+    ip: row.ip,
+    userAgent: row.user_agent,
+  }));
+}
+
+/** Ends sessions of a user, all of them or all but one; answers how many. */
+export async function endSessionsOfUser(db: Knex, userId: number, except?: number): Promise<number> {
+  const query = db('sessions').where({ user_id: userId });
+  if (except !== undefined) query.andWhereNot({ id: except });
+  return query.delete();
+}
+
+/** Lifts the restriction of a session once its user has enrolled a second factor. */
+export async function liftRestriction(db: Knex, sessionId: number | undefined): Promise<void> {
+  if (sessionId !== undefined) await db('sessions').where({ id: sessionId }).update({ mfa_enrollment_required: false });
 }

@@ -4,12 +4,11 @@ import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
 import type { Audit } from './audit.js';
 import { createAdminClient } from './clients.js';
-import type { SessionPolicy } from './sessions.js';
-import { completeSignIn, type SignedIn } from './sign-in.js';
+import { completeSignIn, type SignedIn, type SignInPolicy } from './sign-in.js';
 import { currentUserById } from './users.js';
 
 /** Creates the staff admin and signs them in, in one transaction. */
-export async function createStaffAdmin(db: Knex, audit: Audit, identity: { email: string; googleSub: string }, policy: SessionPolicy): Promise<SignedIn> {
+export async function createStaffAdmin(db: Knex, audit: Audit, identity: { email: string; googleSub: string }, policy: SignInPolicy): Promise<SignedIn> {
   try {
     return await db.transaction(async (trx) => {
       const existing: { id: number } | undefined = await trx('clients').where({ name: ADMIN_CLIENT_NAME }).first('id');

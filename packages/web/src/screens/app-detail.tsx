@@ -11,6 +11,7 @@ import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { sortRows } from '../logic/sort';
+import { formatTimestamp } from '../logic/format';
 import { paths } from '../paths';
 
 export function AppDetail() {
@@ -45,6 +46,10 @@ export function AppDetail() {
           </dd>
           <dt className="col-sm-3 col-lg-2">Description</dt>
           <dd className="col-sm-9 col-lg-10">{app.data.description || <span className="text-secondary">none</span>}</dd>
+          <dt className="col-sm-3 col-lg-2">Category</dt>
+          <dd className="col-sm-9 col-lg-10">{app.data.category || <span className="text-secondary">none</span>}</dd>
+          <dt className="col-sm-3 col-lg-2">Requestable</dt>
+          <dd className="col-sm-9 col-lg-10">{app.data.requestable ? 'yes: users may ask for access' : 'no'}</dd>
           {app.data.doclink && (
             <>
               <dt className="col-sm-3 col-lg-2">Documentation</dt>
@@ -63,6 +68,7 @@ export function AppDetail() {
             <SortHeader column="email" sort={sort} onSort={onSort}>
               Email
             </SortHeader>
+            <th scope="col">Expires</th>
             <DeleteHeader />
           </>
         }
@@ -72,10 +78,11 @@ export function AppDetail() {
             <td>
               <Link to={paths.user(user.id)}>{user.email}</Link>
             </td>
+            <td className="text-nowrap">{user.expires ? formatTimestamp(user.expires) : 'never'}</td>
             <DeleteCell onConfirm={() => remove(user)} />
           </tr>
         ))}
-        <EmptyRow columns={2} shown={rows.length} loading={users.loading} text="No users." />
+        <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users." />
       </ListTable>
       {app.data && <OidcSection appId={app.data.id} appName={app.data.name} />}
     </>

@@ -1,0 +1,121 @@
+/**
+ * The caller's own account: second factors, sessions and password (docs/api.md), and the admin's
+ * reset of a user's second factors. None of these takes an API key: a leaked key must not be able
+ * to take over an account.
+ */
+import { ApiError, codeInput, passwordChangeInput, currentUserAnswer } from '@tools-portal/core';
+import { logEvent } from '../services/audit.js';
+import { changePassword } from '../services/login.js';
+import { confirmTotp, removeSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/second-factors.js';
+import { endSessionsOfUser, liftRestriction, listSessionsOfUser } from '../services/sessions.js';
+import { getUser } from '../services/users.js';
+import { actorOf, auditOf, bodyOf, idParam, noContent, principalOf, type RouteSpec } from './route.js';
+
+export const accountRoutes: RouteSpec[] = [
+  {
+    method: 'GET',
+    path: '/user/me',
+    response: { schema: currentUserAnswer },
+    access: 'user',
+    duringEnrolment: true,
+    summary: 'The caller, with its client, admin flag, mfa (has a second factor) and mfaEnrollmentRequired (this session is restricted)',
+    async handler(ctx, { db }) {
+      const user = actorOf(ctx);
+      ctx.body = { ...user, mfa: (await secondFactorsOf(db, user.id)).length > 0, mfaEnrollmentRequired: principalOf(ctx)?.restricted ?? false };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/user/me/totp',
+    access: 'user',
+    sessionOnly: true,
+    duringEnrolment: true,
+    summary: 'Start setting up an authenticator app: answers {secret, uri}',
+    async handler(ctx, { db, secrets }) {
+      ctx.body = await startTotpEnrolment(db, secrets, actorOf(ctx));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/user/me/totp/confirm',
+    access: 'user',
+    sessionOnly: true,
+    duringEnrolment: true,
+    summary: 'Turn the authenticator app on with a code: {Code} answers {recoveryCodes} (shown this once)',
+    async handler(ctx, { db, secrets }) {
+      const { Code } = bodyOf(ctx, codeInput);
+      const recoveryCodes = await confirmTotp(db, secrets, auditOf(ctx), Code.replace(/\s+/g, ''), Date.now());
+      await liftRestriction(db, principalOf(ctx)?.sessionId);
+      ctx.body = { recoveryCodes };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/user/me/session',
+    access: 'user',
+    sessionOnly: true,
+    duringEnrolment: true,
+    summary: "The caller's sessions: [{id, current, createdTimestamp, lastUsedTimestamp, ip, userAgent}]",
+    async handler(ctx, { db }) {
+      ctx.body = await listSessionsOfUser(db, actorOf(ctx).id, principalOf(ctx)?.sessionId);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/user/me/session/:id',
+    access: 'user',
+    sessionOnly: true,
+    duringEnrolment: true,
+    summary: "End one of the caller's own sessions",
+    async handler(ctx, { db }) {
+      const id = idParam(ctx, 'id');
+      const audit = auditOf(ctx);
+      const ended = await db('sessions').where({ id, user_id: audit.actor.id }).delete();
+      if (ended === 0) throw new ApiError('not_found', `session ${id} does not exist`);
+      await logEvent(db, audit, 'session.revoke', `ended session ${id}`);
+      noContent(ctx);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/user/me/session',
+    access: 'user',
+    sessionOnly: true,
+    duringEnrolment: true,
+    summary: "End all of the caller's sessions but the current one",
+    async handler(ctx, { db }) {
+      const audit = auditOf(ctx);
+      const ended = await endSessionsOfUser(db, audit.actor.id, principalOf(ctx)?.sessionId);
+      await logEvent(db, audit, 'session.revoke', `ended ${ended} other sessions`);
+      noContent(ctx);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/user/me/password',
+    access: 'user',
+    sessionOnly: true,
+    summary: "Change the caller's password: {Password, NewPassword}; ends their other sessions",
+    async handler(ctx, deps) {
+      const input = bodyOf(ctx, passwordChangeInput);
+      await changePassword({ db: deps.db, hasher: deps.hasher, policy: deps.config }, auditOf(ctx), principalOf(ctx)?.sessionId, input.Password, input.NewPassword);
+      noContent(ctx);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/user/:id/mfa',
+    access: 'admin',
+    sessionOnly: true,
+    summary: "Remove every second factor of a user and end their sessions (admin)",
+    async handler(ctx, { db }) {
+      const user = await getUser(db, idParam(ctx, 'id'));
+      await db.transaction(async (trx) => {
+        await removeSecondFactors(trx, user.id);
+        const ended = await endSessionsOfUser(trx, user.id);
+        await logEvent(trx, auditOf(ctx), 'mfa.reset', `reset two-factor of ${user.email} (${ended} sessions ended)`, { client: user.client.name, user: user.email });
+      });
+      noContent(ctx);
+    },
+  },
+];
