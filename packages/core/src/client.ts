@@ -272,7 +272,8 @@ export class PortalClient {
     /** Asks for a password-reset link by mail; answers the same whether or not the email is a user's. */
     forgotPassword: (input: ForgotPasswordInput) => this.request<void>('POST', '/forgotpassword', input),
     /** Sets a new password with a mailed link's token and signs in. */
-    resetPassword: (input: ResetPasswordInput) => this.request<LoginAnswer>('POST', '/resetpassword', input),
+    /** A user with a second factor gets the pending sign-in ({mfa}) instead of a session. */
+    resetPassword: (input: ResetPasswordInput) => this.request<PasswordAnswer>('POST', '/resetpassword', input),
   };
 
   health(): Promise<Health> {

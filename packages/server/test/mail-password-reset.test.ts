@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_TOO_SHORT } from '@tools-portal/core';
+import { totpCode } from '../src/services/totp.js';
 import { databaseContents } from './database.js';
 import { startTestSmtp, type TestSmtp } from './smtp.js';
 import { failure, refuses, unique, useTestPortal, type TestPortal } from './support.js';
@@ -66,6 +67,31 @@ describe('password reset with mail', () => {
     const mails = await smtp.waitFor(user.email, 2);
     expect(mails[1].subject).toBe('Your Tools-Server password was reset');
     expect(mails[1].text).toContain(`${portal.url}/auth/#/reset`);
+  });
+
+  it('a link replaces the password, not the second factor: a user with one must still give it', async () => {
+    const user = await portal.createUser();
+    const { secret } = await user.api.account.totp.start();
+    const { recoveryCodes } = await user.api.account.totp.confirm(totpCode(secret, Date.now()));
+    expect((await forgot(portal, user.email, newAddress())).status).toBe(204);
+    const [mail] = await smtp.waitFor(user.email);
+    expect(mail.subject).toBe('Reset your Tools-Server password');
+    const token = tokenOf(mail.text);
+
+    const reset = await portal.fetch('/api/auth/v1/resetpassword', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: portal.url },
+      body: JSON.stringify({ Token: token, Password: NEW_PASSWORD }),
+    });
+    expect(reset.status).toBe(200);
+    expect(reset.headers.get('set-cookie') ?? '').not.toContain('accesstoken=');
+    const answer = (await reset.json()) as { accesstoken?: string; mfa?: { token: string; methods: string[] } };
+    expect(answer.accesstoken).toBeUndefined();
+    expect(answer.mfa?.methods).toContain('totp');
+    // The password did change, and the second factor finishes the sign-in (a recovery code: the
+    // app's current code was spent on the enrolment, and a code is accepted once).
+    const signedIn = await portal.anonymous.auth.validateMfa(answer.mfa!.token, recoveryCodes[0]);
+    expect((await portal.client(signedIn.accesstoken).users.me()).email).toBe(user.email);
   });
 
   it('answers an unknown email exactly like a known one, and mails nobody', async () => {

@@ -73,16 +73,12 @@ export const authRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/resetpassword',
     access: 'public',
-    summary: 'Set a new password with a mailed link: {Token, Password, redirect?} answers {accesstoken, redirect} like a login',
-    async handler(ctx, deps) {
-      const { db, hasher, config } = deps;
-      const input = bodyOf(ctx, resetPasswordInput);
-      const info = clientInfo(ctx);
-      const { token, user } = await resetWithToken(db, hasher, config, info, input.Token, input.Password);
-      setSessionCookie(ctx, config, token);
-      setDeviceCookie(ctx, config, await rememberDevice(db, user.id, ctx.cookies.get(DEVICE_COOKIE), config.sessionTtlDays));
-      ctx.body = { accesstoken: token, redirect: await resolveRedirect(db, config.publicOrigin, input.redirect) };
-    },
+    summary: 'Set a new password with a mailed link: {Token, Password, redirect?} answers {accesstoken, redirect} like a login, or {mfa} for a user with a second factor',
+    handler: signInHandler(resetPasswordInput, async ({ db, hasher, config }, info, input, deviceId) => {
+      const outcome = await resetWithToken(db, hasher, config, info, input.Token, input.Password);
+      if (isPending(outcome)) return outcome;
+      return { ...outcome, deviceId: await rememberDevice(db, outcome.user.id, deviceId, config.sessionTtlDays) };
+    }),
   },
   {
     method: 'GET',

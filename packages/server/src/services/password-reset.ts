@@ -14,7 +14,7 @@ import type { PasswordHasher } from './passwords.js';
 import { takeRequest } from './request-limits.js';
 import { sha256 } from './secrets.js';
 import type { ClientInfo } from './sessions.js';
-import { completeSignIn, type SignedIn, type SignInPolicy } from './sign-in.js';
+import { beginSignIn, type SignInOutcome, type SignInPolicy } from './sign-in.js';
 import { getUser, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
 export const RESET_TTL_MINUTES = 60;
@@ -101,7 +101,7 @@ export async function openReset(db: Knex, token: string, now = Date.now()): Prom
  * `POST /resetpassword`: checks the link and the new password (every rule, before hashing), then
  * uses the link and signs in through the one sign-in pipeline.
  */
-export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: MailPolicy & SignInPolicy, info: ClientInfo, token: string, password: string): Promise<SignedIn> {
+export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: MailPolicy & SignInPolicy, info: ClientInfo, token: string, password: string): Promise<SignInOutcome> {
   const reset = await openReset(db, token);
   const problem = await passwordProblem(password, { email: reset.email });
   if (problem) throw invalidInput('Password', problem);
@@ -112,9 +112,10 @@ export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: M
  * Uses a reset link: sets the password, ends every session of the user, voids the user's other
  * links, clears the email's failed-login ban and counters, queues the notice and signs in (the new
  * session after the old ones are gone), in one transaction. Of concurrent uses of one link exactly
- * one wins.
+ * one wins. A reset link replaces the password only: a user with a second factor still has to give
+ * it (a pending sign-in), or a stolen mailbox would be enough to take the account.
  */
-export async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<SignedIn> {
+export async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<SignInOutcome> {
   return db.transaction(async (trx) => {
     const now = Date.now();
     const used = await trx('password_resets').where({ id: reset.id }).whereNull('used_at').andWhere('expires_at', '>', now).update({ used_at: now });
@@ -130,6 +131,6 @@ export async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info
     await queueNotice(trx, policy, 'password-reset', { email: row.email, origin: info });
     const user = toCurrentUser(row);
     await logEvent(trx, { actor: user, ...info }, 'password.reset', 'password reset with a link from mail; every session ended');
-    return completeSignIn(trx, user, 'password-reset', info, policy);
+    return beginSignIn(trx, user, 'password-reset', info, policy);
   });
 }

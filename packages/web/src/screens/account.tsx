@@ -14,7 +14,7 @@ import { ListTable } from '../components/list-page';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { formatTimestamp } from '../logic/format';
-import { addPasskey, passkeysUnavailable } from '../passkeys';
+import { addPasskey, browserName, passkeysUnavailable } from '../passkeys';
 import { useCurrentUser, useSession } from '../session';
 
 export function Account() {
@@ -383,7 +383,7 @@ function Sessions() {
       >
         {(list.data ?? []).map((session) => (
           <tr key={session.id}>
-            <td className="text-break">{session.userAgent ?? 'unknown'}</td>
+            <td title={session.userAgent ?? undefined}>{agentName(session.userAgent)}</td>
             <td className="text-nowrap">{session.ip ?? 'unknown'}</td>
             <td className="text-nowrap">{formatTimestamp(session.createdTimestamp)}</td>
             <td className="text-nowrap">{formatTimestamp(session.lastUsedTimestamp)}</td>
@@ -430,4 +430,11 @@ function Sessions() {
       </button>
     </Section>
   );
+}
+
+/** "Chrome on Linux" for a browser; other clients (toolsctl/0.1.0) by their own first word. */
+function agentName(userAgent: string | null): string {
+  if (!userAgent) return 'unknown';
+  const name = browserName(userAgent);
+  return name === 'Browser' ? (userAgent.split(' ')[0] ?? userAgent).slice(0, 40) : name;
 }

@@ -3,8 +3,8 @@
  * the address; /reset/{token} sets a new password with the link's token and signs in.
  */
 import { useState, type FormEvent } from 'react';
-import { Link, useParams } from 'react-router-dom';
-import type { LoginAnswer } from '@tools-portal/core/entities';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { isMfaChallenge, type PasswordAnswer } from '@tools-portal/core/entities';
 import { ApiError } from '@tools-portal/core/errors';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
@@ -71,10 +71,11 @@ export function SetNewPassword() {
   const token = useParams().token ?? '';
   const alerts = useAlerts();
   const session = useSession();
+  const navigate = useNavigate();
   const [expired, setExpired] = useState(false);
 
   const save = async (password: string) => {
-    let answer: LoginAnswer;
+    let answer: PasswordAnswer;
     try {
       answer = await api.auth.resetPassword({ Token: token, Password: password });
     } catch (error) {
@@ -85,6 +86,12 @@ export function SetNewPassword() {
         alerts.danger(error.message.replace(/^Token: /, ''));
         setExpired(true);
       } else alerts.danger('failed to set the new password');
+      return;
+    }
+    if (isMfaChallenge(answer)) {
+      // The link replaced the password only: the second factor is asked at the login.
+      alerts.success('Your new password is set. Log in with it and your second factor.');
+      navigate(paths.login);
       return;
     }
     await session.reload();

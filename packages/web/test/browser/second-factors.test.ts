@@ -89,10 +89,26 @@ describe.skipIf(!chromiumAvailable)('the Account screen by IP address', () => {
       await waitForHeading(page, 'Account');
       await expect.poll(() => page.getByTestId('passkeys-unavailable').innerText()).toContain('opened by an IP address (127.0.0.1)');
       expect(await page.getByRole('button', { name: 'Add passkey' }).isDisabled()).toBe(true);
+      await looksRight(page, '61-account-by-ip', 'account by IP');
       expect(page.problems()).toEqual([]);
     } finally {
       await context.close();
       await byIp.close();
+    }
+  });
+});
+
+describe.skipIf(!chromiumAvailable)('the login screen at PUBLIC_URL', () => {
+  it('offers Sign in with a passkey', async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await open(page, '/login');
+      await waitForHeading(page, 'Login');
+      expect(await page.getByRole('button', { name: 'Sign in with a passkey' }).isVisible()).toBe(true);
+      await looksRight(page, '60-login-with-passkey', 'login');
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });
@@ -106,11 +122,6 @@ describe.skipIf(!chromiumAvailable || !SERVER_API_OF_ISSUE_13)('second factors i
     const { context, page } = await openPage(browser);
     try {
       const authenticator = await addVirtualAuthenticator(context, page);
-      await open(page, '/login');
-      await waitForHeading(page, 'Login');
-      expect(await page.getByRole('button', { name: 'Sign in with a passkey' }).isVisible()).toBe(true);
-      await looksRight(page, '60-login-with-passkey', 'login');
-
       await signInWithPassword(page, user.email, user.password);
       await page.waitForURL(/#\/applist/);
       await page.getByRole('link', { name: user.email }).click();
