@@ -3,7 +3,7 @@
  * reset of a user's second factors. None of these takes an API key: a leaked key must not be able
  * to take over an account.
  */
-import { ApiError, codeInput, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput } from '@tools-portal/core';
+import { ApiError, codeInput, currentUserAnswer, passkeyAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z } from '@tools-portal/core';
 import { logEvent } from '../services/audit.js';
 import { changePassword } from '../services/login.js';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, relyingPartyOf, renamePasskey } from '../services/passkeys.js';
@@ -16,6 +16,7 @@ export const accountRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user/me',
+    response: { schema: currentUserAnswer },
     access: 'user',
     duringEnrolment: true,
     summary: 'The caller, with its client, admin flag, mfa (has a second factor) and mfaEnrollmentRequired (this session is restricted)',
@@ -63,6 +64,8 @@ export const accountRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/user/me/passkey',
+    body: passkeyRegisterInput,
+    response: { status: 201, schema: passkeyAnswer },
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,
@@ -77,6 +80,7 @@ export const accountRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user/me/passkey',
+    response: { schema: z.array(passkeyAnswer) },
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,
@@ -88,6 +92,8 @@ export const accountRoutes: RouteSpec[] = [
   {
     method: 'PUT',
     path: '/user/me/passkey/:id',
+    body: passkeyRenameInput,
+    response: { schema: passkeyAnswer },
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,
@@ -101,6 +107,7 @@ export const accountRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/user/me/passkey/:id',
+    response: { status: 204 },
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,

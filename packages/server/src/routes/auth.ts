@@ -1,4 +1,4 @@
-import { forgotPasswordInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z } from '@tools-portal/core';
+import { forgotPasswordInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, passwordAnswer } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginDeps } from '../services/login.js';
 import { rememberDevice } from '../services/login-devices.js';
@@ -37,6 +37,8 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/validatepassword',
+    body: loginInput,
+    response: { schema: passwordAnswer },
     access: 'public',
     summary: 'Log in: {Email, Password, redirect?} answers {accesstoken, redirect} and sets the cookie',
     handler: signInHandler(loginInput, (deps, info, input, deviceId) => passwordLogin(loginDeps(deps), info, input.Email, input.Password, deviceId)),
@@ -44,6 +46,8 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/register',
+    body: registerInput,
+    response: { schema: loginAnswer },
     access: 'public',
     summary: 'Register from an invite: {Token, Password, redirect?} answers {accesstoken, redirect}',
     handler: signInHandler(registerInput, (deps, info, input) => registerWithPassword(loginDeps(deps), info, input.Token, input.Password)),
@@ -51,6 +55,7 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/passkey/options',
+    body: passkeyOptionsInput,
     access: 'public',
     summary: "WebAuthn authentication options: {MfaToken?} (a pending sign-in's passkeys, or discoverable with user verification)",
     async handler(ctx, { db, config }) {
@@ -61,6 +66,8 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/validatepasskey',
+    body: passkeyLoginInput,
+    response: { schema: loginAnswer },
     access: 'public',
     summary: 'Sign in with a passkey, alone or finishing a pending sign-in: {response, MfaToken?, redirect?} answers {accesstoken, redirect} and sets the cookie',
     handler: signInHandler(passkeyLoginInput, (deps, info, input) =>
@@ -99,6 +106,7 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/loginoptions',
+    response: { schema: loginOptionsAnswer },
     access: 'public',
     summary: 'Which ways to log in the portal offers: {google, passwordReset}',
     async handler(ctx, { config }) {
@@ -108,6 +116,7 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/logout',
+    response: { status: 204 },
     access: 'public',
     summary: 'End the current session and clear the cookie',
     duringEnrolment: true,
