@@ -9,11 +9,12 @@ const postgres = await usePostgresProject();
 export default defineConfig({
   resolve: {
     // Tests run the workspace packages from their TypeScript sources, no build needed.
-    alias: {
-      '@tools-portal/core/password-rules': source('./packages/core/src/password-rules.ts'),
-      '@tools-portal/core': source('./packages/core/src/index.ts'),
-      '@tools-portal/server': source('./packages/server/src/index.ts'),
-    },
+    // core's subpaths (`@tools-portal/core/errors`, …) are its source files of that name.
+    alias: [
+      { find: /^@tools-portal\/core\/(.+)$/, replacement: `${source('./packages/core/src/')}$1.ts` },
+      { find: /^@tools-portal\/core$/, replacement: source('./packages/core/src/index.ts') },
+      { find: /^@tools-portal\/server$/, replacement: source('./packages/server/src/index.ts') },
+    ],
   },
   test: {
     projects: [

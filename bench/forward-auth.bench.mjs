@@ -11,6 +11,7 @@
 //   7. GET /oidc/userinfo with an OpenID Connect access token, SQLite (the portal of row 2)
 //   8. POST /oidc/token exchanging an authorization code, SQLite (a fresh code per request)
 //   9. GET /app/ for a user with 200 grants (50 expiring, 20 favourites) in 50 categories, data of row 5
+//   10. row 2 on the server as `npm start` runs it with WORKERS=1, and 11. with WORKERS=2
 //
 // Environment: BENCH_DURATION (seconds a row, default 10), BENCH_CONNECTIONS (32),
 // BENCH_ROWS (e.g. "1,2"), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/test),
@@ -40,7 +41,7 @@ const positiveInt = (name, fallback) => {
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 32);
 const WARMUP = Math.min(3, Math.max(1, Math.round(DURATION / 5)));
-const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9').split(',').map((row) => Number(row.trim())));
+const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9,10,11').split(',').map((row) => Number(row.trim())));
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 // Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
@@ -204,12 +205,14 @@ function loadOnce({ url, method, headers }, bodies) {
   });
 }
 
-// CPU seconds the server process has used (Linux): a per-request cost that, unlike requests/s,
-// hardly depends on what else the machine is doing.
+// CPU seconds the server process and its child processes (WORKERS) have used (Linux): a
+// per-request cost that, unlike requests/s, hardly depends on what else the machine is doing.
 function cpuSeconds(pid) {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const own = (Number(fields[11]) + Number(fields[12])) / 100;
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return own + children.reduce((sum, child) => sum + (cpuSeconds(Number(child)) || 0), 0);
   } catch {
     return NaN;
   }
@@ -333,6 +336,24 @@ async function rowsOpenId(portal) {
   }
 }
 
+/** Rows 10 and 11: /verify on SQLite through the real entry point, with one and with two workers. */
+async function rowsWorkers(tmp) {
+  const file = path.join(tmp, 'workers.db');
+  const seeded = await withDatabase(`sqlite:${file}`, undefined, seedSmall);
+  for (const [row, workers] of [
+    [10, '1'],
+    [11, '2'],
+  ]) {
+    if (!ROWS.has(row)) continue;
+    const server = await startChild(path.join(here, 'workers.mjs'), portalEnv(`sqlite:${file}`, { ADMIN_PASSWORD, WORKERS: workers }));
+    try {
+      record(row, await measure({ url: `${server.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) }, server.pid));
+    } finally {
+      await server.stop();
+    }
+  }
+}
+
 async function rowPostgresVerify() {
   const schema = `bench_fwd_${process.pid}_${Date.now().toString(36)}`;
   const { openDatabase } = await import(path.join(root, 'packages/server/dist/index.js'));
@@ -387,6 +408,8 @@ const LABELS = {
   7: 'GET /oidc/userinfo, OpenID access token, SQLite',
   8: 'POST /oidc/token, code exchange (client_secret_basic), SQLite',
   9: 'GET /app/ as a user with 200 grants (50 expiring, 20 favourites, 50 categories); data of row 5',
+  10: 'GET /verify, SQLite, main.js with WORKERS=1',
+  11: 'GET /verify, SQLite, main.js with WORKERS=2',
 };
 // Targets of issue 7: share of the ceiling and p99 in ms.
 // Row 9: issue 16's launcher (the app list of a user with 200 apps renders without a visible delay).
@@ -406,7 +429,7 @@ function report(seedSeconds) {
     `| # | what | requests/s | × row 1 | p50 ms | p99 ms | server CPU µs/request | target | met |`,
     `|---|---|---:|---:|---:|---:|---:|---|---|`,
   ];
-  for (const row of [1, 2, 3, 4, 5, 6, 7, 8, 9]) {
+  for (const row of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]) {
     const result = results.get(row);
     if (!result) continue;
     if (result.skipped) {
@@ -423,7 +446,13 @@ function report(seedSeconds) {
     if (row === 4 && (result.logins === 0 || result.loginFailures.length > 0)) problems.push(`logins: ${result.logins} ok, failures ${JSON.stringify(result.loginFailures)}`);
     failed ||= problems.length > 0;
     const targetText = target ? [target.ratio && `≥ ${target.ratio}×`, target.p99 && `p99 < ${target.p99} ms`].filter(Boolean).join(', ') : '';
-    const label = row === 4 ? `${LABELS[row]} (${result.logins} logins, ${Math.round(result.loginMs)} ms each)` : LABELS[row];
+    const one = results.get(10);
+    const label =
+      row === 4
+        ? `${LABELS[row]} (${result.logins} logins, ${Math.round(result.loginMs)} ms each)`
+        : row === 11 && one && !one.skipped
+          ? `${LABELS[row]}: ${(result.rps / one.rps).toFixed(2)}× row 10's requests/s`
+          : LABELS[row];
     lines.push(
       `| ${row} | ${label} | ${Math.round(result.rps).toLocaleString('en-US')} | ${ratio === undefined ? '' : ratio.toFixed(2)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${Number.isFinite(result.cpuUs) ? Math.round(result.cpuUs) : ''} | ${targetText} | ${problems.length ? `✗ ${problems.join('; ')}` : target ? '✓' : ''} |`,
     );
@@ -454,6 +483,7 @@ async function main() {
     if (ROWS.has(1)) record(1, await rowCeiling());
     if (ROWS.has(2) || ROWS.has(4) || ROWS.has(7) || ROWS.has(8)) await rowsSqliteVerify(tmp);
     if (ROWS.has(3)) record(3, await rowPostgresVerify());
+    if (ROWS.has(10) || ROWS.has(11)) await rowsWorkers(tmp);
     if (ROWS.has(5) || ROWS.has(6) || ROWS.has(9)) seedSeconds = await rowsLarge(tmp);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });

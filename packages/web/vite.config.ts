@@ -37,17 +37,17 @@ export default defineConfig({
   base: '/auth/',
   plugins: [react(), precompress()],
   resolve: {
-    alias: { '@tools-portal/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) },
+    // The web imports core's modules by subpath (`@tools-portal/core/client`, …), never the index
+    // that also carries the zod schemas, so the bundle holds no zod.
+    alias: [
+      { find: /^@tools-portal\/core\/(.+)$/, replacement: `${fileURLToPath(new URL('../core/src/', import.meta.url))}$1.ts` },
+      { find: /^@tools-portal\/core$/, replacement: fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) },
+    ],
   },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     modulePreload: { polyfill: false },
     reportCompressedSize: true,
-    rolldownOptions: {
-      // core's modules only declare things; marking them pure lets the bundle drop what the web
-      // does not use (the zod schemas the server validates with).
-      treeshake: { moduleSideEffects: (id: string) => !id.includes('/packages/core/src/') },
-    },
   },
 });

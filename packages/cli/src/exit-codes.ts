@@ -1,5 +1,5 @@
 /** The one table from failures to exit codes (documented in `--help` and docs/cli.md). */
-import type { ErrorCode } from '@tools-portal/core';
+import { ApiError, type ErrorCode } from '@tools-portal/core/errors';
 
 export const EXIT = {
   ok: 0,
@@ -41,15 +41,7 @@ export class NotLoggedInError extends Error {
   override readonly name = 'NotLoggedInError';
 }
 
-interface ApiErrorLike {
-  name: 'ApiError';
-  code: ErrorCode;
-  message: string;
-  details?: { retryAfter?: number };
-}
-
-const isApiError = (error: unknown): error is ApiErrorLike =>
-  error instanceof Error && error.name === 'ApiError' && typeof (error as { code?: unknown }).code === 'string';
+const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
 
 export const isCommanderError = (error: unknown): error is Error & { code: string; exitCode: number } =>
   error instanceof Error && String((error as { code?: unknown }).code).startsWith('commander.');

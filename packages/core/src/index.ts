@@ -9,6 +9,7 @@ export * from './redirects.js';
 export * from './apps.js';
 export * from './client.js';
 export * from './invite-links.js';
+export * from './answers.js';
 export * from './events.js';
 export * from './log-filter.js';
 export * from './oidc.js';

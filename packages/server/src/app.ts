@@ -8,6 +8,7 @@ import { allows, API_PREFIX, ApiError, forbidden, unauthenticated } from '@tools
 import Koa, { type Context, type Next } from 'koa';
 import compose from 'koa-compose';
 import { authenticate } from './middleware/auth.js';
+import { apiDocs } from './api-docs.js';
 import { compressJson } from './middleware/compress-json.js';
 import { checkOrigin } from './middleware/csrf.js';
 import { errorHandler } from './middleware/errors.js';
@@ -80,6 +81,7 @@ export function createApp(deps: Deps): Koa {
   app.use(requestLog(logger, deps.metrics, config.trustProxy));
   app.use(errorHandler(logger));
   app.use(securityHeaders(config.secureCookies));
+  app.use(apiDocs());
   // Everything under /api/ answers JSON, including calls that do not exist.
   app.use((ctx, next) => (ctx.path === '/api' || ctx.path.startsWith('/api/') ? apiStack(ctx, next) : next()));
   app.use(metricsEndpoint(deps));

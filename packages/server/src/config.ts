@@ -3,6 +3,7 @@
  * value stops the start with one clear message (docs/configuration.md lists them all).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -60,6 +61,8 @@ export interface Config {
   logFormat: 'json' | 'pretty';
   /** Bearer token that opens GET /metrics to callers other than a direct loopback one. */
   metricsToken: string | undefined;
+  /** Server processes sharing the port (node:cluster); 1 is a single process. */
+  workers: number;
   /** Outgoing mail (docs/email.md); undefined when SMTP_URL is not set: nothing is sent. */
   mail: MailConfig | undefined;
 }
@@ -157,6 +160,9 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('METRICS_TOKEN must be at least 16 characters long');
   }
 
+  const rawWorkers = read('WORKERS')?.toLowerCase();
+  const workers = rawWorkers === 'auto' ? os.availableParallelism() : integer('WORKERS', 1, 1, 256);
+
   const sessionTtlDays = integer('SESSION_TTL_DAYS', 365, 1, 3650);
   const mfaRequired = (read('MFA_REQUIRED')?.toLowerCase() ?? 'none') as Config['mfaRequired'];
   if (!['none', 'admins', 'all'].includes(mfaRequired)) problems.push(`MFA_REQUIRED must be none, admins or all, got "${mfaRequired}"`);
@@ -196,6 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     logFormat,
     metricsToken,
+    workers,
     mail,
   };
   if (problems.length > 0) throw new ConfigError(problems);

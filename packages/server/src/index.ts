@@ -6,4 +6,5 @@ export { backupDatabase, type BackupResult } from './db/backup.js';
 export { createLogger, prettyLine, type Logger } from './logger.js';
 export { apiRoutes, type RouteSpec, type Deps } from './routes/index.js';
 export { startPortal, type RunningPortal, type StartOptions } from './server.js';
+export { openApiDocument } from './openapi.js';
 export { SecretBox, SecretBoxError, openSecretBox, keyFileFor, secretKeyMissing } from './services/secret-box.js';

@@ -1,18 +1,59 @@
 #!/usr/bin/env node
-/** `npm start`: configuration from the environment, then the portal until SIGINT or SIGTERM. */
-import { loadConfigOrExit } from './config.js';
+/**
+ * `npm start`: configuration from the environment (and `.env`), then the portal until SIGINT or
+ * SIGTERM; with WORKERS above 1, a primary that prepares the database once and runs that many
+ * worker processes on the one port (node:cluster, docs/operations.md).
+ */
+import cluster from 'node:cluster';
+import { relayForgets, relayMetrics } from './cluster-peers.js';
+import { loadConfigOrExit, type Config } from './config.js';
 import { isUnreachable } from './db/errors.js';
-import { createLogger } from './logger.js';
-import { startPortal } from './server.js';
+import { createLogger, type Logger } from './logger.js';
+import { preparePortal, startPortal } from './server.js';
+
+const printInviteLink = (link: string, email: string) =>
+  process.stdout.write(`\nFirst start: open this link to set the password of the first admin (${email}):\n\n  ${link}\n\n`);
+
+/** A worker that dies is replaced, but not more often than this, so a crash loop cannot spin. */
+const RESTART_DELAY_MS = 1000;
+
+async function runPrimary(config: Config, logger: Logger): Promise<void> {
+  const prepared = await preparePortal(config, { logger });
+  if (prepared.created && prepared.inviteLink) printInviteLink(prepared.inviteLink, prepared.adminEmail);
+  else if (prepared.created) logger.info(`first start: created admin ${prepared.adminEmail}`);
+  relayForgets();
+  relayMetrics();
+  let stopping = false;
+  for (let i = 0; i < config.workers; i++) cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    logger.error(`worker ${worker.process.pid} ended (${signal ?? code}); starting another`);
+    setTimeout(() => {
+      if (!stopping) cluster.fork();
+    }, RESTART_DELAY_MS).unref();
+  });
+  logger.info(`Tools-Portal primary ${process.pid}: ${config.workers} workers`);
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal}: shutting down ${config.workers} workers`);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, { format: config.logFormat });
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
   const portal = await startPortal(config, {
     logger,
-    onInviteLink(link, email) {
-      process.stdout.write(`\nFirst start: open this link to set the password of the first admin (${email}):\n\n  ${link}\n\n`);
-    },
+    onInviteLink: printInviteLink,
   });
   if (portal.bootstrap.created && !portal.bootstrap.inviteLink) {
     logger.info(`first start: created admin ${portal.bootstrap.adminEmail}`);

@@ -39,7 +39,7 @@ export class Metrics {
   private readonly logins: Counter<'outcome'>;
   private readonly decisions: Counter<'decision'>;
 
-  constructor(poolUse: () => PoolUse | undefined) {
+  constructor(poolUse: () => PoolUse | undefined, mailQueueLength?: () => Promise<number>) {
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Histogram({
       name: 'http_request_duration_seconds',
@@ -74,7 +74,26 @@ export class Metrics {
     pool('portal_db_pool_connections_free', 'Open database connections waiting for work.', (use) => use.free);
     pool('portal_db_pool_pending_acquires', 'Queries waiting for a database connection.', (use) => use.pendingAcquires);
     pool('portal_db_pool_connections_max', 'Most database connections this process opens.', (use) => use.max);
+    if (mailQueueLength) {
+      new Gauge({
+        name: 'portal_mail_queue_length',
+        help: 'Mails in the outbox waiting for delivery or being delivered (the database\'s, shared by every instance).',
+        registers: [this.registry],
+        // One figure of the shared database: the workers' answers are not to be added up.
+        aggregator: 'max',
+        async collect() {
+          try {
+            this.set(await mailQueueLength());
+          } catch {
+            // The database is away: leave the last figure; /healthz tells the rest.
+          }
+        },
+      });
+    }
   }
+
+  /** The text a scrape answers; under WORKERS, the whole instance's (cluster-peers.ts). */
+  text: () => Promise<string> = () => this.registry.metrics();
 
   observeRequest(method: string, route: string, status: number, durationMs: number): void {
     this.requests.observe({ method, route, status: String(status) }, durationMs / 1000);

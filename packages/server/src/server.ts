@@ -1,10 +1,12 @@
 /** Starting and stopping a whole portal: database, migrations, first-start bootstrap, HTTP. */
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import { createApp } from './app.js';
+import { joinForgets, joinMetrics } from './cluster-peers.js';
 import { startLogPruner } from './services/log-retention.js';
 import { isVerifyRequest, verifyFastPath } from './verify-fast-path.js';
 import type { Config } from './config.js';
@@ -12,6 +14,7 @@ import { openDatabase, prepareDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics, type PoolUse } from './metrics.js';
+import { outboxQueueLength } from './services/outbox.js';
 import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/bootstrap.js';
@@ -55,6 +58,27 @@ function poolUse(db: Knex): PoolUse | undefined {
   return pool ? { used: pool.numUsed(), free: pool.numFree(), pendingAcquires: pool.numPendingAcquires(), max: pool.max } : undefined;
 }
 
+/**
+ * Migrations and the first start's bootstrap, once, before several workers start (WORKERS): the
+ * primary runs this, then each worker's startPortal finds the work done.
+ */
+export async function preparePortal(config: Config, options: Pick<StartOptions, 'logger'> = {}): Promise<BootstrapResult> {
+  const logger = options.logger ?? createLogger(config.logLevel, { format: config.logFormat });
+  const db: Knex = openDatabase({ url: config.databaseUrl, poolMax: 1, logger });
+  try {
+    await prepareDatabase(db);
+    await migrateToLatest(db);
+    return await bootstrap(db, new PasswordHasher(config.scryptLogN), {
+      adminEmail: config.adminEmail,
+      adminPassword: config.adminPassword,
+      publicUrl: config.publicUrl,
+      inviteTtlDays: config.inviteTtlDays,
+    });
+  } finally {
+    await db.destroy();
+  }
+}
+
 export async function startPortal(config: Config, options: StartOptions = {}): Promise<RunningPortal> {
   const logger = options.logger ?? createLogger(config.logLevel, { format: config.logFormat });
   const db: Knex = openDatabase({ url: config.databaseUrl, schema: options.schema, poolMax: config.databasePoolMax, logger });
@@ -88,8 +112,12 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     await hasher.calibrate(db);
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
+    const metrics = new Metrics(() => poolUse(db), () => outboxQueueLength(db));
+    if (cluster.isWorker) {
+      authCache.shareClears(joinForgets(() => authCache.clearHere()));
+      metrics.text = joinMetrics(metrics.registry);
+    }
     const secrets = openSecretBox(final, logger);
-    const metrics = new Metrics(() => poolUse(db));
     const oidc = new OidcProvider({ db, config: final, logger, secrets, authCache });
     await oidc.prepare();
     const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics, oidc };

@@ -73,16 +73,21 @@ const brotliAtStart = (body: Buffer) =>
   zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
 const gzipAtStart = (body: Buffer) => zlib.gzipSync(body, { level: 6 });
 
-function loadFile(root: string, name: string): WebFile {
+/** One file of a folder, with its compressed forms. */
+export function loadFile(root: string, name: string): WebFile {
   const file = path.join(root, name);
   const { mtimeMs } = fs.statSync(file);
-  const body = fs.readFileSync(file);
+  return fileFrom(name, fs.readFileSync(file), (suffix) => prebuilt(file, suffix, mtimeMs));
+}
+
+/** A file from its content; `precompressed` answers the build's .br or .gz form when there is one. */
+export function fileFrom(name: string, body: Buffer, precompressed: (suffix: string) => Buffer | undefined = () => undefined): WebFile {
   const extension = path.extname(name);
   const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27);
   const variants: WebFile['variants'] = { identity: { body, etag: `"${tag}"` } };
   if (COMPRESSIBLE.has(extension) && body.length > 0) {
-    const br = prebuilt(file, '.br', mtimeMs) ?? brotliAtStart(body);
-    const gzip = prebuilt(file, '.gz', mtimeMs) ?? gzipAtStart(body);
+    const br = precompressed('.br') ?? brotliAtStart(body);
+    const gzip = precompressed('.gz') ?? gzipAtStart(body);
     // A compressed form only when it saves something.
     if (br.length < body.length) variants.br = { body: br, etag: `"${tag}-br"` };
     if (gzip.length < body.length) variants.gzip = { body: gzip, etag: `"${tag}-gz"` };

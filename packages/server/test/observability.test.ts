@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, failure, startTestPortal, unique, useTestPortal } from './support.js';
 
 const lines: string[] = [];
-const portal = useTestPortal({ LOG_LEVEL: 'debug', METRICS_TOKEN: 'metrics-token-0123456789' }, { logger: createLogger('debug', { format: 'json', write: (line) => lines.push(line) }) });
+// Mail goes to a closed port: what is queued stays queued (retried after an hour), for the queue gauge.
+const portal = useTestPortal({ LOG_LEVEL: 'debug', METRICS_TOKEN: 'metrics-token-0123456789', SMTP_URL: 'smtp://127.0.0.1:9', MAIL_RETRY_SECONDS: '3600' }, { logger: createLogger('debug', { format: 'json', write: (line) => lines.push(line) }) });
 const proxied = useTestPortal({ TRUST_PROXY: 'true' }, { logger: createLogger('info', { format: 'json', write: () => {} }) });
 
 const entries = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -145,6 +146,11 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^portal_db_pool_connections_used \d+$/m);
     expect(text).toMatch(/^process_cpu_seconds_total \d/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+    const queued = Number(/^portal_mail_queue_length (\d+)$/m.exec(text)?.[1]);
+    const client = await portal.admin.clients.create(unique('mailclient'));
+    await portal.admin.invites.create({ email: `${unique('mailed')}@example.com`, clientid: client.id, apps: [], send: true });
+    const after = await (await scrape()).text();
+    expect(Number(/^portal_mail_queue_length (\d+)$/m.exec(after)?.[1])).toBe(queued + 1);
   });
 
   it('keeps one label per route template, whatever paths are scanned', async () => {

@@ -74,6 +74,7 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /forgotpassword': 'public',
   'POST /resetpassword': 'public',
   'GET /loginoptions': 'public',
+  'GET /openapi.json': 'public',
   'POST /logout': 'public',
   'GET /verify': 'forward-auth',
 };

@@ -7,6 +7,7 @@ import { PortalClient, generateApiKey, type App, type Client, type CurrentUser }
 import { loadConfig, startPortal, type Logger, type RunningPortal } from '@tools-portal/server';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { checkingFetch, violations } from './openapi-check.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'admin-password-123';
@@ -98,7 +99,9 @@ export async function startTestPortal(
     await own?.drop();
     throw error;
   }
-  const client = (token?: string) => new PortalClient({ baseUrl: running.url, token });
+  // Every answer the tests receive is checked against the OpenAPI document (openapi-check.ts).
+  const checked = checkingFetch();
+  const client = (token?: string) => new PortalClient({ baseUrl: running.url, token, fetch: checked });
   const login = async (email: string, password: string) => (await client().auth.login({ Email: email, Password: password })).accesstoken;
   const admin = client(await login(ADMIN_EMAIL, ADMIN_PASSWORD));
 
@@ -108,7 +111,7 @@ export async function startTestPortal(
     anonymous: client(),
     client,
     login,
-    fetch: (pathname, init) => fetch(`${running.url}${pathname}`, init),
+    fetch: (pathname, init) => checked(`${running.url}${pathname}`, init),
     async createUser(options = {}) {
       const email = options.email ?? `${unique('user')}@example.com`;
       const password = options.password ?? USER_PASSWORD;
@@ -137,6 +140,7 @@ export function useTestPortal(...args: Parameters<typeof startTestPortal>): Test
   });
   afterAll(async () => {
     await portal.close?.();
+    if (violations.length > 0) throw new Error(`answers that differ from the OpenAPI document:\n${violations.join('\n')}`);
   });
   return portal;
 }

@@ -1,5 +1,6 @@
 /** The web portal's one transport: core's typed client, same origin, the HttpOnly cookie does the auth. */
-import { ApiError, PortalClient } from '@tools-portal/core';
+import { PortalClient } from '@tools-portal/core/client';
+import { ApiError } from '@tools-portal/core/errors';
 
 export const api = new PortalClient({ baseUrl: '' });
 

@@ -1,6 +1,6 @@
 /** The current user (GET /user/me): loaded once, shared by the layout and every screen. */
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import type { CurrentUser } from '@tools-portal/core';
+import type { CurrentUser } from '@tools-portal/core/entities';
 import { api, isUnauthenticated, logFailure } from './api';
 
 export type SessionState =

@@ -9,6 +9,9 @@ interface DriverError {
   name?: string;
   code?: string;
   message?: string;
+  /** pg: the table and `Key (column, …)=(value, …) already exists.` of a unique violation. */
+  table?: string;
+  detail?: string;
   /** Node's AggregateError (one attempt per address of a host name) carries the attempts here. */
   errors?: unknown[];
 }
@@ -80,12 +83,53 @@ function kindOf(error: unknown): Kind | undefined {
   return undefined;
 }
 
-/** A domain error for a driver error we recognise; undefined for anything else (a bug). */
-export function translateDatabaseError(error: unknown, conflictMessage = 'already exists'): ApiError | undefined {
+/** The table and columns of a unique violation, as each dialect reports them. */
+export function uniqueViolationOf(error: unknown): { table: string; columns: string[] } | undefined {
+  const driver = (error ?? {}) as DriverError;
+  // SQLite: `UNIQUE constraint failed: user_apps.user_id, user_apps.app_id`
+  const sqlite = /(?:UNIQUE|PRIMARY KEY) constraint failed: (.+)$/.exec(driver.message ?? '');
+  if (sqlite) {
+    const qualified = sqlite[1].split(',').map((name) => name.trim().split('.'));
+    return { table: qualified[0][0], columns: qualified.map((parts) => parts[parts.length - 1]) };
+  }
+  // PostgreSQL: the table, and the columns in `Key (user_id, app_id)=(1, 2) already exists.`
+  const postgres = /^Key \((.+?)\)=/.exec(driver.detail ?? '');
+  if (driver.code === '23505' && driver.table) {
+    return { table: driver.table, columns: postgres ? postgres[1].split(',').map((name) => name.trim().replace(/^"|"$/g, '')) : [] };
+  }
+  return undefined;
+}
+
+/**
+ * What a unique violation means to a caller, by table and columns: the input field at fault
+ * (`details.field`) and the message. Unknown constraints get a generic conflict.
+ */
+const CONFLICTS: Record<string, { field: string; message: string }> = {
+  'apps.name': { field: 'name', message: 'an app with this name already exists' },
+  'clients.name': { field: 'name', message: 'a client with this name already exists' },
+  'users.email': { field: 'email', message: 'a user with this email already exists' },
+  'invites.email': { field: 'email', message: 'an open invite for this email already exists' },
+  'user_apps.user_id,app_id': { field: 'appid', message: 'the user already has this app' },
+  'api_keys.key_hash': { field: 'token', message: 'this API key already exists' },
+};
+
+function conflictOf(error: unknown, message: string | undefined): ApiError {
+  const violation = uniqueViolationOf(error);
+  const known = violation && CONFLICTS[`${violation.table}.${violation.columns.join(',')}`];
+  const field = known?.field;
+  return new ApiError('conflict', message ?? known?.message ?? 'already exists', field ? { field } : {});
+}
+
+/**
+ * A domain error for a driver error we recognise; undefined for anything else (a bug). The one
+ * translation of driver errors: the error middleware and forward auth's fast path call it for
+ * whatever a service let through, so services need no try/catch of their own.
+ */
+export function translateDatabaseError(error: unknown, conflictMessage?: string): ApiError | undefined {
   if (error instanceof ApiError) return error;
   switch (kindOf(error)) {
     case 'conflict':
-      return new ApiError('conflict', conflictMessage);
+      return conflictOf(error, conflictMessage);
     case 'missing_reference':
       return new ApiError('not_found', 'a referenced record does not exist');
     case 'bad_value':

@@ -7,9 +7,10 @@
 import type { Context, Next } from 'koa';
 import { SAFE_METHODS } from './csrf.js';
 
-export function forgetOnWrite(cache: { clear(): void }) {
+export function forgetOnWrite(cache: { clear(): void | Promise<void> }) {
   return async function clearAuthCache(ctx: Context, next: Next): Promise<void> {
     await next();
-    if (!SAFE_METHODS.has(ctx.method) && ctx.status < 400) cache.clear();
+    // Awaited: with several workers (WORKERS), the answer leaves once every worker has forgotten.
+    if (!SAFE_METHODS.has(ctx.method) && ctx.status < 400) await cache.clear();
   };
 }

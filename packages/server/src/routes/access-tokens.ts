@@ -1,3 +1,4 @@
+import { accessTokenAnswer } from '@tools-portal/core';
 import { createApiKey, deleteApiKey } from '../services/api-keys.js';
 import { auditOf, created, noContent, type RouteSpec } from './route.js';
 
@@ -5,6 +6,7 @@ export const accessTokenRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/accesstoken/:token',
+    response: { status: 201, schema: accessTokenAnswer },
     access: 'user',
     summary: 'Register an API key the caller generated (apikey- and 100 letters or digits)',
     async handler(ctx, { db }) {
@@ -14,6 +16,7 @@ export const accessTokenRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/accesstoken/:token',
+    response: { status: 204 },
     access: 'user',
     summary: 'Delete an own API key, named by the full key or its id (admins: any key)',
     async handler(ctx, { db }) {

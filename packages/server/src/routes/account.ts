@@ -3,7 +3,7 @@
  * reset of a user's second factors. None of these takes an API key: a leaked key must not be able
  * to take over an account.
  */
-import { ApiError, codeInput, passwordChangeInput } from '@tools-portal/core';
+import { ApiError, codeInput, passwordChangeInput, currentUserAnswer } from '@tools-portal/core';
 import { logEvent } from '../services/audit.js';
 import { queueNotice } from '../services/notices.js';
 import { changePassword } from '../services/login.js';
@@ -16,6 +16,7 @@ export const accountRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user/me',
+    response: { schema: currentUserAnswer },
     access: 'user',
     duringEnrolment: true,
     summary: 'The caller, with its client, admin flag, mfa (has a second factor) and mfaEnrollmentRequired (this session is restricted)',

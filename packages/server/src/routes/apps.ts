@@ -1,4 +1,4 @@
-import { appInput, appUpdate, notFound } from '@tools-portal/core';
+import { appInput, appUpdate, notFound, appAnswer, userAnswer, z } from '@tools-portal/core';
 import { readIcon, removeIcon, setIcon } from '../services/app-icons.js';
 import * as apps from '../services/apps.js';
 import { MAX_ICON_BYTES } from '../services/icon-images.js';
@@ -10,6 +10,7 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/app',
+    response: { schema: z.array(appAnswer) },
     access: 'user',
     summary: 'Apps the caller may use (every app for admins): GET /app/ and GET /app alike',
     async handler(ctx, { db }) {
@@ -20,6 +21,7 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/app/:id',
+    response: { schema: appAnswer },
     access: 'admin',
     summary: 'One app',
     async handler(ctx, { db }) {
@@ -29,6 +31,8 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/app',
+    body: appInput,
+    response: { status: 201, schema: appAnswer },
     access: 'admin',
     summary: 'Create an app from {name, url, description, doclink, category, requestable}',
     async handler(ctx, { db }) {
@@ -38,6 +42,8 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'PUT',
     path: '/app',
+    body: appUpdate,
+    response: { schema: appAnswer },
     access: 'admin',
     summary: 'Update an app from {id, name, url, description, doclink, category?, requestable?}',
     async handler(ctx, { db }) {
@@ -47,6 +53,7 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/app/:id',
+    response: { status: 204 },
     access: 'admin',
     summary: 'Delete an app and every grant of it',
     async handler(ctx, { db }) {
@@ -57,6 +64,7 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/app/:id/user',
+    response: { schema: z.array(userAnswer) },
     access: 'admin',
     summary: 'Users granted an app, by email',
     async handler(ctx, { db }) {
@@ -67,6 +75,7 @@ export const appRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/app/:appid/user/:userid',
+    response: { status: 204 },
     access: 'admin',
     summary: 'Remove a user from an app',
     async handler(ctx, { db }) {

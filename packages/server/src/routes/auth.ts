@@ -1,4 +1,4 @@
-import { forgotPasswordInput, loginInput, mfaInput, registerInput, resetPasswordInput, type z } from '@tools-portal/core';
+import { forgotPasswordInput, loginInput, mfaInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, passwordAnswer } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginDeps } from '../services/login.js';
 import { rememberDevice } from '../services/login-devices.js';
@@ -36,6 +36,8 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/validatepassword',
+    body: loginInput,
+    response: { schema: passwordAnswer },
     access: 'public',
     summary: 'Log in: {Email, Password, redirect?} answers {accesstoken, redirect} and sets the cookie',
     handler: signInHandler(loginInput, (deps, info, input, deviceId) => passwordLogin(loginDeps(deps), info, input.Email, input.Password, deviceId)),
@@ -43,6 +45,8 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/register',
+    body: registerInput,
+    response: { schema: loginAnswer },
     access: 'public',
     summary: 'Register from an invite: {Token, Password, redirect?} answers {accesstoken, redirect}',
     handler: signInHandler(registerInput, (deps, info, input) => registerWithPassword(loginDeps(deps), info, input.Token, input.Password)),
@@ -79,6 +83,7 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/loginoptions',
+    response: { schema: loginOptionsAnswer },
     access: 'public',
     summary: 'Which ways to log in the portal offers: {google, passwordReset}',
     async handler(ctx, { config }) {
@@ -88,6 +93,7 @@ export const authRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/logout',
+    response: { status: 204 },
     access: 'public',
     summary: 'End the current session and clear the cookie',
     duringEnrolment: true,

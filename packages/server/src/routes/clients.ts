@@ -1,4 +1,4 @@
-import { clientInput, clientUpdate } from '@tools-portal/core';
+import { clientInput, clientUpdate, clientAnswer, userAnswer, z } from '@tools-portal/core';
 import * as clients from '../services/clients.js';
 import { usersOfClient } from '../services/users.js';
 import { auditOf, bodyOf, created, idParam, noContent, type RouteSpec } from './route.js';
@@ -7,6 +7,7 @@ export const clientRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/client',
+    response: { schema: z.array(clientAnswer) },
     access: 'admin',
     summary: 'All clients, by name',
     async handler(ctx, { db }) {
@@ -16,6 +17,7 @@ export const clientRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/client/:id',
+    response: { schema: clientAnswer },
     access: 'admin',
     summary: 'One client',
     async handler(ctx, { db }) {
@@ -25,6 +27,7 @@ export const clientRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/client/:id/user',
+    response: { schema: z.array(userAnswer) },
     access: 'admin',
     summary: "A client's users, by email",
     async handler(ctx, { db }) {
@@ -35,6 +38,8 @@ export const clientRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/client',
+    body: clientInput,
+    response: { status: 201, schema: clientAnswer },
     access: 'admin',
     summary: 'Create a client: {name}',
     async handler(ctx, { db }) {
@@ -47,6 +52,8 @@ export const clientRoutes: RouteSpec[] = [
     path: '/client',
     access: 'admin',
     summary: 'Rename a client: {id, name}',
+    body: clientUpdate,
+    response: { schema: clientAnswer },
     async handler(ctx, { db }) {
       const { id, name } = bodyOf(ctx, clientUpdate);
       ctx.body = await clients.renameClient(db, auditOf(ctx), id, name);
@@ -55,6 +62,7 @@ export const clientRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/client/:id',
+    response: { status: 204 },
     access: 'admin',
     summary: 'Delete a client and its users',
     async handler(ctx, { db }) {

@@ -1,3 +1,4 @@
+import { z } from '@tools-portal/core';
 import { answerVerify, writeAnswer } from '../forward-auth-http.js';
 import type { RouteSpec } from './route.js';
 
@@ -12,6 +13,8 @@ export const verifyRoute: RouteSpec = {
     'Forward auth for reverse proxies: may the caller use the app (?app=NAME, else the longest URL prefix of ' +
     'X-Original-URL or X-Forwarded-Proto/Host/Uri, normalized; ambiguous paths 400)? 200 with ' +
     'Remote-User/Email/Name/Groups, 401 or 302 to the login, 403',
+  query: z.object({ app: z.string().optional().describe('the app to judge, instead of the original URL') }),
+  response: { status: 200, description: 'allowed: an empty body, the user in Remote-User, Remote-Email, Remote-Name, Remote-Groups' },
   // Reached only by a spelling the fast path does not recognize: the same answer, written the same
   // way, byte for byte (what Koa's middleware set so far is dropped).
   async handler(ctx, deps) {

@@ -7,6 +7,7 @@ import { clientRoutes } from './clients.js';
 import { forwardAuthRoutes } from './forward-auth.js';
 import { inviteRoutes } from './invites.js';
 import { logRoutes } from './logs.js';
+import { openApiRoute } from './openapi.js';
 import { mailRoutes } from './mail.js';
 import { oidcRoutes } from './oidc.js';
 import type { RouteSpec } from './route.js';
@@ -26,6 +27,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...mailRoutes,
   ...authRoutes,
   ...forwardAuthRoutes,
+  openApiRoute(() => apiRoutes),
 ];
 
 export type { Deps, RouteSpec } from './route.js';

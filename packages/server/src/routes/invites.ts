@@ -1,4 +1,4 @@
-import { inviteInput } from '@tools-portal/core';
+import { inviteInput, registrationTokenAnswer, z } from '@tools-portal/core';
 import * as invites from '../services/invites.js';
 import { auditOf, bodyOf, created, idParam, noContent, type RouteSpec } from './route.js';
 
@@ -6,6 +6,7 @@ export const inviteRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/registrationtoken',
+    response: { schema: z.array(registrationTokenAnswer) },
     access: 'admin',
     summary: 'Open invites, newest first',
     async handler(ctx, { db, config }) {
@@ -15,6 +16,8 @@ export const inviteRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/registrationtoken',
+    body: inviteInput,
+    response: { status: 201, schema: registrationTokenAnswer },
     access: 'admin',
     summary: 'Invite an email into a client with apps: {email, clientid, apps, send?}; the answer carries the link',
     async handler(ctx, { db, config }) {
@@ -24,6 +27,7 @@ export const inviteRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/registrationtoken/:tokenid',
+    response: { status: 204 },
     access: 'admin',
     summary: 'Delete an open invite',
     async handler(ctx, { db }) {

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { checkLogFilter, invalidInput, logPage, parse, type LogExportFormat } from '@tools-portal/core';
+import { checkLogFilter, invalidInput, logEntryAnswer, logPage, parse, z, type LogExportFormat } from '@tools-portal/core';
 import { EXPORT_TYPES, exportLog } from '../services/log-export.js';
 import { countEvents, listEvents } from '../services/log-query.js';
 import type { RouteSpec } from './route.js';
@@ -38,6 +38,7 @@ export const logRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/log/:currentPage/:perPage',
+    response: { schema: z.array(logEntryAnswer) },
     access: 'admin',
     summary: 'A page of the event log, newest first; pages count from 1, perPage at most 100; filters as query parameters (user, client, actor, type, q, from, to)',
     async handler(ctx, { db }) {

@@ -34,6 +34,6 @@ export function metricsEndpoint(deps: Deps) {
     ctx.state.route = METRICS_PATH;
     ctx.set('Cache-Control', 'no-store');
     ctx.type = deps.metrics.registry.contentType;
-    ctx.body = await deps.metrics.registry.metrics();
+    ctx.body = await deps.metrics.text();
   };
 }

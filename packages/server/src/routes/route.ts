@@ -39,11 +39,26 @@ export interface RouteSpec {
   path: string;
   access: Access;
   summary: string;
+  /** The JSON body's schema (core's), for the OpenAPI document; handlers still parse with bodyOf. */
+  body?: z.ZodType;
+  /** Query parameters, an object schema (for the OpenAPI document). */
+  query?: z.ZodObject;
+  /**
+   * The success answer, for the OpenAPI document (openapi.ts): status (200 unless said) and body
+   * schema (core's answers.ts). A route without one is documented with a generic JSON answer.
+   */
+  response?: RouteResponse;
   /** Refuses API keys (403): calls that change factors, sessions or the password (docs/security.md). */
   sessionOnly?: true;
   /** Allowed to a session restricted to enrolling a second factor (MFA_REQUIRED). */
   duringEnrolment?: true;
   handler(ctx: Context, deps: Deps): Promise<void>;
+}
+
+export interface RouteResponse {
+  status?: 200 | 201 | 204;
+  schema?: z.ZodType;
+  description?: string;
 }
 
 export function principalOf(ctx: Context): Principal | null {

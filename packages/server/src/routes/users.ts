@@ -1,4 +1,4 @@
-import { forbidden, grantInput, grantUpdate } from '@tools-portal/core';
+import { forbidden, grantInput, grantUpdate, accessTokenAnswer, appAnswer, currentUserAnswer, userAnswer, z } from '@tools-portal/core';
 import { requestableApps } from '../services/access-requests.js';
 import { listKeysOfUser } from '../services/api-keys.js';
 import { appsOfUser, grantApp, revokeApp, setGrantExpiry } from '../services/apps.js';
@@ -11,6 +11,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user',
+    response: { schema: z.array(userAnswer) },
     access: 'admin',
     summary: 'All users, by email',
     async handler(ctx, { db }) {
@@ -20,6 +21,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user/me/accesstoken',
+    response: { schema: z.array(accessTokenAnswer) },
     access: 'user',
     summary: "The caller's own API keys, masked",
     async handler(ctx, { db }) {
@@ -58,6 +60,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user/:id',
+    response: { schema: userAnswer },
     access: 'admin',
     summary: 'One user',
     async handler(ctx, { db }) {
@@ -67,6 +70,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/user/:id',
+    response: { status: 204 },
     access: 'admin',
     summary: "Delete a user's credentials: sessions, API keys and grants end at once",
     async handler(ctx, { db }) {
@@ -79,6 +83,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user/:id/app',
+    response: { schema: z.array(appAnswer) },
     access: 'admin',
     summary: 'Apps granted to a user',
     async handler(ctx, { db }) {
@@ -89,6 +94,8 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/user/:id/app',
+    body: grantInput,
+    response: { status: 204 },
     access: 'admin',
     summary: 'Grant an app to a user: {appid, expires?} (expires: ISO 8601, in the future)',
     async handler(ctx, { db }) {
@@ -111,6 +118,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/user/:id/app/:appid',
+    response: { status: 204 },
     access: 'admin',
     summary: 'Revoke an app from a user',
     async handler(ctx, { db }) {
@@ -121,6 +129,7 @@ export const userRoutes: RouteSpec[] = [
   {
     method: 'DELETE',
     path: '/user/:id/session',
+    response: { status: 204 },
     access: 'admin',
     summary: "End every session of a user now (the user's API keys stay valid)",
     async handler(ctx, { db }) {

@@ -1,6 +1,5 @@
 import { API_PREFIX, conflict, invalidInput, notFound, originOf, type App, type AppInput, type AppUpdate, type GrantedApp, type ListedApp } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
 import { getUser } from './users.js';
 
@@ -111,34 +110,26 @@ type AppFields = Required<Omit<AppInput, 'id'>>;
 
 export async function createApp(db: Knex, audit: Audit, input: AppFields): Promise<App> {
   const { name, url, description, doclink, category, requestable } = input;
-  try {
-    return await db.transaction(async (trx) => {
-      const [row] = await trx('apps').insert({ name, url, description, doclink, category, requestable, created_at: Date.now() }).returning('id');
-      await logEvent(trx, audit, 'app.create', `created app ${name}`);
-      return getApp(trx, row.id);
-    });
-  } catch (error) {
-    throw translateDatabaseError(error, `app ${input.name} already exists`) ?? error;
-  }
+  return await db.transaction(async (trx) => {
+    const [row] = await trx('apps').insert({ name, url, description, doclink, category, requestable, created_at: Date.now() }).returning('id');
+    await logEvent(trx, audit, 'app.create', `created app ${name}`);
+    return getApp(trx, row.id);
+  });
 }
 
 export async function updateApp(db: Knex, audit: Audit, input: Omit<AppUpdate, 'description' | 'doclink'> & { description: string; doclink: string }): Promise<App> {
   const { id, name, url, description, doclink, category, requestable } = input;
-  try {
-    return await db.transaction(async (trx) => {
-      const before = await getApp(trx, id);
-      if (before.name !== name && (await trx('oidc_clients').where({ app_id: id }).first('app_id'))) {
-        throw conflict(`app ${before.name} is an OpenID Connect client: renaming it would change its client_id; turn OpenID Connect off first`);
-      }
-      const changes = { name, url, description, doclink, category: category ?? before.category, requestable: requestable ?? before.requestable };
-      await trx('apps').where({ id }).update(changes);
-      const renamed = before.name === name ? '' : ` (was ${before.name})`;
-      await logEvent(trx, audit, 'app.update', `updated app ${name}${renamed}`);
-      return getApp(trx, id);
-    });
-  } catch (error) {
-    throw translateDatabaseError(error, `app ${name} already exists`) ?? error;
-  }
+  return await db.transaction(async (trx) => {
+    const before = await getApp(trx, id);
+    if (before.name !== name && (await trx('oidc_clients').where({ app_id: id }).first('app_id'))) {
+      throw conflict(`app ${before.name} is an OpenID Connect client: renaming it would change its client_id; turn OpenID Connect off first`);
+    }
+    const changes = { name, url, description, doclink, category: category ?? before.category, requestable: requestable ?? before.requestable };
+    await trx('apps').where({ id }).update(changes);
+    const renamed = before.name === name ? '' : ` (was ${before.name})`;
+    await logEvent(trx, audit, 'app.update', `updated app ${name}${renamed}`);
+    return getApp(trx, id);
+  });
 }
 
 /** Deletes an app: every grant of it goes; the app's own data is not ours to touch. */
@@ -178,11 +169,7 @@ export async function insertGrant(
   expiresAt: number | undefined,
 ): Promise<void> {
   await trx('user_apps').where({ user_id: user.id, app_id: app.id }).where('expires_at', '<=', Date.now()).delete();
-  try {
-    await trx('user_apps').insert({ user_id: user.id, app_id: app.id, expires_at: expiresAt ?? null });
-  } catch (error) {
-    throw translateDatabaseError(error, `user ${user.email} already has app ${app.name}`) ?? error;
-  }
+  await trx('user_apps').insert({ user_id: user.id, app_id: app.id, expires_at: expiresAt ?? null });
 }
 
 /** Changes an existing, live grant's expiry (null: none). */

@@ -91,11 +91,24 @@ export class AuthCache {
     return this.appList.get('apps', async () => new AppIndex(await listApps(this.db)));
   }
 
-  /** Forgets everything: called after any change made through this instance. */
-  clear(): void {
+  private askOthers: (() => Promise<void>) | undefined;
+
+  /** Forgets everything, here and in the other workers of this instance (WORKERS): called after any change. */
+  async clear(): Promise<void> {
+    this.clearHere();
+    await this.askOthers?.();
+  }
+
+  /** Forgets everything in this process only. */
+  clearHere(): void {
     this.principals.clear();
     this.grants.clear();
     this.appList.clear();
+  }
+
+  /** Under node:cluster: how to make the other workers forget too (cluster-peers.ts). */
+  shareClears(askOthers: () => Promise<void>): void {
+    this.askOthers = askOthers;
   }
 
   /** Entries held now (tests). */

@@ -4,7 +4,6 @@
  */
 import { conflict, invalidInput, notFound, randomToken, registrationLink, type RegistrationToken } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { translateDatabaseError } from '../db/errors.js';
 import { invitation } from '../mail/templates.js';
 import { logEvent, type Audit } from './audit.js';
 import { getClient } from './clients.js';
@@ -82,42 +81,38 @@ export async function createInvite(
   if (input.send && !options.mail) throw invalidInput('send', 'mail is not configured on this server (SMTP_URL)');
   const appIds = [...new Set(input.apps)];
   const ttlDays = options.ttlDays;
-  try {
-    return await db.transaction(async (trx) => {
-      const client = await getClient(trx, input.clientid);
-      if (await findUserByEmail(trx, input.email)) throw conflict(`a user with email ${input.email} already exists`);
-      if (appIds.length > 0) {
-        const found: { id: number }[] = await trx('apps').whereIn('id', appIds).select('id');
-        const missing = appIds.find((id) => !found.some((app) => app.id === id));
-        if (missing !== undefined) throw notFound('app', missing);
-      }
-      const now = Date.now();
-      // An expired open invite for the same email gives way to the new one.
-      await trx('invites').where({ email: input.email }).whereNull('used_at').where('expires_at', '<=', now).delete();
-      const [row] = await trx('invites')
-        .insert({
-          email: input.email,
-          token: randomToken(32),
-          client_id: client.id,
-          sent_at: now,
-          expires_at: now + ttlDays * DAY_MS,
-          link_app_id: appIds[0] ?? null,
-        })
-        .returning('id');
-      if (appIds.length > 0) await trx('invite_apps').insert(appIds.map((app_id) => ({ invite_id: row.id, app_id })));
-      const created: InviteRow = await invitesQuery(trx).where('invites.id', row.id).first();
-      const invite = toRegistrationToken(created, appIds.sort((a, b) => a - b), options.publicUrl);
-      if (input.send) {
-        const mail = invitation({ email: invite.email, client: client.name, link: invite.link, expiresAt: Number(created.expires_at) });
-        await enqueueMail(trx, options, { kind: 'invite', to: invite.email, ...mail });
-      }
-      const how = input.send ? ' (link sent by mail)' : '';
-      await logEvent(trx, audit, 'invite.create', `invited ${input.email} to client ${client.name}${how}`, { client: client.name, user: input.email });
-      return invite;
-    });
-  } catch (error) {
-    throw translateDatabaseError(error, `an open invite for ${input.email} already exists`) ?? error;
-  }
+  return await db.transaction(async (trx) => {
+    const client = await getClient(trx, input.clientid);
+    if (await findUserByEmail(trx, input.email)) throw conflict(`a user with email ${input.email} already exists`);
+    if (appIds.length > 0) {
+      const found: { id: number }[] = await trx('apps').whereIn('id', appIds).select('id');
+      const missing = appIds.find((id) => !found.some((app) => app.id === id));
+      if (missing !== undefined) throw notFound('app', missing);
+    }
+    const now = Date.now();
+    // An expired open invite for the same email gives way to the new one.
+    await trx('invites').where({ email: input.email }).whereNull('used_at').where('expires_at', '<=', now).delete();
+    const [row] = await trx('invites')
+      .insert({
+        email: input.email,
+        token: randomToken(32),
+        client_id: client.id,
+        sent_at: now,
+        expires_at: now + ttlDays * DAY_MS,
+        link_app_id: appIds[0] ?? null,
+      })
+      .returning('id');
+    if (appIds.length > 0) await trx('invite_apps').insert(appIds.map((app_id) => ({ invite_id: row.id, app_id })));
+    const created: InviteRow = await invitesQuery(trx).where('invites.id', row.id).first();
+    const invite = toRegistrationToken(created, appIds.sort((a, b) => a - b), options.publicUrl);
+    if (input.send) {
+      const mail = invitation({ email: invite.email, client: client.name, link: invite.link, expiresAt: Number(created.expires_at) });
+      await enqueueMail(trx, options, { kind: 'invite', to: invite.email, ...mail });
+    }
+    const how = input.send ? ' (link sent by mail)' : '';
+    await logEvent(trx, audit, 'invite.create', `invited ${input.email} to client ${client.name}${how}`, { client: client.name, user: input.email });
+    return invite;
+  });
 }
 
 export async function deleteInvite(db: Knex, audit: Audit, id: number): Promise<void> {

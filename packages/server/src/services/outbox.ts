@@ -184,3 +184,9 @@ export async function listOutbox(db: Knex, limit = 500): Promise<MailEntry[]> {
     sentTimestamp: iso(row.sent_at),
   }));
 }
+
+/** Mails waiting to be delivered or being delivered now, for the metrics (docs/operations.md). */
+export async function outboxQueueLength(db: Knex): Promise<number> {
+  const [row] = await db('mail_outbox').whereIn('status', ['queued', 'sending']).count({ count: '*' });
+  return Number(row?.count ?? 0);
+}

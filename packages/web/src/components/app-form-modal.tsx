@@ -3,7 +3,7 @@
  * and the launcher's Category, Requestable and an icon upload with a preview (docs/api.md, Icons).
  */
 import { useEffect, useState } from 'react';
-import type { App } from '@tools-portal/core';
+import type { App } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { useAlerts } from './alerts';
 import { AppIcon } from './app-icon';

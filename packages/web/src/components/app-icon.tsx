@@ -1,5 +1,5 @@
 /** An app's icon, or its generated monogram when it has none (the letter is drawn by CSS). */
-import type { App } from '@tools-portal/core';
+import type { App } from '@tools-portal/core/entities';
 import { monogram } from '../logic/launcher';
 
 export function AppIcon({ app }: { app: Pick<App, 'name' | 'icon'> }) {

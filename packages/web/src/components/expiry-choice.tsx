@@ -1,5 +1,5 @@
 /** When a grant ends: no expiry, 1, 7 or 30 days from now, or a date (the end of that day, local time). */
-import { daysFrom } from '@tools-portal/core';
+import { daysFrom } from '@tools-portal/core/expiry';
 import { useId } from 'react';
 
 export type ExpiryChoiceValue = { kind: 'none' } | { kind: 'days'; days: number } | { kind: 'date'; date: string };

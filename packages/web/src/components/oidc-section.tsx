@@ -4,7 +4,8 @@
  * and Turn off (two-step).
  */
 import { useState, type FormEvent } from 'react';
-import { ApiError, type OidcClientCreated, type OidcClientSettings, type OidcSigningAlg } from '@tools-portal/core';
+import { ApiError } from '@tools-portal/core/errors';
+import type { OidcClientCreated, OidcClientSettings, OidcSigningAlg } from '@tools-portal/core/oidc';
 import { api, logFailure } from '../api';
 import { useAlerts } from './alerts';
 import { CopyField } from './copy-field';

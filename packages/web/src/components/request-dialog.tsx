@@ -1,6 +1,6 @@
 /** The reason dialog of a request for access (docs/api.md, Access requests). */
 import { useState } from 'react';
-import type { RequestableApp } from '@tools-portal/core';
+import type { RequestableApp } from '@tools-portal/core/entities';
 import { api } from '../api';
 import { FormFooter, Modal } from './modal';
 import { useAction } from './use-action';

@@ -3,7 +3,7 @@
  * messages): the initial password from an invite, and a new one from a reset link.
  */
 import { useState, type FormEvent } from 'react';
-import { newPasswordProblem } from '@tools-portal/core';
+import { newPasswordProblem } from '@tools-portal/core/passwords';
 import { useAlerts } from './alerts';
 
 export function SetPassword({ onSubmit, title = 'Set your initial password' }: { onSubmit: (password: string) => Promise<void>; title?: string }) {

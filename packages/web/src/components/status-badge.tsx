@@ -1,4 +1,4 @@
-import type { AccessRequestStatus } from '@tools-portal/core';
+import type { AccessRequestStatus } from '@tools-portal/core/entities';
 
 const STYLE: Record<AccessRequestStatus, string> = { open: 'text-bg-warning', approved: 'text-bg-success', denied: 'text-bg-danger' };
 

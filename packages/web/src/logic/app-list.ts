@@ -1,5 +1,6 @@
 /** What the app list shows (docs/product.md §2), built on core's dev/prod/extern rules. */
-import { appsInView, byName, externTools, type App, type AppView } from '@tools-portal/core';
+import { appsInView, byName, externTools, type AppView } from '@tools-portal/core/apps';
+import type { App } from '@tools-portal/core/entities';
 
 export interface AppListColumns<T extends App = App> {
   /** The main column: prod or dev apps for admins; everything the server granted for others. */

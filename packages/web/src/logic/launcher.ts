@@ -1,5 +1,6 @@
 /** The launcher's pure rules: search, grouping by category with favourites first, monograms. */
-import { byName, type App } from '@tools-portal/core';
+import { byName } from '@tools-portal/core/apps';
+import type { App } from '@tools-portal/core/entities';
 
 type Searchable = Pick<App, 'name' | 'description' | 'category'>;
 

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { AccessRequest } from '@tools-portal/core';
+import type { AccessRequest } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { EmptyRow } from '../components/empty-row';
 import { ExpiryChoice, expiryOf, type ExpiryChoiceValue } from '../components/expiry-choice';

@@ -1,6 +1,7 @@
 /** /accesstokens (docs/product.md §2): the user's own API keys, masked; a new key is made here and shown once. */
 import { useState } from 'react';
-import { generateApiKey, maskApiKey, type AccessToken } from '@tools-portal/core';
+import { generateApiKey, maskApiKey } from '@tools-portal/core/api-keys';
+import type { AccessToken } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { CopyField } from '../components/copy-field';
 import { DeleteCell, DeleteHeader } from '../components/delete-button';

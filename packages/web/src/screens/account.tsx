@@ -3,7 +3,9 @@
  * restricted by MFA_REQUIRED lands here until it enrols a factor (components/guards.tsx).
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { ApiError, newPasswordProblem, type Passkey, type TotpEnrolment } from '@tools-portal/core';
+import type { Passkey, TotpEnrolment } from '@tools-portal/core/entities';
+import { ApiError } from '@tools-portal/core/errors';
+import { newPasswordProblem } from '@tools-portal/core/passwords';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { DeleteButton } from '../components/delete-button';

@@ -1,6 +1,6 @@
 /** /app/{id} (docs/product.md §2): the app, its users (removable), and the placeholder Add User. */
 import { Link, useParams } from 'react-router-dom';
-import type { User } from '@tools-portal/core';
+import type { User } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { DeleteCell, DeleteHeader } from '../components/delete-button';

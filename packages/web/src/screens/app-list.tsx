@@ -5,7 +5,8 @@
  */
 import { Fragment, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { AppView, ListedApp } from '@tools-portal/core';
+import type { AppView } from '@tools-portal/core/apps';
+import type { ListedApp } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { AppFormModal, type AppFormMode } from '../components/app-form-modal';

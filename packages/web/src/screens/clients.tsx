@@ -1,7 +1,8 @@
 /** /clients (docs/product.md §2): filter (3 of 12 columns), the client table (9 of 12), New Client. */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { byName, type Client } from '@tools-portal/core';
+import { byName } from '@tools-portal/core/apps';
+import type { Client } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';

@@ -1,6 +1,7 @@
 /** /registrationtokens (docs/product.md §2): Invites, New Invite, and the link to copy. */
 import { useState } from 'react';
-import { byName, type App, type Client, type RegistrationToken } from '@tools-portal/core';
+import { byName } from '@tools-portal/core/apps';
+import type { App, Client, RegistrationToken } from '@tools-portal/core/entities';
 import { api } from '../api';
 import { useAlerts } from '../components/alerts';
 import { CopyField } from '../components/copy-field';

@@ -9,7 +9,9 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { ApiError, DEFAULT_REDIRECT, isMfaChallenge, type MfaChallenge, type PasswordAnswer } from '@tools-portal/core';
+import { isMfaChallenge, type MfaChallenge, type PasswordAnswer } from '@tools-portal/core/entities';
+import { ApiError } from '@tools-portal/core/errors';
+import { DEFAULT_REDIRECT } from '@tools-portal/core/redirects';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { Centered } from '../components/layout';

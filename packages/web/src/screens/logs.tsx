@@ -5,7 +5,9 @@
  * details: who did it, the type, the address and the user agent.
  */
 import { Fragment, useState, type FormEvent } from 'react';
-import { eventTypes, type LogEntry, type LogFilter } from '@tools-portal/core';
+import type { LogEntry } from '@tools-portal/core/entities';
+import { eventTypes } from '@tools-portal/core/events';
+import type { LogFilter } from '@tools-portal/core/log-filter';
 import { api, logFailure } from '../api';
 import { EmptyRow } from '../components/empty-row';
 import { ListTable } from '../components/list-page';

@@ -4,7 +4,7 @@
  * from the navigation and from the denied page, also by a user whom the one-app redirect sends on.
  */
 import { useState } from 'react';
-import type { RequestableApp } from '@tools-portal/core';
+import type { RequestableApp } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { AppIcon } from '../components/app-icon';
 import { EmptyRow } from '../components/empty-row';

@@ -4,7 +4,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { ApiError, isMfaChallenge, type PasswordAnswer } from '@tools-portal/core';
+import { isMfaChallenge, type PasswordAnswer } from '@tools-portal/core/entities';
+import { ApiError } from '@tools-portal/core/errors';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { Centered } from '../components/layout';

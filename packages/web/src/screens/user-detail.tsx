@@ -1,7 +1,8 @@
 /** /user/{id} (docs/product.md §2): email, client, apps; Manage Apps saves one change at a time. */
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { byName, type GrantedApp, type PasswordResetLink } from '@tools-portal/core';
+import { byName } from '@tools-portal/core/apps';
+import type { GrantedApp, PasswordResetLink } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { DeleteButton } from '../components/delete-button';

@@ -1,7 +1,7 @@
 /** /users (docs/product.md §2): every user, filterable and sortable, deletable with confirmation. */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { User } from '@tools-portal/core';
+import type { User } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';

@@ -22,6 +22,18 @@ describe('the web bundle', () => {
     expect(code).toContain('Your password must be at least eight characters long!');
   });
 
+  it('carries no zod: the web imports core by subpath, never the index with the schemas', () => {
+    expect(code).not.toMatch(/ZodError|\$ZodType|zod\.dev/);
+  });
+
+  it('is written precompressed beside each file (brotli and gzip), for the server to serve from memory', () => {
+    for (const file of scripts) {
+      const body = fs.readFileSync(path.join(WEB_DIST, 'assets', file));
+      expect(zlib.brotliDecompressSync(fs.readFileSync(path.join(WEB_DIST, 'assets', `${file}.br`))).equals(body)).toBe(true);
+      expect(zlib.gunzipSync(fs.readFileSync(path.join(WEB_DIST, 'assets', `${file}.gz`))).equals(body)).toBe(true);
+    }
+  });
+
   it(`stays under ${BUDGET_GZIPPED / 1024} KB of JavaScript gzipped`, () => {
     expect(zlib.gzipSync(code).length).toBeLessThan(BUDGET_GZIPPED);
   });
