@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
+import { createTestDatabase, type TestDatabase } from '../../../server/test/database.js';
 import { freePort } from '../../../server/test/support.js';
 import {
   ADMIN_EMAIL,
@@ -298,3 +299,56 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
     }
   });
 });
+
+// MFA_REQUIRED=all on a second instance over the same database: the first (without it) makes the
+// user, whose password sign-in on the second gets a session restricted to setting up a factor.
+describe.skipIf(!chromiumAvailable)('a session restricted by MFA_REQUIRED', () => {
+  let database: TestDatabase;
+  let plain: TestPortal;
+  let strict: TestPortal;
+  beforeAll(async () => {
+    if (!chromiumAvailable) return;
+    database = createTestDatabase();
+    plain = await startWebPortal({}, { database });
+    strict = await startWebPortal({ MFA_REQUIRED: 'all' }, { database });
+  });
+  afterAll(async () => {
+    await strict?.close();
+    await plain?.close();
+    await database?.drop();
+  });
+
+  it('lands on Account and stays there until an authenticator app is set up', async () => {
+    const user = await plain.createUser();
+    const { context, page } = await openPage(browser);
+    try {
+      await signInAt(page, strict.url, user.email, user.password);
+      await page.waitForURL(/#\/account/);
+      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Your account needs a second factor' }).isVisible()).toBe(true);
+      await looksRight(page, '69-account-mfa-required', 'account, second factor required');
+      await open(page, '/applist', strict.url);
+      await page.waitForURL(/#\/account/);
+
+      await page.getByRole('button', { name: 'Set up authenticator app' }).click();
+      const secretText = page.getByTestId('totp-secret');
+      await expect.poll(() => secretText.isVisible()).toBe(true);
+      const totp = new TOTP({ secret: Secret.fromBase32((await secretText.innerText()).trim()), digits: 6, period: 30, algorithm: 'SHA1' });
+      await page.getByLabel('Code', { exact: true }).fill(totp.generate());
+      await page.getByRole('button', { name: 'Enable' }).click();
+      await expect.poll(() => page.getByRole('list', { name: 'Recovery codes' }).locator('li').count()).toBe(10);
+      await page.getByRole('button', { name: 'Done' }).click();
+      await open(page, '/applist', strict.url);
+      await page.waitForURL(/#\/applist/);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+async function signInAt(page: Page, base: string, email: string, password: string) {
+  await open(page, '/login', base);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
