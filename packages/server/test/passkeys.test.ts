@@ -91,7 +91,8 @@ describe('passkeys', () => {
     expect(second.name).toBe('Laptop');
     // The second ceremony excluded the first passkey.
     const third = await json<Options>(await call(portal, 'POST', '/user/me/passkey/options', { token: user.token }), 200);
-    expect(third.excludeCredentials?.map((c) => c.id).sort()).toEqual([authenticator.id, expect.any(String)].sort());
+    expect(third.excludeCredentials).toHaveLength(2);
+    expect(third.excludeCredentials?.map((c) => c.id)).toContain(authenticator.id);
     expect(await json<PasskeyBody[]>(await call(portal, 'GET', '/user/me/passkey', { token: user.token }), 200)).toEqual([first, second]);
     const renamed = await json<PasskeyBody>(await call(portal, 'PUT', `/user/me/passkey/${first.id}`, { token: user.token, body: { name: 'Desk' } }), 200);
     expect(renamed).toEqual({ ...first, name: 'Desk' });

@@ -5,6 +5,7 @@
  */
 import { ApiError, codeInput, currentUserAnswer, passkeyAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z } from '@tools-portal/core';
 import { logEvent } from '../services/audit.js';
+import { queueNotice } from '../services/notices.js';
 import { changePassword } from '../services/login.js';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, relyingPartyOf, renamePasskey } from '../services/passkeys.js';
 import { confirmTotp, removeSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/second-factors.js';
@@ -43,9 +44,9 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     duringEnrolment: true,
     summary: 'Turn the authenticator app on with a code: {Code} answers {recoveryCodes} (shown this once)',
-    async handler(ctx, { db, secrets }) {
+    async handler(ctx, { db, secrets, config }) {
       const { Code } = bodyOf(ctx, codeInput);
-      const recoveryCodes = await confirmTotp(db, secrets, auditOf(ctx), Code.replace(/\s+/g, ''), Date.now());
+      const recoveryCodes = await confirmTotp(db, secrets, config, auditOf(ctx), Code.replace(/\s+/g, ''), Date.now());
       await liftRestriction(db, principalOf(ctx)?.sessionId);
       ctx.body = { recoveryCodes };
     },
@@ -72,7 +73,7 @@ export const accountRoutes: RouteSpec[] = [
     summary: 'Register a passkey: {response, name?} answers 201 {id, name, createdTimestamp}; lifts an MFA_REQUIRED restriction of this session',
     async handler(ctx, { db, config }) {
       const input = bodyOf(ctx, passkeyRegisterInput);
-      const passkey = await registerPasskey(db, relyingPartyOf(config.publicUrl), auditOf(ctx), input.response, input.name);
+      const passkey = await registerPasskey(db, relyingPartyOf(config.publicUrl), config, auditOf(ctx), input.response, input.name);
       await liftRestriction(db, principalOf(ctx)?.sessionId);
       created(ctx, passkey);
     },
@@ -112,8 +113,8 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     duringEnrolment: true,
     summary: "Delete one of the caller's passkeys",
-    async handler(ctx, { db }) {
-      await deletePasskey(db, auditOf(ctx), idParam(ctx, 'id'));
+    async handler(ctx, { db, config }) {
+      await deletePasskey(db, config, auditOf(ctx), idParam(ctx, 'id'));
       noContent(ctx);
     },
   },
@@ -176,12 +177,15 @@ export const accountRoutes: RouteSpec[] = [
     access: 'admin',
     sessionOnly: true,
     summary: "Remove every second factor of a user and end their sessions (admin)",
-    async handler(ctx, { db }) {
+    async handler(ctx, { db, config }) {
       const user = await getUser(db, idParam(ctx, 'id'));
+      const audit = auditOf(ctx);
       await db.transaction(async (trx) => {
-        await removeSecondFactors(trx, user.id);
+        const removed = await removeSecondFactors(trx, user.id);
         const ended = await endSessionsOfUser(trx, user.id);
-        await logEvent(trx, auditOf(ctx), 'mfa.reset', `reset two-factor of ${user.email} (${ended} sessions ended)`, { client: user.client.name, user: user.email });
+        await logEvent(trx, audit, 'mfa.reset', `reset two-factor of ${user.email} (${ended} sessions ended)`, { client: user.client.name, user: user.email });
+        // The notice goes to the user, from the admin's address: only when a factor was there to remove.
+        if (removed.length > 0) await queueNotice(trx, config, 'second-factor-removed', { email: user.email, origin: audit, detail: `${removed.join(' and ')}, by an administrator` });
       });
       noContent(ctx);
     },

@@ -167,6 +167,7 @@ export async function changePassword(
     await trx('users').where({ id: user.id }).update({ password_hash: passwordHash });
     const ended = await endSessionsOfUser(trx, user.id, sessionId);
     await logEvent(trx, audit, 'password.change', `changed password (${ended} other sessions ended)`);
+    await queueNotice(trx, policy, 'password-changed', { email: user.email, origin: { ip: audit.ip, userAgent: audit.userAgent } });
   });
 }
 

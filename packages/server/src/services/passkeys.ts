@@ -18,6 +18,8 @@ import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { ApiError, type CurrentUser, type Passkey } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent, type Audit } from './audit.js';
+import { queueNotice } from './notices.js';
+import type { MailPolicy } from './outbox.js';
 import type { ClientInfo } from './sessions.js';
 import { completeSignIn, failPendingSignIn, finishPendingSignIn, openPendingSignIn, type SignedIn, type SignInPolicy } from './sign-in.js';
 import { currentUserById } from './users.js';
@@ -117,7 +119,14 @@ export function passkeyNameFromUserAgent(userAgent: string): string {
 }
 
 /** Checks a registration answer against this user's stored challenge and keeps the passkey. */
-export async function registerPasskey(db: Knex, rp: RelyingParty, audit: Audit & { actor: CurrentUser }, response: unknown, name?: string): Promise<Passkey> {
+export async function registerPasskey(
+  db: Knex,
+  rp: RelyingParty,
+  policy: MailPolicy,
+  audit: Audit & { actor: CurrentUser },
+  response: unknown,
+  name?: string,
+): Promise<Passkey> {
   const user = audit.actor;
   let verification;
   try {
@@ -148,6 +157,7 @@ export async function registerPasskey(db: Knex, rp: RelyingParty, audit: Audit &
     const [inserted] = await trx('passkeys').insert(row).returning('id');
     const id = typeof inserted === 'object' ? (inserted as { id: number }).id : (inserted as number);
     await logEvent(trx, audit, 'passkey.add', `added passkey "${row.name}"`);
+    await queueNotice(trx, policy, 'second-factor-added', { email: user.email, origin: audit, detail: `passkey "${row.name}"` });
     return present({ id, name: row.name, created_at: now });
   });
 }
@@ -167,11 +177,12 @@ export async function renamePasskey(db: Knex, audit: Audit & { actor: CurrentUse
   });
 }
 
-export async function deletePasskey(db: Knex, audit: Audit & { actor: CurrentUser }, id: number): Promise<void> {
+export async function deletePasskey(db: Knex, policy: MailPolicy, audit: Audit & { actor: CurrentUser }, id: number): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await ownPasskey(trx, audit.actor.id, id);
     await trx('passkeys').where({ id }).delete();
     await logEvent(trx, audit, 'passkey.remove', `removed passkey "${row.name}"`);
+    await queueNotice(trx, policy, 'second-factor-removed', { email: audit.actor.email, origin: audit, detail: `passkey "${row.name}"` });
   });
 }
 

@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { ApiError, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent, type Audit } from './audit.js';
+import { queueNotice } from './notices.js';
+import type { MailPolicy } from './outbox.js';
 import type { SecretBox } from './secret-box.js';
 import { sha256 } from './secrets.js';
 import { newTotpSecret, totpStep, totpUri } from './totp.js';
@@ -34,7 +36,14 @@ export async function startTotpEnrolment(db: Knex, secrets: SecretBox, user: Cur
 }
 
 /** Turns the pending enrolment on with its first code; answers the recovery codes, shown this once. */
-export async function confirmTotp(db: Knex, secrets: SecretBox, audit: Audit & { actor: CurrentUser }, code: string, now: number): Promise<string[]> {
+export async function confirmTotp(
+  db: Knex,
+  secrets: SecretBox,
+  policy: MailPolicy,
+  audit: Audit & { actor: CurrentUser },
+  code: string,
+  now: number,
+): Promise<string[]> {
   const user = audit.actor;
   const row = await db('user_totp').where({ user_id: user.id }).first();
   if (!row) throw new ApiError('not_found', 'no authenticator app enrolment is under way; start one first');
@@ -49,6 +58,7 @@ export async function confirmTotp(db: Knex, secrets: SecretBox, audit: Audit & {
     await trx('recovery_codes').where({ user_id: user.id }).delete();
     await trx('recovery_codes').insert(codes.map((plain) => ({ user_id: user.id, code_hash: sha256(normalizeRecoveryCode(plain)) })));
     await logEvent(trx, audit, 'mfa.enable', 'enabled authenticator app (10 recovery codes)');
+    await queueNotice(trx, policy, 'second-factor-added', { email: user.email, origin: audit, detail: 'authenticator app' });
   });
   return codes;
 }
@@ -75,11 +85,16 @@ export async function useSecondFactorCode(db: Knex, secrets: SecretBox, userId: 
   return used > 0 ? 'recovery' : undefined;
 }
 
-/** Removes every second factor of a user (admin reset): authenticator app, recovery codes and passkeys. */
-export async function removeSecondFactors(db: Knex, userId: number): Promise<void> {
-  await db('passkeys').where({ user_id: userId }).delete();
+/**
+ * Removes every second factor of a user (admin reset): authenticator app, recovery codes and
+ * passkeys. Answers what was set up ("authenticator app", "passkeys"; a pending enrolment is no factor).
+ */
+export async function removeSecondFactors(db: Knex, userId: number): Promise<string[]> {
+  const confirmed = await db('user_totp').where({ user_id: userId }).whereNotNull('confirmed_at').first('user_id');
+  const passkeys = await db('passkeys').where({ user_id: userId }).delete();
   await db('user_totp').where({ user_id: userId }).delete();
   await db('recovery_codes').where({ user_id: userId }).delete();
+  return [...(confirmed ? ['authenticator app'] : []), ...(passkeys > 0 ? ['passkeys'] : [])];
 }
 
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';

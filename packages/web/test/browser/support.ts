@@ -27,7 +27,7 @@ if (!chromiumAvailable) {
   console.warn(`\n*** SKIPPING the web browser tests: no Chromium at ${CHROMIUM} (apt-get install -y chromium) ***\n`);
 }
 
-export function startWebPortal(env: Record<string, string> = {}, options: { keepPublicUrl?: boolean } = {}): Promise<TestPortal> {
+export function startWebPortal(env: Record<string, string> = {}, options: Parameters<typeof startTestPortal>[1] = {}): Promise<TestPortal> {
   return startTestPortal({ WEB_ROOT: WEB_DIST, ...env }, options);
 }
 
