@@ -114,8 +114,8 @@ describe.skipIf(!chromiumAvailable)('the login screen at PUBLIC_URL', () => {
   });
 });
 
-// Passkeys' server API is being built (the passkeys engineer's part): set this to true once it is on main.
-const PASSKEY_SERVER_API = false;
+// Passkeys' server API (packages/server/src/services/passkeys.ts) is on main.
+const PASSKEY_SERVER_API = true;
 
 describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the browser', () => {
   it('adds a passkey on Account, signs in with it alone and as a second factor, renames and deletes it', async () => {
