@@ -51,7 +51,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       expect(await page.getByText('Other Tools').count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
       const nav = page.getByRole('navigation', { name: 'Main' });
-      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'Apps', 'Your Apps', 'Request access', 'Access Tokens']);
+      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'Apps', 'Your Apps', 'Request access', 'Access Tokens', member.email]);
       await screenshot(page, '20-user-applist');
 
       await goto(page, portal, '/userapps');
