@@ -131,3 +131,18 @@ describe('two server processes on one database', () => {
     expect((await burst([b.url], 1, () => ({ Email: email, Password: PASSWORD })))[0].status).toBe(429);
   });
 });
+
+describe('many people signing in at once behind one address', () => {
+  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '3', PASSWORD_HASH_QUEUE: '100' });
+
+  it('right passwords past the address limit answer 429 at once, but ban no one: the next login works', async () => {
+    const users = await Promise.all(Array.from({ length: 12 }, () => portal.createUser({ password: PASSWORD })));
+    const answers = await burst([portal.url], users.length, (index) => ({ Email: users[index].email, Password: PASSWORD }));
+    expect(answers.every((answer) => answer.status === 200 || answer.status === 429)).toBe(true);
+    expect(answers.some((answer) => answer.status === 200)).toBe(true);
+    // Before: the 429s banned the address for LOGIN_BAN_MINUTES, so that every later login failed.
+    for (const user of users) {
+      expect((await burst([portal.url], 1, () => ({ Email: user.email, Password: PASSWORD })))[0].status).toBe(200);
+    }
+  });
+});

@@ -3,8 +3,8 @@
  * one email, and LOGIN_FAILURES_PER_ADDRESS from one address, are *started* per window. An attempt
  * is reserved before the password is hashed, by one atomic upsert of a counter row per subject
  * (the row lock serializes concurrent attempts on every instance sharing the database); a success
- * releases its reservation. Past a limit the answer is 429 at once and the subject is banned for
- * the ban time.
+ * releases its reservation. Past a limit the answer is 429 at once; the failure that reaches the
+ * limit bans the subject for the ban time.
  */
 import { ApiError } from '@tools-portal/core';
 import type { Knex } from 'knex';
@@ -31,6 +31,8 @@ export interface Reservation {
 }
 
 const MINUTE_MS = 60 * 1000;
+/** Retry-After when every slot is held by checks under way. */
+const BUSY_RETRY_SECONDS = 5;
 
 export const emailSubject = (email: string): Subject => ({ kind: 'email', subject: email.slice(0, 254) });
 export const addressSubject = (ip: string): Subject => ({ kind: 'address', subject: ip.slice(0, 254) });
@@ -66,8 +68,8 @@ class OverLimit extends Error {
 
 /**
  * Reserves one password check for every subject, all or none (one transaction, subjects in a fixed
- * order so that concurrent reservations cannot deadlock). Past a subject's limit it bans that
- * subject and throws too_many_requests; nothing stays reserved then.
+ * order so that concurrent reservations cannot deadlock). Past a subject's limit it throws
+ * too_many_requests; nothing stays reserved then.
  */
 export async function reserveAttempt(db: Knex, policy: BruteForcePolicy, subjects: Subject[]): Promise<Reservation> {
   const now = Date.now();
@@ -93,8 +95,11 @@ export async function reserveAttempt(db: Knex, policy: BruteForcePolicy, subject
     });
   } catch (error) {
     if (!(error instanceof OverLimit)) throw error;
-    await ban(db, policy, [error.over]);
-    throw tooManyAttempts(await banRemaining(db, [error.over]));
+    // Refused without a check. No ban here: the slots may be held by checks still under way that
+    // will succeed (many people signing in at once behind one address); failures ban in
+    // recordFailure. Until a slot frees, the caller is told to come back shortly.
+    const banned = await banRemaining(db, [error.over]);
+    throw tooManyAttempts(banned > 0 ? banned : BUSY_RETRY_SECONDS);
   }
 }
 
