@@ -5,38 +5,28 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { documentedBlock, readLog, untilListening, warnSkipped, type RunningProxy } from './proxy-process.js';
 
 const BINARY = '/usr/sbin/apache2';
 const MODULES = '/usr/lib/apache2/modules';
 
-export interface Apache {
-  url: string;
+export interface Apache extends RunningProxy {
   /** The error log so far (for failure messages). */
   log(): string;
-  stop(): Promise<void>;
 }
 
 /** Whether apache2 and mod_auth_openidc are installed; without them, warns that `testFile` is skipped (unless CI=true). */
 export function hasApacheWithOidc(testFile: string): boolean {
   const present = fs.existsSync(BINARY) && fs.existsSync(path.join(MODULES, 'mod_auth_openidc.so'));
-  if (!present && process.env.CI !== 'true') {
-    console.warn(`\n*** SKIPPED: ${testFile} needs apache2 and libapache2-mod-auth-openidc; under CI=true this fails ***\n`);
-  }
+  if (!present) warnSkipped(testFile, 'apache2 and libapache2-mod-auth-openidc');
   return present;
 }
 
-/** The apache block of a doc between `<!-- {marker}-begin -->` and `<!-- {marker}-end -->`, checked for every needle. */
+/** The apache block of a doc between `<!-- {marker}-begin -->` and `<!-- {marker}-end -->` (proxy-process.ts). */
 export function documentedApacheBlock(doc: string, marker: string, needles: string[]): string {
-  const text = fs.readFileSync(doc, 'utf8');
-  const section = new RegExp(`<!-- ${marker}-begin -->\\s*\`\`\`apache\\n([\\s\\S]*?)\`\`\`\\s*<!-- ${marker}-end -->`).exec(text);
-  if (!section) throw new Error(`${path.basename(doc)} lost its tested apache block`);
-  for (const needle of needles) {
-    if (!section[1]!.includes(needle)) throw new Error(`the documented apache block no longer contains ${needle}`);
-  }
-  return section[1]!;
+  return documentedBlock(doc, marker, 'apache', needles);
 }
 
 /** Starts apache2 in the foreground on `port` with `siteConfig` in its main server. */
@@ -65,37 +55,6 @@ export async function startApache(port: number, siteConfig: string): Promise<Apa
   const child = spawn(BINARY, ['-f', conf, '-DFOREGROUND'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let attempt = 0; ; attempt++) {
-    if (await isOpen(port)) break;
-    if (attempt >= 100 || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      const log = fs.existsSync(errorLog) ? fs.readFileSync(errorLog, 'utf8') : '(no error log)';
-      fs.rmSync(dir, { recursive: true, force: true });
-      throw new Error(`apache2 did not start on port ${port}:\n${stderr}\n${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    log: () => (fs.existsSync(errorLog) ? fs.readFileSync(errorLog, 'utf8') : ''),
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function isOpen(port: number): Promise<boolean> {
-  return new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
+  const running = await untilListening('apache2', child, port, dir, 100, () => `${stderr}\n${readLog(errorLog, '(no error log)')}`);
+  return { ...running, log: () => readLog(errorLog) };
 }

@@ -5,46 +5,20 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { documentedBlock, findExecutable, readLog, untilListening, type RunningProxy } from './proxy-process.js';
 
-export interface Nginx {
-  url: string;
-  stop(): Promise<void>;
-}
+export type Nginx = RunningProxy;
 
 /** The nginx executable, if installed; without one, warns that `testFile` is skipped (unless CI=true). */
 export function findNginx(testFile: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin', '/usr/local/nginx/sbin'];
-  const binary = dirs.map((dir) => path.join(dir, 'nginx')).find((file) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  if (!binary && process.env.CI !== 'true') {
-    console.warn(`\n*** SKIPPED: ${testFile} needs nginx (apt-get install nginx); under CI=true this fails ***\n`);
-  }
-  return binary;
+  return findExecutable('nginx', ['/usr/sbin', '/usr/local/sbin', '/usr/local/nginx/sbin'], testFile, 'nginx (apt-get install nginx)');
 }
 
-/**
- * The nginx block of a doc between `<!-- {marker}-begin -->` and `<!-- {marker}-end -->`; fails
- * when it is gone or no longer contains every needle (the strings a test replaces).
- */
+/** The nginx block of a doc between `<!-- {marker}-begin -->` and `<!-- {marker}-end -->` (proxy-process.ts). */
 export function documentedNginxBlock(doc: string, marker: string, needles: string[]): string {
-  const text = fs.readFileSync(doc, 'utf8');
-  const section = new RegExp(`<!-- ${marker}-begin -->\\s*\`\`\`nginx\\n([\\s\\S]*?)\`\`\`\\s*<!-- ${marker}-end -->`).exec(text);
-  const name = path.relative(path.resolve(doc, '../..'), doc);
-  if (!section) throw new Error(`${name} lost its tested nginx block`);
-  const block = section[1];
-  for (const needle of needles) {
-    if (!block.includes(needle)) throw new Error(`the documented nginx block no longer contains ${needle}`);
-  }
-  return block;
+  return documentedBlock(doc, marker, 'nginx', needles);
 }
 
 /** Starts nginx with `serverConfig` (upstream and server blocks, listening on `nginxPort`) inside its `http` block. */
@@ -72,36 +46,5 @@ export async function startNginx(binary: string, nginxPort: number, serverConfig
   const child = spawn(binary, ['-p', dir, '-c', conf, '-e', errorLog, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let attempt = 0; ; attempt++) {
-    if (await isOpen(nginxPort)) break;
-    if (attempt >= 100 || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      const log = fs.existsSync(errorLog) ? fs.readFileSync(errorLog, 'utf8') : '(no error log)';
-      fs.rmSync(dir, { recursive: true, force: true });
-      throw new Error(`nginx did not start on port ${nginxPort}:\n${stderr}\n${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    url: `http://127.0.0.1:${nginxPort}`,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function isOpen(port: number): Promise<boolean> {
-  return new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
+  return untilListening('nginx', child, nginxPort, dir, 100, () => `${stderr}\n${readLog(errorLog, '(no error log)')}`);
 }
