@@ -9,6 +9,7 @@ import pg from 'pg';
 import { sqliteFile } from '../config.js';
 import type { Logger } from '../logger.js';
 import { isAlreadyExists, isUniqueViolation } from './errors.js';
+import { readThroughOwnConnection } from './direct-reads.js';
 import { cacheStatements } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -48,7 +49,7 @@ function knexLog(logger: Logger | undefined): Knex.Config['log'] {
 
 function openSqlite(file: string, options: DatabaseOptions): Knex {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  return knex({
+  const db = knex({
     log: knexLog(options.logger),
     client: 'better-sqlite3',
     connection: { filename: file },
@@ -74,6 +75,8 @@ function openSqlite(file: string, options: DatabaseOptions): Knex {
       },
     },
   });
+  readThroughOwnConnection(db, file);
+  return db;
 }
 
 function openPostgres(options: DatabaseOptions): Knex {

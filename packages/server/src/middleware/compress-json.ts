@@ -24,14 +24,17 @@ export function compressJson(isExcluded: (ctx: Context) => boolean) {
     if (ctx.method === 'HEAD' || !isPlainJson(ctx.body) || isExcluded(ctx) || ctx.response.get('Content-Encoding')) return;
     ctx.vary('Accept-Encoding');
     const text = JSON.stringify(ctx.body);
-    if (Buffer.byteLength(text) <= COMPRESS_THRESHOLD) return;
-    const encoding = preferredEncoding(ctx.get('Accept-Encoding'), ['br', 'gzip', 'identity']);
-    if (encoding !== 'br' && encoding !== 'gzip') return;
+    const encoding = Buffer.byteLength(text) > COMPRESS_THRESHOLD ? preferredEncoding(ctx.get('Accept-Encoding'), ['br', 'gzip', 'identity']) : 'identity';
     const type = ctx.response.get('Content-Type') || 'application/json; charset=utf-8';
     const status = ctx.status;
-    ctx.body = encoding === 'br' ? await brotli(text, BROTLI_OPTIONS) : await gzip(text);
+    // The text made here is the body either way: Koa would otherwise stringify it again.
+    if (encoding === 'br' || encoding === 'gzip') {
+      ctx.body = encoding === 'br' ? await brotli(text, BROTLI_OPTIONS) : await gzip(text);
+      ctx.set('Content-Encoding', encoding);
+    } else {
+      ctx.body = text;
+    }
     ctx.status = status;
     ctx.type = type;
-    ctx.set('Content-Encoding', encoding);
   };
 }

@@ -1,5 +1,6 @@
 import { API_PREFIX, conflict, invalidInput, notFound, originOf, type App, type AppInput, type AppUpdate, type GrantedApp, type ListedApp } from '@tools-portal/core';
 import type { Knex } from 'knex';
+import { preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { logEvent, type Audit } from './audit.js';
 import { getUser } from './users.js';
 
@@ -71,15 +72,31 @@ export async function appsOfUser(db: Knex, userId: number, now = Date.now()): Pr
   });
 }
 
-/** The caller's app list (`GET /app/`): every app for admins, else the live grants; with favourites. */
-export async function appListOf(db: Knex, user: { id: number; admin: boolean }, now = Date.now()): Promise<ListedApp[]> {
-  const query = db('apps')
-    .leftJoin('favourites', (join) => join.on('favourites.app_id', '=', 'apps.id').andOn('favourites.user_id', '=', db.raw('?', [user.id])))
+// `GET /app/` on every visit of the launcher: compiled once, remembered until the database changes.
+const listedApps = (db: Knex, userId: number) =>
+  db('apps')
+    .leftJoin('favourites', (join) => join.on('favourites.app_id', '=', 'apps.id').andOn('favourites.user_id', '=', db.raw('?', [userId])))
     .select([...APP_COLUMNS, 'favourites.user_id as favourite'])
     .orderBy('apps.name');
-  if (!user.admin) grantIsLive(query.join('user_apps', 'user_apps.app_id', 'apps.id').where('user_apps.user_id', user.id), now);
-  const rows: (AppRow & { favourite: number | null })[] = await query;
-  return rows.map((row) => ({ ...toApp(row), favourite: row.favourite !== null }));
+const EVERY_APP_LISTED = preparedSelect((db, userId: number) => listedApps(db, userId));
+const GRANTED_APPS_LISTED = preparedSelect((db, userId: number) =>
+  listedApps(db, userId).join('user_apps', 'user_apps.app_id', 'apps.id').where('user_apps.user_id', userId).select('user_apps.expires_at'),
+);
+
+/** The caller's app list (`GET /app/`): every app for admins, else the live grants; with favourites. */
+export async function appListOf(db: Knex, user: { id: number; admin: boolean }, now = Date.now()): Promise<ListedApp[]> {
+  const rows = await readPrepared<AppRow & { favourite: number | null; expires_at?: number | string | null }, [number]>(
+    db,
+    user.admin ? EVERY_APP_LISTED : GRANTED_APPS_LISTED,
+    [user.id],
+    { remember: true },
+  );
+  // Expiry is judged here, not in the query, so that the rows can be remembered.
+  const listed: ListedApp[] = [];
+  for (const row of rows) {
+    if (row.expires_at === undefined || row.expires_at === null || Number(row.expires_at) > now) listed.push(Object.assign(toApp(row), { favourite: row.favourite !== null }));
+  }
+  return listed;
 }
 
 export async function getApp(db: Knex, id: number): Promise<App> {

@@ -5,6 +5,7 @@
  */
 import { eventArea, type CheckedLogFilter, type LogEntry } from '@tools-portal/core';
 import type { Knex } from 'knex';
+import { readAll, readFirst } from '../db/direct-reads.js';
 import { LOG_COLUMNS, toLogEntry, type LogRow } from './audit.js';
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -37,16 +38,19 @@ const NEWEST_FIRST = [
 
 /** A page of the matching entries, newest first; pages count from 1. */
 export async function listEvents(db: Knex, filter: CheckedLogFilter, page: number, perPage: number): Promise<LogEntry[]> {
-  const rows: LogRow[] = await filteredLog(db, filter)
-    .select(LOG_COLUMNS)
-    .orderBy([...NEWEST_FIRST])
-    .limit(perPage)
-    .offset((page - 1) * perPage);
+  const rows = await readAll<LogRow>(
+    db,
+    filteredLog(db, filter)
+      .select(LOG_COLUMNS)
+      .orderBy([...NEWEST_FIRST])
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+  );
   return rows.map(toLogEntry);
 }
 
 export async function countEvents(db: Knex, filter: CheckedLogFilter): Promise<number> {
-  const row = await filteredLog(db, filter).count({ total: '*' }).first();
+  const row = await readFirst<{ total: number | string }>(db, filteredLog(db, filter).count({ total: '*' }));
   return Number(row?.total ?? 0);
 }
 
@@ -60,7 +64,7 @@ export async function* eventBatches(db: Knex, filter: CheckedLogFilter, batchSiz
     const query = filteredLog(db, filter).select(LOG_COLUMNS).orderBy([...NEWEST_FIRST]).limit(batchSize);
     // (at, id) < (last.at, last.id), written so that both databases range-scan the index on at.
     if (after) query.where('at', '<=', after.at).whereRaw('(at < ? or id < ?)', [after.at, after.id]);
-    const rows: LogRow[] = await query;
+    const rows = await readAll<LogRow>(db, query);
     if (rows.length === 0) return;
     const last = rows[rows.length - 1];
     after = { at: Number(last.at), id: Number(last.id) };

@@ -4,6 +4,7 @@
  */
 import { isApiKey, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
+import { preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { sha256 } from './secrets.js';
 import { toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -30,27 +31,36 @@ export interface ClientInfo {
   userAgent: string;
 }
 
+// Read on every API call: compiled once, and remembered until the database changes.
+const API_KEY_BY_HASH = preparedSelect((db, keyHash: string) =>
+  usersQuery(db).join('api_keys', 'api_keys.user_id', 'users.id').where('api_keys.key_hash', keyHash).select('api_keys.id as key_id', 'api_keys.last_used_at').limit(1),
+);
+const SESSION_BY_HASH = preparedSelect((db, tokenHash: string) =>
+  usersQuery(db)
+    .join('sessions', 'sessions.user_id', 'users.id')
+    .where('sessions.token_hash', tokenHash)
+    .select('sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.mfa_enrollment_required as restricted')
+    .limit(1),
+);
+
 /** The user a session token or API key stands for, or null when it stands for nobody now. */
 export async function principalFromToken(db: Knex, token: string, policy: SessionPolicy): Promise<Principal | null> {
   if (token.length === 0 || token.length > 512) return null;
   const now = Date.now();
   if (isApiKey(token)) {
-    const row: (UserRow & { key_id: number; last_used_at: number | null }) | undefined = await usersQuery(db)
-      .join('api_keys', 'api_keys.user_id', 'users.id')
-      .where('api_keys.key_hash', sha256(token))
-      .select('api_keys.id as key_id', 'api_keys.last_used_at')
-      .first();
+    const [row] = await readPrepared<UserRow & { key_id: number; last_used_at: number | null }, [string]>(db, API_KEY_BY_HASH, [sha256(token)], { remember: true });
     if (!row) return null;
     if (row.last_used_at === null || now - Number(row.last_used_at) > TOUCH_INTERVAL_MS) {
       await db('api_keys').where({ id: row.key_id }).update({ last_used_at: now });
     }
     return { user: toCurrentUser(row), via: 'apikey', apiKeyId: row.key_id, restricted: false };
   }
-  const row: (UserRow & { session_id: number; last_seen_at: number; expires_at: number; restricted: boolean | number }) | undefined = await usersQuery(db)
-    .join('sessions', 'sessions.user_id', 'users.id')
-    .where('sessions.token_hash', sha256(token))
-    .select('sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.mfa_enrollment_required as restricted')
-    .first();
+  const [row] = await readPrepared<UserRow & { session_id: number; last_seen_at: number; expires_at: number; restricted: boolean | number }, [string]>(
+    db,
+    SESSION_BY_HASH,
+    [sha256(token)],
+    { remember: true },
+  );
   if (!row) return null;
   const lastSeen = Number(row.last_seen_at);
   if (Number(row.expires_at) <= now || lastSeen + policy.sessionIdleDays * DAY_MS <= now) {

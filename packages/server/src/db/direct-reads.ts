@@ -1,0 +1,141 @@
+/**
+ * The hottest reads without Knex's per-query cost (docs/performance.md, "The general API"). Knex
+ * still builds each query; on a SQLite file the compiled statement then runs synchronously on a
+ * read-only connection of its own instead of through Knex's pool and runner, which cost more than
+ * the query itself. In WAL mode that connection reads the last committed state, never another
+ * request's open transaction, so a write committed before the read is always seen. Elsewhere
+ * (PostgreSQL, an in-memory database, a transaction) the query runs through Knex as usual.
+ *
+ * A read may also ask to be remembered: its rows are then kept until the database changes.
+ * SQLite's `data_version` tells the reading connection when any other connection, in this
+ * process or another, has committed a change to the file, so a remembered answer is never
+ * older than the last commit: a revoked session still ends at once.
+ */
+import Database from 'better-sqlite3';
+import type { Knex } from 'knex';
+import { cacheStatements } from './statement-cache.js';
+
+type Connection = Database.Database;
+
+interface Reader {
+  file: string;
+  connection?: Connection;
+  /** `data_version` when `remembered` was last emptied. */
+  version?: unknown;
+  remembered: Map<string, unknown[]>;
+}
+
+/** At most this many remembered answers; the oldest goes first. */
+export const REMEMBERED_READS = 500;
+
+const readers = new WeakMap<Knex, Reader>();
+
+/** Lets `db` (a root Knex on a SQLite file, not a transaction) read through its own connection. */
+export function readThroughOwnConnection(db: Knex, file: string): void {
+  if (file === ':memory:' || file === '') return;
+  readers.set(db, { file, remembered: new Map() });
+  // Closed with the database (Knex's destroy() ends in its client's, and has no hook of its own);
+  // reads after that go to Knex, which refuses them as before.
+  const client = db.client as { destroy(callback?: unknown): Promise<void> };
+  const destroy = client.destroy.bind(client);
+  client.destroy = (callback?: unknown) => {
+    readers.get(db)?.connection?.close();
+    readers.delete(db);
+    return destroy(callback);
+  };
+}
+
+/** Opened at the first read, once migrations have created the file. */
+function connectionOf(reader: Reader): Connection {
+  if (!reader.connection) {
+    const connection = cacheStatements(new Database(reader.file, { fileMustExist: true }));
+    connection.pragma('busy_timeout = 5000');
+    connection.pragma('query_only = ON');
+    connection.pragma('mmap_size = 268435456');
+    connection.pragma('cache_size = -65536');
+    reader.connection = connection;
+  }
+  return reader.connection;
+}
+
+// As Knex's better-sqlite3 dialect passes them.
+const bindingOf = (value: unknown) => (value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value);
+
+export interface ReadOptions {
+  /**
+   * Keep the rows until the database changes. For small answers read over and over (the
+   * caller's session, an app list); the rows are shared, so callers must not change them, and
+   * the query must not depend on the time (compare times with the rows instead).
+   */
+  remember?: boolean;
+}
+
+/** Every row of a SELECT built on `db`. */
+export async function readAll<Row>(db: Knex, query: Knex.QueryBuilder, options: ReadOptions = {}): Promise<Row[]> {
+  const reader = readers.get(db);
+  if (!reader) return (await query) as Row[];
+  const { sql, bindings } = query.toSQL();
+  return run(reader, sql, bindings.map(bindingOf), options) as Row[];
+}
+
+/** The first row of a SELECT built on `db`, or undefined. */
+export async function readFirst<Row>(db: Knex, query: Knex.QueryBuilder, options: ReadOptions = {}): Promise<Row | undefined> {
+  const rows = await readAll<Row>(db, query.limit(1), options);
+  return rows[0];
+}
+
+/**
+ * A SELECT of a fixed shape that Knex compiles once per database instead of on every call:
+ * `build` receives placeholders for its parameters, and their places in the compiled bindings
+ * are noted. Parameters must reach the bindings as they are (not through `limit`, which parses).
+ */
+export interface PreparedSelect<Params extends unknown[]> {
+  build(db: Knex, ...params: Params): Knex.QueryBuilder;
+  compiled: WeakMap<Knex, { sql: string; slots: ({ param: number } | { value: unknown })[] }>;
+}
+
+export function preparedSelect<Params extends unknown[]>(build: (db: Knex, ...params: Params) => Knex.QueryBuilder): PreparedSelect<Params> {
+  return { build, compiled: new WeakMap() };
+}
+
+function compile<Params extends unknown[]>(db: Knex, select: PreparedSelect<Params>, count: number) {
+  const placeholders = Array.from({ length: count }, (_, i) => `\u0000parameter ${i}\u0000`);
+  const { sql, bindings } = select.build(db, ...(placeholders as Params)).toSQL();
+  const slots = bindings.map((binding) => {
+    const param = typeof binding === 'string' ? placeholders.indexOf(binding) : -1;
+    return param >= 0 ? { param } : { value: bindingOf(binding) };
+  });
+  const missing = placeholders.findIndex((_, i) => !slots.some((slot) => 'param' in slot && slot.param === i));
+  if (missing >= 0 || placeholders.some((placeholder) => sql.includes(placeholder))) {
+    throw new Error(`prepared query: parameter ${missing} does not reach the bindings as it is`);
+  }
+  const compiled = { sql, slots };
+  select.compiled.set(db, compiled);
+  return compiled;
+}
+
+/** Every row of a prepared SELECT with these parameters. */
+export async function readPrepared<Row, Params extends unknown[]>(db: Knex, select: PreparedSelect<Params>, params: Params, options: ReadOptions = {}): Promise<Row[]> {
+  const reader = readers.get(db);
+  if (!reader) return (await select.build(db, ...params)) as Row[];
+  const { sql, slots } = select.compiled.get(db) ?? compile(db, select, params.length);
+  return run(reader, sql, slots.map((slot) => ('param' in slot ? bindingOf(params[slot.param]) : slot.value)), options) as Row[];
+}
+
+function run(reader: Reader, sql: string, values: unknown[], options: ReadOptions): unknown[] {
+  const connection = connectionOf(reader);
+  if (!options.remember) return connection.prepare(sql).all(...values);
+  const version = connection.prepare('PRAGMA data_version').pluck().get();
+  if (version !== reader.version) {
+    reader.remembered.clear();
+    reader.version = version;
+  }
+  const key = `${sql}\u0000${JSON.stringify(values)}`;
+  let rows = reader.remembered.get(key);
+  if (rows === undefined) {
+    rows = connection.prepare(sql).all(...values);
+    if (reader.remembered.size >= REMEMBERED_READS) reader.remembered.delete(reader.remembered.keys().next().value as string);
+    reader.remembered.set(key, rows);
+  }
+  return rows;
+}

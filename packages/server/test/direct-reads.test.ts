@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, prepareDatabase } from '../src/db/connection.js';
+import { preparedSelect, readAll, readPrepared } from '../src/db/direct-reads.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { createTestDatabase, testDialect } from './database.js';
+
+const clientNamed = preparedSelect((db, name: string) => db('clients').where('name', name).select('id', 'name'));
+const addClient = (db: Knex, name: string) => db('clients').insert({ name, created_at: Date.now() });
+
+describe.skipIf(testDialect() !== 'sqlite')('direct reads on a SQLite file', () => {
+  let dir: string;
+  let file: string;
+  let db: Knex;
+  let other: Knex;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'direct-reads-'));
+    file = path.join(dir, 'portal.db');
+    db = openDatabase({ url: `sqlite:${file}` });
+    await migrateToLatest(db);
+    // Another instance on the same file: a connection of its own, as another process has.
+    other = openDatabase({ url: `sqlite:${file}` });
+  });
+
+  afterAll(async () => {
+    await other.destroy();
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("never see another request's open transaction, and see its commit at once", async () => {
+    const trx = await db.transaction();
+    try {
+      await addClient(trx, 'Uncommitted');
+      // Through Knex this read would wait for the pool's only connection, held by trx.
+      expect(await readPrepared(db, clientNamed, ['Uncommitted'])).toEqual([]);
+      expect(await readPrepared(trx, clientNamed, ['Uncommitted'])).toHaveLength(1);
+      await trx.commit();
+    } finally {
+      if (!trx.isCompleted()) await trx.rollback();
+    }
+    expect(await readPrepared(db, clientNamed, ['Uncommitted'])).toMatchObject([{ name: 'Uncommitted' }]);
+  });
+
+  it('forget remembered rows when any connection commits a change', async () => {
+    expect(await readPrepared(db, clientNamed, ['Globex'], { remember: true })).toEqual([]);
+    await addClient(other, 'Globex');
+    expect(await readPrepared(db, clientNamed, ['Globex'], { remember: true })).toMatchObject([{ name: 'Globex' }]);
+    await other('clients').where('name', 'Globex').delete();
+    expect(await readPrepared(db, clientNamed, ['Globex'], { remember: true })).toEqual([]);
+    // A change made through this instance's own Knex connection counts as well.
+    await addClient(db, 'Globex');
+    expect(await readPrepared(db, clientNamed, ['Globex'], { remember: true })).toHaveLength(1);
+  });
+
+  it('remember each set of parameters apart', async () => {
+    await addClient(db, 'Initech');
+    await addClient(db, 'Hooli');
+    const [initech] = await readPrepared<{ name: string }, [string]>(db, clientNamed, ['Initech'], { remember: true });
+    const [hooli] = await readPrepared<{ name: string }, [string]>(db, clientNamed, ['Hooli'], { remember: true });
+    expect([initech.name, hooli.name]).toEqual(['Initech', 'Hooli']);
+  });
+
+  it('read queries of any shape, and refuse a prepared one whose parameter does not reach the bindings', async () => {
+    expect(await readAll(db, db('clients').where('name', 'like', 'Ini%').select('name'))).toEqual([{ name: 'Initech' }]);
+    const limited = preparedSelect((db, count: number) => db('clients').select('id').limit(count));
+    await expect(readPrepared(db, limited, [1])).rejects.toThrow(/does not reach the bindings/);
+  });
+
+  it('close with the database: a read afterwards is refused, not answered', async () => {
+    const closing = openDatabase({ url: `sqlite:${file}` });
+    expect(await readPrepared(closing, clientNamed, ['Initech'])).toHaveLength(1);
+    await closing.destroy();
+    await expect(readPrepared(closing, clientNamed, ['Initech'])).rejects.toThrow();
+  });
+});
+
+describe('direct reads elsewhere', () => {
+  it.skipIf(testDialect() !== 'postgres')('go through Knex on PostgreSQL', async () => {
+    const database = createTestDatabase('postgres');
+    const db = openDatabase({ url: database.url, schema: database.schema });
+    try {
+      await prepareDatabase(db, database.schema);
+      await migrateToLatest(db);
+      await addClient(db, 'Postgres');
+      expect(await readPrepared(db, clientNamed, ['Postgres'], { remember: true })).toMatchObject([{ name: 'Postgres' }]);
+      await db('clients').where('name', 'Postgres').delete();
+      expect(await readPrepared(db, clientNamed, ['Postgres'], { remember: true })).toEqual([]);
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
+  });
+
+  it.skipIf(testDialect() !== 'sqlite')('go through Knex on an in-memory database', async () => {
+    const db = openDatabase({ url: 'sqlite::memory:' });
+    try {
+      await migrateToLatest(db);
+      await addClient(db, 'Memory');
+      expect(await readPrepared(db, clientNamed, ['Memory'], { remember: true })).toMatchObject([{ name: 'Memory' }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
