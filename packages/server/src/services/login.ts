@@ -2,7 +2,6 @@
 import { ApiError, email as emailSchema, invalidInput, type CurrentUser } from '@tools-portal/core';
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
-import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
 import {
   addressSubject,
@@ -193,27 +192,23 @@ export async function registerFromInvite(
   method: 'invite-password' | 'invite-google',
   policy: SignInPolicy,
 ): Promise<SignedIn> {
-  try {
-    return await db.transaction(async (trx) => {
-      const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
-      if (consumed === 0) throw new ApiError('conflict', 'this invitation has already been used');
-      if (await findUserByEmail(trx, invite.email)) throw new ApiError('conflict', `a user with email ${invite.email} already exists`);
-      const [row] = await trx('users')
-        .insert({
-          email: invite.email,
-          client_id: invite.client_id,
-          password_hash: credentials.passwordHash ?? null,
-          google_sub: credentials.googleSub ?? null,
-          created_at: Date.now(),
-        })
-        .returning('id');
-      const appIds = await appIdsOfInvite(trx, invite.id);
-      if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
-      return completeSignIn(trx, await currentUserById(trx, row.id), method, info, policy);
-    });
-  } catch (error) {
-    throw translateDatabaseError(error, `a user with email ${invite.email} already exists`) ?? error;
-  }
+  return await db.transaction(async (trx) => {
+    const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
+    if (consumed === 0) throw new ApiError('conflict', 'this invitation has already been used');
+    if (await findUserByEmail(trx, invite.email)) throw new ApiError('conflict', `a user with email ${invite.email} already exists`);
+    const [row] = await trx('users')
+      .insert({
+        email: invite.email,
+        client_id: invite.client_id,
+        password_hash: credentials.passwordHash ?? null,
+        google_sub: credentials.googleSub ?? null,
+        created_at: Date.now(),
+      })
+      .returning('id');
+    const appIds = await appIdsOfInvite(trx, invite.id);
+    if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
+    return completeSignIn(trx, await currentUserById(trx, row.id), method, info, policy);
+  });
 }
 
 export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, token: string, password: string): Promise<SignedIn> {
