@@ -220,9 +220,18 @@ export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, to
   return registerFromInvite(db, info, invite, { passwordHash }, 'invite-password', policy);
 }
 
-export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number | undefined): Promise<void> {
+/** The event-log entry of a logout: the portal's own, or an app's through OpenID Connect. */
+export interface LogoutEvent {
+  type: 'session.logout' | 'oidc.logout';
+  text: string;
+}
+
+const PORTAL_LOGOUT: LogoutEvent = { type: 'session.logout', text: 'logout' };
+
+/** Ends the session and writes its entry in one transaction: both or neither (docs/event-log.md). */
+export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number | undefined, event = PORTAL_LOGOUT): Promise<void> {
   await db.transaction(async (trx) => {
     if (sessionId !== undefined) await endSession(trx, sessionId);
-    await logEvent(trx, audit, 'session.logout', 'logout');
+    await logEvent(trx, audit, event.type, event.text);
   });
 }
