@@ -45,7 +45,7 @@ describe('access requests', () => {
       status: 'open',
       createdTimestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
-    expect(await failure(api.accessRequests.create({ appid: app.id, reason: 'again' }))).toMatchObject({ code: 'conflict' });
+    expect(await failure(api.accessRequests.create({ appid: app.id, reason: 'again' }))).toEqual({ code: 'conflict', message: 'you have an open request for this app already' });
     expect(await api.accessRequests.list()).toEqual([request]);
     expect(await events()).toContain(`requested access to app ${app.name}`);
   });

@@ -24,6 +24,11 @@ describe('conflicts', () => {
     expect(await failure(api.accessTokens.create(key))).toEqual({ code: 'conflict', message: 'this API key already exists', field: 'token' });
 
     const client = await portal.admin.clients.create(unique('client'));
+    const other = await portal.admin.clients.create(unique('client'));
+    const clientConflict = { code: 'conflict', message: 'a client with this name already exists', field: 'name' };
+    expect(await failure(portal.admin.clients.create(client.name))).toEqual(clientConflict);
+    expect(await failure(portal.admin.clients.rename(other.id, client.name))).toEqual(clientConflict);
+
     const email = `${unique('invitee')}@example.com`;
     await portal.admin.invites.create({ email, clientid: client.id, apps: [] });
     expect(await failure(portal.admin.invites.create({ email, clientid: client.id, apps: [] }))).toMatchObject({ code: 'conflict', field: 'email' });

@@ -61,7 +61,7 @@ describe('driver errors', () => {
   it('a duplicate is a conflict and a missing reference not_found', async () => {
     await db('clients').insert({ name: 'duplicate', created_at: Date.now() });
     const duplicate = await caught(db('clients').insert({ name: 'duplicate', created_at: Date.now() }));
-    expect(translateDatabaseError(duplicate, 'client duplicate already exists')).toMatchObject({ code: 'conflict', message: 'client duplicate already exists' });
+    expect(translateDatabaseError(duplicate)).toMatchObject({ code: 'conflict', message: 'a client with this name already exists', details: { field: 'name' } });
     const orphan = await caught(db('users').insert({ email: 'orphan@example.com', client_id: 999999, created_at: Date.now() }));
     expect(translateDatabaseError(orphan)).toMatchObject({ code: 'not_found' });
   });

@@ -8,6 +8,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import type { App } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
+import { refuseEvents } from './refused-events.js';
 import { becomesTrue, CACHE_BOUND_MS, createApp, failure, useTestPortal, type TestUser } from './support.js';
 
 const portal = useTestPortal();
@@ -334,33 +335,57 @@ describe('refresh tokens and revocation', () => {
   });
 });
 
+/** An app sends the browser to the provider's logout: answers the Sign out page and its text. */
+async function openLogoutPage(browser: Browser, rp: RelyingParty, idToken: string) {
+  const endUrl = oidc.buildEndSessionUrl(rp.config, { id_token_hint: idToken, post_logout_redirect_uri: AFTER_LOGOUT, state: 'bye' }).href;
+  const { response } = await browser.navigate(endUrl);
+  return { response, html: await response.text() };
+}
+
+/** The Sign out page's button: posts its form. */
+function confirmLogout(browser: Browser, html: string) {
+  const action = /action="([^"]+)"/.exec(html)![1]!;
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)![1]!;
+  return browser.request(new URL(action.replace(/&amp;/g, '&'), portal.url).href, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+  });
+}
+
 describe('sign-out', () => {
   it('RP-initiated logout ends the portal session, on a page within the CSP, then goes to the registered URI', async () => {
     const { rp, user } = await setup();
     const tokens = await signIn(rp, user.token);
     const browser = browserOf(user.token);
-    const endUrl = oidc.buildEndSessionUrl(rp.config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: AFTER_LOGOUT, state: 'bye' }).href;
-    const { response } = await browser.navigate(endUrl);
+    const { response, html } = await openLogoutPage(browser, rp, tokens.id_token!);
     expect(response.status).toBe(200);
     const csp = response.headers.get('content-security-policy')!;
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src 'self'");
     expect(csp).toMatch(/form-action 'self' http:\/\/127\.0\.0\.1:9/);
-    const html = await response.text();
     expect(html).not.toMatch(/<script|<style|style=/);
-    const action = /action="([^"]+)"/.exec(html)![1]!;
-    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)![1]!;
-    const confirm = await browser.request(new URL(action.replace(/&amp;/g, '&'), portal.url).href, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
-    });
+    const confirm = await confirmLogout(browser, html);
     expect(confirm.status).toBe(303);
     const back = new URL(confirm.headers.get('location')!);
     expect(back.origin + back.pathname).toBe(AFTER_LOGOUT);
     expect(back.searchParams.get('state')).toBe('bye');
     expect(browser.cookies.has('accesstoken')).toBe(false);
     expect(await failure(user.api.users.me())).toMatchObject({ code: 'unauthenticated' });
+  });
+
+  it('RP-initiated logout ends the portal session and writes its event in one transaction: neither without the other', async () => {
+    const { rp, user } = await setup();
+    const tokens = await signIn(rp, user.token);
+    const browser = browserOf(user.token);
+    const { html } = await openLogoutPage(browser, rp, tokens.id_token!);
+    const allowEvents = await refuseEvents(portal.deps.db, 'oidc.logout');
+    try {
+      expect((await confirmLogout(browser, html)).status).toBe(500);
+    } finally {
+      await allowEvents();
+    }
+    expect(await user.api.users.me()).toMatchObject({ email: user.email });
   });
 
   it('portal logout ends the provider sign-in: the same browser with prompt=none gets login_required', async () => {

@@ -102,22 +102,24 @@ export function uniqueViolationOf(error: unknown): { table: string; columns: str
 
 /**
  * What a unique violation means to a caller, by table and columns: the input field at fault
- * (`details.field`) and the message. Unknown constraints get a generic conflict.
+ * (`details.field`), when one is, and the message. Unknown constraints get a generic conflict.
  */
-const CONFLICTS: Record<string, { field: string; message: string }> = {
+const CONFLICTS: Record<string, { field?: string; message: string }> = {
   'apps.name': { field: 'name', message: 'an app with this name already exists' },
   'clients.name': { field: 'name', message: 'a client with this name already exists' },
   'users.email': { field: 'email', message: 'a user with this email already exists' },
   'invites.email': { field: 'email', message: 'an open invite for this email already exists' },
   'user_apps.user_id,app_id': { field: 'appid', message: 'the user already has this app' },
   'api_keys.key_hash': { field: 'token', message: 'this API key already exists' },
+  // The partial index access_requests_open: one open request per user and app.
+  'access_requests.user_id,app_id': { message: 'you have an open request for this app already' },
 };
 
-function conflictOf(error: unknown, message: string | undefined): ApiError {
+function conflictOf(error: unknown): ApiError {
   const violation = uniqueViolationOf(error);
   const known = violation && CONFLICTS[`${violation.table}.${violation.columns.join(',')}`];
   const field = known?.field;
-  return new ApiError('conflict', message ?? known?.message ?? 'already exists', field ? { field } : {});
+  return new ApiError('conflict', known?.message ?? 'already exists', field ? { field } : {});
 }
 
 /**
@@ -125,11 +127,11 @@ function conflictOf(error: unknown, message: string | undefined): ApiError {
  * translation of driver errors: the error middleware and forward auth's fast path call it for
  * whatever a service let through, so services need no try/catch of their own.
  */
-export function translateDatabaseError(error: unknown, conflictMessage?: string): ApiError | undefined {
+export function translateDatabaseError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   switch (kindOf(error)) {
     case 'conflict':
-      return conflictOf(error, conflictMessage);
+      return conflictOf(error);
     case 'missing_reference':
       return new ApiError('not_found', 'a referenced record does not exist');
     case 'bad_value':

@@ -19,6 +19,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { logEvent } from '../services/audit.js';
 import type { AuthCache } from '../services/auth-cache.js';
+import { logout } from '../services/login.js';
 import type { SecretBox } from '../services/secret-box.js';
 import type { Principal } from '../services/sessions.js';
 import { usersQuery, toCurrentUser, type UserRow } from '../services/users.js';
@@ -365,9 +366,9 @@ async function afterProviderRoute(deps: OidcDeps, ctx: KoaContextWithOIDC): Prom
     if (formPost) withFormAction(ctx, String(ctx.oidc.params?.redirect_uri ?? ''));
   }
   if (route === 'end_session_confirm' && ctx.oidc.params?.logout && principal && ctx.status === 303) {
-    await deps.db('sessions').where({ id: principal.sessionId }).delete();
+    const app = ctx.oidc.client ? ` from app ${ctx.oidc.client.clientId}` : '';
+    await logout(deps.db, { ...audit, actor: principal.user }, principal.sessionId, { type: 'oidc.logout', text: `logged out (OpenID Connect logout${app})` });
     deps.authCache.clear();
-    await logEvent(deps.db, audit, 'oidc.logout', `logged out (OpenID Connect logout${ctx.oidc.client ? ` from app ${ctx.oidc.client.clientId}` : ''})`);
     ctx.append('Set-Cookie', clearPortalCookie(deps.config.secureCookies));
   }
 }

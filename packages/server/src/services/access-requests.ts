@@ -6,7 +6,6 @@
  */
 import { ADMIN_CLIENT_NAME, conflict, notFound, type AccessRequest, type AccessRequestStatus, type CurrentUser, type RequestableApp } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { translateDatabaseError } from '../db/errors.js';
 import { accessDecided, accessRequested } from '../mail/templates.js';
 import { checkFutureExpiry, grantIsLive, insertGrant } from './apps.js';
 import { logEvent, type Audit } from './audit.js';
@@ -91,28 +90,24 @@ const adminsQuery = (db: Knex) =>
 
 export async function createRequest(db: Knex, audit: Audit & { actor: CurrentUser }, appId: number, reason: string, policy?: MailPolicy): Promise<AccessRequest> {
   const user = audit.actor;
-  try {
-    return await db.transaction(async (trx) => {
-      const app = await trx('apps').where({ id: appId }).first('id', 'name', 'requestable');
-      // Not requestable looks exactly like not there: a user never learns of other apps.
-      if (!app || !app.requestable) throw notFound('app', appId);
-      if (user.admin) throw conflict(`you may use app ${app.name} already`);
-      const [row] = await trx('access_requests')
-        .insert({ user_id: user.id, app_id: appId, reason, status: 'open', created_at: Date.now() })
-        .returning('id');
-      // After the insert: an approval committed meanwhile is seen here (a request racing its approval).
-      const granted = await grantIsLive(trx('user_apps').where({ user_id: user.id, app_id: appId }), Date.now()).first('app_id');
-      if (granted) throw conflict(`you may use app ${app.name} already`);
-      await logEvent(trx, audit, 'access.request', `requested access to app ${app.name}`);
-      if (policy?.mail) {
-        const mail = accessRequested({ email: user.email, app: app.name, reason, link: `${policy.publicUrl}/auth/#/accessrequests` });
-        for (const admin of (await adminsQuery(trx)) as { email: string }[]) await enqueueMail(trx, policy, { kind: 'access-request', to: admin.email, ...mail });
-      }
-      return toRequest(await getRequest(trx, row.id));
-    });
-  } catch (error) {
-    throw translateDatabaseError(error, 'you have an open request for this app already') ?? error;
-  }
+  return await db.transaction(async (trx) => {
+    const app = await trx('apps').where({ id: appId }).first('id', 'name', 'requestable');
+    // Not requestable looks exactly like not there: a user never learns of other apps.
+    if (!app || !app.requestable) throw notFound('app', appId);
+    if (user.admin) throw conflict(`you may use app ${app.name} already`);
+    const [row] = await trx('access_requests')
+      .insert({ user_id: user.id, app_id: appId, reason, status: 'open', created_at: Date.now() })
+      .returning('id');
+    // After the insert: an approval committed meanwhile is seen here (a request racing its approval).
+    const granted = await grantIsLive(trx('user_apps').where({ user_id: user.id, app_id: appId }), Date.now()).first('app_id');
+    if (granted) throw conflict(`you may use app ${app.name} already`);
+    await logEvent(trx, audit, 'access.request', `requested access to app ${app.name}`);
+    if (policy?.mail) {
+      const mail = accessRequested({ email: user.email, app: app.name, reason, link: `${policy.publicUrl}/auth/#/accessrequests` });
+      for (const admin of (await adminsQuery(trx)) as { email: string }[]) await enqueueMail(trx, policy, { kind: 'access-request', to: admin.email, ...mail });
+    }
+    return toRequest(await getRequest(trx, row.id));
+  });
 }
 
 /** The caller's own requests, newest first; for admins every open request and the last decided ones. */

@@ -1,6 +1,5 @@
 import { ADMIN_CLIENT_NAME, ApiError, clientNameConflict, notFound, type Client } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
 
 export async function listClients(db: Knex): Promise<Client[]> {
@@ -24,15 +23,11 @@ export async function createAdminClient(db: Knex, audit: Audit): Promise<number>
 export async function createClient(db: Knex, audit: Audit, name: string): Promise<Client> {
   const lookalike = clientNameConflict(name);
   if (lookalike) throw lookalike;
-  try {
-    return await db.transaction(async (trx) => {
-      const [row] = await trx('clients').insert({ name, created_at: Date.now() }).returning(['id', 'name']);
-      await logEvent(trx, audit, 'client.create', `created client ${name}`, { client: name, user: '' });
-      return { id: row.id, name: row.name };
-    });
-  } catch (error) {
-    throw translateDatabaseError(error, `client ${name} already exists`) ?? error;
-  }
+  return await db.transaction(async (trx) => {
+    const [row] = await trx('clients').insert({ name, created_at: Date.now() }).returning(['id', 'name']);
+    await logEvent(trx, audit, 'client.create', `created client ${name}`, { client: name, user: '' });
+    return { id: row.id, name: row.name };
+  });
 }
 
 /**
@@ -42,20 +37,16 @@ export async function createClient(db: Knex, audit: Audit, name: string): Promis
 export async function renameClient(db: Knex, audit: Audit, id: number, name: string): Promise<Client> {
   const lookalike = clientNameConflict(name);
   if (lookalike) throw lookalike;
-  try {
-    return await db.transaction(async (trx) => {
-      const before = await getClient(trx, id);
-      if (before.name === name) return before;
-      if (before.name === ADMIN_CLIENT_NAME) {
-        throw new ApiError('forbidden', `client ${ADMIN_CLIENT_NAME} cannot be renamed: it holds the admins`);
-      }
-      await trx('clients').where({ id }).update({ name });
-      await logEvent(trx, audit, 'client.update', `renamed client ${before.name} to ${name}`, { client: name, user: '' });
-      return { id, name };
-    });
-  } catch (error) {
-    throw translateDatabaseError(error, `client ${name} already exists`) ?? error;
-  }
+  return await db.transaction(async (trx) => {
+    const before = await getClient(trx, id);
+    if (before.name === name) return before;
+    if (before.name === ADMIN_CLIENT_NAME) {
+      throw new ApiError('forbidden', `client ${ADMIN_CLIENT_NAME} cannot be renamed: it holds the admins`);
+    }
+    await trx('clients').where({ id }).update({ name });
+    await logEvent(trx, audit, 'client.update', `renamed client ${before.name} to ${name}`, { client: name, user: '' });
+    return { id, name };
+  });
 }
 
 /** Deletes a client and, through the foreign keys, its users with their sessions, keys and grants. */

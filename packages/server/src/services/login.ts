@@ -2,7 +2,6 @@
 import { ApiError, email as emailSchema, invalidInput, type CurrentUser } from '@tools-portal/core';
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
-import { translateDatabaseError } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
 import {
   addressSubject,
@@ -193,27 +192,23 @@ export async function registerFromInvite(
   method: 'invite-password' | 'invite-google',
   policy: SignInPolicy,
 ): Promise<SignedIn> {
-  try {
-    return await db.transaction(async (trx) => {
-      const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
-      if (consumed === 0) throw new ApiError('conflict', 'this invitation has already been used');
-      if (await findUserByEmail(trx, invite.email)) throw new ApiError('conflict', `a user with email ${invite.email} already exists`);
-      const [row] = await trx('users')
-        .insert({
-          email: invite.email,
-          client_id: invite.client_id,
-          password_hash: credentials.passwordHash ?? null,
-          google_sub: credentials.googleSub ?? null,
-          created_at: Date.now(),
-        })
-        .returning('id');
-      const appIds = await appIdsOfInvite(trx, invite.id);
-      if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
-      return completeSignIn(trx, await currentUserById(trx, row.id), method, info, policy);
-    });
-  } catch (error) {
-    throw translateDatabaseError(error, `a user with email ${invite.email} already exists`) ?? error;
-  }
+  return await db.transaction(async (trx) => {
+    const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
+    if (consumed === 0) throw new ApiError('conflict', 'this invitation has already been used');
+    if (await findUserByEmail(trx, invite.email)) throw new ApiError('conflict', `a user with email ${invite.email} already exists`);
+    const [row] = await trx('users')
+      .insert({
+        email: invite.email,
+        client_id: invite.client_id,
+        password_hash: credentials.passwordHash ?? null,
+        google_sub: credentials.googleSub ?? null,
+        created_at: Date.now(),
+      })
+      .returning('id');
+    const appIds = await appIdsOfInvite(trx, invite.id);
+    if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
+    return completeSignIn(trx, await currentUserById(trx, row.id), method, info, policy);
+  });
 }
 
 export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, token: string, password: string): Promise<SignedIn> {
@@ -225,9 +220,18 @@ export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, to
   return registerFromInvite(db, info, invite, { passwordHash }, 'invite-password', policy);
 }
 
-export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number | undefined): Promise<void> {
+/** The event-log entry of a logout: the portal's own, or an app's through OpenID Connect. */
+export interface LogoutEvent {
+  type: 'session.logout' | 'oidc.logout';
+  text: string;
+}
+
+const PORTAL_LOGOUT: LogoutEvent = { type: 'session.logout', text: 'logout' };
+
+/** Ends the session and writes its entry in one transaction: both or neither (docs/event-log.md). */
+export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number | undefined, event = PORTAL_LOGOUT): Promise<void> {
   await db.transaction(async (trx) => {
     if (sessionId !== undefined) await endSession(trx, sessionId);
-    await logEvent(trx, audit, 'session.logout', 'logout');
+    await logEvent(trx, audit, event.type, event.text);
   });
 }

@@ -1,7 +1,6 @@
 /** Staff with the company Google address become admins (docs/product.md §1): users of client Admin. */
 import { ADMIN_CLIENT_NAME } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { translateDatabaseError } from '../db/errors.js';
 import type { Audit } from './audit.js';
 import { createAdminClient } from './clients.js';
 import { completeSignIn, type SignedIn, type SignInPolicy } from './sign-in.js';
@@ -9,17 +8,13 @@ import { currentUserById } from './users.js';
 
 /** Creates the staff admin and signs them in, in one transaction. */
 export async function createStaffAdmin(db: Knex, audit: Audit, identity: { email: string; googleSub: string }, policy: SignInPolicy): Promise<SignedIn> {
-  try {
-    return await db.transaction(async (trx) => {
-      const existing: { id: number } | undefined = await trx('clients').where({ name: ADMIN_CLIENT_NAME }).first('id');
-      // The Admin client may have been deleted since the start that bootstrapped it.
-      const clientId = existing?.id ?? (await createAdminClient(trx, audit));
-      const [row] = await trx('users')
-        .insert({ email: identity.email, client_id: clientId, google_sub: identity.googleSub, created_at: Date.now() })
-        .returning('id');
-      return completeSignIn(trx, await currentUserById(trx, row.id), 'staff-google', audit, policy);
-    });
-  } catch (error) {
-    throw translateDatabaseError(error, `a user with email ${identity.email} already exists`) ?? error;
-  }
+  return await db.transaction(async (trx) => {
+    const existing: { id: number } | undefined = await trx('clients').where({ name: ADMIN_CLIENT_NAME }).first('id');
+    // The Admin client may have been deleted since the start that bootstrapped it.
+    const clientId = existing?.id ?? (await createAdminClient(trx, audit));
+    const [row] = await trx('users')
+      .insert({ email: identity.email, client_id: clientId, google_sub: identity.googleSub, created_at: Date.now() })
+      .returning('id');
+    return completeSignIn(trx, await currentUserById(trx, row.id), 'staff-google', audit, policy);
+  });
 }

@@ -1,8 +1,7 @@
 // Every screen and every dialog, old and new, checked by axe-core (WCAG 2.1 A/AA and best
 // practices) at laptop and phone width; and every dialog keeps focus inside while open and gives
 // it back to the button that opened it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -14,28 +13,14 @@ import {
   focusedName,
   focusStaysInDialog,
   goto,
-  launchBrowser,
   loginInBrowser,
   openPage,
-  startWebPortal,
+  useBrowserPortal,
   unique,
-  type TestPortal,
   type WatchedPage,
 } from './support';
 
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!chromiumAvailable) return;
-  portal = await startWebPortal();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const web = useBrowserPortal();
 
 /** Opens a dialog with the named button, checks it, closes it with Escape or its Cancel button. */
 async function checkDialog(page: WatchedPage, opener: string, title: string, close: 'Escape' | 'Cancel' | 'Close' = 'Escape'): Promise<void> {
@@ -55,28 +40,28 @@ async function checkDialog(page: WatchedPage, opener: string, title: string, clo
 describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', () => {
   for (const viewport of [LAPTOP, PHONE]) {
     it(`admin screens and dialogs at ${viewport.width} px have no axe violation`, async () => {
-      const app = await createApp(portal.admin, { name: unique('a11y'), url: `${portal.url}/healthz?app=a11y`, description: 'An app' });
-      await createApp(portal.admin, { name: `extern:${unique('tool')}`, url: 'https://tool.example.com/' });
-      const client = await portal.admin.clients.create(unique('a11y-client'));
-      const member = await portal.createUser({ client, apps: [app] });
-      await portal.admin.invites.create({ email: `${unique('inv')}@example.com`, clientid: client.id, apps: [app.id] });
-      const { context, page } = await openPage(browser, viewport);
+      const app = await createApp(web.portal.admin, { name: unique('a11y'), url: `${web.portal.url}/healthz?app=a11y`, description: 'An app' });
+      await createApp(web.portal.admin, { name: `extern:${unique('tool')}`, url: 'https://tool.example.com/' });
+      const client = await web.portal.admin.clients.create(unique('a11y-client'));
+      const member = await web.portal.createUser({ client, apps: [app] });
+      await web.portal.admin.invites.create({ email: `${unique('inv')}@example.com`, clientid: client.id, apps: [app.id] });
+      const { context, page } = await openPage(web.browser, viewport);
       try {
-        await goto(page, portal, '/login');
+        await goto(page, web.portal, '/login');
         await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'login').toEqual([]);
         // The checker itself works: an image without alternative text is found.
         await page.evaluate(() => document.querySelector('main')?.append(Object.assign(document.createElement('img'), { src: 'data:,', id: 'canary' })));
         expect((await axeViolations(page)).join('\n')).toContain('image-alt');
         await page.evaluate(() => document.getElementById('canary')?.remove());
-        await goto(page, portal, '/login/%2Fauth%2F/some-token');
+        await goto(page, web.portal, '/login/%2Fauth%2F/some-token');
         await expect.poll(() => page.getByRole('heading', { name: 'Set your initial password' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'set password').toEqual([]);
-        await goto(page, portal, '/failedlogin');
+        await goto(page, web.portal, '/failedlogin');
         await expect.poll(() => page.getByRole('heading', { name: 'Failed Login' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'failed login').toEqual([]);
 
-        await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
         await page.waitForURL(/#\/applist\/?$/);
         const screens: [string, string][] = [
           ['/applist', 'Tools-Server'],
@@ -95,24 +80,24 @@ describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', 
           [`/denied/${encodeURIComponent(app.name)}`, 'No access'],
         ];
         for (const [route, heading] of screens) {
-          await goto(page, portal, route);
+          await goto(page, web.portal, route);
           await expect.poll(() => page.getByRole('heading', { name: heading, exact: true }).first().isVisible(), { message: route }).toBe(true);
           await page.waitForLoadState('networkidle');
           expect(await axeViolations(page), route).toEqual([]);
         }
         if (viewport === PHONE) return;
 
-        await goto(page, portal, '/applist');
+        await goto(page, web.portal, '/applist');
         await expect.poll(() => page.getByRole('link', { name: app.name }).isVisible()).toBe(true);
         await checkDialog(page, 'New App', 'New App');
         await checkDialog(page, 'Edit', 'Edit App', 'Cancel');
-        await goto(page, portal, '/clients');
+        await goto(page, web.portal, '/clients');
         await checkDialog(page, 'New Client', 'New Client');
-        await goto(page, portal, '/registrationtokens');
+        await goto(page, web.portal, '/registrationtokens');
         await checkDialog(page, 'New Invite', 'New Invite', 'Cancel');
-        await goto(page, portal, '/accesstokens');
+        await goto(page, web.portal, '/accesstokens');
         await checkDialog(page, 'New API Key', 'New API Key', 'Close');
-        await goto(page, portal, `/user/${member.user.id}`);
+        await goto(page, web.portal, `/user/${member.user.id}`);
         await expect.poll(() => page.getByRole('button', { name: 'Manage Apps' }).isEnabled()).toBe(true);
         await checkDialog(page, 'Manage Apps', 'Manage User Apps');
         expect(page.problems()).toEqual([]);
@@ -123,12 +108,12 @@ describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', 
   }
 
   it('the registration link dialog keeps focus and ignores the backdrop and Escape', async () => {
-    const client = await portal.admin.clients.create(unique('link-client'));
-    const { context, page } = await openPage(browser);
+    const client = await web.portal.admin.clients.create(unique('link-client'));
+    const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
       await page.waitForURL(/#\/applist\/?$/);
-      await goto(page, portal, '/registrationtokens');
+      await goto(page, web.portal, '/registrationtokens');
       await page.getByRole('button', { name: 'New Invite' }).click();
       const form = page.getByRole('dialog', { name: 'New Invite' });
       await form.getByLabel('Email').fill(`${unique('link')}@example.com`);

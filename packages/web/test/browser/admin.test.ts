@@ -2,8 +2,7 @@
 // a fresh browser context), a user's apps, the log, and the help page.
 import fs from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -13,51 +12,33 @@ import {
   columnTexts,
   createApp,
   goto,
-  launchBrowser,
   loginInBrowser,
   openPage,
   screenshot,
-  startWebPortal,
+  useBrowserPortal,
   unique,
-  type TestPortal,
-  type WatchedPage,
 } from './support';
 
-let portal: TestPortal;
-let browser: Browser;
-let context: BrowserContext;
-let page: WatchedPage;
-
-beforeAll(async () => {
-  if (!chromiumAvailable) return;
-  portal = await startWebPortal();
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, LAPTOP));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const web = useBrowserPortal({ page: LAPTOP });
 
 describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
   it('sends a visitor without a session from / and /docs to the login, titled Tools-Server', async () => {
-    await page.goto(`${portal.url}/`);
-    await page.waitForURL(/#\/login$/);
-    expect(await page.title()).toBe('Tools-Server');
-    await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
-    await screenshot(page, '01-login');
+    await web.page.goto(`${web.portal.url}/`);
+    await web.page.waitForURL(/#\/login$/);
+    expect(await web.page.title()).toBe('Tools-Server');
+    await expect.poll(() => web.page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
+    await screenshot(web.page, '01-login');
 
-    await goto(page, portal, '/docs');
-    await page.waitForURL(/#\/login$/);
+    await goto(web.page, web.portal, '/docs');
+    await web.page.waitForURL(/#\/login$/);
   });
 
   it('logs in with a password and lands on the app list with admin navigation and Logout', async () => {
-    await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.waitForURL(/#\/applist\/?$/);
-    const nav = page.getByRole('navigation', { name: 'Main' });
+    await loginInBrowser(web.page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await web.page.waitForURL(/#\/applist\/?$/);
+    const nav = web.page.getByRole('navigation', { name: 'Main' });
     await expect.poll(() => nav.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
-    expect(await page.getByRole('table', { name: 'Apps' }).isVisible()).toBe(true);
+    expect(await web.page.getByRole('table', { name: 'Apps' }).isVisible()).toBe(true);
     for (const label of ['Apps', 'Clients', 'Users', 'Invites', 'Access Tokens', 'Logs', 'Help']) {
       expect(await nav.getByRole('link', { name: label, exact: true }).isVisible()).toBe(true);
     }
@@ -65,125 +46,125 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
   });
 
   it('creates a client with the New Client modal, filters, sorts and deletes with Really?', async () => {
-    await goto(page, portal, '/clients');
-    await page.getByRole('button', { name: 'New Client' }).click();
-    const dialog = page.getByRole('dialog', { name: 'New Client' });
+    await goto(web.page, web.portal, '/clients');
+    await web.page.getByRole('button', { name: 'New Client' }).click();
+    const dialog = web.page.getByRole('dialog', { name: 'New Client' });
     const name = unique('Zeta client');
     await dialog.getByPlaceholder('Enter the client name').fill(name);
-    await screenshot(page, '03-clients-new-client');
+    await screenshot(web.page, '03-clients-new-client');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: `created new client ${name}` }).isVisible()).toBe(true);
-    await expect.poll(() => columnTexts(page, 'Clients', 1)).toContain(name);
-    await portal.admin.clients.create(unique('Alpha client'));
-    await page.reload();
-    await expect.poll(async () => (await columnTexts(page, 'Clients', 1)).length).toBeGreaterThanOrEqual(3);
-    await screenshot(page, '02-clients');
+    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `created new client ${name}` }).isVisible()).toBe(true);
+    await expect.poll(() => columnTexts(web.page, 'Clients', 1)).toContain(name);
+    await web.portal.admin.clients.create(unique('Alpha client'));
+    await web.page.reload();
+    await expect.poll(async () => (await columnTexts(web.page, 'Clients', 1)).length).toBeGreaterThanOrEqual(3);
+    await screenshot(web.page, '02-clients');
 
     // Sorted by name: clicking the header flips the order.
-    const ascending = await columnTexts(page, 'Clients', 1);
+    const ascending = await columnTexts(web.page, 'Clients', 1);
     expect(ascending).toEqual([...ascending].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })));
-    await page.getByRole('button', { name: /Client Name/ }).click();
-    await expect.poll(() => columnTexts(page, 'Clients', 1)).toEqual([...ascending].reverse());
+    await web.page.getByRole('button', { name: /Client Name/ }).click();
+    await expect.poll(() => columnTexts(web.page, 'Clients', 1)).toEqual([...ascending].reverse());
 
     // The filter keeps matching rows; Clear brings the rest back.
-    await page.getByPlaceholder('Filter').fill('zeta');
-    await expect.poll(() => columnTexts(page, 'Clients', 1)).toEqual([name]);
-    await page.getByRole('button', { name: 'Clear' }).click();
-    await expect.poll(async () => (await columnTexts(page, 'Clients', 1)).length).toBe(ascending.length);
+    await web.page.getByPlaceholder('Filter').fill('zeta');
+    await expect.poll(() => columnTexts(web.page, 'Clients', 1)).toEqual([name]);
+    await web.page.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(async () => (await columnTexts(web.page, 'Clients', 1)).length).toBe(ascending.length);
 
     // Two-step delete: Delete, then Really?; leaving the button resets it, the second click deletes.
-    const row = page.getByRole('row').filter({ hasText: name });
+    const row = web.page.getByRole('row').filter({ hasText: name });
     await row.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => row.getByRole('button', { name: 'Really?' }).isVisible()).toBe(true);
-    await screenshot(page, '02-clients-really');
-    await page.getByRole('heading', { name: 'Clients' }).click();
+    await screenshot(web.page, '02-clients-really');
+    await web.page.getByRole('heading', { name: 'Clients' }).click();
     await expect.poll(() => row.getByRole('button', { name: 'Delete' }).isVisible()).toBe(true);
-    expect((await portal.admin.clients.list()).map((client) => client.name)).toContain(name);
+    expect((await web.portal.admin.clients.list()).map((client) => client.name)).toContain(name);
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Really?' }).click();
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: `deleted client ${name}` }).isVisible()).toBe(true);
-    await expect.poll(() => columnTexts(page, 'Clients', 1)).not.toContain(name);
-    expect((await portal.admin.clients.list()).map((client) => client.name)).not.toContain(name);
+    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `deleted client ${name}` }).isVisible()).toBe(true);
+    await expect.poll(() => columnTexts(web.page, 'Clients', 1)).not.toContain(name);
+    expect((await web.portal.admin.clients.list()).map((client) => client.name)).not.toContain(name);
   });
 
   it('creates and edits an app, and shows prod, dev and Other Tools', async () => {
-    await createApp(portal.admin, { name: 'extern:Ticket Desk', url: `${portal.url}/healthz?tool=tickets`, description: 'Tickets and incidents' });
-    await createApp(portal.admin, { name: 'Wiki dev', url: `${portal.url}/wiki-dev/` });
-    await goto(page, portal, '/applist');
-    await page.getByRole('button', { name: 'New App' }).click();
-    const dialog = page.getByRole('dialog', { name: 'New App' });
+    await createApp(web.portal.admin, { name: 'extern:Ticket Desk', url: `${web.portal.url}/healthz?tool=tickets`, description: 'Tickets and incidents' });
+    await createApp(web.portal.admin, { name: 'Wiki dev', url: `${web.portal.url}/wiki-dev/` });
+    await goto(web.page, web.portal, '/applist');
+    await web.page.getByRole('button', { name: 'New App' }).click();
+    const dialog = web.page.getByRole('dialog', { name: 'New App' });
     await dialog.getByLabel('app name').fill('Wiki');
-    await dialog.getByLabel('app url').fill(`${portal.url}/healthz?app=wiki`);
+    await dialog.getByLabel('app url').fill(`${web.portal.url}/healthz?app=wiki`);
     await dialog.getByLabel('app description').fill('The team wiki');
-    await dialog.getByLabel('link to the documentation').fill(`${portal.url}/healthz?docs=wiki`);
-    await screenshot(page, '04-applist-new-app');
+    await dialog.getByLabel('link to the documentation').fill(`${web.portal.url}/healthz?docs=wiki`);
+    await screenshot(web.page, '04-applist-new-app');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'created new app Wiki' }).isVisible()).toBe(true);
-    const wikiRow = page.getByRole('row').filter({ hasText: 'The team wiki' });
-    await expect.poll(() => wikiRow.getByRole('link', { name: 'Wiki', exact: true }).getAttribute('href')).toBe(`${portal.url}/healthz?app=wiki`);
-    expect(await wikiRow.getByRole('link', { name: 'docs' }).getAttribute('href')).toBe(`${portal.url}/healthz?docs=wiki`);
+    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: 'created new app Wiki' }).isVisible()).toBe(true);
+    const wikiRow = web.page.getByRole('row').filter({ hasText: 'The team wiki' });
+    await expect.poll(() => wikiRow.getByRole('link', { name: 'Wiki', exact: true }).getAttribute('href')).toBe(`${web.portal.url}/healthz?app=wiki`);
+    expect(await wikiRow.getByRole('link', { name: 'docs' }).getAttribute('href')).toBe(`${web.portal.url}/healthz?docs=wiki`);
 
     await wikiRow.getByRole('button', { name: 'Edit' }).click();
-    const edit = page.getByRole('dialog', { name: 'Edit App' });
+    const edit = web.page.getByRole('dialog', { name: 'Edit App' });
     expect(await edit.getByLabel('app name').inputValue()).toBe('Wiki');
     await edit.getByLabel('app description').fill('The team wiki, edited');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByRole('row').filter({ hasText: 'The team wiki, edited' }).isVisible()).toBe(true);
+    await expect.poll(() => web.page.getByRole('row').filter({ hasText: 'The team wiki, edited' }).isVisible()).toBe(true);
 
     // Bad input comes back as the product's (odd) wording (docs/product.md §8) and changes nothing.
-    await page.getByRole('button', { name: 'New App' }).click();
-    await page.getByRole('dialog', { name: 'New App' }).getByLabel('app name').fill('broken');
-    await page.getByRole('dialog', { name: 'New App' }).getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'failed to create new client undefined' }).isVisible()).toBe(true);
-    await page.getByRole('dialog', { name: 'New App' }).getByRole('button', { name: 'Cancel' }).click();
+    await web.page.getByRole('button', { name: 'New App' }).click();
+    await web.page.getByRole('dialog', { name: 'New App' }).getByLabel('app name').fill('broken');
+    await web.page.getByRole('dialog', { name: 'New App' }).getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: 'failed to create new client undefined' }).isVisible()).toBe(true);
+    await web.page.getByRole('dialog', { name: 'New App' }).getByRole('button', { name: 'Cancel' }).click();
 
     // prod hides -dev and extern: apps; Other Tools lists extern: without the prefix.
-    expect(await columnTexts(page, 'Apps', 1)).toEqual([expect.stringContaining('Wiki')]);
-    const otherTools = page.locator('aside');
+    expect(await columnTexts(web.page, 'Apps', 1)).toEqual([expect.stringContaining('Wiki')]);
+    const otherTools = web.page.locator('aside');
     expect(await otherTools.getByRole('link', { name: 'Ticket Desk' }).isVisible()).toBe(true);
     expect(await otherTools.getByRole('link', { name: 'old documentation' }).getAttribute('href')).toBe('/docs/');
-    await screenshot(page, '05-applist-prod');
-    await page.getByRole('button', { name: 'dev', exact: true }).click();
-    await expect.poll(() => columnTexts(page, 'Apps', 1)).toEqual([expect.stringContaining('Wiki dev')]);
-    await screenshot(page, '05-applist-dev');
+    await screenshot(web.page, '05-applist-prod');
+    await web.page.getByRole('button', { name: 'dev', exact: true }).click();
+    await expect.poll(() => columnTexts(web.page, 'Apps', 1)).toEqual([expect.stringContaining('Wiki dev')]);
+    await screenshot(web.page, '05-applist-dev');
 
     // Delete App, Really?: the list reloads without it.
-    const devRow = page.getByRole('row').filter({ hasText: 'Wiki dev' });
+    const devRow = web.page.getByRole('row').filter({ hasText: 'Wiki dev' });
     await devRow.getByRole('button', { name: 'Delete App' }).click();
     await devRow.getByRole('button', { name: 'Really?' }).click();
-    await expect.poll(() => columnTexts(page, 'Apps', 1)).toEqual([]);
-    expect((await portal.admin.apps.list()).map((app) => app.name)).not.toContain('Wiki dev');
+    await expect.poll(() => columnTexts(web.page, 'Apps', 1)).toEqual([]);
+    expect((await web.portal.admin.apps.list()).map((app) => app.name)).not.toContain('Wiki dev');
   });
 
   it('invites a user whose link opens the set-password screen in a fresh browser, then lands on the app list', async () => {
-    const client = await portal.admin.clients.create(unique('Invitees'));
+    const client = await web.portal.admin.clients.create(unique('Invitees'));
     const email = `${unique('invitee')}@example.com`;
-    await goto(page, portal, '/registrationtokens');
-    await page.getByRole('button', { name: 'New Invite' }).click();
-    const dialog = page.getByRole('dialog', { name: 'New Invite' });
+    await goto(web.page, web.portal, '/registrationtokens');
+    await web.page.getByRole('button', { name: 'New Invite' }).click();
+    const dialog = web.page.getByRole('dialog', { name: 'New Invite' });
     await dialog.getByLabel('Email').fill(email);
     await expect.poll(() => dialog.getByLabel('Client').locator('option').allInnerTexts()).toContain(client.name);
     await dialog.getByLabel('Client').selectOption({ label: client.name });
     expect(await dialog.getByLabel('Apps').getAttribute('size')).toBe('5');
-    await screenshot(page, '06-invites-new-invite');
+    await screenshot(web.page, '06-invites-new-invite');
     await dialog.getByRole('button', { name: 'Save' }).click();
 
-    const linkDialog = page.getByRole('dialog', { name: 'Please copy the registration link' });
+    const linkDialog = web.page.getByRole('dialog', { name: 'Please copy the registration link' });
     await expect.poll(() => linkDialog.isVisible()).toBe(true);
     const link = await linkDialog.getByLabel('Registration link').inputValue();
-    const invite = (await portal.admin.invites.list()).find((candidate) => candidate.email === email);
-    expect(link).toBe(`${portal.url}/auth/register?token=${encodeURIComponent(invite!.token)}`);
-    await screenshot(page, '07-invites-link');
+    const invite = (await web.portal.admin.invites.list()).find((candidate) => candidate.email === email);
+    expect(link).toBe(`${web.portal.url}/auth/register?token=${encodeURIComponent(invite!.token)}`);
+    await screenshot(web.page, '07-invites-link');
     // A click on the backdrop does not close it; OK does.
-    await page.mouse.click(5, LAPTOP.height - 5);
+    await web.page.mouse.click(5, LAPTOP.height - 5);
     expect(await linkDialog.isVisible()).toBe(true);
     await linkDialog.getByRole('button', { name: 'OK' }).click();
     await expect.poll(() => linkDialog.count()).toBe(0);
-    await expect.poll(() => columnTexts(page, 'Invites', 1)).toContain(email);
-    await screenshot(page, '06-invites');
+    await expect.poll(() => columnTexts(web.page, 'Invites', 1)).toContain(email);
+    await screenshot(web.page, '06-invites');
 
     // The invitee, in a browser with no cookies of the admin.
-    const invitee = await openPage(browser, PHONE);
+    const invitee = await openPage(web.browser, PHONE);
     try {
       await invitee.page.goto(link);
       await expect.poll(() => invitee.page.getByRole('heading', { name: 'Set your initial password' }).isVisible()).toBe(true);
@@ -211,93 +192,93 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     } finally {
       await invitee.context.close();
     }
-    expect((await portal.admin.users.list()).map((user) => user.email)).toContain(email);
+    expect((await web.portal.admin.users.list()).map((user) => user.email)).toContain(email);
 
     // Another invite, deleted with Delete, Really?; a plain dialog closes on a backdrop click.
     const stale = `${unique('stale')}@example.com`;
-    await portal.admin.invites.create({ email: stale, clientid: client.id, apps: [] });
-    await page.reload();
-    const row = page.getByRole('row').filter({ hasText: stale });
+    await web.portal.admin.invites.create({ email: stale, clientid: client.id, apps: [] });
+    await web.page.reload();
+    const row = web.page.getByRole('row').filter({ hasText: stale });
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Really?' }).click();
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: `deleted registration token ${stale}` }).isVisible()).toBe(true);
-    await expect.poll(() => columnTexts(page, 'Invites', 1)).not.toContain(stale);
-    await page.getByRole('button', { name: 'New Invite' }).click();
-    await expect.poll(() => page.getByRole('dialog', { name: 'New Invite' }).isVisible()).toBe(true);
-    await page.mouse.click(5, LAPTOP.height - 5);
-    await expect.poll(() => page.getByRole('dialog', { name: 'New Invite' }).count()).toBe(0);
+    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `deleted registration token ${stale}` }).isVisible()).toBe(true);
+    await expect.poll(() => columnTexts(web.page, 'Invites', 1)).not.toContain(stale);
+    await web.page.getByRole('button', { name: 'New Invite' }).click();
+    await expect.poll(() => web.page.getByRole('dialog', { name: 'New Invite' }).isVisible()).toBe(true);
+    await web.page.mouse.click(5, LAPTOP.height - 5);
+    await expect.poll(() => web.page.getByRole('dialog', { name: 'New Invite' }).count()).toBe(0);
   });
 
   it("manages a user's apps one change at a time and removes a user from an app", async () => {
-    const [crm, mail, wiki] = await Promise.all(['CRM', 'Mail', 'Docs'].map((name) => createApp(portal.admin, { name: unique(name), url: `${portal.url}/healthz?app=${name}` })));
-    const member = await portal.createUser({ apps: [crm, mail] });
-    await goto(page, portal, `/user/${member.user.id}`);
-    await expect.poll(() => page.getByRole('heading', { name: member.email }).isVisible()).toBe(true);
-    expect(await page.getByRole('link', { name: member.user.client.name }).getAttribute('href')).toBe(`#/client/${member.user.client.id}`);
-    await expect.poll(() => columnTexts(page, 'User apps', 1)).toEqual([crm.name, mail.name].sort());
-    await screenshot(page, '10-user-detail');
+    const [crm, mail, wiki] = await Promise.all(['CRM', 'Mail', 'Docs'].map((name) => createApp(web.portal.admin, { name: unique(name), url: `${web.portal.url}/healthz?app=${name}` })));
+    const member = await web.portal.createUser({ apps: [crm, mail] });
+    await goto(web.page, web.portal, `/user/${member.user.id}`);
+    await expect.poll(() => web.page.getByRole('heading', { name: member.email }).isVisible()).toBe(true);
+    expect(await web.page.getByRole('link', { name: member.user.client.name }).getAttribute('href')).toBe(`#/client/${member.user.client.id}`);
+    await expect.poll(() => columnTexts(web.page, 'User apps', 1)).toEqual([crm.name, mail.name].sort());
+    await screenshot(web.page, '10-user-detail');
 
-    await page.getByRole('button', { name: 'Manage Apps' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Manage User Apps' });
+    await web.page.getByRole('button', { name: 'Manage Apps' }).click();
+    const dialog = web.page.getByRole('dialog', { name: 'Manage User Apps' });
     await expect.poll(() => dialog.getByRole('checkbox', { name: wiki.name }).isVisible()).toBe(true);
     expect(await dialog.getByRole('checkbox', { name: crm.name }).isChecked()).toBe(true);
     await dialog.getByRole('checkbox', { name: mail.name }).uncheck();
     await dialog.getByRole('checkbox', { name: wiki.name }).check();
-    await screenshot(page, '10-user-detail-manage-apps');
+    await screenshot(web.page, '10-user-detail-manage-apps');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
-    await expect.poll(() => columnTexts(page, 'User apps', 1)).toEqual([crm.name, wiki.name].sort());
-    expect((await portal.admin.users.apps(member.user.id)).map((app) => app.name).sort()).toEqual([crm.name, wiki.name].sort());
+    await expect.poll(() => columnTexts(web.page, 'User apps', 1)).toEqual([crm.name, wiki.name].sort());
+    expect((await web.portal.admin.users.apps(member.user.id)).map((app) => app.name).sort()).toEqual([crm.name, wiki.name].sort());
 
     // The app's page lists the user; Delete, Really? removes them; Add User is a placeholder.
-    await page.getByRole('link', { name: crm.name }).click();
-    await page.waitForURL(new RegExp(`#/app/${crm.id}$`));
-    await expect.poll(() => columnTexts(page, 'App users', 1)).toEqual([member.email]);
-    await page.getByRole('button', { name: 'Add User' }).click();
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'not implemented' }).isVisible()).toBe(true);
-    await screenshot(page, '11-app-detail');
-    const row = page.getByRole('row').filter({ hasText: member.email });
+    await web.page.getByRole('link', { name: crm.name }).click();
+    await web.page.waitForURL(new RegExp(`#/app/${crm.id}$`));
+    await expect.poll(() => columnTexts(web.page, 'App users', 1)).toEqual([member.email]);
+    await web.page.getByRole('button', { name: 'Add User' }).click();
+    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: 'not implemented' }).isVisible()).toBe(true);
+    await screenshot(web.page, '11-app-detail');
+    const row = web.page.getByRole('row').filter({ hasText: member.email });
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Really?' }).click();
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: `from app ${crm.id}` }).first().innerText()).toMatch(/^deleted user .+ from app \d+/);
-    await expect.poll(() => columnTexts(page, 'App users', 1)).toEqual([]);
+    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `from app ${crm.id}` }).first().innerText()).toMatch(/^deleted user .+ from app \d+/);
+    await expect.poll(() => columnTexts(web.page, 'App users', 1)).toEqual([]);
 
     // The client page lists the client's users by email.
-    await goto(page, portal, `/client/${member.user.client.id}`);
-    await expect.poll(() => page.getByRole('heading', { name: member.user.client.name }).isVisible()).toBe(true);
-    expect(await columnTexts(page, 'Users', 1)).toEqual([member.email]);
-    await screenshot(page, '12-client-detail');
+    await goto(web.page, web.portal, `/client/${member.user.client.id}`);
+    await expect.poll(() => web.page.getByRole('heading', { name: member.user.client.name }).isVisible()).toBe(true);
+    expect(await columnTexts(web.page, 'Users', 1)).toEqual([member.email]);
+    await screenshot(web.page, '12-client-detail');
   });
 
   it('filters and deletes users', async () => {
-    const doomed = await portal.createUser();
-    await goto(page, portal, '/users');
-    await page.getByPlaceholder('Filter').fill(doomed.email);
-    await expect.poll(() => columnTexts(page, 'Users', 1)).toEqual([doomed.email]);
-    await page.getByRole('button', { name: 'Clear' }).click();
-    await expect.poll(async () => (await columnTexts(page, 'Users', 1)).length).toBeGreaterThan(1);
-    await screenshot(page, '13-users');
-    const row = page.getByRole('row').filter({ hasText: doomed.email });
+    const doomed = await web.portal.createUser();
+    await goto(web.page, web.portal, '/users');
+    await web.page.getByPlaceholder('Filter').fill(doomed.email);
+    await expect.poll(() => columnTexts(web.page, 'Users', 1)).toEqual([doomed.email]);
+    await web.page.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(async () => (await columnTexts(web.page, 'Users', 1)).length).toBeGreaterThan(1);
+    await screenshot(web.page, '13-users');
+    const row = web.page.getByRole('row').filter({ hasText: doomed.email });
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Really?' }).click();
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: `deleted user ${doomed.email}` }).isVisible()).toBe(true);
-    await expect.poll(() => columnTexts(page, 'Users', 1)).not.toContain(doomed.email);
+    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `deleted user ${doomed.email}` }).isVisible()).toBe(true);
+    await expect.poll(() => columnTexts(web.page, 'Users', 1)).not.toContain(doomed.email);
   });
 
   it('reads the log 20 entries a page and pages through it', async () => {
     // Enough admin changes for three pages.
-    for (let i = 0; i < 45; i++) await portal.admin.clients.create(unique('logged'));
-    await goto(page, portal, '/logs');
-    await expect.poll(() => page.getByRole('heading', { name: 'The last 1000 log entries' }).isVisible()).toBe(true);
-    await expect.poll(async () => (await columnTexts(page, 'Log', 4)).length).toBe(20);
-    const first = await page.getByRole('table', { name: 'Log' }).locator('tbody tr').allInnerTexts();
-    await screenshot(page, '14-logs');
-    const pager = page.getByRole('navigation', { name: 'Log pages' });
+    for (let i = 0; i < 45; i++) await web.portal.admin.clients.create(unique('logged'));
+    await goto(web.page, web.portal, '/logs');
+    await expect.poll(() => web.page.getByRole('heading', { name: 'The last 1000 log entries' }).isVisible()).toBe(true);
+    await expect.poll(async () => (await columnTexts(web.page, 'Log', 4)).length).toBe(20);
+    const first = await web.page.getByRole('table', { name: 'Log' }).locator('tbody tr').allInnerTexts();
+    await screenshot(web.page, '14-logs');
+    const pager = web.page.getByRole('navigation', { name: 'Log pages' });
     await pager.getByRole('button', { name: '2', exact: true }).click();
-    await expect.poll(() => page.getByRole('table', { name: 'Log' }).locator('tbody tr').allInnerTexts()).not.toEqual(first);
-    expect(await columnTexts(page, 'Log', 4)).toHaveLength(20);
-    const apiPage2 = await portal.admin.logs.page(2, 20);
-    expect(await columnTexts(page, 'Log', 4)).toEqual(apiPage2.map((entry) => entry.event));
+    await expect.poll(() => web.page.getByRole('table', { name: 'Log' }).locator('tbody tr').allInnerTexts()).not.toEqual(first);
+    expect(await columnTexts(web.page, 'Log', 4)).toHaveLength(20);
+    const apiPage2 = await web.portal.admin.logs.page(2, 20);
+    expect(await columnTexts(web.page, 'Log', 4)).toEqual(apiPage2.map((entry) => entry.event));
     await pager.getByRole('button', { name: 'Next' }).click();
     await expect.poll(async () => pager.locator('[aria-current="page"]').innerText()).toBe('3');
     await pager.getByRole('button', { name: 'Previous' }).click();
@@ -305,38 +286,38 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
   });
 
   it('filters the log by client, type and dates, opens the details of a row, and exports the filtered entries as CSV', async () => {
-    const client = await portal.admin.clients.create(unique('Globex'));
+    const client = await web.portal.admin.clients.create(unique('Globex'));
     const invited = `${unique('dave')}@example.com`;
-    await portal.admin.invites.create({ email: invited, clientid: client.id, apps: [] });
-    const other = await portal.admin.invites.create({ email: `${unique('erin')}@example.com`, clientid: client.id, apps: [] });
-    await portal.admin.invites.delete(other.id);
-    await goto(page, portal, '/logs');
-    const filters = page.getByRole('form', { name: 'Log filters' });
+    await web.portal.admin.invites.create({ email: invited, clientid: client.id, apps: [] });
+    const other = await web.portal.admin.invites.create({ email: `${unique('erin')}@example.com`, clientid: client.id, apps: [] });
+    await web.portal.admin.invites.delete(other.id);
+    await goto(web.page, web.portal, '/logs');
+    const filters = web.page.getByRole('form', { name: 'Log filters' });
     await filters.getByLabel('Client').fill(client.name);
     await filters.getByRole('button', { name: 'Filter' }).click();
-    await expect.poll(() => columnTexts(page, 'Log', 4)).toEqual([
+    await expect.poll(() => columnTexts(web.page, 'Log', 4)).toEqual([
       `deleted invite for ${other.email}`,
       `invited ${other.email} to client ${client.name}`,
       `invited ${invited} to client ${client.name}`,
       `created client ${client.name}`,
     ]);
-    expect(await page.getByText('4 entries').isVisible()).toBe(true);
-    await expect.poll(() => page.getByRole('navigation', { name: 'Log pages' }).getByRole('button', { name: '2', exact: true }).count()).toBe(0);
+    expect(await web.page.getByText('4 entries').isVisible()).toBe(true);
+    await expect.poll(() => web.page.getByRole('navigation', { name: 'Log pages' }).getByRole('button', { name: '2', exact: true }).count()).toBe(0);
 
     await filters.getByLabel('Type').fill('invite.create');
     await filters.getByLabel('User').fill(invited.toUpperCase());
     await filters.getByRole('button', { name: 'Filter' }).click();
-    await expect.poll(() => columnTexts(page, 'Log', 4)).toEqual([`invited ${invited} to client ${client.name}`]);
-    await page.getByRole('button', { name: `invited ${invited} to client ${client.name}` }).first().click();
-    const details = page.getByRole('definition');
+    await expect.poll(() => columnTexts(web.page, 'Log', 4)).toEqual([`invited ${invited} to client ${client.name}`]);
+    await web.page.getByRole('button', { name: `invited ${invited} to client ${client.name}` }).first().click();
+    const details = web.page.getByRole('definition');
     await expect.poll(() => details.allInnerTexts()).toEqual([ADMIN_EMAIL, 'invite.create', '127.0.0.1', expect.stringMatching(/node|undici/)]);
-    await screenshot(page, '14-logs-filtered-details');
+    await screenshot(web.page, '14-logs-filtered-details');
 
     await filters.getByLabel('Type').fill('invite.');
     await filters.getByLabel('User').fill('');
     await filters.getByRole('button', { name: 'Filter' }).click();
-    await expect.poll(async () => (await columnTexts(page, 'Log', 4)).length).toBe(3);
-    const downloading = page.waitForEvent('download');
+    await expect.poll(async () => (await columnTexts(web.page, 'Log', 4)).length).toBe(3);
+    const downloading = web.page.waitForEvent('download');
     await filters.getByRole('link', { name: 'Export CSV' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^event-log-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -350,21 +331,21 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
     await filters.getByLabel('From').fill(tomorrow);
     await filters.getByRole('button', { name: 'Filter' }).click();
-    await expect.poll(() => page.getByText('No entries.').isVisible()).toBe(true);
+    await expect.poll(() => web.page.getByText('No entries.').isVisible()).toBe(true);
     await filters.getByLabel('From').fill('');
     await filters.getByLabel('To').fill(new Date().toISOString().slice(0, 10));
     await filters.getByRole('button', { name: 'Filter' }).click();
-    await expect.poll(async () => (await columnTexts(page, 'Log', 4)).length).toBe(3);
+    await expect.poll(async () => (await columnTexts(web.page, 'Log', 4)).length).toBe(3);
 
     await filters.getByRole('button', { name: 'Clear' }).click();
-    await expect.poll(async () => (await columnTexts(page, 'Log', 4)).length).toBe(20);
+    await expect.poll(async () => (await columnTexts(web.page, 'Log', 4)).length).toBe(20);
     expect(await filters.getByLabel('Client').inputValue()).toBe('');
 
-    const phone = await openPage(browser, PHONE);
-    await loginInBrowser(phone.page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const phone = await openPage(web.browser, PHONE);
+    await loginInBrowser(phone.page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
     // The session cookie is set once the login has landed on the app list.
     await phone.page.waitForURL(/#\/applist/);
-    await goto(phone.page, portal, '/logs');
+    await goto(phone.page, web.portal, '/logs');
     const phoneFilters = phone.page.getByRole('form', { name: 'Log filters' });
     await phoneFilters.getByLabel('Client').fill(client.name);
     await phoneFilters.getByRole('button', { name: 'Filter' }).click();
@@ -377,17 +358,17 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
   });
 
   it('shows the help page to an admin', async () => {
-    await goto(page, portal, '/docs');
-    await expect.poll(() => page.getByRole('heading', { name: 'Help' }).isVisible()).toBe(true);
-    expect(await page.getByText('Deleting a client deletes its users').isVisible()).toBe(true);
-    await screenshot(page, '15-docs');
+    await goto(web.page, web.portal, '/docs');
+    await expect.poll(() => web.page.getByRole('heading', { name: 'Help' }).isVisible()).toBe(true);
+    expect(await web.page.getByText('Deleting a client deletes its users').isVisible()).toBe(true);
+    await screenshot(web.page, '15-docs');
   });
 
   it('logs out to the login screen, and the session is gone', async () => {
-    await page.getByRole('button', { name: 'Logout' }).click();
-    await page.waitForURL(/#\/login$/);
-    await goto(page, portal, '/clients');
-    await page.waitForURL(/#\/login$/);
-    expect(page.problems()).toEqual([]);
+    await web.page.getByRole('button', { name: 'Logout' }).click();
+    await web.page.waitForURL(/#\/login$/);
+    await goto(web.page, web.portal, '/clients');
+    await web.page.waitForURL(/#\/login$/);
+    expect(web.page.problems()).toEqual([]);
   });
 });

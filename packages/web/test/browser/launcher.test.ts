@@ -2,8 +2,7 @@
 // and icons; Request access with its reason dialog; an admin approving and denying; the denied
 // page; New App with Category, Requestable and an icon; expiry in Manage User Apps. Every screen
 // and dialog is checked by axe-core; screenshots at laptop and phone width.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { PNG } from '../../../server/test/images.js';
 import {
   ADMIN_EMAIL,
@@ -16,31 +15,17 @@ import {
   focusedName,
   focusStaysInDialog,
   goto,
-  launchBrowser,
   loginInBrowser,
   openPage,
   screenshot,
-  startWebPortal,
+  useBrowserPortal,
   unique,
-  type TestPortal,
 } from './support';
 
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!chromiumAvailable) return;
-  portal = await startWebPortal();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const web = useBrowserPortal();
 
 const appAt = (name: string, extra: { description?: string; category?: string; requestable?: boolean } = {}) =>
-  portal.admin.apps.create({ name, url: `${portal.url}/healthz?app=${encodeURIComponent(name)}`, description: extra.description ?? '', category: extra.category ?? '', requestable: extra.requestable ?? false });
+  web.portal.admin.apps.create({ name, url: `${web.portal.url}/healthz?app=${encodeURIComponent(name)}`, description: extra.description ?? '', category: extra.category ?? '', requestable: extra.requestable ?? false });
 
 describe.skipIf(!chromiumAvailable)('the launcher', () => {
   for (const viewport of [LAPTOP, PHONE]) {
@@ -51,11 +36,11 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       const wiki = await appAt(`Wiki ${tag}`, { description: 'The team wiki', category: 'Knowledge' });
       const chat = await appAt(`Chat ${tag}`);
       await appAt(`Vault ${tag}`, { description: 'Secrets you may ask for', category: 'Security', requestable: true });
-      await portal.admin.request('PUT', `/app/${wiki.id}/icon`, new Blob([PNG]), 'image/png');
-      const member = await portal.createUser({ apps: [payroll, ledger, wiki, chat] });
-      const { context, page } = await openPage(browser, viewport);
+      await web.portal.admin.request('PUT', `/app/${wiki.id}/icon`, new Blob([PNG]), 'image/png');
+      const member = await web.portal.createUser({ apps: [payroll, ledger, wiki, chat] });
+      const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, portal, member.email, member.password);
+        await loginInBrowser(page, web.portal, member.email, member.password);
         await page.waitForURL(/#\/applist\/?$/);
         const table = page.getByRole('table', { name: 'Apps' });
         await expect.poll(() => columnTexts(page, 'Apps', 1)).toHaveLength(4);
@@ -93,7 +78,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
         await page.getByRole('searchbox', { name: 'Search apps' }).fill(`team wiki`);
         await expect.poll(async () => (await columnTexts(page, 'Apps', 1)).length).toBe(1);
         await page.keyboard.press('Enter');
-        await page.waitForURL(`${portal.url}/healthz?app=${encodeURIComponent(wiki.name)}`);
+        await page.waitForURL(`${web.portal.url}/healthz?app=${encodeURIComponent(wiki.name)}`);
         expect(page.problems()).toEqual([]);
       } finally {
         await context.close();
@@ -107,12 +92,12 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
     const reports = await appAt(`Reports ${tag}`, { requestable: true });
     const own = await appAt(`Own ${tag}`);
     const other = await appAt(`Other ${tag}`);
-    const member = await portal.createUser({ apps: [own, other] });
-    const user = await openPage(browser);
-    const admin = await openPage(browser);
+    const member = await web.portal.createUser({ apps: [own, other] });
+    const user = await openPage(web.browser);
+    const admin = await openPage(web.browser);
     try {
       const page = user.page;
-      await loginInBrowser(page, portal, member.email, member.password);
+      await loginInBrowser(page, web.portal, member.email, member.password);
       await page.waitForURL(/#\/applist\/?$/);
       await page.getByRole('link', { name: 'Request access' }).first().click();
       await page.waitForURL(/#\/requests$/);
@@ -144,7 +129,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
 
       // The admin: a count beside Access requests, the open ones with user, app, reason and age.
       const adminPage = admin.page;
-      await loginInBrowser(adminPage, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await loginInBrowser(adminPage, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
       await adminPage.waitForURL(/#\/applist\/?$/);
       const nav = adminPage.getByRole('navigation', { name: 'Main' });
       const entry = nav.getByRole('link', { name: /^Access requests/ });
@@ -168,7 +153,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       await screenshot(adminPage, '45-approve-dialog');
       await approve.getByRole('button', { name: 'Approve', exact: true }).click();
       await expect.poll(() => adminPage.getByRole('alert').filter({ hasText: `approved ${vault.name} for ${member.email}` }).isVisible()).toBe(true);
-      const granted = (await portal.admin.users.apps(member.user.id)).find((app) => app.id === vault.id);
+      const granted = (await web.portal.admin.users.apps(member.user.id)).find((app) => app.id === vault.id);
       expect(Date.parse(granted!.expires!) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
 
       const second = open.getByRole('row').filter({ hasText: reports.name }).filter({ hasText: member.email });
@@ -184,7 +169,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       await page.reload();
       await expect.poll(() => columnTexts(page, 'Your requests', 2)).toEqual(['denied', 'approved']);
       expect(await page.getByRole('table', { name: 'Your requests' }).innerText()).toContain('Reports are for managers');
-      await goto(page, portal, '/applist');
+      await goto(page, web.portal, '/applist');
       await expect.poll(async () => (await columnTexts(page, 'Apps', 1)).join('|')).toContain(vault.name);
       expect(user.page.problems()).toEqual([]);
       expect(adminPage.problems()).toEqual([]);
@@ -201,12 +186,12 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       const wanted = await appAt(`Wanted ${tag}`, { requestable: true });
       const hidden = await appAt(`Hidden ${tag}`);
       // A user with one app: the app list sends them on, the denied page still reaches Request access.
-      const member = await portal.createUser({ apps: [only] });
-      const { context, page } = await openPage(browser, viewport);
+      const member = await web.portal.createUser({ apps: [only] });
+      const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, portal, member.email, member.password);
-        await page.waitForURL(`${portal.url}/healthz?app=${encodeURIComponent(only.name)}`);
-        await page.goto(`${portal.url}/auth/#/denied/${encodeURIComponent(wanted.name)}`);
+        await loginInBrowser(page, web.portal, member.email, member.password);
+        await page.waitForURL(`${web.portal.url}/healthz?app=${encodeURIComponent(only.name)}`);
+        await page.goto(`${web.portal.url}/auth/#/denied/${encodeURIComponent(wanted.name)}`);
         await expect.poll(() => page.getByRole('heading', { name: 'No access' }).isVisible()).toBe(true);
         expect(await page.getByText(`You cannot use ${wanted.name} with your account.`).isVisible()).toBe(true);
         await expect.poll(() => page.getByRole('button', { name: 'Request access' }).isVisible()).toBe(true);
@@ -219,7 +204,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
 
         // Not requestable, or no such app: the same page, without the button.
         for (const name of [hidden.name, `No such app ${tag}`]) {
-          await page.goto(`${portal.url}/auth/#/denied/${encodeURIComponent(name)}`);
+          await page.goto(`${web.portal.url}/auth/#/denied/${encodeURIComponent(name)}`);
           await expect.poll(() => page.getByText(`You cannot use ${name} with your account.`).isVisible()).toBe(true);
           await page.waitForLoadState('networkidle');
           expect(await page.getByRole('button', { name: 'Request access' }).count()).toBe(0);
@@ -238,15 +223,15 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
 
   it('New App takes a category, requestable and an icon with a preview; Manage User Apps an expiry', async () => {
     const name = unique('Icons');
-    const member = await portal.createUser();
-    const { context, page } = await openPage(browser);
+    const member = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
       await page.waitForURL(/#\/applist\/?$/);
       await page.getByRole('button', { name: 'New App' }).click();
       const dialog = page.getByRole('dialog', { name: 'New App' });
       await dialog.getByLabel('app name').fill(name);
-      await dialog.getByLabel('app url').fill(`${portal.url}/healthz?app=icons`);
+      await dialog.getByLabel('app url').fill(`${web.portal.url}/healthz?app=icons`);
       await dialog.getByLabel('Category').fill('Design');
       await dialog.getByLabel(/^Requestable/).check();
       await dialog.getByLabel(/^Icon/).setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: PNG });
@@ -255,10 +240,10 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       await screenshot(page, '49-new-app-icon');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => page.getByRole('alert').filter({ hasText: `created new app ${name}` }).isVisible()).toBe(true);
-      const app = (await portal.admin.apps.all()).find((each) => each.name === name)!;
+      const app = (await web.portal.admin.apps.all()).find((each) => each.name === name)!;
       expect(app).toMatchObject({ category: 'Design', requestable: true, icon: expect.stringContaining(`/app/${app.id}/icon?v=`) });
 
-      await goto(page, portal, `/user/${member.user.id}`);
+      await goto(page, web.portal, `/user/${member.user.id}`);
       await expect.poll(() => page.getByRole('button', { name: 'Manage Apps' }).isEnabled()).toBe(true);
       await page.getByRole('button', { name: 'Manage Apps' }).click();
       const manage = page.getByRole('dialog', { name: 'Manage User Apps' });
@@ -269,7 +254,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       await screenshot(page, '50-manage-user-apps-expiry');
       await manage.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => manage.count()).toBe(0);
-      const granted = (await portal.admin.users.apps(member.user.id)).find((each) => each.id === app.id);
+      const granted = (await web.portal.admin.users.apps(member.user.id)).find((each) => each.id === app.id);
       expect(granted?.expires?.slice(0, 10)).toBe(date);
       await expect.poll(() => columnTexts(page, 'User apps', 3)).not.toEqual(['never']);
       expect(page.problems()).toEqual([]);

@@ -1,7 +1,6 @@
 // Mail in a real browser (docs/email.md): Forgot password? → Reset password → the mailed link →
 // Set a new password; New Invite's "Send the link by email"; an admin's "Send password reset".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
 import { startTestSmtp, type TestSmtp } from '../../../server/test/smtp.js';
 import {
   ADMIN_EMAIL,
@@ -10,46 +9,36 @@ import {
   PHONE,
   chromiumAvailable,
   goto,
-  launchBrowser,
   loginInBrowser,
   openPage,
   screenshot,
-  startWebPortal,
+  useBrowserPortal,
   unique,
-  type TestPortal,
-  type WatchedPage,
 } from './support';
 
 let smtp: TestSmtp;
-let portal: TestPortal;
-let browser: Browser;
-let context: BrowserContext;
-let page: WatchedPage;
 
 beforeAll(async () => {
   if (!chromiumAvailable) return;
   smtp = await startTestSmtp();
-  portal = await startWebPortal({ SMTP_URL: smtp.url, MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1' });
-  browser = await launchBrowser();
-  ({ context, page } = await openPage(browser, LAPTOP));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
   await smtp?.stop();
 });
+
+const web = useBrowserPortal({ env: () => ({ SMTP_URL: smtp.url, MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1' }), page: LAPTOP });
 
 const linkIn = (text: string, pattern: RegExp) => pattern.exec(text)?.[0] ?? '';
 const RESET_LINK = /http\S+\/auth\/#\/reset\/[A-Za-z0-9_-]+/;
 
 describe.skipIf(!chromiumAvailable)('mail in the portal', () => {
   it('Forgot password? leads to Reset password, a neutral answer, and a mailed link that sets a new password', async () => {
-    const user = await portal.createUser();
+    const user = await web.portal.createUser();
     for (const viewport of [LAPTOP, PHONE]) {
-      const visitor = await openPage(browser, viewport);
+      const visitor = await openPage(web.browser, viewport);
       try {
-        await goto(visitor.page, portal, '/login');
+        await goto(visitor.page, web.portal, '/login');
         await visitor.page.getByRole('link', { name: 'Forgot password?' }).click();
         await visitor.page.waitForURL(/#\/reset$/);
         await expect.poll(() => visitor.page.getByRole('heading', { name: 'Reset password' }).isVisible()).toBe(true);
@@ -66,8 +55,8 @@ describe.skipIf(!chromiumAvailable)('mail in the portal', () => {
 
     const [mail] = await smtp.waitFor(user.email);
     const link = linkIn(mail.text, RESET_LINK);
-    expect(link.startsWith(`${portal.url}/auth/#/reset/`)).toBe(true);
-    const owner = await openPage(browser, PHONE);
+    expect(link.startsWith(`${web.portal.url}/auth/#/reset/`)).toBe(true);
+    const owner = await openPage(web.browser, PHONE);
     try {
       await owner.page.goto(link);
       await expect.poll(() => owner.page.getByRole('heading', { name: 'Set a new password' }).isVisible()).toBe(true);
@@ -95,67 +84,67 @@ describe.skipIf(!chromiumAvailable)('mail in the portal', () => {
     } finally {
       await owner.context.close();
     }
-    expect(await portal.login(user.email, 'a new password 1')).toBeTruthy();
+    expect(await web.portal.login(user.email, 'a new password 1')).toBeTruthy();
   });
 
   it('New Invite sends the link by email by default, and still shows it', async () => {
-    await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.waitForURL(/#\/applist\/?$/);
-    const client = await portal.admin.clients.create(unique('Mailed'));
+    await loginInBrowser(web.page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await web.page.waitForURL(/#\/applist\/?$/);
+    const client = await web.portal.admin.clients.create(unique('Mailed'));
     const email = `${unique('mailed')}@example.com`;
-    await goto(page, portal, '/registrationtokens');
-    await page.getByRole('button', { name: 'New Invite' }).click();
-    const dialog = page.getByRole('dialog', { name: 'New Invite' });
+    await goto(web.page, web.portal, '/registrationtokens');
+    await web.page.getByRole('button', { name: 'New Invite' }).click();
+    const dialog = web.page.getByRole('dialog', { name: 'New Invite' });
     await dialog.getByLabel('Email', { exact: true }).fill(email);
     await expect.poll(() => dialog.getByLabel('Client').locator('option').allInnerTexts()).toContain(client.name);
     await dialog.getByLabel('Client').selectOption({ label: client.name });
     await expect.poll(() => dialog.getByLabel('Send the link by email').isChecked()).toBe(true);
-    await screenshot(page, '22-new-invite-send');
+    await screenshot(web.page, '22-new-invite-send');
     await dialog.getByRole('button', { name: 'Save' }).click();
 
-    const linkDialog = page.getByRole('dialog', { name: 'Please copy the registration link' });
+    const linkDialog = web.page.getByRole('dialog', { name: 'Please copy the registration link' });
     await expect.poll(() => linkDialog.isVisible()).toBe(true);
     const link = await linkDialog.getByLabel('Registration link').inputValue();
     expect(await linkDialog.getByText(`The link was sent by email to ${email}.`, { exact: false }).isVisible()).toBe(true);
-    await screenshot(page, '22-new-invite-sent');
+    await screenshot(web.page, '22-new-invite-sent');
     const [mail] = await smtp.waitFor(email);
     expect(mail.text).toContain(link);
     await linkDialog.getByRole('button', { name: 'OK' }).click();
 
     // Unchecked: nothing is mailed.
     const quiet = `${unique('quiet')}@example.com`;
-    await page.getByRole('button', { name: 'New Invite' }).click();
+    await web.page.getByRole('button', { name: 'New Invite' }).click();
     await dialog.getByLabel('Email', { exact: true }).fill(quiet);
     await expect.poll(() => dialog.getByLabel('Client').locator('option').allInnerTexts()).toContain(client.name);
     await dialog.getByLabel('Client').selectOption({ label: client.name });
     await dialog.getByLabel('Send the link by email').uncheck();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => linkDialog.getByText('Send this link to the invited email address:').isVisible()).toBe(true);
-    expect((await portal.admin.mail.list()).some((entry) => entry.to === quiet)).toBe(false);
+    expect((await web.portal.admin.mail.list()).some((entry) => entry.to === quiet)).toBe(false);
     await linkDialog.getByRole('button', { name: 'OK' }).click();
-    expect(page.problems()).toEqual([]);
+    expect(web.page.problems()).toEqual([]);
   });
 
   it('an admin sends a password reset from the user page and sees the link', async () => {
-    const user = await portal.createUser();
-    await goto(page, portal, `/user/${user.user.id}`);
-    await page.getByRole('button', { name: 'Send password reset' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Password reset link' });
+    const user = await web.portal.createUser();
+    await goto(web.page, web.portal, `/user/${user.user.id}`);
+    await web.page.getByRole('button', { name: 'Send password reset' }).click();
+    const dialog = web.page.getByRole('dialog', { name: 'Password reset link' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
     const link = await dialog.getByLabel('Password reset link').inputValue();
     expect(link).toMatch(RESET_LINK);
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: `sent password reset to ${user.email}` }).isVisible()).toBe(true);
-    await screenshot(page, '23-user-detail-password-reset');
+    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `sent password reset to ${user.email}` }).isVisible()).toBe(true);
+    await screenshot(web.page, '23-user-detail-password-reset');
     const [mail] = await smtp.waitFor(user.email);
     expect(mail.text).toContain(link);
     await dialog.getByRole('button', { name: 'OK' }).click();
 
-    await page.setViewportSize(PHONE);
-    await page.getByRole('button', { name: 'Send password reset' }).click();
+    await web.page.setViewportSize(PHONE);
+    await web.page.getByRole('button', { name: 'Send password reset' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(true);
-    await screenshot(page, '23-user-detail-password-reset');
+    await screenshot(web.page, '23-user-detail-password-reset');
     await dialog.getByRole('button', { name: 'OK' }).click();
-    await page.setViewportSize(LAPTOP);
-    expect(page.problems()).toEqual([]);
+    await web.page.setViewportSize(LAPTOP);
+    expect(web.page.problems()).toEqual([]);
   });
 });

@@ -5,12 +5,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, chromiumAvailable, createApp, goto, launchBrowser, loginInBrowser, openPage, screenshot, startWebPortal, type TestPortal } from './support';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, chromiumAvailable, createApp, goto, loginInBrowser, openPage, screenshot, useBrowserPortal } from './support';
 
-let portal: TestPortal;
-let browser: Browser;
+const web = useBrowserPortal();
 let rp: http.Server;
 let rpUrl: string;
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -20,9 +18,9 @@ async function startRelyingParty(): Promise<void> {
   rp = http.createServer();
   await new Promise<void>((resolve) => rp.listen(0, '127.0.0.1', resolve));
   rpUrl = `http://127.0.0.1:${(rp.address() as AddressInfo).port}`;
-  const app = await createApp(portal.admin, { name: 'notes', url: `${rpUrl}/` });
-  const client = await portal.admin.apps.oidc.enable(app.id, { redirect_uris: [`${rpUrl}/callback`], post_logout_redirect_uris: [`${rpUrl}/bye`] });
-  const config = await oidc.discovery(new URL(portal.url), 'notes', client.client_secret, undefined, { execute: [oidc.allowInsecureRequests] });
+  const app = await createApp(web.portal.admin, { name: 'notes', url: `${rpUrl}/` });
+  const client = await web.portal.admin.apps.oidc.enable(app.id, { redirect_uris: [`${rpUrl}/callback`], post_logout_redirect_uris: [`${rpUrl}/bye`] });
+  const config = await oidc.discovery(new URL(web.portal.url), 'notes', client.client_secret, undefined, { execute: [oidc.allowInsecureRequests] });
   const pending = new Map<string, { verifier: string; nonce: string }>();
   let idToken = '';
   const page = (title: string, body: string) => `<!doctype html><title>${title}</title><h1>${title}</h1>${body}`;
@@ -69,22 +67,18 @@ async function startRelyingParty(): Promise<void> {
 
 beforeAll(async () => {
   if (!chromiumAvailable) return;
-  portal = await startWebPortal();
-  browser = await launchBrowser();
   await startRelyingParty();
 });
 
 afterAll(async () => {
-  await browser?.close();
   await new Promise((resolve) => (rp ? rp.close(resolve) : resolve(undefined)));
-  await portal?.close();
 });
 
 describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenID Connect)', () => {
   it('signs a user in through the portal login screen and back, then signs out through the portal', async () => {
-    const app = (await portal.admin.apps.list()).find((each) => each.name === 'notes')!;
-    const user = await portal.createUser({ apps: [app] });
-    const { context, page } = await openPage(browser);
+    const app = (await web.portal.admin.apps.list()).find((each) => each.name === 'notes')!;
+    const user = await web.portal.createUser({ apps: [app] });
+    const { context, page } = await openPage(web.browser);
     try {
       await page.goto(`${rpUrl}/login`);
       await page.waitForURL(/\/auth\/#\/login\//);
@@ -110,7 +104,7 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
       expect(await page.getByRole('heading').innerText()).toBe('Bye from Notes');
 
       // The portal session ended with it.
-      await goto(page, portal, '/applist');
+      await goto(page, web.portal, '/applist');
       await page.waitForURL(/#\/login/);
       expect(page.problems()).toEqual([]);
     } finally {
@@ -119,8 +113,8 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
   });
 
   it('sends a user without the grant back to the app with access_denied', async () => {
-    const user = await portal.createUser();
-    const { context, page } = await openPage(browser);
+    const user = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser);
     try {
       await page.goto(`${rpUrl}/login`);
       await page.waitForURL(/\/auth\/#\/login\//);
@@ -137,12 +131,12 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
   });
 
   it('lets an admin enable an app as a client on its page: client id, discovery URL, the secret once, New secret, Turn off', async () => {
-    const app = await createApp(portal.admin, { name: 'grafana', url: 'https://grafana.example.com/' });
-    const { context, page } = await openPage(browser);
+    const app = await createApp(web.portal.admin, { name: 'grafana', url: 'https://grafana.example.com/' });
+    const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
       await page.waitForURL(/#\/applist/);
-      await goto(page, portal, `/app/${app.id}`);
+      await goto(page, web.portal, `/app/${app.id}`);
       const section = page.getByRole('region', { name: 'OpenID Connect' });
       await section.getByLabel('Redirect URIs (one a line)').fill('https://grafana.example.com/login/generic_oauth\nhttp://localhost:3000/login/generic_oauth');
       await screenshot(page, '61-app-oidc-off');
@@ -152,8 +146,8 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
       const secret = await secretField.inputValue();
       expect(secret.length).toBeGreaterThan(30);
       expect(await section.getByLabel('Client ID').inputValue()).toBe('grafana');
-      expect(await section.getByLabel('Discovery URL').inputValue()).toBe(`${portal.url}/.well-known/openid-configuration`);
-      const settings = await portal.admin.apps.oidc.get(app.id);
+      expect(await section.getByLabel('Discovery URL').inputValue()).toBe(`${web.portal.url}/.well-known/openid-configuration`);
+      const settings = await web.portal.admin.apps.oidc.get(app.id);
       expect(settings.redirect_uris).toEqual(['https://grafana.example.com/login/generic_oauth', 'http://localhost:3000/login/generic_oauth']);
       await screenshot(page, '62-app-oidc-on');
       await page.setViewportSize(PHONE);
@@ -167,7 +161,7 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
       await off.click();
       await section.getByRole('button', { name: 'Really?' }).click();
       await expect.poll(() => section.getByRole('button', { name: 'Enable' }).count()).toBe(1);
-      expect(await portal.admin.apps.oidc.get(app.id).then(() => 'on', () => 'off')).toBe('off');
+      expect(await web.portal.admin.apps.oidc.get(app.id).then(() => 'on', () => 'off')).toBe('off');
 
       // A bad redirect URI: the server's reason in the danger alert, nothing enabled.
       await section.getByLabel('Redirect URIs (one a line)').fill('http://grafana.example.com/cb');

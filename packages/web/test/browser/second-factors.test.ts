@@ -4,7 +4,7 @@
 // two-factor; axe on every new screen, screenshots at laptop and phone width. The portal's
 // PUBLIC_URL is http://localhost:PORT: Chromium refuses 127.0.0.1 as a passkey's relying party.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { createTestDatabase, type TestDatabase } from '../../../server/test/database.js';
 import { freePort } from '../../../server/test/support.js';
@@ -15,31 +15,25 @@ import {
   PHONE,
   axeViolations,
   chromiumAvailable,
-  launchBrowser,
   openPage,
   screenshot,
   startWebPortal,
+  useBrowserPortal,
   type TestPortal,
   type WatchedPage,
 } from './support';
 
-let portal: TestPortal;
-let browser: Browser;
-/** The portal by name, as PUBLIC_URL says; portal.url is the same server by IP address. */
+let port: number;
+/** The portal by name, as PUBLIC_URL says; web.portal.url is the same server by IP address. */
 let origin: string;
 
 beforeAll(async () => {
   if (!chromiumAvailable) return;
-  const port = await freePort();
+  port = await freePort();
   origin = `http://localhost:${port}`;
-  portal = await startWebPortal({ PORT: String(port), PUBLIC_URL: origin }, { keepPublicUrl: true });
-  browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const web = useBrowserPortal({ env: () => ({ PORT: String(port), PUBLIC_URL: origin }), portal: { keepPublicUrl: true } });
 
 const open = (page: Page, route: string, base = origin) => page.goto(`${base}/auth/#${route}`);
 
@@ -77,7 +71,7 @@ describe.skipIf(!chromiumAvailable)('the Account screen by IP address', () => {
     // A portal whose PUBLIC_URL is its IP address, as people open it by mistake.
     const byIp = await startWebPortal();
     const user = await byIp.createUser();
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(web.browser);
     try {
       await open(page, '/login', byIp.url);
       await waitForHeading(page, 'Login');
@@ -101,7 +95,7 @@ describe.skipIf(!chromiumAvailable)('the Account screen by IP address', () => {
 
 describe.skipIf(!chromiumAvailable)('the login screen at PUBLIC_URL', () => {
   it('offers Sign in with a passkey', async () => {
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(web.browser);
     try {
       await open(page, '/login');
       await waitForHeading(page, 'Login');
@@ -119,8 +113,8 @@ const PASSKEY_SERVER_API = true;
 
 describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the browser', () => {
   it('adds a passkey on Account, signs in with it alone and as a second factor, renames and deletes it', async () => {
-    const user = await portal.createUser();
-    const { context, page } = await openPage(browser);
+    const user = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser);
     try {
       const authenticator = await addVirtualAuthenticator(context, page);
       await signInWithPassword(page, user.email, user.password);
@@ -177,8 +171,8 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the brow
 
 describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
   it('enrols an authenticator app through the screen, then asks for its code or a recovery code at login', async () => {
-    const user = await portal.createUser();
-    const { context, page } = await openPage(browser);
+    const user = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser);
     try {
       await signInWithPassword(page, user.email, user.password);
       await page.waitForURL(/#\/applist/);
@@ -241,10 +235,10 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
 
   it('lists sessions with this one marked, signs out one and the others, and changes the password', async () => {
     // Registering signed the user in: with two more logins and the browser, four sessions.
-    const user = await portal.createUser();
-    const other = await portal.login(user.email, user.password);
-    const third = await portal.login(user.email, user.password);
-    const { context, page } = await openPage(browser);
+    const user = await web.portal.createUser();
+    const other = await web.portal.login(user.email, user.password);
+    const third = await web.portal.login(user.email, user.password);
+    const { context, page } = await openPage(web.browser);
     try {
       await signInWithPassword(page, user.email, user.password);
       await page.waitForURL(/#\/applist/);
@@ -260,7 +254,7 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       await page.getByRole('button', { name: 'Sign out other sessions' }).click();
       await expect.poll(() => sessions.locator('tbody tr:not(.empty-row)').count()).toBe(1);
       for (const token of [user.token, other, third]) {
-        expect(await portal.client(token).users.me().then(() => 'signed in', (error: { code?: string }) => error.code)).toBe('unauthenticated');
+        expect(await web.portal.client(token).users.me().then(() => 'signed in', (error: { code?: string }) => error.code)).toBe('unauthenticated');
       }
 
       const newPassword = 'a-new-and-long-passphrase-77';
@@ -275,7 +269,7 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       // This session goes on; the new password signs in, the old one does not.
       await open(page, '/applist');
       await expect.poll(() => page.getByRole('link', { name: user.email }).isVisible()).toBe(true);
-      expect(await portal.login(user.email, newPassword)).toEqual(expect.any(String));
+      expect(await web.portal.login(user.email, newPassword)).toEqual(expect.any(String));
       expect(page.problems()).toEqual([]);
     } finally {
       await context.close();
@@ -283,8 +277,8 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
   });
 
   it('lets an admin reset a user\'s second factors with the two-step confirmation', async () => {
-    const user = await portal.createUser();
-    const { context, page } = await openPage(browser);
+    const user = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser);
     try {
       await signInWithPassword(page, ADMIN_EMAIL, ADMIN_PASSWORD);
       await page.waitForURL(/#\/applist/);
@@ -320,7 +314,7 @@ describe.skipIf(!chromiumAvailable)('a session restricted by MFA_REQUIRED', () =
 
   it('lands on Account and stays there until an authenticator app is set up', async () => {
     const user = await plain.createUser();
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(web.browser);
     try {
       await signInAt(page, strict.url, user.email, user.password);
       await page.waitForURL(/#\/account/);

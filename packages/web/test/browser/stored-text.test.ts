@@ -1,22 +1,9 @@
 // Stored text comes back escaped: names, descriptions and log entries made of HTML and script
 // show as the characters they are, and nothing in them runs.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, chromiumAvailable, goto, launchBrowser, loginInBrowser, openPage, screenshot, startWebPortal, type TestPortal } from './support';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, chromiumAvailable, goto, loginInBrowser, openPage, screenshot, useBrowserPortal } from './support';
 
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!chromiumAvailable) return;
-  portal = await startWebPortal();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const web = useBrowserPortal();
 
 const CLIENT = '<img src=x onerror="window.__xss=1">';
 const APP = '<script>window.__xss=2</script>';
@@ -24,17 +11,17 @@ const DESCRIPTION = '<b onmouseover="window.__xss=3">bold?</b> \u202eevil\u202c 
 
 describe.skipIf(!chromiumAvailable)('stored text in the portal', () => {
   it('is shown escaped on every screen that shows it, and never runs', async () => {
-    const client = await portal.admin.clients.create(CLIENT);
-    const app = await portal.admin.apps.create({ name: APP, url: 'https://xss.example.com/', description: DESCRIPTION });
-    const user = await portal.createUser({ client, apps: [app] });
-    const { context, page } = await openPage(browser);
+    const client = await web.portal.admin.clients.create(CLIENT);
+    const app = await web.portal.admin.apps.create({ name: APP, url: 'https://xss.example.com/', description: DESCRIPTION });
+    const user = await web.portal.createUser({ client, apps: [app] });
+    const { context, page } = await openPage(web.browser);
     try {
       let dialogs = 0;
       page.on('dialog', async (dialog) => {
         dialogs++;
         await dialog.dismiss();
       });
-      await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
       await page.waitForURL(/#\/applist\/?$/);
       for (const [route, texts] of [
         ['/applist', [APP, DESCRIPTION]],
@@ -44,7 +31,7 @@ describe.skipIf(!chromiumAvailable)('stored text in the portal', () => {
         [`/user/${user.user.id}`, [CLIENT, APP]],
         ['/logs', [`created client ${CLIENT}`, `created app ${APP}`]],
       ] as const) {
-        await goto(page, portal, route);
+        await goto(page, web.portal, route);
         for (const text of texts) await expect.poll(() => page.getByText(text, { exact: false }).count(), { message: `${route}: ${text}` }).toBeGreaterThan(0);
         expect(await page.evaluate(() => (window as { __xss?: number }).__xss), route).toBeUndefined();
         expect(await page.locator('img[src="x"], b[onmouseover]').count(), route).toBe(0);

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { startTestPortal, type TestPortal } from '../../../server/test/support.js';
 
 export { ADMIN_EMAIL, ADMIN_PASSWORD, USER_PASSWORD, createApp, unique } from '../../../server/test/support.js';
@@ -46,6 +47,42 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** The portal and browser of a test file, filled in before its first test (see `useBrowserPortal`). */
+export interface BrowserPortal {
+  portal: TestPortal;
+  browser: Browser;
+  /** The page the file's tests share; only when `useBrowserPortal` was given a `page` viewport. */
+  page: WatchedPage;
+}
+
+export interface BrowserPortalOptions {
+  /** The portal's environment; a function when it depends on something an earlier `beforeAll` starts. */
+  env?: Record<string, string> | (() => Record<string, string>);
+  portal?: Parameters<typeof startTestPortal>[1];
+  /** Opens one page at this viewport for the file's tests to share. */
+  page?: { width: number; height: number };
+}
+
+/**
+ * The usual setup of a browser test file, in the spirit of the server's `useTestPortal`: a portal
+ * serving the bundle and a Chromium, started before its tests (nothing without Chromium) and
+ * closed after them. Hooks registered after this call run after it starts and before it closes.
+ */
+export function useBrowserPortal(options: BrowserPortalOptions = {}): BrowserPortal {
+  const handle = {} as BrowserPortal;
+  beforeAll(async () => {
+    if (!chromiumAvailable) return;
+    handle.portal = await startWebPortal(typeof options.env === 'function' ? options.env() : options.env, options.portal);
+    handle.browser = await launchBrowser();
+    if (options.page) handle.page = (await openPage(handle.browser, options.page)).page;
+  });
+  afterAll(async () => {
+    await handle.browser?.close();
+    await handle.portal?.close();
+  });
+  return handle;
 }
 
 /** A page that records console problems; `problems()` lists CSP violations and uncaught errors. */

@@ -1,7 +1,6 @@
 // A staff or client user in a real browser: their apps only, the one-app redirect, their API keys,
 // no admin screens; a wrong password; and the screens at a phone's width.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { PortalClient } from '@tools-portal/core';
 import {
   ADMIN_EMAIL,
@@ -11,39 +10,26 @@ import {
   columnTexts,
   createApp,
   goto,
-  launchBrowser,
   loginInBrowser,
   openPage,
   screenshot,
   startWebPortal,
-  type TestPortal,
+  useBrowserPortal,
 } from './support';
 
-let portal: TestPortal;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!chromiumAvailable) return;
-  portal = await startWebPortal();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-});
+const web = useBrowserPortal();
 
 describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
   it('shows a user with two apps only those apps, on Apps and Your Apps, and no admin screens', async () => {
     const [crm, wiki] = await Promise.all([
-      createApp(portal.admin, { name: 'crm', url: `${portal.url}/healthz?app=crm`, description: 'Customers' }),
-      createApp(portal.admin, { name: 'wiki', url: `${portal.url}/healthz?app=wiki` }),
-      createApp(portal.admin, { name: 'secret', url: `${portal.url}/healthz?app=secret` }),
+      createApp(web.portal.admin, { name: 'crm', url: `${web.portal.url}/healthz?app=crm`, description: 'Customers' }),
+      createApp(web.portal.admin, { name: 'wiki', url: `${web.portal.url}/healthz?app=wiki` }),
+      createApp(web.portal.admin, { name: 'secret', url: `${web.portal.url}/healthz?app=secret` }),
     ]);
-    const member = await portal.createUser({ apps: [crm, wiki] });
-    const { context, page } = await openPage(browser);
+    const member = await web.portal.createUser({ apps: [crm, wiki] });
+    const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, portal, member.email, member.password);
+      await loginInBrowser(page, web.portal, member.email, member.password);
       await page.waitForURL(/#\/applist\/?$/);
       await expect.poll(() => columnTexts(page, 'Apps', 1)).toEqual([expect.stringContaining('crm'), 'wiki']);
       expect(await page.getByRole('button', { name: 'New App' }).count()).toBe(0);
@@ -54,7 +40,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'Apps', 'Your Apps', 'Request access', 'Access Tokens', member.email]);
       await screenshot(page, '20-user-applist');
 
-      await goto(page, portal, '/userapps');
+      await goto(page, web.portal, '/userapps');
       await expect.poll(() => columnTexts(page, 'Your Apps', 1)).toEqual(['crm', 'wiki']);
       expect(await page.getByRole('link', { name: 'crm' }).getAttribute('href')).toBe('/crm');
       await page.getByRole('button', { name: /App Name/ }).click();
@@ -65,10 +51,10 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
 
       // Admin screens are not reachable: the portal sends the user back to their apps.
       for (const route of ['/clients', '/users', '/registrationtokens', '/logs', `/app/${crm.id}`, `/user/${member.user.id}`]) {
-        await goto(page, portal, route);
+        await goto(page, web.portal, route);
         await page.waitForURL(/#\/applist$/);
       }
-      await goto(page, portal, '/docs');
+      await goto(page, web.portal, '/docs');
       await expect.poll(() => page.getByText('This help page is for admins.').isVisible()).toBe(true);
       expect(await page.getByRole('heading', { name: 'Help' }).count()).toBe(0);
       expect(page.problems()).toEqual([]);
@@ -78,12 +64,12 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
   });
 
   it('creates an API key in the browser, shows it once, lists it masked, and deletes it', async () => {
-    const member = await portal.createUser();
-    const { context, page } = await openPage(browser);
+    const member = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, portal, member.email, member.password);
+      await loginInBrowser(page, web.portal, member.email, member.password);
       await page.waitForURL(/#\/applist\/?$/);
-      await goto(page, portal, '/accesstokens');
+      await goto(page, web.portal, '/accesstokens');
       await page.getByRole('button', { name: 'New API Key' }).click();
       const dialog = page.getByRole('dialog', { name: 'New API Key' });
       const key = await dialog.getByLabel('New API key').inputValue();
@@ -97,7 +83,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       await screenshot(page, '23-access-tokens');
 
       // The key works as a Bearer token, until it is deleted.
-      const withKey = new PortalClient({ baseUrl: portal.url, token: key });
+      const withKey = new PortalClient({ baseUrl: web.portal.url, token: key });
       expect((await withKey.users.me()).email).toBe(member.email);
       // Its last use shows once the list is loaded again.
       await expect
@@ -121,12 +107,12 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
   });
 
   it('sends a user with exactly one app straight to its URL', async () => {
-    const only = await createApp(portal.admin, { name: 'only-one', url: `${portal.url}/healthz?app=only-one` });
-    const member = await portal.createUser({ apps: [only] });
-    const { context, page } = await openPage(browser);
+    const only = await createApp(web.portal.admin, { name: 'only-one', url: `${web.portal.url}/healthz?app=only-one` });
+    const member = await web.portal.createUser({ apps: [only] });
+    const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, portal, member.email, member.password);
-      await page.waitForURL(`${portal.url}/healthz?app=only-one`);
+      await loginInBrowser(page, web.portal, member.email, member.password);
+      await page.waitForURL(`${web.portal.url}/healthz?app=only-one`);
       expect(await page.textContent('body')).toContain('"status":"ok"');
     } finally {
       await context.close();
@@ -134,10 +120,10 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
   });
 
   it('shows Failed Login for a wrong password', async () => {
-    const member = await portal.createUser();
-    const { context, page } = await openPage(browser);
+    const member = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, portal, member.email, 'not-the-password');
+      await loginInBrowser(page, web.portal, member.email, 'not-the-password');
       await page.waitForURL(/#\/failedlogin$/);
       await expect.poll(() => page.getByRole('heading', { name: 'Failed Login' }).isVisible()).toBe(true);
       expect(await page.getByText('You are not allowed to login.').isVisible()).toBe(true);
@@ -148,13 +134,13 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
   });
 
   it("shows the server's reason when it refuses a new password, and Failed Login for a bad invite", async () => {
-    const client = await portal.admin.clients.create(`Refused ${Date.now()}`);
+    const client = await web.portal.admin.clients.create(`Refused ${Date.now()}`);
     const email = `refused-${Date.now()}@example.com`;
-    const invite = await portal.admin.invites.create({ email, clientid: client.id, apps: [] });
+    const invite = await web.portal.admin.invites.create({ email, clientid: client.id, apps: [] });
     for (const viewport of [undefined, PHONE]) {
-      const { context, page } = await openPage(browser, viewport);
+      const { context, page } = await openPage(web.browser, viewport);
       try {
-        await goto(page, portal, `/login/%2Fauth%2F%23%2Fapplist%2F/${invite.token}`);
+        await goto(page, web.portal, `/login/%2Fauth%2F%23%2Fapplist%2F/${invite.token}`);
         await page.getByLabel('Password', { exact: true }).fill('Summer2024');
         await page.getByLabel('Repeat Password').fill('Summer2024');
         await page.getByRole('button', { name: 'Save Password' }).click();
@@ -168,15 +154,15 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
         await context.close();
       }
     }
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(web.browser);
     try {
-      await goto(page, portal, '/login/%2Fauth%2F/no-such-token');
+      await goto(page, web.portal, '/login/%2Fauth%2F/no-such-token');
       await page.getByLabel('Password', { exact: true }).fill('velvet orbit canyon');
       await page.getByLabel('Repeat Password').fill('velvet orbit canyon');
       await page.getByRole('button', { name: 'Save Password' }).click();
       await page.waitForURL(/#\/failedlogin$/);
 
-      await goto(page, portal, `/login/%2Fauth%2F%23%2Fapplist%2F/${invite.token}`);
+      await goto(page, web.portal, `/login/%2Fauth%2F%23%2Fapplist%2F/${invite.token}`);
       await page.getByLabel('Password', { exact: true }).fill('velvet orbit canyon');
       await page.getByLabel('Repeat Password').fill('velvet orbit canyon');
       await page.getByRole('button', { name: 'Save Password' }).click();
@@ -188,10 +174,10 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
   });
 
   it('closes an alert after 10 seconds, or at once with its close button', async () => {
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(web.browser);
     try {
       await page.clock.install();
-      await goto(page, portal, '/login/%2Fauth%2F/some-token');
+      await goto(page, web.portal, '/login/%2Fauth%2F/some-token');
       await page.getByLabel('Password', { exact: true }).fill('one-password');
       await page.getByLabel('Repeat Password').fill('other-password');
       await page.getByRole('button', { name: 'Save Password' }).click();
@@ -212,13 +198,13 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
   });
 
   it('takes a user whose session ended meanwhile back to the login', async () => {
-    const member = await portal.createUser();
-    const { context, page } = await openPage(browser);
+    const member = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, portal, member.email, member.password);
+      await loginInBrowser(page, web.portal, member.email, member.password);
       await page.waitForURL(/#\/applist\/?$/);
       await expect.poll(() => page.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
-      await portal.admin.users.delete(member.user.id);
+      await web.portal.admin.users.delete(member.user.id);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Access Tokens' }).click();
       await page.waitForURL(/#\/login$/);
       expect(page.problems()).toEqual([]);
@@ -228,12 +214,12 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
   });
 
   it('fits a phone: collapsed navigation that opens, and the admin screens', async () => {
-    const { context, page } = await openPage(browser, PHONE);
+    const { context, page } = await openPage(web.browser, PHONE);
     try {
-      await goto(page, portal, '/login');
+      await goto(page, web.portal, '/login');
       await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
       await screenshot(page, '01-login');
-      await loginInBrowser(page, portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
       await page.waitForURL(/#\/applist\/?$/);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await expect.poll(() => nav.getByRole('button', { name: 'Toggle navigation' }).isVisible()).toBe(true);
@@ -258,11 +244,11 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
         ['/logs', '14-logs', 'Log'],
         ['/accesstokens', '23-access-tokens', 'Access Tokens'],
       ] as const) {
-        await goto(page, portal, route);
+        await goto(page, web.portal, route);
         await expect.poll(() => page.getByRole('table', { name: table }).isVisible()).toBe(true);
         await screenshot(page, name);
       }
-      await goto(page, portal, '/docs');
+      await goto(page, web.portal, '/docs');
       await expect.poll(() => page.getByRole('heading', { name: 'Help' }).isVisible()).toBe(true);
       await screenshot(page, '15-docs');
       // No horizontal scrolling of the page itself at a phone's width.
@@ -276,11 +262,11 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
 
 describe.skipIf(!chromiumAvailable)('Google sign-in on the login screen', () => {
   it('is offered only when the server has Google configured, as a link carrying redirect and token', async () => {
-    const { context, page } = await openPage(browser);
+    const { context, page } = await openPage(web.browser);
     const google = await startWebPortal({ GOOGLE_CLIENT_ID: 'test-client', GOOGLE_CLIENT_SECRET: 'test-secret', OIDC_ISSUER: 'http://127.0.0.1:9/' });
     try {
       // Without Google (the other portal of this file): no link.
-      await goto(page, portal, '/login');
+      await goto(page, web.portal, '/login');
       await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
       expect(await page.getByRole('link', { name: 'Login with Google' }).count()).toBe(0);
 
