@@ -231,7 +231,9 @@ export class PortalClient {
     /** A page of the log, newest first, of the entries the filter matches (docs/event-log.md). */
     page: (currentPage: number, perPage: number, filter: LogFilter = {}) =>
       this.request<LogEntry[]>('GET', `/log/${segment(currentPage)}/${segment(perPage)}${logFilterQuery(filter)}`),
-    count: (filter: LogFilter = {}) => this.request<{ total: number }>('GET', `/log/count${logFilterQuery(filter)}`),
+    /** How many entries match; with `max`, counting stops there (the web's 50 pages need 1,000). */
+    count: (filter: LogFilter = {}, max?: number) =>
+      this.request<{ total: number }>('GET', `/log/count${logFilterQuery(filter, max === undefined ? {} : { max: String(max) })}`),
     /** Every matching entry, newest first, as a streamed CSV or JSON Lines answer. */
     export: (format: LogExportFormat, filter: LogFilter = {}) => this.stream(this.logs.exportPath(format, filter)),
     exportPath: (format: LogExportFormat, filter: LogFilter = {}) => `/log/export${logFilterQuery(filter, { format })}`,

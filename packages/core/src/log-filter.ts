@@ -85,6 +85,17 @@ export function checkLogFilter(query: Record<string, unknown>, allowed: readonly
   return filter;
 }
 
+/** The most `GET /log/count?max=` counts to: it answers min(matches, max), and stops there. */
+export const LOG_COUNT_MAX_LIMIT = 1_000_000;
+
+/** `max` of `GET /log/count`: undefined when not given, else a whole number from 1 to LOG_COUNT_MAX_LIMIT. */
+export function checkCountLimit(raw: unknown): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const value = typeof raw === 'string' && /^\d{1,7}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  if (!(value >= 1 && value <= LOG_COUNT_MAX_LIMIT)) throw invalidInput('max', `must be a whole number from 1 to ${LOG_COUNT_MAX_LIMIT}`);
+  return value;
+}
+
 /** The query string of a filter (with a leading `?`, or empty), for the client. */
 export function logFilterQuery(filter: LogFilter = {}, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams();

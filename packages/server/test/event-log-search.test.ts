@@ -131,6 +131,21 @@ describe('filters of GET /log/{page}/{perPage} and GET /log/count', () => {
       ['?client[]=x', 'client[]'],
       ['?format=csv', 'format'],
     ];
+    // max caps a count; the page has no such parameter.
+    const badMax: Array<[string, string]> = [
+      ['/log/count?max=0', 'max'],
+      ['/log/count?max=many', 'max'],
+      ['/log/count?max=1.5', 'max'],
+      ['/log/count?max=-3', 'max'],
+      ['/log/count?max=10000000', 'max'],
+      ['/log/count?max=1&max=2', 'max'],
+      ['/log/1/20?max=5', 'max'],
+    ];
+    for (const [path, field] of badMax) {
+      const response = await portal.fetch(`/api/auth/v1${path}`, { headers: { authorization: `Bearer ${portal.admin.token}` } });
+      const body = (await response.json()) as { error: { code: string; details: { field: string } } };
+      expect({ path, status: response.status, field: body.error.details.field }).toEqual({ path, status: 400, field });
+    }
     for (const [query, field] of bad) {
       for (const path of ['/log/1/20', '/log/count']) {
         const response = await portal.fetch(`/api/auth/v1${path}${query}`, { headers: { authorization: `Bearer ${portal.admin.token}` } });
@@ -214,6 +229,11 @@ describe('GET /log/export', () => {
     expect(events[0]).toBe('entry 4499');
     expect(events[4499]).toBe('entry 0');
     expect(await portal.admin.logs.count({ client: tag })).toEqual({ total: 4500 });
+    // A capped count (the web's pager needs 1,000) stops at max, and is exact below it.
+    expect(await portal.admin.logs.count({ client: tag }, 1000)).toEqual({ total: 1000 });
+    expect(await portal.admin.logs.count({ client: tag }, 4500)).toEqual({ total: 4500 });
+    expect(await portal.admin.logs.count({ client: tag }, 1_000_000)).toEqual({ total: 4500 });
+    expect(await portal.admin.logs.count({ client: tag, q: 'entry 44' }, 5)).toEqual({ total: 5 });
   });
 });
 

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { checkLogFilter, invalidInput, logEntryAnswer, logPage, parse, z, type LogExportFormat } from '@tools-portal/core';
+import { checkCountLimit, checkLogFilter, invalidInput, LOG_COUNT_MAX_LIMIT, logEntryAnswer, logPage, parse, z, type LogExportFormat } from '@tools-portal/core';
 import { EXPORT_TYPES, exportLog } from '../services/log-export.js';
 import { countEvents, listEvents } from '../services/log-query.js';
 import type { RouteSpec } from './route.js';
@@ -10,14 +10,29 @@ const exportFormat = (value: unknown): LogExportFormat => {
   throw invalidInput('format', 'must be csv or jsonl');
 };
 
+// The filters, for the OpenAPI document (core's checkLogFilter checks them).
+const logFilterParameters = z.object({
+  user: z.string().optional().describe('the user the event is about: an exact email or name, any case'),
+  client: z.string().optional().describe('the client the event is about: an exact name, any case'),
+  actor: z.string().optional().describe('who did it: an exact email, any case'),
+  type: z.string().optional().describe('a type (login.failure) or a prefix ending in . (login.)'),
+  q: z.string().optional().describe('a piece of the event text, any case'),
+  from: z.string().optional().describe('ISO 8601 date (the day\'s start, UTC) or date and time'),
+  to: z.string().optional().describe('ISO 8601 date (up to the day\'s end, UTC) or date and time, inclusive'),
+});
+
 export const logRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/log/count',
     access: 'admin',
-    summary: 'How many entries the filters (user, client, actor, type, q, from, to) match: {total}',
+    summary: 'How many entries the filters (user, client, actor, type, q, from, to) match: {total}; with max, at most max',
+    query: logFilterParameters.extend({
+      max: z.string().optional().describe(`count at most this many (1 to ${LOG_COUNT_MAX_LIMIT}): total is then the smaller of the matches and max`),
+    }),
     async handler(ctx, { db }) {
-      ctx.body = { total: await countEvents(db, checkLogFilter(ctx.query)) };
+      const filter = checkLogFilter(ctx.query, ['max']);
+      ctx.body = { total: await countEvents(db, filter, checkCountLimit(ctx.query.max)) };
     },
   },
   {
@@ -25,6 +40,7 @@ export const logRoutes: RouteSpec[] = [
     path: '/log/export',
     access: 'admin',
     summary: 'Every entry the filters match, newest first, streamed as CSV (?format=csv, the default) or JSON Lines (?format=jsonl)',
+    query: logFilterParameters.extend({ format: z.enum(['csv', 'jsonl']).optional().describe('csv (the default) or jsonl') }),
     async handler(ctx, { db }) {
       const filter = checkLogFilter(ctx.query, ['format']);
       const format = exportFormat(ctx.query.format);
@@ -41,6 +57,7 @@ export const logRoutes: RouteSpec[] = [
     response: { schema: z.array(logEntryAnswer) },
     access: 'admin',
     summary: 'A page of the event log, newest first; pages count from 1, perPage at most 100; filters as query parameters (user, client, actor, type, q, from, to)',
+    query: logFilterParameters,
     async handler(ctx, { db }) {
       const { currentPage, perPage } = parse(logPage, ctx.params);
       ctx.body = await listEvents(db, checkLogFilter(ctx.query), currentPage, perPage);
