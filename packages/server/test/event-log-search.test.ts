@@ -7,6 +7,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { LogEntry, LogFilter } from '@tools-portal/core';
 import { pruneLog } from '../src/services/log-retention.js';
+import { EXPORT_BATCH } from '../src/services/log-export.js';
 import { describe, expect, it } from 'vitest';
 import { failure, unique, useTestPortal } from './support.js';
 
@@ -220,8 +221,9 @@ describe('GET /log/export', () => {
 
   it('exports every entry across its keyset batches once, ties in time included', async () => {
     const tag = unique('many');
-    // 4,500 entries over 90 distinct times (50 entries share each): batches of 2,000 end inside ties.
-    await insert(Array.from({ length: 4500 }, (_, i) => ({ at: T0 + Math.floor(i / 50) * 1000, type: 'verify.denied', client: tag, event: `entry ${i}` })));
+    // 4,500 entries over 75 distinct times (60 entries share each): batches (EXPORT_BATCH, 250) end inside ties.
+    expect(EXPORT_BATCH % 60).not.toBe(0);
+    await insert(Array.from({ length: 4500 }, (_, i) => ({ at: T0 + Math.floor(i / 60) * 1000, type: 'verify.denied', client: tag, event: `entry ${i}` })));
     const text = await (await portal.admin.logs.export('csv', { client: tag })).text();
     const events = (parseCsv(text, { columns: true }) as Array<Record<string, string>>).map((record) => record.event);
     expect(events).toHaveLength(4500);

@@ -51,8 +51,10 @@ function connectionOf(reader: Reader): Connection {
     const connection = cacheStatements(new Database(reader.file, { fileMustExist: true }));
     connection.pragma('busy_timeout = 5000');
     connection.pragma('query_only = ON');
-    connection.pragma('mmap_size = 268435456');
-    connection.pragma('cache_size = -65536');
+    // The whole file mapped (up to SQLite's 2 GiB bound) and a small page cache: pages read for an
+    // export of the whole log are the system's file cache, not this process's own memory.
+    connection.pragma('mmap_size = 2147418112');
+    connection.pragma('cache_size = -8192');
     reader.connection = connection;
   }
   return reader.connection;

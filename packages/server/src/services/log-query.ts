@@ -59,21 +59,26 @@ export async function countEvents(db: Knex, filter: CheckedLogFilter, max?: numb
   return Number(row?.total ?? 0);
 }
 
+/** Where a batch ended: the last entry's time and id. */
+export interface LogPosition {
+  at: number;
+  id: number;
+}
+
 /**
- * Every matching entry, newest first, in batches read by keyset (after the last entry's `at`
- * and id, never by offset): each batch is one short query, and the caller yields between them.
+ * The next `size` matching entries, newest first, after `after` (by keyset: the last entry's `at`
+ * and id, never an offset), and the position to go on from; `next` is undefined at the end.
  */
-export async function* eventBatches(db: Knex, filter: CheckedLogFilter, batchSize = 2000): AsyncGenerator<LogEntry[]> {
-  let after: { at: number; id: number } | undefined;
-  for (;;) {
-    const query = filteredLog(db, filter).select(LOG_COLUMNS).orderBy([...NEWEST_FIRST]).limit(batchSize);
-    // (at, id) < (last.at, last.id), written so that both databases range-scan the index on at.
-    if (after) query.where('at', '<=', after.at).whereRaw('(at < ? or id < ?)', [after.at, after.id]);
-    const rows = await readAll<LogRow>(db, query);
-    if (rows.length === 0) return;
-    const last = rows[rows.length - 1];
-    after = { at: Number(last.at), id: Number(last.id) };
-    yield rows.map(toLogEntry);
-    if (rows.length < batchSize) return;
-  }
+export async function eventBatch(
+  db: Knex,
+  filter: CheckedLogFilter,
+  after: LogPosition | undefined,
+  size: number,
+): Promise<{ entries: LogEntry[]; next: LogPosition | undefined }> {
+  const query = filteredLog(db, filter).select(LOG_COLUMNS).orderBy([...NEWEST_FIRST]).limit(size);
+  // (at, id) < (after.at, after.id), written so that both databases range-scan the index on at.
+  if (after) query.where('at', '<=', after.at).whereRaw('(at < ? or id < ?)', [after.at, after.id]);
+  const rows = await readAll<LogRow>(db, query);
+  const last = rows[rows.length - 1];
+  return { entries: rows.map(toLogEntry), next: rows.length === size ? { at: Number(last.at), id: Number(last.id) } : undefined };
 }
