@@ -59,14 +59,16 @@ describe('AuthCache', () => {
   });
 
   it('serves hits without a query, and concurrent misses with one lookup', async () => {
-    const { token } = await portal.createUser();
+    const { token, user } = await portal.createUser();
+    // A commit, so that the session is not among the reads db/direct-reads.ts remembers either.
+    await portal.deps.db('sessions').where({ user_id: user.id }).update({ last_seen_at: Date.now() });
     const { cache } = cacheWithClock();
     const counter = countQueries();
     try {
       const answers = await Promise.all(Array.from({ length: 10 }, () => cache.principal(token)));
       expect(new Set(answers).size).toBe(1);
       const lookups = counter.queries.length;
-      expect(lookups).toBeGreaterThan(0);
+      expect(lookups).toBe(1);
       await cache.principal(token);
       await cache.principal(token);
       expect(counter.queries.length).toBe(lookups);

@@ -77,7 +77,7 @@ export async function readAll<Row>(db: Knex, query: Knex.QueryBuilder, options: 
   const reader = readers.get(db);
   if (!reader) return (await query) as Row[];
   const { sql, bindings } = query.toSQL();
-  return run(reader, sql, bindings.map(bindingOf), options) as Row[];
+  return run(db, reader, sql, bindings.map(bindingOf), options) as Row[];
 }
 
 /** The first row of a SELECT built on `db`, or undefined. */
@@ -121,14 +121,17 @@ export async function readPrepared<Row, Params extends unknown[]>(db: Knex, sele
   const reader = readers.get(db);
   if (!reader) return (await select.build(db, ...params)) as Row[];
   const { sql, slots } = select.compiled.get(db) ?? compile(db, select, params.length);
-  return run(reader, sql, slots.map((slot) => ('param' in slot ? bindingOf(params[slot.param]) : slot.value)), options) as Row[];
+  return run(db, reader, sql, slots.map((slot) => ('param' in slot ? bindingOf(params[slot.param]) : slot.value)), options) as Row[];
 }
 
 // better-sqlite3 makes each row object through V8's API, which costs more than reading the row:
 // rows come as arrays and become objects here (a 20-entry log page: about 40 % less).
 const columnNames = new WeakMap<Database.Statement, string[]>();
 
-function rowsOf(connection: Connection, sql: string, values: unknown[]): Record<string, unknown>[] {
+function rowsOf(db: Knex, connection: Connection, sql: string, values: unknown[]): Record<string, unknown>[] {
+  // Announced as Knex announces its own queries, so that whoever watches them (tests counting
+  // queries, debugging) sees these too.
+  if (db.listenerCount('query') > 0) db.emit('query', { sql, bindings: values, method: 'select', direct: true });
   const statement = connection.prepare(sql);
   let names = columnNames.get(statement);
   if (!names) {
@@ -147,9 +150,9 @@ function rowsOf(connection: Connection, sql: string, values: unknown[]): Record<
   return objects;
 }
 
-function run(reader: Reader, sql: string, values: unknown[], options: ReadOptions): unknown[] {
+function run(db: Knex, reader: Reader, sql: string, values: unknown[], options: ReadOptions): unknown[] {
   const connection = connectionOf(reader);
-  if (!options.remember) return rowsOf(connection, sql, values);
+  if (!options.remember) return rowsOf(db, connection, sql, values);
   const version = connection.prepare('PRAGMA data_version').pluck().get();
   if (version !== reader.version) {
     reader.remembered.clear();
@@ -158,7 +161,7 @@ function run(reader: Reader, sql: string, values: unknown[], options: ReadOption
   const key = `${sql}\u0000${JSON.stringify(values)}`;
   let rows = reader.remembered.get(key);
   if (rows === undefined) {
-    rows = rowsOf(connection, sql, values);
+    rows = rowsOf(db, connection, sql, values);
     if (reader.remembered.size >= REMEMBERED_READS) reader.remembered.delete(reader.remembered.keys().next().value as string);
     reader.remembered.set(key, rows);
   }
