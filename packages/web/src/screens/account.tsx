@@ -165,14 +165,7 @@ function AuthenticatorApp() {
 
   return (
     <Section title="Authenticator app">
-      {state.step === 'idle' && (
-        <>
-          <p>{me.mfa ? 'Two-factor authentication is on for your account.' : 'Sign in with a code from an app on your phone as well as your password.'}</p>
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void start()}>
-            Set up authenticator app
-          </button>
-        </>
-      )}
+      {state.step === 'idle' && <AuthenticatorStatus on={me.totp ?? false} busy={busy} onStart={() => void start()} />}
       {state.step === 'scan' && (
         <form onSubmit={(event) => void enable(event)}>
           <p>Scan this QR code with your authenticator app, or type the secret into it. Then enter the code it shows.</p>
@@ -201,6 +194,22 @@ function AuthenticatorApp() {
       )}
       {state.step === 'codes' && <RecoveryCodesView codes={state.codes} onDone={() => setState({ step: 'idle' })} />}
     </Section>
+  );
+}
+
+/**
+ * Whether this user's authenticator app is on, or the offer to set one up. It asks about the app
+ * itself (`totp`), not any second factor (`mfa`): a passkey alone leaves the app to set up.
+ */
+function AuthenticatorStatus({ on, busy, onStart }: { on: boolean; busy: boolean; onStart: () => void }) {
+  if (on) return <p className="mb-0">The authenticator app is on for your account.</p>;
+  return (
+    <>
+      <p>Sign in with a code from an app on your phone as well as your password.</p>
+      <button type="button" className="btn btn-primary" disabled={busy} onClick={onStart}>
+        Set up authenticator app
+      </button>
+    </>
   );
 }
 

@@ -169,6 +169,36 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the brow
 
 });
 
+describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('the Account screen of a user whose only second factor is a passkey', () => {
+  it('offers to set up an authenticator app and lists the passkey', async () => {
+    const user = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser);
+    try {
+      await addVirtualAuthenticator(context, page);
+      await addPasskeyOnAccount(page, user.email, user.password);
+      const authenticator = page.getByRole('region', { name: 'Authenticator app' });
+      expect(await authenticator.innerText()).not.toContain('Two-factor authentication is on');
+      expect(await authenticator.innerText()).toContain('Sign in with a code from an app on your phone');
+      expect(await authenticator.getByRole('button', { name: 'Set up authenticator app' }).isVisible()).toBe(true);
+      await looksRight(page, '70-account-passkey-only', 'account with a passkey only');
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** Signs in with the password, adds a passkey on Account (a virtual authenticator must be there) and waits for its row. */
+async function addPasskeyOnAccount(page: Page, email: string, password: string) {
+  await signInWithPassword(page, email, password);
+  await page.waitForURL(/#\/applist/);
+  await open(page, '/account');
+  await waitForHeading(page, 'Account');
+  await page.getByRole('button', { name: 'Add passkey' }).click();
+  await expect.poll(() => page.getByRole('table', { name: 'Passkeys' }).locator('tbody tr:not(.empty-row)').count()).toBe(1);
+  await expect.poll(() => alertText(page)).toContain('Passkey added.');
+}
+
 describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
   it('enrols an authenticator app through the screen, then asks for its code or a recovery code at login', async () => {
     const user = await web.portal.createUser();
@@ -201,6 +231,10 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       await looksRight(page, '65-account-recovery-codes', 'recovery codes');
       await page.getByRole('button', { name: 'Done' }).click();
       expect(await codes.count()).toBe(0);
+      const authenticator = page.getByRole('region', { name: 'Authenticator app' });
+      expect(await authenticator.innerText()).toContain('The authenticator app is on for your account.');
+      expect(await authenticator.getByRole('button', { name: 'Set up authenticator app' }).count()).toBe(0);
+      await looksRight(page, '65-account-authenticator-on', 'authenticator app on');
 
       await page.getByRole('button', { name: 'Logout' }).click();
       await signInWithPassword(page, user.email, user.password);
