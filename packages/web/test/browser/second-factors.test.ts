@@ -267,6 +267,38 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
     }
   });
 
+  it('shows the next user no alert of the previous one after a logout', async () => {
+    const first = await web.portal.createUser();
+    const second = await web.portal.createUser();
+    // The second user has an authenticator app too (set up through the API), so reaches Two-factor authentication.
+    const enrolment = await web.portal.client(second.token).account.totp.start();
+    await web.portal.client(second.token).account.totp.confirm(totpOf(enrolment.secret).generate());
+    const { context, page } = await openPage(web.browser);
+    try {
+      await signInWithPassword(page, first.email, first.password);
+      await page.waitForURL(/#\/applist/);
+      await open(page, '/account');
+      await page.getByRole('button', { name: 'Set up authenticator app' }).click();
+      const secretText = page.getByTestId('totp-secret');
+      await expect.poll(() => secretText.isVisible()).toBe(true);
+      await page.getByLabel('Code', { exact: true }).fill(totpOf((await secretText.innerText()).trim()).generate());
+      await page.getByRole('button', { name: 'Enable' }).click();
+      await expect.poll(() => alertText(page)).toContain('The authenticator app is on.');
+      await page.getByRole('button', { name: 'Done' }).click();
+
+      await page.getByRole('button', { name: 'Logout' }).click();
+      await waitForHeading(page, 'Login');
+      await expect.poll(() => alertText(page)).not.toContain('The authenticator app is on.');
+      await signInWithPassword(page, second.email, second.password);
+      await waitForHeading(page, 'Two-factor authentication');
+      expect(await alertText(page)).not.toContain('The authenticator app is on.');
+      await looksRight(page, '71-two-factor-after-logout', 'two-factor after another user logged out');
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('lists sessions with this one marked, signs out one and the others, and changes the password', async () => {
     // Registering signed the user in: with two more logins and the browser, four sessions.
     const user = await web.portal.createUser();
@@ -373,6 +405,10 @@ describe.skipIf(!chromiumAvailable)('a session restricted by MFA_REQUIRED', () =
     }
   });
 });
+
+function totpOf(secret: string) {
+  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
+}
 
 async function signInAt(page: Page, base: string, email: string, password: string) {
   await open(page, '/login', base);
