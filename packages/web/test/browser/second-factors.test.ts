@@ -63,6 +63,9 @@ async function looksRight(page: WatchedPage, name: string, what: string) {
   await page.setViewportSize(LAPTOP);
 }
 
+/** The narrowest phone the screens must fit (an iPhone SE or mini). */
+const NARROW_PHONE = { width: 375, height: 812 };
+
 const waitForHeading = (page: Page, name: string) => expect.poll(() => page.getByRole('heading', { name, exact: true }).isVisible()).toBe(true);
 const alertText = (page: Page) => page.locator('.alert-stack').innerText();
 
@@ -181,6 +184,33 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('the Account screen o
       expect(await authenticator.innerText()).toContain('Sign in with a code from an app on your phone');
       expect(await authenticator.getByRole('button', { name: 'Set up authenticator app' }).isVisible()).toBe(true);
       await looksRight(page, '70-account-passkey-only', 'account with a passkey only');
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('fits a phone of 375 px with a session and a passkey listed, tables and all, and wider screens too', async () => {
+    const user = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser, NARROW_PHONE);
+    try {
+      await addVirtualAuthenticator(context, page);
+      await addPasskeyOnAccount(page, user.email, user.password);
+      // Registering signed the user in too: this session and one other, with its Sign out button.
+      await expect.poll(() => page.getByRole('table', { name: 'Sessions' }).locator('tbody tr:not(.empty-row)').count()).toBe(2);
+      for (const width of [NARROW_PHONE.width, 768, 1000, LAPTOP.width]) {
+        await page.setViewportSize({ width, height: NARROW_PHONE.height });
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        await page.screenshot({ path: `/tmp/webgaps-account-${width}.png`, fullPage: true });
+        const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
+        expect(widths.page, `at ${width} px the page is ${widths.page} px wide in a window of ${widths.window} px`).toBeLessThanOrEqual(widths.window);
+        // Not scrolled sideways inside their cards either: Delete and Sign out stay in view.
+        for (const table of ['Passkeys', 'Sessions']) {
+          const fit = await page.getByRole('table', { name: table }).evaluate((element) => ({ table: element.scrollWidth, box: element.parentElement!.clientWidth }));
+          expect(fit.table, `at ${width} px the ${table} table is ${fit.table} px wide in ${fit.box} px`).toBeLessThanOrEqual(fit.box);
+        }
+        if (width === NARROW_PHONE.width) expect(await axeViolations(page), 'account at 375 px').toEqual([]);
+      }
       expect(page.problems()).toEqual([]);
     } finally {
       await context.close();
