@@ -14,6 +14,12 @@ export const clientAnswer = clientRef;
 export const userAnswer = z.looseObject({ id: z.number().int(), email: z.string(), name: z.string(), client: clientRef });
 export const currentUserAnswer = z
   .looseObject({ id: z.number().int(), email: z.string(), name: z.string(), client: clientRef, admin: z.boolean() });
+/** `GET /user/me`: the caller's second factors as well. */
+export const meAnswer = currentUserAnswer.extend({
+  mfa: z.boolean().describe('has a second factor: an authenticator app or a passkey'),
+  totp: z.boolean().describe('has an authenticator app set up'),
+  mfaEnrollmentRequired: z.boolean().describe('this session is restricted to setting up a second factor'),
+});
 export const registrationTokenAnswer = z
   .looseObject({
     id: z.number().int(),
@@ -57,6 +63,7 @@ export const answerSchemas = {
   Client: clientAnswer,
   User: userAnswer,
   CurrentUser: currentUserAnswer,
+  Me: meAnswer,
   RegistrationToken: registrationTokenAnswer,
   AccessToken: accessTokenAnswer,
   LogEntry: logEntryAnswer,

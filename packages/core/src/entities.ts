@@ -72,13 +72,16 @@ export interface CurrentUser extends User {
   admin: boolean;
   /** The user has at least one second factor (authenticator app or passkey). */
   mfa?: boolean;
+  /** The user has an authenticator app set up (confirmed with its first code). */
+  totp?: boolean;
   /** This session may only enrol a second factor (MFA_REQUIRED, docs/security.md). */
   mfaEnrollmentRequired?: boolean;
 }
 
-/** `GET /user/me`: the caller, whether they have a second factor, and whether this session is restricted to enrolling one. */
+/** `GET /user/me`: the caller, whether they have a second factor (and an authenticator app), and whether this session is restricted to enrolling one. */
 export interface Me extends CurrentUser {
   mfa: boolean;
+  totp: boolean;
   mfaEnrollmentRequired: boolean;
 }
 

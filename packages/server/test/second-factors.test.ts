@@ -92,7 +92,7 @@ describe('second factors', () => {
     expect(new Set(confirmed.recoveryCodes).size).toBe(10);
     const hashes = JSON.stringify(await portal.deps.db('recovery_codes').where({ user_id: user.id }).select('*'));
     for (const code of confirmed.recoveryCodes) expect(hashes).not.toContain(code);
-    expect(await json(await call(portal, 'GET', '/user/me', { token }), 200)).toMatchObject({ mfa: true, mfaEnrollmentRequired: false });
+    expect(await json(await call(portal, 'GET', '/user/me', { token }), 200)).toMatchObject({ mfa: true, totp: true, mfaEnrollmentRequired: false });
     expect((await call(portal, 'POST', '/user/me/totp', { token })).status).toBe(409);
     expect(await events(portal, email)).toContain('enabled authenticator app (10 recovery codes)');
   });

@@ -1,7 +1,8 @@
 /** The current user (GET /user/me): loaded once, shared by the layout and every screen. */
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CurrentUser } from '@tools-portal/core/entities';
 import { api, isUnauthenticated, logFailure } from './api';
+import { useAlerts } from './components/alerts';
 
 export type SessionState =
   | { status: 'loading' }
@@ -45,7 +46,25 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     void reload();
   }, [reload]);
 
+  useAlertsEndWithTheUser(state);
+
   return <SessionContext.Provider value={{ state, reload, logout }}>{children}</SessionContext.Provider>;
+}
+
+/**
+ * Alerts belong to the user whose actions made them: when that user logs out, the session ends or
+ * another user signs in, they go, so that the next screen (login, two-factor) shows none of them.
+ */
+function useAlertsEndWithTheUser(state: SessionState) {
+  const alerts = useAlerts();
+  // undefined while loading or unreachable: which user it is, is not known then.
+  const userId = state.status === 'user' ? state.user.id : state.status === 'anonymous' ? null : undefined;
+  const previous = useRef<number | null | undefined>(undefined);
+  useEffect(() => {
+    if (userId === undefined) return;
+    if (typeof previous.current === 'number' && previous.current !== userId) alerts.clear();
+    previous.current = userId;
+  }, [userId, alerts]);
 }
 
 export function useSession(): Session {

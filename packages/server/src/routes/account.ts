@@ -3,7 +3,7 @@
  * reset of a user's second factors. None of these takes an API key: a leaked key must not be able
  * to take over an account.
  */
-import { ApiError, codeInput, currentUserAnswer, passkeyAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z } from '@tools-portal/core';
+import { ApiError, codeInput, meAnswer, passkeyAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z } from '@tools-portal/core';
 import { logEvent } from '../services/audit.js';
 import { queueNotice } from '../services/notices.js';
 import { changePassword } from '../services/login.js';
@@ -17,13 +17,14 @@ export const accountRoutes: RouteSpec[] = [
   {
     method: 'GET',
     path: '/user/me',
-    response: { schema: currentUserAnswer },
+    response: { schema: meAnswer },
     access: 'user',
     duringEnrolment: true,
-    summary: 'The caller, with its client, admin flag, mfa (has a second factor) and mfaEnrollmentRequired (this session is restricted)',
+    summary: 'The caller, with its client, admin flag, mfa (has a second factor), totp (has an authenticator app) and mfaEnrollmentRequired (this session is restricted)',
     async handler(ctx, { db }) {
       const user = actorOf(ctx);
-      ctx.body = { ...user, mfa: (await secondFactorsOf(db, user.id)).length > 0, mfaEnrollmentRequired: principalOf(ctx)?.restricted ?? false };
+      const factors = await secondFactorsOf(db, user.id);
+      ctx.body = { ...user, mfa: factors.length > 0, totp: factors.includes('totp'), mfaEnrollmentRequired: principalOf(ctx)?.restricted ?? false };
     },
   },
   {

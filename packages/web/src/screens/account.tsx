@@ -3,7 +3,7 @@
  * restricted by MFA_REQUIRED lands here until it enrols a factor (components/guards.tsx).
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { Passkey, TotpEnrolment } from '@tools-portal/core/entities';
+import type { Passkey, TotpEnrolment, UserSession } from '@tools-portal/core/entities';
 import { ApiError } from '@tools-portal/core/errors';
 import { newPasswordProblem } from '@tools-portal/core/passwords';
 import { api, logFailure } from '../api';
@@ -165,14 +165,7 @@ function AuthenticatorApp() {
 
   return (
     <Section title="Authenticator app">
-      {state.step === 'idle' && (
-        <>
-          <p>{me.mfa ? 'Two-factor authentication is on for your account.' : 'Sign in with a code from an app on your phone as well as your password.'}</p>
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void start()}>
-            Set up authenticator app
-          </button>
-        </>
-      )}
+      {state.step === 'idle' && <AuthenticatorStatus on={me.totp ?? false} busy={busy} onStart={() => void start()} />}
       {state.step === 'scan' && (
         <form onSubmit={(event) => void enable(event)}>
           <p>Scan this QR code with your authenticator app, or type the secret into it. Then enter the code it shows.</p>
@@ -201,6 +194,22 @@ function AuthenticatorApp() {
       )}
       {state.step === 'codes' && <RecoveryCodesView codes={state.codes} onDone={() => setState({ step: 'idle' })} />}
     </Section>
+  );
+}
+
+/**
+ * Whether this user's authenticator app is on, or the offer to set one up. It asks about the app
+ * itself (`totp`), not any second factor (`mfa`): a passkey alone leaves the app to set up.
+ */
+function AuthenticatorStatus({ on, busy, onStart }: { on: boolean; busy: boolean; onStart: () => void }) {
+  if (on) return <p className="mb-0">The authenticator app is on for your account.</p>;
+  return (
+    <>
+      <p>Sign in with a code from an app on your phone as well as your password.</p>
+      <button type="button" className="btn btn-primary" disabled={busy} onClick={onStart}>
+        Set up authenticator app
+      </button>
+    </>
   );
 }
 
@@ -282,7 +291,9 @@ function Passkeys() {
         head={
           <>
             <th scope="col">Name</th>
-            <th scope="col">Added</th>
+            <th scope="col" className={WIDE_SCREENS_ONLY}>
+              Added
+            </th>
             <th scope="col" className="text-end">
               Delete
             </th>
@@ -351,8 +362,9 @@ function PasskeyRow({ passkey, onChanged, onDelete }: { passkey: Passkey; onChan
             </button>
           </>
         )}
+        <PhoneDetail>Added {formatTimestamp(passkey.createdTimestamp)}</PhoneDetail>
       </td>
-      <td className="text-nowrap">{formatTimestamp(passkey.createdTimestamp)}</td>
+      <td className={`${WIDE_SCREENS_ONLY} text-nowrap`}>{formatTimestamp(passkey.createdTimestamp)}</td>
       <td className="text-end">
         <DeleteButton onConfirm={onDelete} />
       </td>
@@ -372,9 +384,15 @@ function Sessions() {
         head={
           <>
             <th scope="col">Browser</th>
-            <th scope="col">IP address</th>
-            <th scope="col">Signed in</th>
-            <th scope="col">Last used</th>
+            <th scope="col" className={WIDE_SCREENS_ONLY}>
+              IP address
+            </th>
+            <th scope="col" className={WIDE_SCREENS_ONLY}>
+              Signed in
+            </th>
+            <th scope="col" className={WIDE_SCREENS_ONLY}>
+              Last used
+            </th>
             <th scope="col" className="text-end">
               Sign out
             </th>
@@ -382,33 +400,19 @@ function Sessions() {
         }
       >
         {(list.data ?? []).map((session) => (
-          <tr key={session.id}>
-            <td title={session.userAgent ?? undefined}>{agentName(session.userAgent)}</td>
-            <td className="text-nowrap">{session.ip ?? 'unknown'}</td>
-            <td className="text-nowrap">{formatTimestamp(session.createdTimestamp)}</td>
-            <td className="text-nowrap">{formatTimestamp(session.lastUsedTimestamp)}</td>
-            <td className="text-end">
-              {session.current ? (
-                <span className="badge text-bg-success">This session</span>
-              ) : (
-                <button
-                  type="button"
-                  className="btn btn-sm btn-outline-danger"
-                  onClick={() =>
-                    void run({
-                      call: () => api.account.sessions.revoke(session.id),
-                      success: 'Session signed out.',
-                      danger: 'failed to sign out the session',
-                      what: 'revoke session',
-                      onSuccess: () => list.reload(),
-                    })
-                  }
-                >
-                  Sign out
-                </button>
-              )}
-            </td>
-          </tr>
+          <SessionRow
+            key={session.id}
+            session={session}
+            onSignOut={() =>
+              void run({
+                call: () => api.account.sessions.revoke(session.id),
+                success: 'Session signed out.',
+                danger: 'failed to sign out the session',
+                what: 'revoke session',
+                onSuccess: () => list.reload(),
+              })
+            }
+          />
         ))}
         <EmptyRow columns={5} shown={list.data?.length ?? 0} loading={list.loading} text="No sessions." />
       </ListTable>
@@ -430,6 +434,40 @@ function Sessions() {
       </button>
     </Section>
   );
+}
+
+/** One session: on a phone its address and last use stack under the browser, so that Sign out stays in view. */
+function SessionRow({ session, onSignOut }: { session: UserSession; onSignOut: () => void }) {
+  const ip = session.ip ?? 'unknown';
+  return (
+    <tr>
+      <td title={session.userAgent ?? undefined}>
+        {agentName(session.userAgent)}
+        <PhoneDetail>{ip}</PhoneDetail>
+        <PhoneDetail>Last used {formatTimestamp(session.lastUsedTimestamp)}</PhoneDetail>
+      </td>
+      <td className={`${WIDE_SCREENS_ONLY} text-nowrap`}>{ip}</td>
+      <td className={`${WIDE_SCREENS_ONLY} text-nowrap`}>{formatTimestamp(session.createdTimestamp)}</td>
+      <td className={`${WIDE_SCREENS_ONLY} text-nowrap`}>{formatTimestamp(session.lastUsedTimestamp)}</td>
+      <td className="text-end">
+        {session.current ? (
+          <span className="badge text-bg-success">This session</span>
+        ) : (
+          <button type="button" className="btn btn-sm btn-outline-danger" onClick={onSignOut}>
+            Sign out
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** A column that a phone leaves out (its value shows as a PhoneDetail in the first cell instead). */
+const WIDE_SCREENS_ONLY = 'd-none d-md-table-cell';
+
+/** A left-out column's value, under the row's first cell, on a phone only. */
+function PhoneDetail({ children }: { children: ReactNode }) {
+  return <div className="small text-secondary d-md-none">{children}</div>;
 }
 
 /** "Chrome on Linux" for a browser; other clients (toolsctl/0.1.0) by their own first word. */

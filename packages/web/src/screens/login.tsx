@@ -43,6 +43,8 @@ export function Login() {
       return;
     }
     if (isMfaChallenge(answer)) {
+      // The second step of a new sign-in: nothing said before it concerns it.
+      alerts.clear();
       setChallenge(answer.mfa);
       return;
     }

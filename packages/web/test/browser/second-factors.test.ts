@@ -63,6 +63,9 @@ async function looksRight(page: WatchedPage, name: string, what: string) {
   await page.setViewportSize(LAPTOP);
 }
 
+/** The narrowest phone the screens must fit (an iPhone SE or mini). */
+const NARROW_PHONE = { width: 375, height: 812 };
+
 const waitForHeading = (page: Page, name: string) => expect.poll(() => page.getByRole('heading', { name, exact: true }).isVisible()).toBe(true);
 const alertText = (page: Page) => page.locator('.alert-stack').innerText();
 
@@ -169,6 +172,63 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the brow
 
 });
 
+describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('the Account screen of a user whose only second factor is a passkey', () => {
+  it('offers to set up an authenticator app and lists the passkey', async () => {
+    const user = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser);
+    try {
+      await addVirtualAuthenticator(context, page);
+      await addPasskeyOnAccount(page, user.email, user.password);
+      const authenticator = page.getByRole('region', { name: 'Authenticator app' });
+      expect(await authenticator.innerText()).not.toContain('Two-factor authentication is on');
+      expect(await authenticator.innerText()).toContain('Sign in with a code from an app on your phone');
+      expect(await authenticator.getByRole('button', { name: 'Set up authenticator app' }).isVisible()).toBe(true);
+      await looksRight(page, '70-account-passkey-only', 'account with a passkey only');
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('fits a phone of 375 px with a session and a passkey listed, tables and all, and wider screens too', async () => {
+    const user = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser, NARROW_PHONE);
+    try {
+      await addVirtualAuthenticator(context, page);
+      await addPasskeyOnAccount(page, user.email, user.password);
+      // Registering signed the user in too: this session and one other, with its Sign out button.
+      await expect.poll(() => page.getByRole('table', { name: 'Sessions' }).locator('tbody tr:not(.empty-row)').count()).toBe(2);
+      for (const width of [NARROW_PHONE.width, 768, 1000, LAPTOP.width]) {
+        await page.setViewportSize({ width, height: NARROW_PHONE.height });
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        await page.screenshot({ path: `/tmp/webgaps-account-${width}.png`, fullPage: true });
+        const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
+        expect(widths.page, `at ${width} px the page is ${widths.page} px wide in a window of ${widths.window} px`).toBeLessThanOrEqual(widths.window);
+        // Not scrolled sideways inside their cards either: Delete and Sign out stay in view.
+        for (const table of ['Passkeys', 'Sessions']) {
+          const fit = await page.getByRole('table', { name: table }).evaluate((element) => ({ table: element.scrollWidth, box: element.parentElement!.clientWidth }));
+          expect(fit.table, `at ${width} px the ${table} table is ${fit.table} px wide in ${fit.box} px`).toBeLessThanOrEqual(fit.box);
+        }
+        if (width === NARROW_PHONE.width) expect(await axeViolations(page), 'account at 375 px').toEqual([]);
+      }
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** Signs in with the password, adds a passkey on Account (a virtual authenticator must be there) and waits for its row. */
+async function addPasskeyOnAccount(page: Page, email: string, password: string) {
+  await signInWithPassword(page, email, password);
+  await page.waitForURL(/#\/applist/);
+  await open(page, '/account');
+  await waitForHeading(page, 'Account');
+  await page.getByRole('button', { name: 'Add passkey' }).click();
+  await expect.poll(() => page.getByRole('table', { name: 'Passkeys' }).locator('tbody tr:not(.empty-row)').count()).toBe(1);
+  await expect.poll(() => alertText(page)).toContain('Passkey added.');
+}
+
 describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
   it('enrols an authenticator app through the screen, then asks for its code or a recovery code at login', async () => {
     const user = await web.portal.createUser();
@@ -201,6 +261,10 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       await looksRight(page, '65-account-recovery-codes', 'recovery codes');
       await page.getByRole('button', { name: 'Done' }).click();
       expect(await codes.count()).toBe(0);
+      const authenticator = page.getByRole('region', { name: 'Authenticator app' });
+      expect(await authenticator.innerText()).toContain('The authenticator app is on for your account.');
+      expect(await authenticator.getByRole('button', { name: 'Set up authenticator app' }).count()).toBe(0);
+      await looksRight(page, '65-account-authenticator-on', 'authenticator app on');
 
       await page.getByRole('button', { name: 'Logout' }).click();
       await signInWithPassword(page, user.email, user.password);
@@ -227,6 +291,38 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       await page.getByLabel('Code from your authenticator app').fill(totp.generate({ timestamp: Date.now() + 30_000 }));
       await page.getByRole('button', { name: 'Verify' }).click();
       await page.waitForURL(/#\/applist/);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the next user no alert of the previous one after a logout', async () => {
+    const first = await web.portal.createUser();
+    const second = await web.portal.createUser();
+    // The second user has an authenticator app too (set up through the API), so reaches Two-factor authentication.
+    const enrolment = await web.portal.client(second.token).account.totp.start();
+    await web.portal.client(second.token).account.totp.confirm(totpOf(enrolment.secret).generate());
+    const { context, page } = await openPage(web.browser);
+    try {
+      await signInWithPassword(page, first.email, first.password);
+      await page.waitForURL(/#\/applist/);
+      await open(page, '/account');
+      await page.getByRole('button', { name: 'Set up authenticator app' }).click();
+      const secretText = page.getByTestId('totp-secret');
+      await expect.poll(() => secretText.isVisible()).toBe(true);
+      await page.getByLabel('Code', { exact: true }).fill(totpOf((await secretText.innerText()).trim()).generate());
+      await page.getByRole('button', { name: 'Enable' }).click();
+      await expect.poll(() => alertText(page)).toContain('The authenticator app is on.');
+      await page.getByRole('button', { name: 'Done' }).click();
+
+      await page.getByRole('button', { name: 'Logout' }).click();
+      await waitForHeading(page, 'Login');
+      await expect.poll(() => alertText(page)).not.toContain('The authenticator app is on.');
+      await signInWithPassword(page, second.email, second.password);
+      await waitForHeading(page, 'Two-factor authentication');
+      expect(await alertText(page)).not.toContain('The authenticator app is on.');
+      await looksRight(page, '71-two-factor-after-logout', 'two-factor after another user logged out');
       expect(page.problems()).toEqual([]);
     } finally {
       await context.close();
@@ -339,6 +435,10 @@ describe.skipIf(!chromiumAvailable)('a session restricted by MFA_REQUIRED', () =
     }
   });
 });
+
+function totpOf(secret: string) {
+  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
+}
 
 async function signInAt(page: Page, base: string, email: string, password: string) {
   await open(page, '/login', base);
