@@ -70,8 +70,8 @@ export const authRoutes: RouteSpec[] = [
     response: { schema: loginAnswer },
     access: 'public',
     summary: 'Sign in with a passkey, alone or finishing a pending sign-in: {response, MfaToken?, redirect?} answers {accesstoken, redirect} and sets the cookie',
-    handler: signInHandler(passkeyLoginInput, (deps, info, input) =>
-      passkeyLogin({ db: deps.db, policy: deps.config }, relyingPartyOf(deps.config.publicUrl), info, input.response, input.MfaToken),
+    handler: signInHandler(passkeyLoginInput, (deps, info, input, deviceId) =>
+      passkeyLogin({ db: deps.db, policy: deps.config }, relyingPartyOf(deps.config.publicUrl), info, input.response, input.MfaToken, deviceId),
     ),
   },
   {
