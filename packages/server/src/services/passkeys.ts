@@ -18,7 +18,7 @@ import {
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { ApiError, type CurrentUser, type Passkey } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { logEvent, type Audit, type EventSubject } from './audit.js';
+import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
 import { addressSubject, admitAttempt, deviceSubject, emailSubject, recordFailure, releaseAttempt, type BruteForcePolicy, type Subject } from './brute-force.js';
 import { knownDevice } from './login-devices.js';
 import { queueNotice } from './notices.js';
@@ -268,7 +268,8 @@ export async function passkeyLogin(
   const owner = ownerId === undefined ? undefined : await currentUserById(db, ownerId).catch(() => undefined);
   const subject: EventSubject | undefined = owner ? { client: owner.client.name, user: owner.email } : undefined;
   const reservation = await admitAttempt(db, policy, await attemptSubjects(db, info, owner?.email, deviceId)).catch(async (error: unknown) => {
-    if (error instanceof ApiError && error.code === 'too_many_requests') await logEvent(db, audit, 'login.blocked', 'login blocked: too many failed logins', subject);
+    // Blocked attempts cost the sender nothing: one row a minute per address and account, with a count.
+    if (error instanceof ApiError && error.code === 'too_many_requests') await logRepeated(db, audit, 'login.blocked', 'login blocked: too many failed logins', undefined, subject);
     throw error;
   });
   let accepted: boolean;
