@@ -1,6 +1,7 @@
 /**
  * Where the browser may go after login (docs/product.md, Redirects): somewhere relative to the portal, or the
- * origin of a registered app. Anything else falls back to the default target.
+ * origin of an app the signed-in user may use (the caller names those origins). Anything else falls back to
+ * the default target.
  */
 
 /** docs/product.md §9. */
@@ -16,7 +17,7 @@ const PLAIN_RELATIVE = /^\/[A-Za-z0-9\-._~!$&'()*+,;=@/?#]*$/;
 export interface RedirectPolicy {
   /** The portal's own origin, e.g. `https://tools.example.com`. */
   portalOrigin: string;
-  /** Origins of registered apps. */
+  /** Origins the browser may go to besides the portal's: those of the apps the signed-in user may use. */
   appOrigins: Iterable<string>;
 }
 

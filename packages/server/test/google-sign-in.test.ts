@@ -292,6 +292,20 @@ describe('Google sign-in', () => {
     expect(landedAt(toPortal)).toBe(portalPage('/users'));
   });
 
+  it("sends a non-admin only to apps they may use: another app's origin lands where no app's does", async () => {
+    const granted = await createApp(portal.admin);
+    const other = await createApp(portal.admin);
+    const user = await portal.createUser({ apps: [granted] });
+    const account = newAccount({ email: user.email });
+    const mine = `${new URL(granted.url).origin}/reports?id=7`;
+    expect(landedAt(await signInWithGoogle(account, { redirect: mine }))).toBe(mine);
+    const toOther = await signInWithGoogle(account, { redirect: `${new URL(other.url).origin}/reports?id=7` });
+    const toNothing = await signInWithGoogle(account, { redirect: `https://${unique('nothing')}.example.com/reports?id=7` });
+    expect(toOther.session).toBeDefined();
+    expect(landedAt(toOther)).toBe(portalPage('/applist/'));
+    expect(landedAt(toNothing)).toBe(landedAt(toOther));
+  });
+
   it('falls back to the default target for every payload of the open-redirect corpus', async () => {
     expect(corpus.length).toBeGreaterThan(500);
     const followed: string[] = [];

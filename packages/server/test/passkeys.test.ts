@@ -6,64 +6,14 @@
  */
 import { generateApiKey } from '@tools-portal/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { addPasskey, authenticatorFor, call, json, signInOptions, validate, type Options, type PasskeyBody } from './passkey-ceremony.js';
 import { SoftwareAuthenticator } from './software-authenticator.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, USER_PASSWORD, useTestPortal, type TestPortal } from './support.js';
-
-const API = '/api/auth/v1';
-
-function call(portal: TestPortal, method: string, path: string, options: { token?: string; body?: unknown; userAgent?: string } = {}) {
-  return portal.fetch(`${API}${path}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-      ...(options.userAgent ? { 'user-agent': options.userAgent } : {}),
-    },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-}
-
-async function json<T>(response: Response, status: number): Promise<T> {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-interface Options {
-  challenge: string;
-  rp?: { id: string };
-  user?: { id: string; name: string };
-  allowCredentials?: { id: string }[];
-  userVerification?: string;
-  rpId?: string;
-  excludeCredentials?: { id: string }[];
-  authenticatorSelection?: { residentKey?: string };
-}
-interface PasskeyBody {
-  id: number;
-  name: string;
-  createdTimestamp: string;
-}
-
-const authenticatorFor = (portal: TestPortal) => new SoftwareAuthenticator(new URL(portal.deps.config.publicUrl).origin);
-
-async function addPasskey(portal: TestPortal, token: string, name?: string): Promise<{ authenticator: SoftwareAuthenticator; passkey: PasskeyBody }> {
-  const authenticator = authenticatorFor(portal);
-  const options = await json<Options>(await call(portal, 'POST', '/user/me/passkey/options', { token }), 200);
-  const passkey = await json<PasskeyBody>(await call(portal, 'POST', '/user/me/passkey', { token, body: { response: authenticator.register(options), ...(name ? { name } : {}) } }), 201);
-  return { authenticator, passkey };
-}
 
 async function passwordStep(portal: TestPortal, email: string): Promise<{ token: string; methods: string[] }> {
   const body = await json<{ mfa: { token: string; methods: string[] } }>(await call(portal, 'POST', '/validatepassword', { body: { Email: email, Password: USER_PASSWORD } }), 200);
   return body.mfa;
 }
-
-const signInOptions = async (portal: TestPortal, MfaToken?: string) =>
-  json<Options>(await call(portal, 'POST', '/passkey/options', { body: MfaToken === undefined ? {} : { MfaToken } }), 200);
-
-const validate = (portal: TestPortal, response: unknown, MfaToken?: string) =>
-  call(portal, 'POST', '/validatepasskey', { body: { response, ...(MfaToken === undefined ? {} : { MfaToken }) } });
 
 const events = async (portal: TestPortal, email: string) =>
   (await portal.deps.db('auth_log').where({ user: email }).orderBy('id').select('type', 'event')) as { type: string; event: string }[];

@@ -4,14 +4,14 @@ import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type Lo
 import { rememberDevice } from '../services/login-devices.js';
 import { passkeyAuthenticationOptions, passkeyLogin, relyingPartyOf } from '../services/passkeys.js';
 import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
-import { resolveRedirect } from '../services/redirects.js';
+import { redirectAfterSignIn } from '../services/redirects.js';
 import type { ClientInfo } from '../services/sessions.js';
 import { isPending, type SignInOutcome } from '../services/sign-in.js';
 import { auditOf, bodyOf, clientInfo, noContent, principalOf, type Deps, type RouteSpec } from './route.js';
 
 /**
  * Password login and registration from an invite answer alike: the session cookie, and
- * {accesstoken, redirect} with the requested redirect if it is safe to follow. A password login
+ * {accesstoken, redirect} with the requested redirect if it may be followed for this user. A password login
  * of a user with a second factor answers {mfa: {token, methods}} instead, without a session.
  */
 function signInHandler<S extends z.ZodType<{ redirect?: string }>>(
@@ -27,7 +27,7 @@ function signInHandler<S extends z.ZodType<{ redirect?: string }>>(
       return;
     }
     setSessionCookie(ctx, deps.config, outcome.token);
-    ctx.body = { accesstoken: outcome.token, redirect: await resolveRedirect(deps.db, deps.config.publicOrigin, input.redirect) };
+    ctx.body = { accesstoken: outcome.token, redirect: await redirectAfterSignIn(deps.db, deps.config.publicOrigin, input.redirect, outcome.user) };
   };
 }
 
@@ -70,8 +70,8 @@ export const authRoutes: RouteSpec[] = [
     response: { schema: loginAnswer },
     access: 'public',
     summary: 'Sign in with a passkey, alone or finishing a pending sign-in: {response, MfaToken?, redirect?} answers {accesstoken, redirect} and sets the cookie',
-    handler: signInHandler(passkeyLoginInput, (deps, info, input) =>
-      passkeyLogin({ db: deps.db, policy: deps.config }, relyingPartyOf(deps.config.publicUrl), info, input.response, input.MfaToken),
+    handler: signInHandler(passkeyLoginInput, (deps, info, input, deviceId) =>
+      passkeyLogin({ db: deps.db, policy: deps.config }, relyingPartyOf(deps.config.publicUrl), info, input.response, input.MfaToken, deviceId),
     ),
   },
   {

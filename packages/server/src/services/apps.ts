@@ -117,11 +117,18 @@ export async function mayUseAppNow(db: Knex, user: { id: number; admin: boolean 
   return grant !== undefined;
 }
 
-/** Origins of every registered app: where a login may send the browser. */
+/** Origins of every registered app. */
 export async function appOrigins(db: Knex): Promise<Set<string>> {
-  const rows: { url: string }[] = await db('apps').select('url');
-  return new Set(rows.map((row) => originOf(row.url)).filter((origin): origin is string => origin !== null));
+  return originsOf(await db('apps').select('url'));
 }
+
+/** Origins of the apps a user may use now (admins every app, others live grants): where a sign-in may send them. */
+export async function appOriginsOf(db: Knex, user: { id: number; admin: boolean }, now = Date.now()): Promise<Set<string>> {
+  if (user.admin) return appOrigins(db);
+  return originsOf(await grantIsLive(db('apps').join('user_apps', 'user_apps.app_id', 'apps.id').where('user_apps.user_id', user.id), now).select('apps.url'));
+}
+
+const originsOf = (rows: { url: string }[]) => new Set(rows.map((row) => originOf(row.url)).filter((origin): origin is string => origin !== null));
 
 type AppFields = Required<Omit<AppInput, 'id'>>;
 

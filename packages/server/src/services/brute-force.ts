@@ -103,6 +103,13 @@ export async function reserveAttempt(db: Knex, policy: BruteForcePolicy, subject
   }
 }
 
+/** Refuses at once (429) while a subject is banned, else reserves one check like `reserveAttempt`. */
+export async function admitAttempt(db: Knex, policy: BruteForcePolicy, subjects: Subject[]): Promise<Reservation> {
+  const banned = await banRemaining(db, subjects);
+  if (banned > 0) throw tooManyAttempts(banned);
+  return reserveAttempt(db, policy, subjects);
+}
+
 /**
  * A check that failed keeps its reservation; the one that reached a limit starts a ban. Answers
  * the subjects it banned (an email's ban earns its owner a notice).

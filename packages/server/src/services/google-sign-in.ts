@@ -1,5 +1,5 @@
 /**
- * Google sign-in (issue 5). Starting stores the sign-in's secrets and safe redirect; finishing
+ * Google sign-in (issue 5). Starting stores the sign-in's secrets and requested redirect; finishing
  * redeems the callback for verified claims and decides what the Google identity may do: sign in
  * as the user it is linked to or whose email it has, register from an invite, or, for staff of
  * STAFF_EMAIL_DOMAIN, become an admin. Anything else is refused. Every outcome is one event.
@@ -11,7 +11,7 @@ import { newChecks, type OidcClient } from '../google-oidc.js';
 import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
 import { openInvite, registerFromInvite } from './login.js';
 import { savePendingLogin, takePendingLogin } from './oidc-logins.js';
-import { resolveRedirect } from './redirects.js';
+import { redirectAfterSignIn, redirectToKeep } from './redirects.js';
 import type { ClientInfo } from './sessions.js';
 import { completeSignIn, type SignedIn, type SignInMethod, type SignInPolicy } from './sign-in.js';
 import { createStaffAdmin } from './staff-admins.js';
@@ -49,7 +49,7 @@ export async function startGoogleSignIn(
 ): Promise<{ binding: string; authorizationUrl: URL }> {
   const checks = newChecks();
   const inviteToken = request.inviteToken && request.inviteToken.length <= MAX_INVITE_TOKEN ? request.inviteToken : null;
-  const redirect = await resolveRedirect(db, policy.publicOrigin, request.redirect);
+  const redirect = await redirectToKeep(db, policy.publicOrigin, request.redirect);
   const authorizationUrl = await client.authorizationUrl(checks);
   const binding = await savePendingLogin(db, { ...checks, inviteToken, redirect }, policy.googlePendingMax);
   return { binding, authorizationUrl };
@@ -75,7 +75,7 @@ export async function finishGoogleSignIn(
     const identity = toIdentity(claims);
     subject = { user: identity.email || `google:${identity.sub}` };
     const signedIn = await decide(db, info, identity, pending.inviteToken, policy, (found) => (subject = found));
-    return { ...signedIn, redirect: pending.redirect };
+    return { ...signedIn, redirect: await redirectAfterSignIn(db, policy.publicOrigin, pending.redirect, signedIn.user) };
   } catch (error) {
     const known = translateDatabaseError(error);
     const event = `Google sign-in refused: ${known ? known.message : 'internal error'}`;

@@ -3,7 +3,8 @@
  * and a way in alone (discoverable, with user verification). The relying party is PUBLIC_URL: its
  * host is the RP ID, its origin the only accepted origin. Challenges live in the database (any
  * instance finishes a ceremony another started), are used once (a conditional delete) and expire
- * in 5 minutes. Signature counters must move forward.
+ * in 5 minutes. Signature counters must move forward. A refused assertion counts toward the
+ * brute-force limits like a wrong password (services/brute-force.ts).
  */
 import {
   generateAuthenticationOptions,
@@ -17,11 +18,13 @@ import {
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { ApiError, type CurrentUser, type Passkey } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { logEvent, type Audit } from './audit.js';
+import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
+import { addressSubject, admitAttempt, deviceSubject, emailSubject, recordFailure, releaseAttempt, type BruteForcePolicy, type Subject } from './brute-force.js';
+import { knownDevice } from './login-devices.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import type { ClientInfo } from './sessions.js';
-import { completeSignIn, failPendingSignIn, finishPendingSignIn, openPendingSignIn, type SignedIn, type SignInPolicy } from './sign-in.js';
+import { completeSignIn, failPendingSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow, type SignedIn, type SignInPolicy } from './sign-in.js';
 import { currentUserById } from './users.js';
 
 export const CHALLENGE_MS = 5 * 60 * 1000;
@@ -208,24 +211,21 @@ export async function passkeyAuthenticationOptions(db: Knex, rp: RelyingParty, m
 
 const refused = () => new ApiError('unauthenticated', 'the passkey was not accepted');
 
-/** Signs in with a passkey's assertion: alone, or as the second factor of a pending sign-in. */
-export async function passkeyLogin(
-  deps: { db: Knex; policy: SignInPolicy },
-  rp: RelyingParty,
-  info: ClientInfo,
-  response: { id: string },
-  mfaToken?: string,
-): Promise<SignedIn> {
-  const { db, policy } = deps;
-  const pending = mfaToken === undefined ? undefined : await openPendingSignIn(db, mfaToken);
-  const row: PasskeyRow | undefined = await db('passkeys').where({ credential_id: response.id }).first();
-  const fail = async (): Promise<never> => {
-    if (pending) await failPendingSignIn(db, pending);
-    const user = row ? await currentUserById(db, row.user_id).catch(() => undefined) : undefined;
-    await logEvent(db, { actor: null, ...info }, 'mfa.failure', 'login failed: passkey refused', user ? { client: user.client.name, user: user.email } : undefined);
-    throw refused();
-  };
-  if (!row || (pending && row.user_id !== pending.user_id)) return fail();
+/**
+ * Who a passkey attempt counts against (docs/security.md, Password guessing): the address, and the
+ * account it is for (the pending sign-in's user, else the passkey's owner) as its email, or as this
+ * browser when it signed in to that account before (services/login-devices.ts). An unknown passkey
+ * names no account.
+ */
+async function attemptSubjects(db: Knex, info: ClientInfo, email: string | undefined, deviceId: string | undefined): Promise<Subject[]> {
+  if (email === undefined) return [addressSubject(info.ip)];
+  const device = await knownDevice(db, email, deviceId);
+  return [device ? deviceSubject(device) : emailSubject(email), addressSubject(info.ip)];
+}
+
+/** Whether the assertion holds for the stored passkey and its challenge (used up), with a counter that moved on. */
+async function checkAssertion(db: Knex, rp: RelyingParty, response: { id: string }, row: PasskeyRow | undefined, pending: PendingRow | undefined): Promise<boolean> {
+  if (!row || (pending && row.user_id !== pending.user_id)) return false;
   let verification;
   try {
     verification = await verifyAuthenticationResponse({
@@ -237,16 +237,61 @@ export async function passkeyLogin(
       requireUserVerification: !pending,
     });
   } catch {
-    return fail();
+    return false;
   }
-  if (!verification.verified) return fail();
+  if (!verification.verified) return false;
   const { newCounter } = verification.authenticationInfo;
   // Atomic: of two assertions with the same counter, only one moves it on.
   const update = db('passkeys').where({ id: row.id });
   if (newCounter > 0) update.andWhere('counter', '<', newCounter);
-  const moved = await update.update({ counter: newCounter, last_used_at: Date.now() });
-  if (moved === 0) return fail();
-  const user = await currentUserById(db, row.user_id);
+  return (await update.update({ counter: newCounter, last_used_at: Date.now() })) > 0;
+}
+
+/**
+ * Signs in with a passkey's assertion: alone, or as the second factor of a pending sign-in. The
+ * attempt is reserved before the check, so that concurrent refused assertions cannot exceed the
+ * limits; a refused one keeps its reservation and counts against the pending sign-in too.
+ */
+export async function passkeyLogin(
+  deps: { db: Knex; policy: SignInPolicy & BruteForcePolicy & MailPolicy },
+  rp: RelyingParty,
+  info: ClientInfo,
+  response: { id: string },
+  mfaToken?: string,
+  deviceId?: string,
+): Promise<SignedIn> {
+  const { db, policy } = deps;
+  const audit: Audit = { actor: null, ...info };
+  const pending = mfaToken === undefined ? undefined : await openPendingSignIn(db, mfaToken);
+  const row: PasskeyRow | undefined = await db('passkeys').where({ credential_id: response.id }).first();
+  const ownerId = pending ? pending.user_id : row?.user_id;
+  const owner = ownerId === undefined ? undefined : await currentUserById(db, ownerId).catch(() => undefined);
+  const subject: EventSubject | undefined = owner ? { client: owner.client.name, user: owner.email } : undefined;
+  const reservation = await admitAttempt(db, policy, await attemptSubjects(db, info, owner?.email, deviceId)).catch(async (error: unknown) => {
+    // Blocked attempts cost the sender nothing: one row a minute per address and account, with a count.
+    if (error instanceof ApiError && error.code === 'too_many_requests') await logRepeated(db, audit, 'login.blocked', 'login blocked: too many failed logins', undefined, subject);
+    throw error;
+  });
+  let accepted: boolean;
+  try {
+    accepted = await checkAssertion(db, rp, response, row, pending);
+  } catch (error) {
+    await releaseAttempt(db, reservation);
+    throw error;
+  }
+  if (!accepted) {
+    await db.transaction(async (trx) => {
+      const banned = await recordFailure(trx, policy, reservation);
+      if (pending) await failPendingSignIn(trx, pending);
+      await logEvent(trx, audit, 'mfa.failure', 'login failed: passkey refused', subject);
+      if (owner && banned.some((each) => each.kind === 'email')) {
+        await queueNotice(trx, policy, 'account-locked', { email: owner.email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
+      }
+    });
+    throw refused();
+  }
+  await releaseAttempt(db, reservation);
+  const user = owner ?? (await currentUserById(db, row!.user_id));
   if (pending) return finishPendingSignIn(db, pending, user, 'passkey', info, policy);
   return completeSignIn(db, user, 'passkey', info, policy);
 }
