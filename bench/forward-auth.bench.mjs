@@ -46,7 +46,7 @@ const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/t
 // Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
 const ADMIN_EMAIL = 'admin@bench.example.com';
-const ADMIN_PASSWORD = 'bench-admin-password-1';
+const ADMIN_PASSWORD = 'bench-steady-kettle-1';
 
 // --- build -----------------------------------------------------------------------------------
 

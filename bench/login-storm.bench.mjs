@@ -20,7 +20,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 8);
 const LOGINS = 20;
 const P99_TARGET_MS = 100;
 const ADMIN_EMAIL = 'admin@bench.example.com';
-const ADMIN_PASSWORD = 'bench-admin-password-1';
+const ADMIN_PASSWORD = 'bench-steady-kettle-1';
 
 function build() {
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');

@@ -6,7 +6,7 @@
  */
 import cluster from 'node:cluster';
 import { relayForgets, relayMetrics } from './cluster-peers.js';
-import { loadConfigOrExit, type Config } from './config.js';
+import { loadConfigOrExit, type Config, ConfigError } from './config.js';
 import { isUnreachable } from './db/errors.js';
 import { createLogger, type Logger } from './logger.js';
 import { preparePortal, startPortal } from './server.js';
@@ -77,6 +77,8 @@ main().catch((error) => {
     process.stderr.write(`Tools-Portal failed to start: the database ${url} is unreachable (${(error as Error).message})\n`);
     process.exit(1);
   }
-  process.stderr.write(`Tools-Portal failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // A configuration problem is the operator's to fix: its message says what, a stack would bury it.
+  const text = error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`Tools-Portal failed to start: ${text}\n`);
   process.exit(1);
 });

@@ -51,7 +51,7 @@ describe('event log', () => {
     await failure(portal.login('ghost@example.com', 'wrong-password'));
     const [latest] = await portal.admin.logs.page(1, 1);
     expect(latest).toMatchObject({ client: '', user: 'ghost@example.com', event: 'login failed: unknown email' });
-    await portal.login(ADMIN_EMAIL, 'admin-password-123');
+    await portal.login(ADMIN_EMAIL, ADMIN_PASSWORD);
     const [newest] = await portal.admin.logs.page(1, 1);
     expect(newest).toMatchObject({ client: 'Admin', user: ADMIN_EMAIL, event: 'login with password' });
     expect(Date.parse(newest.timestamp)).toBeGreaterThanOrEqual(Date.parse(latest.timestamp));

@@ -82,6 +82,22 @@ describe('first start', () => {
       await portal.close();
     }
   });
+
+  it("refuses an ADMIN_PASSWORD that breaks the password rules, creating nothing, and starts once it is fixed", async () => {
+    const database = tempDb();
+    const env = { PORT: '0', DATABASE_URL: database, SCRYPT_LOGN: '10', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'keeper@example.com' };
+    for (const weak of ['short', 'keeper-of-keys-2026', 'password123!']) {
+      await expect(startPortal(loadConfig({ ...env, ADMIN_PASSWORD: weak }), { publicUrlFromAddress: true })).rejects.toThrow(/ADMIN_PASSWORD is refused/);
+    }
+    const portal = await startPortal(loadConfig({ ...env, ADMIN_PASSWORD: 'a calm harbour at dusk' }), { publicUrlFromAddress: true });
+    try {
+      expect(portal.bootstrap).toEqual({ created: true, adminEmail: 'keeper@example.com' });
+      const { accesstoken } = await new PortalClient({ baseUrl: portal.url }).auth.login({ Email: 'keeper@example.com', Password: 'a calm harbour at dusk' });
+      expect(accesstoken).toBeTruthy();
+    } finally {
+      await portal.close();
+    }
+  });
 });
 
 describe('database', () => {

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from './database.js';
 import { checkingFetch, violations } from './openapi-check.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
-export const ADMIN_PASSWORD = 'admin-password-123';
+export const ADMIN_PASSWORD = 'steady-kettle-4821';
 export const USER_PASSWORD = 'user-password-123';
 /** The SECRET_KEY of test portals (docs/configuration.md): fixed, so that several instances agree. */
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');

@@ -3,7 +3,9 @@
  * configured password or through an invite whose link is printed once.
  */
 import { ADMIN_CLIENT_NAME } from '@tools-portal/core';
+import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
+import { ConfigError } from '../config.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { logEvent, type Audit } from './audit.js';
 import { createAdminClient } from './clients.js';
@@ -25,6 +27,9 @@ const SYSTEM: Audit = { actor: null, ip: '', userAgent: 'bootstrap' };
 
 export async function bootstrap(db: Knex, hasher: PasswordHasher, options: BootstrapOptions): Promise<BootstrapResult> {
   if (await db('clients').where({ name: ADMIN_CLIENT_NAME }).first()) return { created: false };
+  // The first admin's password meets the rules every other password meets (docs/product.md).
+  const problem = options.adminPassword ? await passwordProblem(options.adminPassword, { email: options.adminEmail }) : null;
+  if (problem) throw new ConfigError([`ADMIN_PASSWORD is refused: ${problem}`]);
   const passwordHash = options.adminPassword ? await hasher.hash(options.adminPassword) : undefined;
   try {
     return await db.transaction(async (trx) => {
