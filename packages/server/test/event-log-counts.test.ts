@@ -7,6 +7,7 @@
  * those too, and nothing else writes while a test compares.
  */
 import type { CheckedLogFilter } from '@tools-portal/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { logRepeated } from '../src/services/audit.js';
 import { dayCountQuery } from '../src/services/log-day-counts.js';
@@ -24,45 +25,37 @@ const DAYS = 8;
 const TYPES = ['login.success', 'login.failure', 'login.blocked', 'log.prune', 'verify.denied', 'grant.add', 'oidc.token.issue', 'oidc.token.refresh', 'oidc.consent'];
 const PREFIXES = ['login.', 'log.', 'oidc.', 'oidc.token.', 'grant.', 'nothing.'];
 
-/** A small seeded generator (mulberry32), so that a failure can be replayed. */
-function randomOf(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  const below = (n: number) => Math.floor(next() * n);
-  return { next, below, pick: <T>(values: readonly T[]): T => values[below(values.length)] };
-}
-type Random = ReturnType<typeof randomOf>;
-
 /** A time on one of the days, often exactly at a midnight or a millisecond either side of one. */
-function timeOf(random: Random): number {
-  const midnight = MIDNIGHT + random.below(DAYS + 1) * DAY;
-  return random.pick([midnight, midnight, midnight - 1, midnight + 1, midnight + random.below(DAY)]);
-}
+const time = fc
+  .tuple(fc.integer({ min: 0, max: DAYS }), fc.oneof(fc.constantFrom(0, 0, -1, 1), fc.integer({ min: 0, max: DAY - 1 })))
+  .map(([day, offset]) => MIDNIGHT + day * DAY + offset);
 
-async function insertRandom(random: Random, count: number): Promise<void> {
-  const rows = Array.from({ length: count }, () => {
-    const type = random.pick(TYPES);
-    return { at: timeOf(random), type, area: type.split('.')[0], event: 'something happened', ip: '10.0.0.1', user_agent: 'test' };
-  });
+const row = fc.record({ at: time, type: fc.constantFrom(...TYPES) }).map(({ at, type }) => ({
+  at,
+  type,
+  area: type.split('.')[0],
+  event: 'something happened',
+  ip: '10.0.0.1',
+  user_agent: 'test',
+}));
+
+const logFilter: fc.Arbitrary<CheckedLogFilter> = fc
+  .record(
+    { type: fc.constantFrom(...TYPES, ...PREFIXES), times: fc.tuple(time, time).map(([a, b]) => (a <= b ? [a, b] : [b, a])), range: fc.constantFrom('from', 'to', 'both') },
+    { requiredKeys: [] },
+  )
+  .map(({ type, times, range }) => ({
+    ...(type && { type }),
+    ...(times && range !== 'to' && { fromMs: times[0] }),
+    ...(times && range && range !== 'from' && { toMs: times[1] }),
+  }));
+
+/** Random but the same on every run, so that a failure can be replayed. */
+const sample = <T>(arbitrary: fc.Arbitrary<T>, count: number, seed: number): T[] => fc.sample(arbitrary, { numRuns: count, seed });
+
+async function insertRandom(count: number, seed: number): Promise<void> {
+  const rows = sample(row, count, seed);
   for (let start = 0; start < rows.length; start += 200) await db()('auth_log').insert(rows.slice(start, start + 200));
-}
-
-function randomFilter(random: Random): CheckedLogFilter {
-  const filter: CheckedLogFilter = {};
-  const type = random.pick(['none', 'exact', 'prefix']);
-  if (type === 'exact') filter.type = random.pick(TYPES);
-  if (type === 'prefix') filter.type = random.pick(PREFIXES);
-  const [from, to] = [timeOf(random), timeOf(random)].sort((a, b) => a - b);
-  const range = random.pick(['none', 'from', 'to', 'both', 'both']);
-  if (range === 'from' || range === 'both') filter.fromMs = from;
-  if (range === 'to' || range === 'both') filter.toMs = to;
-  return filter;
 }
 
 async function plainCount(filter: CheckedLogFilter): Promise<number> {
@@ -70,17 +63,18 @@ async function plainCount(filter: CheckedLogFilter): Promise<number> {
   return Number(row.total);
 }
 
-/** Each of `filters` counted both ways; answers how many went through the summary. */
-async function expectSameCounts(filters: CheckedLogFilter[]): Promise<number> {
+/** Random filters counted both ways; answers how many went through the summary. */
+async function expectSameCounts(runs: number, seed: number): Promise<number> {
   let summed = 0;
-  for (const filter of filters) {
-    if (dayCountQuery(db(), filter)) summed++;
-    expect({ filter, total: await countEvents(db(), filter) }).toEqual({ filter, total: await plainCount(filter) });
-  }
+  await fc.assert(
+    fc.asyncProperty(logFilter, async (filter) => {
+      if (dayCountQuery(db(), filter)) summed++;
+      expect(await countEvents(db(), filter)).toBe(await plainCount(filter));
+    }),
+    { numRuns: runs, seed, examples: [[{}]] },
+  );
   return summed;
 }
-
-const randomFilters = (random: Random, count: number) => [{}, ...Array.from({ length: count }, () => randomFilter(random))];
 
 /** The summary, and the entries grouped as it groups them: they must be the same rows. */
 async function expectSummaryOfEntries(): Promise<void> {
@@ -98,28 +92,26 @@ async function expectSummaryOfEntries(): Promise<void> {
 
 describe('GET /log/count from the day summary', () => {
   it('equals the plain count over random filters after random inserts, deletions and changes', async () => {
-    const random = randomOf(20251110);
-    await insertRandom(random, 600);
-    expect(await expectSameCounts(randomFilters(random, 150))).toBeGreaterThan(50);
+    await insertRandom(600, 1);
+    expect(await expectSameCounts(150, 5)).toBeGreaterThan(50);
     await expectSummaryOfEntries();
 
     const ids = (await db()('auth_log').where('at', '<', MIDNIGHT + (DAYS + 1) * DAY).pluck('id')).map(Number);
-    const doomed = ids.filter(() => random.next() < 0.3);
+    const [doomed] = sample(fc.subarray(ids), 1, 3);
     for (let start = 0; start < doomed.length; start += 200) await db()('auth_log').whereIn('id', doomed.slice(start, start + 200)).delete();
-    await insertRandom(random, 200);
-    await expectSameCounts(randomFilters(random, 150));
+    await insertRandom(200, 2);
+    await expectSameCounts(150, 6);
 
     // No write path changes an entry's time or type; the summary follows if one ever does.
     const moved = ids.filter((id) => !doomed.includes(id)).slice(0, 40);
     await db()('auth_log').whereIn('id', moved.slice(0, 20)).update({ at: MIDNIGHT + 2 * DAY });
     await db()('auth_log').whereIn('id', moved.slice(20)).update({ type: 'grant.add', area: 'grant' });
-    await expectSameCounts(randomFilters(random, 100));
+    await expectSameCounts(100, 7);
     await expectSummaryOfEntries();
   });
 
   it('follows retention: pruned entries, and days pruned to nothing, leave the counts', async () => {
-    const random = randomOf(7);
-    await insertRandom(random, 300);
+    await insertRandom(300, 3);
     const before = await countEvents(db(), {});
     // The cutoff at noon of the third day: two days go, the third in part.
     const pruned = await pruneLog(db(), 400, MIDNIGHT + 2 * DAY + DAY / 2 + 400 * DAY, { pauseMs: 0, batchSize: 50 });
@@ -128,12 +120,12 @@ describe('GET /log/count from the day summary', () => {
     expect(await countEvents(db(), {})).toBe(before - pruned! + 1);
     expect(await countEvents(db(), { toMs: MIDNIGHT + 2 * DAY })).toBe(0);
     expect(await db()('auth_log_days').where('day', '<', (MIDNIGHT + 2 * DAY) / DAY).count({ n: '*' })).toEqual([{ n: 0 }]);
-    await expectSameCounts(randomFilters(random, 100));
+    await expectSameCounts(100, 8);
     await expectSummaryOfEntries();
 
     // A cutoff at an exact midnight, a day later.
     expect(await pruneLog(db(), 400, MIDNIGHT + 4 * DAY + 400 * DAY, { pauseMs: 0 })).toBeGreaterThan(0);
-    await expectSameCounts(randomFilters(random, 100));
+    await expectSameCounts(100, 9);
     await expectSummaryOfEntries();
   });
 
@@ -149,8 +141,7 @@ describe('GET /log/count from the day summary', () => {
   });
 
   it('answers through the API, dates being whole UTC days', async () => {
-    const random = randomOf(99);
-    await insertRandom(random, 200);
+    await insertRandom(200, 4);
     const count = async (filter: { type?: string; from?: string; to?: string }) => (await portal.admin.logs.count(filter)).total;
     expect(await count({ type: 'login.', from: '2025-01-11', to: '2025-01-13' })).toBe(await plainCount({ type: 'login.', fromMs: MIDNIGHT + DAY, toMs: MIDNIGHT + 4 * DAY }));
     expect(await count({ from: '2025-01-11T06:00:00Z', to: '2025-01-14T00:00:00Z' })).toBe(await plainCount({ fromMs: MIDNIGHT + DAY + DAY / 4, toMs: MIDNIGHT + 4 * DAY + 1 }));
