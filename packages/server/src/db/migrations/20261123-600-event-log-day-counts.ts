@@ -22,17 +22,36 @@ const SQLITE_TRIGGERS: Array<[string, string, string[]]> = [
   ['auth_log_days_update', 'after update of at, area, type', [...SUBTRACT_OLD, ADD_NEW]],
 ];
 
-const POSTGRES_FUNCTION = `create function auth_log_days_count() returns trigger language plpgsql as $$
-begin
-  if tg_op in ('DELETE', 'UPDATE') then
-    ${SUBTRACT_OLD.join(';\n    ')};
-  end if;
-  if tg_op in ('INSERT', 'UPDATE') then
-    ${ADD_NEW};
-  end if;
-  return null;
-end
-$$`;
+// PostgreSQL: inserts and deletes per statement, from the statement's transition table, so that a
+// statement of many entries (retention deletes 500 at a time) changes each summary row once:
+// every change leaves a dead row version until vacuum, which a count then reads past.
+// Transition tables take no column list, and the update trigger needs one (a collapsed denial
+// updates `count`), so it is per row.
+const CHANGED_PER_DAY = `select ${DAY} as day, area, type, count(*) as entries from changed group by 1, 2, 3`;
+const SAME_ROW = 'auth_log_days.day = gone.day and auth_log_days.area = gone.area and auth_log_days.type = gone.type';
+const POSTGRES_TRIGGERS: Array<[string, string, string[]]> = [
+  [
+    'auth_log_days_insert',
+    'after insert on auth_log referencing new table as changed for each statement',
+    [`insert into auth_log_days (day, area, type, entries) ${CHANGED_PER_DAY} on conflict (day, area, type) do update set entries = auth_log_days.entries + excluded.entries`],
+  ],
+  [
+    'auth_log_days_delete',
+    'after delete on auth_log referencing old table as changed for each statement',
+    [
+      `update auth_log_days set entries = auth_log_days.entries - gone.entries from (${CHANGED_PER_DAY}) gone where ${SAME_ROW}`,
+      `delete from auth_log_days using (${CHANGED_PER_DAY}) gone where ${SAME_ROW} and auth_log_days.entries = 0`,
+    ],
+  ],
+  ['auth_log_days_update', 'after update of at, area, type on auth_log for each row', [...SUBTRACT_OLD, ADD_NEW]],
+];
+
+async function createPostgresTriggers(knex: Knex): Promise<void> {
+  for (const [name, when, statements] of POSTGRES_TRIGGERS) {
+    await knex.raw(`create function ${name}() returns trigger language plpgsql as $$\nbegin\n  ${statements.join(';\n  ')};\n  return null;\nend\n$$`);
+    await knex.raw(`create trigger ${name} ${when} execute function ${name}()`);
+  }
+}
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('auth_log_days', (table) => {
@@ -47,11 +66,8 @@ export async function up(knex: Knex): Promise<void> {
   });
   // The triggers first: creating them locks out writes to auth_log until the migration commits,
   // so the fill below counts every entry exactly once.
-  if (dialectOf(knex) === 'postgres') {
-    await knex.raw(POSTGRES_FUNCTION);
-    await knex.raw(`create trigger auth_log_days_count after insert or delete or update of at, area, type on auth_log
-      for each row execute function auth_log_days_count()`);
-  } else {
+  if (dialectOf(knex) === 'postgres') await createPostgresTriggers(knex);
+  else {
     for (const [name, when, statements] of SQLITE_TRIGGERS) {
       await knex.raw(`create trigger ${name} ${when} on auth_log begin\n  ${statements.join(';\n  ')};\nend`);
     }
@@ -61,8 +77,10 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   if (dialectOf(knex) === 'postgres') {
-    await knex.raw('drop trigger if exists auth_log_days_count on auth_log');
-    await knex.raw('drop function if exists auth_log_days_count()');
+    for (const [name] of POSTGRES_TRIGGERS) {
+      await knex.raw(`drop trigger if exists ${name} on auth_log`);
+      await knex.raw(`drop function if exists ${name}()`);
+    }
   } else {
     for (const [name] of SQLITE_TRIGGERS) await knex.raw(`drop trigger if exists ${name}`);
   }
