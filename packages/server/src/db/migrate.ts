@@ -14,6 +14,7 @@ import * as launcher from './migrations/20261123-300-launcher.js';
 import * as mail from './migrations/20261123-400-mail.js';
 import * as oidcProvider from './migrations/20261123-450-oidc-provider.js';
 import * as passkeys from './migrations/20261123-550-passkeys.js';
+import * as eventLogDayCounts from './migrations/20261123-600-event-log-day-counts.js';
 import * as eventLogActorType from './migrations/20261123-350-event-log-actor-type.js';
 import * as backgroundJobs from './migrations/20261123-351-background-jobs.js';
 
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '20261123-400-mail': mail,
   '20261123-450-oidc-provider': oidcProvider,
   '20261123-550-passkeys': passkeys,
+  '20261123-600-event-log-day-counts': eventLogDayCounts,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -3,33 +3,12 @@
  * keyset batches for the export. Each filter is answered by an index ending in `at`
  * (migration 20261123-350), so a filtered page is read newest first straight from it.
  */
-import { eventArea, type CheckedLogFilter, type LogEntry } from '@tools-portal/core';
+import type { CheckedLogFilter, LogEntry } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { readAll, readFirst } from '../db/direct-reads.js';
 import { LOG_COLUMNS, toLogEntry, type LogRow } from './audit.js';
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
-
-/** The rows of the log a filter matches; the same expressions as the indexes, so they are used. */
-export function filteredLog(db: Knex, filter: CheckedLogFilter): Knex.QueryBuilder {
-  const query = db('auth_log');
-  if (filter.user) query.whereRaw('lower("user") = lower(cast(? as text))', [filter.user]);
-  if (filter.client) query.whereRaw('lower(client) = lower(cast(? as text))', [filter.client]);
-  if (filter.actor) query.whereRaw('lower(actor) = lower(cast(? as text))', [filter.actor]);
-  if (filter.type) {
-    if (!filter.type.endsWith('.')) query.where('type', filter.type);
-    else {
-      const prefix = filter.type.slice(0, -1);
-      query.where('area', eventArea(prefix));
-      // A deeper prefix (`a.b.`): the types from `a.b.` up to `a.b/` ('/' follows '.').
-      if (prefix.includes('.')) query.where('type', '>=', filter.type).where('type', '<', `${prefix}/`);
-    }
-  }
-  if (filter.q) query.whereRaw("lower(event) like lower(cast(? as text)) escape '\\'", [`%${escapeLike(filter.q)}%`]);
-  if (filter.fromMs !== undefined) query.where('at', '>=', filter.fromMs);
-  if (filter.toMs !== undefined) query.where('at', '<', filter.toMs);
-  return query;
-}
+import { countableByDay, dayCountQuery } from './log-day-counts.js';
+import { filteredLog } from './log-matches.js';
 
 const NEWEST_FIRST = [
   { column: 'at', order: 'desc' },
@@ -50,14 +29,18 @@ export async function listEvents(db: Knex, filter: CheckedLogFilter, page: numbe
 }
 
 /**
- * How many entries match; with `max`, counting stops there: an exact count walks every matching
- * index entry (about 20 ms for 400,000 on SQLite), a capped one at most `max` of them.
+ * How many entries match. An exact count on type and times adds up the log's day summary
+ * (./log-day-counts.ts); other filters walk every matching index entry (about 20 ms for 400,000
+ * on SQLite). With `max`, counting stops there: it walks at most `max` entries.
  */
 export async function countEvents(db: Knex, filter: CheckedLogFilter, max?: number): Promise<number> {
-  const matches: Knex.QueryBuilder = max === undefined ? filteredLog(db, filter) : db.from(filteredLog(db, filter).select(db.raw('1')).limit(max).as('matches'));
-  const row = await readFirst<{ total: number | string }>(db, matches.count({ total: '*' }));
+  const query = max === undefined ? exactCount(db, filter) : db.from(filteredLog(db, filter).select(db.raw('1')).limit(max).as('matches')).count({ total: '*' });
+  const row = await readFirst<{ total: number | string }>(db, query);
   return Number(row?.total ?? 0);
 }
+
+const exactCount = (db: Knex, filter: CheckedLogFilter): Knex.QueryBuilder =>
+  (countableByDay(filter) && dayCountQuery(db, filter)) || filteredLog(db, filter).count({ total: '*' });
 
 /** Where a batch ended: the last entry's time and id. */
 export interface LogPosition {
