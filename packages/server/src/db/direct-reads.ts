@@ -1,6 +1,6 @@
 /**
- * The hottest reads without Knex's per-query cost (docs/performance.md, "The general API"). Knex
- * still builds each query; on a SQLite file the compiled statement then runs synchronously on a
+ * The hottest reads without Knex's per-query cost (docs/architecture.md, Data). Knex still
+ * builds each query; on a SQLite file the compiled statement then runs synchronously on a
  * read-only connection of its own instead of through Knex's pool and runner, which cost more than
  * the query itself. In WAL mode that connection reads the last committed state, never another
  * request's open transaction, so a write committed before the read is always seen. Elsewhere
