@@ -88,8 +88,10 @@ describe('refused passkeys and the per-email limit', () => {
   it('refused passkeys from a browser that signed in to the account before count against it, not the email', async () => {
     const user = await portal.createUser();
     const { authenticator } = await addPasskey(portal, user.token);
-    // The owner's browser: a password sign-in leaves the device cookie (the passkey makes it pending).
-    const signedIn = await passwordLogin(portal, user.email, user.password);
+    // The owner's browser: a password sign-in finished by the passkey leaves the device cookie.
+    const pending = await json<{ mfa: { token: string } }>(await passwordLogin(portal, user.email, user.password), 200);
+    const signedIn = await validate(portal, authenticator.assert(await signInOptions(portal, pending.mfa.token)), pending.mfa.token);
+    expect(signedIn.status).toBe(200);
     const device = /portal_device=([^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1];
     expect(device).toBeDefined();
     expectAtMostChecked(await burst([portal], await forgeries(portal, authenticator.id, 10)), 5);

@@ -18,13 +18,13 @@ import {
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { ApiError, type CurrentUser, type Passkey } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
-import { addressSubject, admitAttempt, deviceSubject, emailSubject, recordFailure, releaseAttempt, type BruteForcePolicy, type Subject } from './brute-force.js';
-import { knownDevice } from './login-devices.js';
+import { logEvent, type Audit, type EventSubject } from './audit.js';
+import { releaseAttempt, type BruteForcePolicy } from './brute-force.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import type { ClientInfo } from './sessions.js';
-import { completeSignIn, failPendingSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow, type SignedIn, type SignInPolicy } from './sign-in.js';
+import { admitSignInAttempt, attemptSubjects, refuseSignInAttempt } from './sign-in-attempts.js';
+import { completeSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow, type SignedIn, type SignInPolicy } from './sign-in.js';
 import { currentUserById } from './users.js';
 
 export const CHALLENGE_MS = 5 * 60 * 1000;
@@ -211,18 +211,6 @@ export async function passkeyAuthenticationOptions(db: Knex, rp: RelyingParty, m
 
 const refused = () => new ApiError('unauthenticated', 'the passkey was not accepted');
 
-/**
- * Who a passkey attempt counts against (docs/security.md, Password guessing): the address, and the
- * account it is for (the pending sign-in's user, else the passkey's owner) as its email, or as this
- * browser when it signed in to that account before (services/login-devices.ts). An unknown passkey
- * names no account.
- */
-async function attemptSubjects(db: Knex, info: ClientInfo, email: string | undefined, deviceId: string | undefined): Promise<Subject[]> {
-  if (email === undefined) return [addressSubject(info.ip)];
-  const device = await knownDevice(db, email, deviceId);
-  return [device ? deviceSubject(device) : emailSubject(email), addressSubject(info.ip)];
-}
-
 /** Whether the assertion holds for the stored passkey and its challenge (used up), with a counter that moved on. */
 async function checkAssertion(db: Knex, rp: RelyingParty, response: { id: string }, row: PasskeyRow | undefined, pending: PendingRow | undefined): Promise<boolean> {
   if (!row || (pending && row.user_id !== pending.user_id)) return false;
@@ -267,11 +255,7 @@ export async function passkeyLogin(
   const ownerId = pending ? pending.user_id : row?.user_id;
   const owner = ownerId === undefined ? undefined : await currentUserById(db, ownerId).catch(() => undefined);
   const subject: EventSubject | undefined = owner ? { client: owner.client.name, user: owner.email } : undefined;
-  const reservation = await admitAttempt(db, policy, await attemptSubjects(db, info, owner?.email, deviceId)).catch(async (error: unknown) => {
-    // Blocked attempts cost the sender nothing: one row a minute per address and account, with a count.
-    if (error instanceof ApiError && error.code === 'too_many_requests') await logRepeated(db, audit, 'login.blocked', 'login blocked: too many failed logins', undefined, subject);
-    throw error;
-  });
+  const reservation = await admitSignInAttempt(db, policy, audit, await attemptSubjects(db, info, owner?.email, deviceId), subject);
   let accepted: boolean;
   try {
     accepted = await checkAssertion(db, rp, response, row, pending);
@@ -280,18 +264,11 @@ export async function passkeyLogin(
     throw error;
   }
   if (!accepted) {
-    await db.transaction(async (trx) => {
-      const banned = await recordFailure(trx, policy, reservation);
-      if (pending) await failPendingSignIn(trx, pending);
-      await logEvent(trx, audit, 'mfa.failure', 'login failed: passkey refused', subject);
-      if (owner && banned.some((each) => each.kind === 'email')) {
-        await queueNotice(trx, policy, 'account-locked', { email: owner.email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
-      }
-    });
+    await refuseSignInAttempt(db, policy, info, reservation, { type: 'mfa.failure', event: 'login failed: passkey refused', email: owner?.email, about: subject, pending });
     throw refused();
   }
   await releaseAttempt(db, reservation);
   const user = owner ?? (await currentUserById(db, row!.user_id));
-  if (pending) return finishPendingSignIn(db, pending, user, 'passkey', info, policy);
+  if (pending) return finishPendingSignIn(db, pending, user, 'passkey', info, policy, deviceId);
   return completeSignIn(db, user, 'passkey', info, policy);
 }
