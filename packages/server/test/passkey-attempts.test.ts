@@ -46,7 +46,7 @@ const passwordLogin = (portal: TestPortal, email: string, password: string, cook
   call(portal, 'POST', '/validatepassword', { body: { Email: email, Password: password }, cookie });
 
 describe('refused passkeys and the per-email limit', () => {
-  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' });
+  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000', PASSKEY_CHALLENGES_PER_ADDRESS: '1000' });
 
   it(`${BURST} concurrent forged assertions for one passkey check at most LOGIN_FAILURES_PER_EMAIL; then the right passkey and password answer 429`, async () => {
     const user = await portal.createUser();
@@ -104,7 +104,7 @@ describe('refused passkeys and the per-email limit', () => {
 });
 
 describe('refused passkeys and the per-address limit', () => {
-  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '20' });
+  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '20', PASSKEY_CHALLENGES_PER_ADDRESS: '1000' });
 
   it(`${BURST * 2} concurrent assertions of unknown passkeys check at most LOGIN_FAILURES_PER_ADDRESS; then a good passkey answers 429`, async () => {
     const user = await portal.createUser();
@@ -122,9 +122,9 @@ describe('passkeys on two instances sharing a database', () => {
   let b: TestPortal;
   beforeAll(async () => {
     database = createTestDatabase();
-    a = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' }, { database });
+    a = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000', PASSKEY_CHALLENGES_PER_ADDRESS: '1000' }, { database });
     // One PUBLIC_URL, as behind a load balancer: the passkey's origin and RP ID are the same on both.
-    b = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000', PUBLIC_URL: a.url }, { database, keepPublicUrl: true });
+    b = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000', PASSKEY_CHALLENGES_PER_ADDRESS: '1000', PUBLIC_URL: a.url }, { database, keepPublicUrl: true });
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);

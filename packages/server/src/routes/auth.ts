@@ -60,7 +60,7 @@ export const authRoutes: RouteSpec[] = [
     summary: "WebAuthn authentication options: {MfaToken?} (a pending sign-in's passkeys, or discoverable with user verification)",
     async handler(ctx, { db, config }) {
       const { MfaToken } = bodyOf(ctx, passkeyOptionsInput);
-      ctx.body = await passkeyAuthenticationOptions(db, relyingPartyOf(config.publicUrl), MfaToken);
+      ctx.body = await passkeyAuthenticationOptions(db, config, relyingPartyOf(config.publicUrl), clientInfo(ctx), MfaToken);
     },
   },
   {

@@ -3,7 +3,7 @@
  * and a way in alone (discoverable, with user verification). The relying party is PUBLIC_URL: its
  * host is the RP ID, its origin the only accepted origin. Challenges live in the database (any
  * instance finishes a ceremony another started), are used once (a conditional delete) and expire
- * in 5 minutes. Signature counters must move forward. A refused assertion counts toward the
+ * in 5 minutes; the table is swept and capped, and sign-in options are limited per address. Signature counters must move forward. A refused assertion counts toward the
  * brute-force limits like a wrong password (services/brute-force.ts).
  */
 import {
@@ -19,9 +19,11 @@ import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { ApiError, type CurrentUser, type Passkey } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent, type Audit, type EventSubject } from './audit.js';
+import { insertBounded } from './bounded-rows.js';
 import { releaseAttempt, type BruteForcePolicy } from './brute-force.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
+import { hitRateLimit, type RateLimit } from './rate-limits.js';
 import type { ClientInfo } from './sessions.js';
 import { admitSignInAttempt, attemptSubjects, refuseSignInAttempt } from './sign-in-attempts.js';
 import { completeSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow, type SignedIn, type SignInPolicy } from './sign-in.js';
@@ -60,10 +62,32 @@ const present = (row: Pick<PasskeyRow, 'id' | 'name' | 'created_at'>): Passkey =
 
 const transportsOf = (row: PasskeyRow) => (row.transports ? (row.transports.split(',') as AuthenticatorTransportFuture[]) : undefined);
 
-async function storeChallenge(db: Knex, challenge: string, purpose: 'registration' | 'authentication', userId: number | null): Promise<void> {
+/** PASSKEY_CHALLENGES_PER_ADDRESS and PASSKEY_CHALLENGES_MAX (docs/configuration.md). */
+export interface ChallengePolicy {
+  passkeyChallengesPerAddress: number;
+  passkeyChallengesMax: number;
+}
+
+/** Stores a challenge; the table is swept and capped (services/bounded-rows.ts). */
+async function storeChallenge(db: Knex, policy: ChallengePolicy, challenge: string, purpose: 'registration' | 'authentication', userId: number | null): Promise<void> {
   const now = Date.now();
-  await db('webauthn_challenges').where('expires_at', '<=', now).delete();
-  await db('webauthn_challenges').insert({ challenge, purpose, user_id: userId, expires_at: now + CHALLENGE_MS });
+  await insertBounded(db, 'webauthn_challenges', { challenge, purpose, user_id: userId, expires_at: now + CHALLENGE_MS }, policy.passkeyChallengesMax, now);
+}
+
+/**
+ * Anyone may ask for sign-in options (docs/security.md, Anonymous traffic): an address gets at
+ * most PASSKEY_CHALLENGES_PER_ADDRESS per window of a challenge's life, counted before anything is
+ * stored, so that refused calls leave no row; past it 429 until the window ends.
+ */
+async function admitChallenge(db: Knex, policy: ChallengePolicy, ip: string): Promise<void> {
+  const now = Date.now();
+  const rate: RateLimit = { kind: 'passkey-challenge', limit: policy.passkeyChallengesPerAddress, windowMs: CHALLENGE_MS };
+  const hit = await hitRateLimit(db, rate, ip, now);
+  if (hit.allowed) return;
+  const retryAfter = Math.max(1, Math.ceil((hit.windowStart + CHALLENGE_MS - now) / 1000));
+  throw new ApiError('too_many_requests', `too many passkey sign-ins started from this address; try again in ${Math.ceil(retryAfter / 60)} minutes`, {
+    retryAfter,
+  });
 }
 
 /** Takes a challenge once: true for the one caller that deleted it while it was still valid. */
@@ -84,7 +108,7 @@ export async function hasPasskey(db: Knex, userId: number): Promise<boolean> {
 }
 
 /** Registration options for the browser's ceremony; the challenge is stored for this user. */
-export async function passkeyRegistrationOptions(db: Knex, rp: RelyingParty, user: CurrentUser): Promise<unknown> {
+export async function passkeyRegistrationOptions(db: Knex, policy: ChallengePolicy, rp: RelyingParty, user: CurrentUser): Promise<unknown> {
   const existing: PasskeyRow[] = await db('passkeys').where({ user_id: user.id });
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
@@ -97,7 +121,7 @@ export async function passkeyRegistrationOptions(db: Knex, rp: RelyingParty, use
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     supportedAlgorithmIDs: [-7, -8, -257],
   });
-  await storeChallenge(db, options.challenge, 'registration', user.id);
+  await storeChallenge(db, policy, options.challenge, 'registration', user.id);
   return options;
 }
 
@@ -193,7 +217,8 @@ export async function deletePasskey(db: Knex, policy: MailPolicy, audit: Audit &
  * Authentication options: for a pending sign-in, its user's passkeys; without one, a discoverable
  * ceremony with user verification required (the passkey is the whole sign-in).
  */
-export async function passkeyAuthenticationOptions(db: Knex, rp: RelyingParty, mfaToken?: string): Promise<unknown> {
+export async function passkeyAuthenticationOptions(db: Knex, policy: ChallengePolicy, rp: RelyingParty, info: ClientInfo, mfaToken?: string): Promise<unknown> {
+  await admitChallenge(db, policy, info.ip);
   let userId: number | null = null;
   let allow: PasskeyRow[] = [];
   if (mfaToken !== undefined) {
@@ -205,7 +230,7 @@ export async function passkeyAuthenticationOptions(db: Knex, rp: RelyingParty, m
     allowCredentials: allow.map((row) => ({ id: row.credential_id, transports: transportsOf(row) })),
     userVerification: userId === null ? 'required' : 'preferred',
   });
-  await storeChallenge(db, options.challenge, 'authentication', userId);
+  await storeChallenge(db, policy, options.challenge, 'authentication', userId);
   return options;
 }
 
