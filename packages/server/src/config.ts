@@ -49,6 +49,10 @@ export interface Config {
   googleStartsPerAddress: number;
   /** Most Google sign-ins under way at once from all addresses; the oldest go first. */
   googlePendingMax: number;
+  /** Passkey sign-in challenges one address may ask for per 5 minutes (the life of a challenge); past it 429. */
+  passkeyChallengesPerAddress: number;
+  /** Most unexpired passkey challenges from all addresses; the oldest go first. */
+  passkeyChallengesMax: number;
   /** SECRET_KEY: encrypts secrets that must be read back (services/secret-box.ts); undefined when unset. */
   secretKey: Buffer | undefined;
   /** Seconds an in-process cache entry of a session or grant may live (docs/product.md, Forward auth: at most 5). */
@@ -195,6 +199,8 @@ export function loadConfig(env: Env = process.env): Config {
     loginBanMinutes: integer('LOGIN_BAN_MINUTES', 10, 1, 1440),
     googleStartsPerAddress: integer('GOOGLE_STARTS_PER_ADDRESS', 20, 1, 100_000),
     googlePendingMax: integer('GOOGLE_PENDING_MAX', 10_000, 1, 10_000_000),
+    passkeyChallengesPerAddress: integer('PASSKEY_CHALLENGES_PER_ADDRESS', 20, 1, 100_000),
+    passkeyChallengesMax: integer('PASSKEY_CHALLENGES_MAX', 10_000, 1, 10_000_000),
     secretKey: typeof secretKey === 'string' ? undefined : secretKey,
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
     logRetentionDays: integer('LOG_RETENTION_DAYS', 400, 0, 36500),

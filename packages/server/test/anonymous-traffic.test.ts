@@ -2,10 +2,13 @@
  * Issue 12, point 4: anonymous traffic must not grow the event log (or the table of Google
  * sign-ins under way) without bound. Repeated identical anonymous `/verify` denials within a
  * minute are one row with a count, on one instance and across two sharing a database; Google
- * sign-in starts are limited per address, and the sign-ins under way are capped and swept.
+ * sign-in starts are limited per address, and the sign-ins under way are capped and swept; so are
+ * the challenges of passkey sign-ins, which anyone may ask for.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CHALLENGE_MS } from '../src/services/passkeys.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { addPasskey, call, json, type Options } from './passkey-ceremony.js';
 import { startTestProvider, type TestProvider } from './oidc-provider.js';
 import { createApp, startTestPortal, unique, useTestPortal, type TestPortal } from './support.js';
 
@@ -205,5 +208,86 @@ describe('Google sign-in starts', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('passkey sign-in challenges', () => {
+  const PER_ADDRESS = 20;
+  const MAX = 60;
+  let database: TestDatabase;
+  let a: TestPortal;
+  let b: TestPortal;
+  beforeAll(async () => {
+    database = createTestDatabase();
+    const env = { TRUST_PROXY: 'true', PASSKEY_CHALLENGES_PER_ADDRESS: String(PER_ADDRESS), PASSKEY_CHALLENGES_MAX: String(MAX) };
+    a = await startTestPortal(env, { database });
+    b = await startTestPortal(env, { database });
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await database?.drop();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const ask = (portal: TestPortal, from: string) => call(portal, 'POST', '/passkey/options', { body: {}, from });
+
+  /** Asks `total` times, `PARALLEL` at a time, alternating between A and B, from the addresses given; answers the statuses. */
+  async function flood(total: number, from: (index: number) => string): Promise<number[]> {
+    const statuses: number[] = [];
+    for (let sent = 0; sent < total; sent += PARALLEL) {
+      const answers = await Promise.all(
+        Array.from({ length: Math.min(PARALLEL, total - sent) }, async (_, index) => {
+          const answer = await ask((sent + index) % 2 === 0 ? a : b, from(sent + index));
+          await answer.arrayBuffer();
+          if (answer.status === 429) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+          return answer.status;
+        }),
+      );
+      statuses.push(...answers);
+    }
+    return statuses;
+  }
+
+  const held = async () => Number(((await a.deps.db('webauthn_challenges').count({ n: '*' }).first()) as { n: number | string }).n);
+
+  it('1,000 calls from one address over two instances leave at most PASSKEY_CHALLENGES_PER_ADDRESS; the rest answer 429', async () => {
+    const ip = '203.0.113.61';
+    const statuses = await flood(1000, () => ip);
+    for (const status of statuses) expect([200, 429]).toContain(status);
+    const given = statuses.filter((status) => status === 200).length;
+    expect(given).toBeGreaterThan(0);
+    expect(given).toBeLessThanOrEqual(PER_ADDRESS);
+    // Refused calls store nothing.
+    expect(await held()).toBe(given);
+    // Another address is not held back by this one.
+    expect((await ask(a, '203.0.113.62')).status).toBe(200);
+  });
+
+  it('calls from many addresses stop at PASSKEY_CHALLENGES_MAX, the oldest dropped; expired ones are swept', async () => {
+    const statuses = await flood(400, (index) => `198.51.100.${index % 200}`);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(await held()).toBeLessThanOrEqual(MAX);
+    await a.deps.db('webauthn_challenges').update({ expires_at: Date.now() - 1 });
+    expect((await ask(b, '198.51.100.250')).status).toBe(200);
+    expect(await held()).toBe(1);
+  });
+
+  it('the real passkey sign-in from the flooding address works again once its challenges expire (fixed clock)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const T0 = Date.now();
+    vi.setSystemTime(T0);
+    const user = await a.createUser();
+    const { authenticator } = await addPasskey(a, user.token);
+    const home = '203.0.113.70';
+    const before = await held();
+    await flood(200, () => home);
+    expect((await held()) - before).toBeLessThanOrEqual(PER_ADDRESS);
+    expect((await ask(a, home)).status).toBe(429);
+    vi.setSystemTime(T0 + CHALLENGE_MS + 1000);
+    const options = await json<Options>(await ask(a, home), 200);
+    const signedIn = await call(a, 'POST', '/validatepasskey', { body: { response: authenticator.assert(options) }, from: home });
+    expect((await json<{ accesstoken: string }>(signedIn, 200)).accesstoken).toBeTruthy();
   });
 });

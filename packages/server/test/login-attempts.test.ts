@@ -60,6 +60,20 @@ describe('one instance', () => {
     expect((await burst([portal.url], 1, () => ({ Email: email, Password: PASSWORD })))[0].status).toBe(429);
   });
 
+  it('200 blocked attempts are a few login.blocked rows whose counts sum to 200, not a row each', async () => {
+    const { email } = await portal.createUser({ password: PASSWORD });
+    for (let attempt = 0; attempt < 5; attempt++) expect((await burst([portal.url], 1, () => ({ Email: email, Password: 'wrong' })))[0].status).toBe(401);
+    const rowsBefore = Number((await portal.deps.db('auth_log').count({ n: '*' }))[0].n);
+    const answers = await burst([portal.url], 200, () => ({ Email: email, Password: PASSWORD }));
+    expect(answers.every((answer) => answer.status === 429)).toBe(true);
+    const blocked = await portal.deps.db('auth_log').where({ user: email, type: 'login.blocked' }).select('count');
+    // One row a minute per address and account: a minute may turn during the burst.
+    expect(blocked.length).toBeGreaterThan(0);
+    expect(blocked.length).toBeLessThanOrEqual(2);
+    expect(blocked.reduce((sum, row) => sum + Number(row.count), 0)).toBe(200);
+    expect(Number((await portal.deps.db('auth_log').count({ n: '*' }))[0].n) - rowsBefore).toBeLessThanOrEqual(2);
+  });
+
   it('a successful login gives its reservation back', async () => {
     const { email } = await portal.createUser({ password: PASSWORD });
     for (let round = 0; round < 8; round++) expect((await burst([portal.url], 1, () => ({ Email: email, Password: PASSWORD })))[0].status).toBe(200);

@@ -46,7 +46,7 @@ const passwordLogin = (portal: TestPortal, email: string, password: string, cook
   call(portal, 'POST', '/validatepassword', { body: { Email: email, Password: password }, cookie });
 
 describe('refused passkeys and the per-email limit', () => {
-  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' });
+  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000', PASSKEY_CHALLENGES_PER_ADDRESS: '1000' });
 
   it(`${BURST} concurrent forged assertions for one passkey check at most LOGIN_FAILURES_PER_EMAIL; then the right passkey and password answer 429`, async () => {
     const user = await portal.createUser();
@@ -88,8 +88,10 @@ describe('refused passkeys and the per-email limit', () => {
   it('refused passkeys from a browser that signed in to the account before count against it, not the email', async () => {
     const user = await portal.createUser();
     const { authenticator } = await addPasskey(portal, user.token);
-    // The owner's browser: a password sign-in leaves the device cookie (the passkey makes it pending).
-    const signedIn = await passwordLogin(portal, user.email, user.password);
+    // The owner's browser: a password sign-in finished by the passkey leaves the device cookie.
+    const pending = await json<{ mfa: { token: string } }>(await passwordLogin(portal, user.email, user.password), 200);
+    const signedIn = await validate(portal, authenticator.assert(await signInOptions(portal, pending.mfa.token)), pending.mfa.token);
+    expect(signedIn.status).toBe(200);
     const device = /portal_device=([^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1];
     expect(device).toBeDefined();
     expectAtMostChecked(await burst([portal], await forgeries(portal, authenticator.id, 10)), 5);
@@ -102,7 +104,7 @@ describe('refused passkeys and the per-email limit', () => {
 });
 
 describe('refused passkeys and the per-address limit', () => {
-  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '20' });
+  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '20', PASSKEY_CHALLENGES_PER_ADDRESS: '1000' });
 
   it(`${BURST * 2} concurrent assertions of unknown passkeys check at most LOGIN_FAILURES_PER_ADDRESS; then a good passkey answers 429`, async () => {
     const user = await portal.createUser();
@@ -120,9 +122,9 @@ describe('passkeys on two instances sharing a database', () => {
   let b: TestPortal;
   beforeAll(async () => {
     database = createTestDatabase();
-    a = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' }, { database });
+    a = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000', PASSKEY_CHALLENGES_PER_ADDRESS: '1000' }, { database });
     // One PUBLIC_URL, as behind a load balancer: the passkey's origin and RP ID are the same on both.
-    b = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000', PUBLIC_URL: a.url }, { database, keepPublicUrl: true });
+    b = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000', PASSKEY_CHALLENGES_PER_ADDRESS: '1000', PUBLIC_URL: a.url }, { database, keepPublicUrl: true });
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);

@@ -8,7 +8,12 @@ import type { TestPortal } from './support.js';
 
 const API = '/api/auth/v1';
 
-export function call(portal: TestPortal, method: string, path: string, options: { token?: string; body?: unknown; userAgent?: string; cookie?: string } = {}) {
+export function call(
+  portal: TestPortal,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; userAgent?: string; cookie?: string; from?: string } = {},
+) {
   return portal.fetch(`${API}${path}`, {
     method,
     headers: {
@@ -16,6 +21,8 @@ export function call(portal: TestPortal, method: string, path: string, options: 
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
       ...(options.userAgent ? { 'user-agent': options.userAgent } : {}),
       ...(options.cookie ? { cookie: options.cookie } : {}),
+      // The caller's address, for portals with TRUST_PROXY.
+      ...(options.from ? { 'x-forwarded-for': options.from } : {}),
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });

@@ -19,7 +19,8 @@ const events = async (portal: TestPortal, email: string) =>
   (await portal.deps.db('auth_log').where({ user: email }).orderBy('id').select('type', 'event')) as { type: string; event: string }[];
 
 describe('passkeys', () => {
-  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' });
+  // Every ceremony comes from one address: past the default PASSKEY_CHALLENGES_PER_ADDRESS.
+  const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000', PASSKEY_CHALLENGES_PER_ADDRESS: '1000' });
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -210,7 +211,7 @@ describe('passkeys', () => {
 });
 
 describe('passkeys with MFA_REQUIRED=admins', () => {
-  const portal = useTestPortal({ MFA_REQUIRED: 'admins', LOGIN_FAILURES_PER_ADDRESS: '1000' });
+  const portal = useTestPortal({ MFA_REQUIRED: 'admins', LOGIN_FAILURES_PER_ADDRESS: '1000', PASSKEY_CHALLENGES_PER_ADDRESS: '1000' });
 
   it('a passkey registration lifts the restriction of that session; the passkey alone then signs in unrestricted', async () => {
     const token = await portal.login(ADMIN_EMAIL, ADMIN_PASSWORD);

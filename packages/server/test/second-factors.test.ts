@@ -7,6 +7,7 @@ import { generateApiKey } from '@tools-portal/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { totpCode, totpStep } from '../src/services/totp.js';
 import { testDialect } from './database.js';
+import { enrol } from './second-factor-steps.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, USER_PASSWORD, useTestPortal, type TestPortal } from './support.js';
 
 const API = '/api/auth/v1';
@@ -44,13 +45,6 @@ async function json<T>(response: Response, status: number): Promise<T> {
   const text = await response.text();
   expect(response.status, text).toBe(status);
   return (text ? JSON.parse(text) : undefined) as T;
-}
-
-/** A user with an authenticator app: answers its secret and recovery codes. */
-async function enrol(portal: TestPortal, token: string): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const { secret } = await json<{ secret: string }>(await call(portal, 'POST', '/user/me/totp', { token }), 200);
-  const { recoveryCodes } = await json<{ recoveryCodes: string[] }>(await call(portal, 'POST', '/user/me/totp/confirm', { token, body: { Code: totpCode(secret, Date.now()) } }), 200);
-  return { secret, recoveryCodes };
 }
 
 async function passwordStep(portal: TestPortal, email: string, password = USER_PASSWORD): Promise<{ token: string; methods: string[] }> {

@@ -60,7 +60,7 @@ export const accountRoutes: RouteSpec[] = [
     duringEnrolment: true,
     summary: 'WebAuthn registration options for adding a passkey (the challenge lasts 5 minutes, used once)',
     async handler(ctx, { db, config }) {
-      ctx.body = await passkeyRegistrationOptions(db, relyingPartyOf(config.publicUrl), actorOf(ctx));
+      ctx.body = await passkeyRegistrationOptions(db, config, relyingPartyOf(config.publicUrl), actorOf(ctx));
     },
   },
   {

@@ -60,7 +60,7 @@ export const authRoutes: RouteSpec[] = [
     summary: "WebAuthn authentication options: {MfaToken?} (a pending sign-in's passkeys, or discoverable with user verification)",
     async handler(ctx, { db, config }) {
       const { MfaToken } = bodyOf(ctx, passkeyOptionsInput);
-      ctx.body = await passkeyAuthenticationOptions(db, relyingPartyOf(config.publicUrl), MfaToken);
+      ctx.body = await passkeyAuthenticationOptions(db, config, relyingPartyOf(config.publicUrl), clientInfo(ctx), MfaToken);
     },
   },
   {
@@ -79,7 +79,7 @@ export const authRoutes: RouteSpec[] = [
     path: '/validatemfa',
     access: 'public',
     summary: 'Second factor of a pending sign-in: {MfaToken, Code, redirect?} answers {accesstoken, redirect} and sets the cookie',
-    handler: signInHandler(mfaInput, (deps, info, input) => secondFactorLogin(loginDeps(deps), deps.secrets, info, input.MfaToken, input.Code)),
+    handler: signInHandler(mfaInput, (deps, info, input, deviceId) => secondFactorLogin(loginDeps(deps), deps.secrets, info, input.MfaToken, input.Code, deviceId)),
   },
   {
     method: 'POST',

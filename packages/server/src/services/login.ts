@@ -6,7 +6,6 @@ import { logEvent, type Audit } from './audit.js';
 import {
   addressSubject,
   banRemaining,
-  deviceSubject,
   emailSubject,
   recordFailure,
   releaseAttempt,
@@ -14,7 +13,7 @@ import {
   tooManyAttempts,
   type BruteForcePolicy,
 } from './brute-force.js';
-import { hasDevices, knownDevice, rememberDevice } from './login-devices.js';
+import { hasDevices, rememberDevice } from './login-devices.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js';
@@ -22,11 +21,12 @@ import type { PasswordCheck, PasswordHasher } from './passwords.js';
 import { useSecondFactorCode } from './second-factors.js';
 import type { SecretBox } from './secret-box.js';
 import { endSession, endSessionsOfUser, type ClientInfo } from './sessions.js';
+import { admitSignInAttempt, attemptSubjects, refuseSignInAttempt } from './sign-in-attempts.js';
 import {
   beginSignIn,
   completeSignIn,
-  failPendingSignIn,
   finishPendingSignIn,
+  isPending,
   openPendingSignIn,
   type SignedIn,
   type SignInOutcome,
@@ -51,7 +51,7 @@ export async function passwordLogin(
   emailInput: string,
   password: string,
   deviceId?: string,
-): Promise<SignInOutcome & { deviceId: string }> {
+): Promise<SignInOutcome & { deviceId?: string }> {
   const { db, hasher, policy } = deps;
   const email = emailInput.trim().toLowerCase();
   const audit: Audit = { actor: null, ...info };
@@ -59,19 +59,11 @@ export async function passwordLogin(
   const logged = emailSchema.safeParse(email).success ? email : NOT_AN_EMAIL;
   // A browser that signed in to this account before is counted as itself, not as the email: an
   // attacker's guesses cannot lock the owner out (docs/security.md).
-  const device = await knownDevice(db, email, deviceId);
-  const subjects = [device ? deviceSubject(device) : emailSubject(logged), addressSubject(info.ip)];
+  const subjects = await attemptSubjects(db, info, logged, deviceId);
+  const device = subjects[0]!.kind === 'device';
   const emailBanned = device ? (await banRemaining(db, [emailSubject(email)])) > 0 : false;
-  const blocked = async (error: unknown): Promise<never> => {
-    if (error instanceof ApiError && error.code === 'too_many_requests') {
-      await logEvent(db, audit, 'login.blocked', 'login blocked: too many failed logins', { user: logged });
-    }
-    throw error;
-  };
-  const banned = await banRemaining(db, subjects);
-  if (banned > 0) await blocked(tooManyAttempts(banned));
   // Reserved before hashing: concurrent guesses cannot all be checked (docs/security.md).
-  const reservation = await reserveAttempt(db, policy, subjects).catch(blocked);
+  const reservation = await admitSignInAttempt(db, policy, audit, subjects, { user: logged });
   let row: (UserRow & { password_hash: string | null }) | undefined;
   let check: PasswordCheck;
   try {
@@ -83,13 +75,11 @@ export async function passwordLogin(
   }
   if (!row || !check.ok) {
     const reason = !row ? 'unknown email' : row.password_hash ? 'wrong password' : 'no password set';
-    await db.transaction(async (trx) => {
-      const banned = await recordFailure(trx, policy, reservation);
-      await logEvent(trx, audit, 'login.failure', `login failed: ${reason}`, { client: row?.client_name, user: logged });
-      // The owner learns that their account is locked, and from which address it was attacked.
-      if (row && banned.some((subject) => subject.kind === 'email')) {
-        await queueNotice(trx, policy, 'account-locked', { email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
-      }
+    await refuseSignInAttempt(db, policy, info, reservation, {
+      type: 'login.failure',
+      event: `login failed: ${reason}`,
+      email: row ? email : undefined,
+      about: { client: row?.client_name, user: logged },
     });
     throw new ApiError('unauthenticated', WRONG_CREDENTIALS);
   }
@@ -104,31 +94,44 @@ export async function passwordLogin(
     if (!device && (await hasDevices(trx, user.id))) await queueNotice(trx, policy, 'new-browser', { email, origin: info });
     return done;
   });
+  // A pending sign-in remembers the browser when its second factor finishes it (services/sign-in.ts).
+  if (isPending(outcome)) return outcome;
   return { ...outcome, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
 }
 
 /**
- * The second factor of a pending sign-in: an authenticator code or a recovery code. A wrong code
- * counts toward the pending sign-in's 5 and toward the email's brute-force limit.
+ * The second factor of a pending sign-in: an authenticator code or a recovery code. Like a password
+ * it is admitted (bans first) and reserved before the check, against the address and the email or
+ * this known browser; a wrong code also counts toward the pending sign-in's 5.
  */
-export async function secondFactorLogin(deps: LoginDeps, secrets: SecretBox, info: ClientInfo, mfaToken: string, code: string): Promise<SignedIn> {
+export async function secondFactorLogin(
+  deps: LoginDeps,
+  secrets: SecretBox,
+  info: ClientInfo,
+  mfaToken: string,
+  code: string,
+  deviceId?: string,
+): Promise<SignedIn> {
   const { db, policy } = deps;
   const pending = await openPendingSignIn(db, mfaToken);
   const user = await currentUserById(db, pending.user_id);
-  const reservation = await reserveAttempt(db, policy, [emailSubject(user.email)]).catch(async (error: unknown) => {
-    await logEvent(db, { actor: null, ...info }, 'login.blocked', 'login blocked: too many failed logins', { user: user.email });
+  const about = { client: user.client.name, user: user.email };
+  const audit: Audit = { actor: null, ...info };
+  const reservation = await admitSignInAttempt(db, policy, audit, await attemptSubjects(db, info, user.email, deviceId), about);
+  let factor: 'totp' | 'recovery' | undefined;
+  try {
+    factor = await useSecondFactorCode(db, secrets, user.id, code, Date.now());
+  } catch (error) {
+    await releaseAttempt(db, reservation);
     throw error;
-  });
-  const factor = await useSecondFactorCode(db, secrets, user.id, code, Date.now());
+  }
   if (!factor) {
-    await recordFailure(db, policy, reservation);
-    await failPendingSignIn(db, pending);
-    await logEvent(db, { actor: null, ...info }, 'mfa.failure', 'login failed: wrong second-factor code', { client: user.client.name, user: user.email });
+    await refuseSignInAttempt(db, policy, info, reservation, { type: 'mfa.failure', event: 'login failed: wrong second-factor code', email: user.email, about, pending });
     throw new ApiError('unauthenticated', 'wrong code');
   }
   await releaseAttempt(db, reservation);
   if (factor === 'recovery') await logEvent(db, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
-  return finishPendingSignIn(db, pending, user, factor, info, policy);
+  return finishPendingSignIn(db, pending, user, factor, info, policy, deviceId);
 }
 
 /** Changes the caller's password (SPEC rules) and ends their other sessions. */

@@ -5,6 +5,7 @@
  */
 import { ApiError, randomToken } from '@tools-portal/core';
 import type { Knex } from 'knex';
+import { insertBounded } from './bounded-rows.js';
 import { sha256 } from './secrets.js';
 
 export const OIDC_LOGIN_TTL_SECONDS = 10 * 60;
@@ -30,9 +31,10 @@ export interface PendingLogin {
 export async function savePendingLogin(db: Knex, login: PendingLogin, maxPending = MAX_PENDING_LOGINS): Promise<string> {
   const binding = randomToken(32);
   const now = Date.now();
-  await db('oidc_logins').where('expires_at', '<=', now).delete();
-  const [row] = await db('oidc_logins')
-    .insert({
+  await insertBounded(
+    db,
+    'oidc_logins',
+    {
       binding_hash: sha256(binding),
       state: login.state,
       nonce: login.nonce,
@@ -41,10 +43,10 @@ export async function savePendingLogin(db: Knex, login: PendingLogin, maxPending
       redirect: login.redirect,
       created_at: now,
       expires_at: now + OIDC_LOGIN_TTL_SECONDS * 1000,
-    })
-    .returning('id');
-  // Ids grow: whatever lies maxPending ids behind this one is the oldest, whichever instance wrote it.
-  await db('oidc_logins').where('id', '<=', Number(row.id) - maxPending).delete();
+    },
+    maxPending,
+    now,
+  );
   return binding;
 }
 

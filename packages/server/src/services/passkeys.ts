@@ -3,7 +3,7 @@
  * and a way in alone (discoverable, with user verification). The relying party is PUBLIC_URL: its
  * host is the RP ID, its origin the only accepted origin. Challenges live in the database (any
  * instance finishes a ceremony another started), are used once (a conditional delete) and expire
- * in 5 minutes. Signature counters must move forward. A refused assertion counts toward the
+ * in 5 minutes; the table is swept and capped, and sign-in options are limited per address. Signature counters must move forward. A refused assertion counts toward the
  * brute-force limits like a wrong password (services/brute-force.ts).
  */
 import {
@@ -18,13 +18,15 @@ import {
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { ApiError, type CurrentUser, type Passkey } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
-import { addressSubject, admitAttempt, deviceSubject, emailSubject, recordFailure, releaseAttempt, type BruteForcePolicy, type Subject } from './brute-force.js';
-import { knownDevice } from './login-devices.js';
+import { logEvent, type Audit, type EventSubject } from './audit.js';
+import { insertBounded } from './bounded-rows.js';
+import { releaseAttempt, type BruteForcePolicy } from './brute-force.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
+import { hitRateLimit, type RateLimit } from './rate-limits.js';
 import type { ClientInfo } from './sessions.js';
-import { completeSignIn, failPendingSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow, type SignedIn, type SignInPolicy } from './sign-in.js';
+import { admitSignInAttempt, attemptSubjects, refuseSignInAttempt } from './sign-in-attempts.js';
+import { completeSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow, type SignedIn, type SignInPolicy } from './sign-in.js';
 import { currentUserById } from './users.js';
 
 export const CHALLENGE_MS = 5 * 60 * 1000;
@@ -60,10 +62,32 @@ const present = (row: Pick<PasskeyRow, 'id' | 'name' | 'created_at'>): Passkey =
 
 const transportsOf = (row: PasskeyRow) => (row.transports ? (row.transports.split(',') as AuthenticatorTransportFuture[]) : undefined);
 
-async function storeChallenge(db: Knex, challenge: string, purpose: 'registration' | 'authentication', userId: number | null): Promise<void> {
+/** PASSKEY_CHALLENGES_PER_ADDRESS and PASSKEY_CHALLENGES_MAX (docs/configuration.md). */
+export interface ChallengePolicy {
+  passkeyChallengesPerAddress: number;
+  passkeyChallengesMax: number;
+}
+
+/** Stores a challenge; the table is swept and capped (services/bounded-rows.ts). */
+async function storeChallenge(db: Knex, policy: ChallengePolicy, challenge: string, purpose: 'registration' | 'authentication', userId: number | null): Promise<void> {
   const now = Date.now();
-  await db('webauthn_challenges').where('expires_at', '<=', now).delete();
-  await db('webauthn_challenges').insert({ challenge, purpose, user_id: userId, expires_at: now + CHALLENGE_MS });
+  await insertBounded(db, 'webauthn_challenges', { challenge, purpose, user_id: userId, expires_at: now + CHALLENGE_MS }, policy.passkeyChallengesMax, now);
+}
+
+/**
+ * Anyone may ask for sign-in options (docs/security.md, Anonymous traffic): an address gets at
+ * most PASSKEY_CHALLENGES_PER_ADDRESS per window of a challenge's life, counted before anything is
+ * stored, so that refused calls leave no row; past it 429 until the window ends.
+ */
+async function admitChallenge(db: Knex, policy: ChallengePolicy, ip: string): Promise<void> {
+  const now = Date.now();
+  const rate: RateLimit = { kind: 'passkey-challenge', limit: policy.passkeyChallengesPerAddress, windowMs: CHALLENGE_MS };
+  const hit = await hitRateLimit(db, rate, ip, now);
+  if (hit.allowed) return;
+  const retryAfter = Math.max(1, Math.ceil((hit.windowStart + CHALLENGE_MS - now) / 1000));
+  throw new ApiError('too_many_requests', `too many passkey sign-ins started from this address; try again in ${Math.ceil(retryAfter / 60)} minutes`, {
+    retryAfter,
+  });
 }
 
 /** Takes a challenge once: true for the one caller that deleted it while it was still valid. */
@@ -84,7 +108,7 @@ export async function hasPasskey(db: Knex, userId: number): Promise<boolean> {
 }
 
 /** Registration options for the browser's ceremony; the challenge is stored for this user. */
-export async function passkeyRegistrationOptions(db: Knex, rp: RelyingParty, user: CurrentUser): Promise<unknown> {
+export async function passkeyRegistrationOptions(db: Knex, policy: ChallengePolicy, rp: RelyingParty, user: CurrentUser): Promise<unknown> {
   const existing: PasskeyRow[] = await db('passkeys').where({ user_id: user.id });
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
@@ -97,7 +121,7 @@ export async function passkeyRegistrationOptions(db: Knex, rp: RelyingParty, use
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     supportedAlgorithmIDs: [-7, -8, -257],
   });
-  await storeChallenge(db, options.challenge, 'registration', user.id);
+  await storeChallenge(db, policy, options.challenge, 'registration', user.id);
   return options;
 }
 
@@ -193,7 +217,8 @@ export async function deletePasskey(db: Knex, policy: MailPolicy, audit: Audit &
  * Authentication options: for a pending sign-in, its user's passkeys; without one, a discoverable
  * ceremony with user verification required (the passkey is the whole sign-in).
  */
-export async function passkeyAuthenticationOptions(db: Knex, rp: RelyingParty, mfaToken?: string): Promise<unknown> {
+export async function passkeyAuthenticationOptions(db: Knex, policy: ChallengePolicy, rp: RelyingParty, info: ClientInfo, mfaToken?: string): Promise<unknown> {
+  await admitChallenge(db, policy, info.ip);
   let userId: number | null = null;
   let allow: PasskeyRow[] = [];
   if (mfaToken !== undefined) {
@@ -205,23 +230,11 @@ export async function passkeyAuthenticationOptions(db: Knex, rp: RelyingParty, m
     allowCredentials: allow.map((row) => ({ id: row.credential_id, transports: transportsOf(row) })),
     userVerification: userId === null ? 'required' : 'preferred',
   });
-  await storeChallenge(db, options.challenge, 'authentication', userId);
+  await storeChallenge(db, policy, options.challenge, 'authentication', userId);
   return options;
 }
 
 const refused = () => new ApiError('unauthenticated', 'the passkey was not accepted');
-
-/**
- * Who a passkey attempt counts against (docs/security.md, Password guessing): the address, and the
- * account it is for (the pending sign-in's user, else the passkey's owner) as its email, or as this
- * browser when it signed in to that account before (services/login-devices.ts). An unknown passkey
- * names no account.
- */
-async function attemptSubjects(db: Knex, info: ClientInfo, email: string | undefined, deviceId: string | undefined): Promise<Subject[]> {
-  if (email === undefined) return [addressSubject(info.ip)];
-  const device = await knownDevice(db, email, deviceId);
-  return [device ? deviceSubject(device) : emailSubject(email), addressSubject(info.ip)];
-}
 
 /** Whether the assertion holds for the stored passkey and its challenge (used up), with a counter that moved on. */
 async function checkAssertion(db: Knex, rp: RelyingParty, response: { id: string }, row: PasskeyRow | undefined, pending: PendingRow | undefined): Promise<boolean> {
@@ -267,11 +280,7 @@ export async function passkeyLogin(
   const ownerId = pending ? pending.user_id : row?.user_id;
   const owner = ownerId === undefined ? undefined : await currentUserById(db, ownerId).catch(() => undefined);
   const subject: EventSubject | undefined = owner ? { client: owner.client.name, user: owner.email } : undefined;
-  const reservation = await admitAttempt(db, policy, await attemptSubjects(db, info, owner?.email, deviceId)).catch(async (error: unknown) => {
-    // Blocked attempts cost the sender nothing: one row a minute per address and account, with a count.
-    if (error instanceof ApiError && error.code === 'too_many_requests') await logRepeated(db, audit, 'login.blocked', 'login blocked: too many failed logins', undefined, subject);
-    throw error;
-  });
+  const reservation = await admitSignInAttempt(db, policy, audit, await attemptSubjects(db, info, owner?.email, deviceId), subject);
   let accepted: boolean;
   try {
     accepted = await checkAssertion(db, rp, response, row, pending);
@@ -280,18 +289,11 @@ export async function passkeyLogin(
     throw error;
   }
   if (!accepted) {
-    await db.transaction(async (trx) => {
-      const banned = await recordFailure(trx, policy, reservation);
-      if (pending) await failPendingSignIn(trx, pending);
-      await logEvent(trx, audit, 'mfa.failure', 'login failed: passkey refused', subject);
-      if (owner && banned.some((each) => each.kind === 'email')) {
-        await queueNotice(trx, policy, 'account-locked', { email: owner.email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
-      }
-    });
+    await refuseSignInAttempt(db, policy, info, reservation, { type: 'mfa.failure', event: 'login failed: passkey refused', email: owner?.email, about: subject, pending });
     throw refused();
   }
   await releaseAttempt(db, reservation);
   const user = owner ?? (await currentUserById(db, row!.user_id));
-  if (pending) return finishPendingSignIn(db, pending, user, 'passkey', info, policy);
+  if (pending) return finishPendingSignIn(db, pending, user, 'passkey', info, policy, deviceId);
   return completeSignIn(db, user, 'passkey', info, policy);
 }

@@ -11,6 +11,7 @@
 import { ApiError, randomToken, type CurrentUser, type EventType } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent } from './audit.js';
+import { rememberDevice } from './login-devices.js';
 import { secondFactorsOf, type SecondFactorMethod } from './second-factors.js';
 import { sha256 } from './secrets.js';
 import type { ClientInfo, SessionPolicy } from './sessions.js';
@@ -155,7 +156,11 @@ export async function failPendingSignIn(db: Knex, pending: PendingRow): Promise<
   await db('pending_sign_ins').where({ id: pending.id }).andWhere('failures', '>=', PENDING_SIGN_IN_MAX_FAILURES).delete();
 }
 
-/** The second factor has been checked: the pending sign-in is used up (once) and becomes a session. */
+/**
+ * The second factor has been checked: the pending sign-in is used up (once) and becomes a session.
+ * Only now is the browser a known device of the account (services/login-devices.ts): one that
+ * passed the password alone must not escape the email's limit on codes (docs/security.md).
+ */
 export async function finishPendingSignIn(
   db: Knex,
   pending: PendingRow,
@@ -163,10 +168,12 @@ export async function finishPendingSignIn(
   secondFactor: 'totp' | 'recovery' | 'passkey',
   info: ClientInfo,
   policy: SignInPolicy,
-): Promise<SignedIn> {
-  return db.transaction(async (trx) => {
+  deviceId: string | undefined,
+): Promise<SignedIn & { deviceId: string }> {
+  const signedIn = await db.transaction(async (trx) => {
     const taken = await trx('pending_sign_ins').where({ id: pending.id }).delete();
     if (taken === 0) throw new ApiError('unauthenticated', 'the sign-in has expired; log in again');
     return completeSignIn(trx, user, pending.method, info, policy, secondFactor);
   });
+  return { ...signedIn, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
 }
