@@ -74,6 +74,7 @@ function ChangePassword() {
     setBusy(true);
     try {
       await api.account.changePassword(current, password);
+      alerts.clear(); // the form's earlier complaints no longer hold
       alerts.success('Your password was changed; your other sessions were signed out.');
       setCurrent('');
       setPassword('');
@@ -153,6 +154,7 @@ function AuthenticatorApp() {
     try {
       const { recoveryCodes } = await api.account.totp.confirm(code.trim());
       setState({ step: 'codes', codes: recoveryCodes });
+      alerts.clear(); // the form's earlier complaints no longer hold
       alerts.success('The authenticator app is on.');
       await session.reload();
     } catch (error) {
@@ -266,6 +268,7 @@ function Passkeys() {
     setBusy(true);
     try {
       await addPasskey();
+      alerts.clear(); // the form's earlier complaints no longer hold
       alerts.success('Passkey added.');
       await list.reload();
       await session.reload();

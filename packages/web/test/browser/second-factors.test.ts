@@ -254,6 +254,9 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       await page.getByRole('button', { name: 'Enable' }).click();
       const codes = page.getByRole('list', { name: 'Recovery codes' });
       await expect.poll(() => codes.locator('li').count()).toBe(10);
+      // The success replaces the complaint about the wrong code that came before it.
+      await expect.poll(() => alertText(page)).toContain('The authenticator app is on.');
+      expect(await alertText(page)).not.toContain('The code is not right.');
       const recoveryCodes = await codes.locator('li').allInnerTexts();
       const download = page.getByRole('link', { name: 'Download' });
       expect(decodeURIComponent((await download.getAttribute('href')) ?? '')).toContain(recoveryCodes[0]);
