@@ -7,10 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHALLENGE_MS } from '../src/services/passkeys.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
 import { addPasskey, call, json, type Options } from './passkey-ceremony.js';
 import { startTestProvider, type TestProvider } from './oidc-provider.js';
-import { createApp, startTestPortal, unique, useTestPortal, type TestPortal } from './support.js';
+import { createApp, startTestPortal, unique, useTestPortal, useTwoPortals, type TestPortal } from './support.js';
 
 const DENIALS = 2000;
 const PARALLEL = 50;
@@ -120,18 +119,7 @@ describe('anonymous /verify denials', () => {
 });
 
 describe('anonymous /verify denials on two instances sharing a database', () => {
-  let database: TestDatabase;
-  let a: TestPortal;
-  let b: TestPortal;
-  beforeAll(async () => {
-    database = createTestDatabase();
-    a = await startTestPortal({ TRUST_PROXY: 'true' }, { database });
-    b = await startTestPortal({ TRUST_PROXY: 'true' }, { database });
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await database?.drop();
-  });
+  const { a, b } = useTwoPortals({ TRUST_PROXY: 'true' });
 
   it(`lose no count and make no duplicate rows: ${DENIALS} denials over both`, async () => {
     const app = await createApp(a.admin);
@@ -214,19 +202,7 @@ describe('Google sign-in starts', () => {
 describe('passkey sign-in challenges', () => {
   const PER_ADDRESS = 20;
   const MAX = 60;
-  let database: TestDatabase;
-  let a: TestPortal;
-  let b: TestPortal;
-  beforeAll(async () => {
-    database = createTestDatabase();
-    const env = { TRUST_PROXY: 'true', PASSKEY_CHALLENGES_PER_ADDRESS: String(PER_ADDRESS), PASSKEY_CHALLENGES_MAX: String(MAX) };
-    a = await startTestPortal(env, { database });
-    b = await startTestPortal(env, { database });
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await database?.drop();
-  });
+  const { a, b } = useTwoPortals({ TRUST_PROXY: 'true', PASSKEY_CHALLENGES_PER_ADDRESS: String(PER_ADDRESS), PASSKEY_CHALLENGES_MAX: String(MAX) });
   afterEach(() => {
     vi.useRealTimers();
   });

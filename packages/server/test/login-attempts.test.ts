@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PortalClient } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, createTestDatabase, testDialect, type TestDatabase } from './database.js';
+import { createPostgresDatabase, createTestDatabase, testDialect } from './database.js';
 import { spawnServer, type ServerProcess } from './processes.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestPortal, unique, useTestPortal, type TestPortal } from './support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, useTestPortal, useTwoPortals } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BURST = 100;
@@ -94,18 +94,7 @@ describe('one address', () => {
 });
 
 describe('two instances in one process tree on one database', () => {
-  let database: TestDatabase;
-  let a: TestPortal;
-  let b: TestPortal;
-  beforeAll(async () => {
-    database = createTestDatabase();
-    a = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' }, { database });
-    b = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' }, { database });
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await database?.drop();
-  });
+  const { a, b } = useTwoPortals({ LOGIN_FAILURES_PER_ADDRESS: '1000' });
 
   it(`${BURST} guesses split over both start at most LOGIN_FAILURES_PER_EMAIL checks in all`, async () => {
     const { email } = await a.createUser({ password: PASSWORD });

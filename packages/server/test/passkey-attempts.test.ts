@@ -5,10 +5,9 @@
  * one instance and on two sharing the database. Challenges are in the database: a ceremony started
  * on one instance finishes on the other.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { describe, expect, it } from 'vitest';
 import { addPasskey, authenticatorFor, call, forgedAssertion, json, signInOptions, validate } from './passkey-ceremony.js';
-import { startTestPortal, useTestPortal, type TestPortal } from './support.js';
+import { useTestPortal, useTwoPortals, type TestPortal } from './support.js';
 
 const BURST = 30;
 
@@ -117,19 +116,8 @@ describe('refused passkeys and the per-address limit', () => {
 });
 
 describe('passkeys on two instances sharing a database', () => {
-  let database: TestDatabase;
-  let a: TestPortal;
-  let b: TestPortal;
-  beforeAll(async () => {
-    database = createTestDatabase();
-    a = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000', PASSKEY_CHALLENGES_PER_ADDRESS: '1000' }, { database });
-    // One PUBLIC_URL, as behind a load balancer: the passkey's origin and RP ID are the same on both.
-    b = await startTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000', PASSKEY_CHALLENGES_PER_ADDRESS: '1000', PUBLIC_URL: a.url }, { database, keepPublicUrl: true });
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await database?.drop();
-  });
+  // One PUBLIC_URL, as behind a load balancer: the passkey's origin and RP ID are the same on both.
+  const { a, b } = useTwoPortals({ LOGIN_FAILURES_PER_ADDRESS: '1000', PASSKEY_CHALLENGES_PER_ADDRESS: '1000' }, { samePublicUrl: true });
 
   it('a challenge made on A is answered on B, once', async () => {
     const user = await a.createUser();

@@ -4,12 +4,11 @@
  * before the check against the address and the email (or the owner's known browser), so that a
  * burst over two instances sharing the database gets at most the limit checked.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { totpCode } from '../src/services/totp.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
 import { call } from './passkey-ceremony.js';
 import { deviceCookieOf, enrol, pendingSignIn, sendCode } from './second-factor-steps.js';
-import { startTestPortal, USER_PASSWORD, useTestPortal, type TestPortal } from './support.js';
+import { USER_PASSWORD, useTestPortal, useTwoPortals, type TestPortal } from './support.js';
 
 const BURST = 100;
 const ADDRESS_LIMIT = 12;
@@ -109,19 +108,7 @@ describe('bans and known browsers at the code step', () => {
 });
 
 describe('wrong codes on two instances sharing a database', () => {
-  let database: TestDatabase;
-  let a: TestPortal;
-  let b: TestPortal;
-  beforeAll(async () => {
-    database = createTestDatabase();
-    const env = { TRUST_PROXY: 'true', LOGIN_FAILURES_PER_ADDRESS: String(ADDRESS_LIMIT) };
-    a = await startTestPortal(env, { database });
-    b = await startTestPortal(env, { database });
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-    await database?.drop();
-  });
+  const { a, b } = useTwoPortals({ TRUST_PROXY: 'true', LOGIN_FAILURES_PER_ADDRESS: String(ADDRESS_LIMIT) });
 
   /** Sends every code at once from one address, alternating between A and B; answers the statuses. */
   async function burst(from: string, codes: { token: string; code: string }[]): Promise<number[]> {

@@ -145,6 +145,28 @@ export function useTestPortal(...args: Parameters<typeof startTestPortal>): Test
   return portal;
 }
 
+/**
+ * Two portals on one fresh database, as two instances behind a load balancer: started before the
+ * tests of the describe block it is called in, closed after. With `samePublicUrl`, B takes A's
+ * PUBLIC_URL, as instances behind one address do (passkeys need one origin).
+ */
+export function useTwoPortals(env: Record<string, string> = {}, options: { samePublicUrl?: boolean } = {}): { a: TestPortal; b: TestPortal } {
+  const a = {} as TestPortal;
+  const b = {} as TestPortal;
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = createTestDatabase();
+    Object.assign(a, await startTestPortal(env, { database }));
+    const bEnv = options.samePublicUrl ? { ...env, PUBLIC_URL: a.url } : env;
+    Object.assign(b, await startTestPortal(bEnv, { database, keepPublicUrl: options.samePublicUrl }));
+  });
+  afterAll(async () => {
+    await Promise.all([a.close?.(), b.close?.()]);
+    await database?.drop();
+  });
+  return { a, b };
+}
+
 export async function createApp(admin: PortalClient, overrides: Partial<App> = {}): Promise<App> {
   const name = overrides.name ?? unique('app');
   return admin.apps.create({ name, url: overrides.url ?? `https://${name}.example.com/`, description: overrides.description ?? '', doclink: overrides.doclink ?? '' });
