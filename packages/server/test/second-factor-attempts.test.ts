@@ -51,7 +51,8 @@ describe('bans and known browsers at the code step', () => {
     }
   });
 
-  it("lets the owner's known browser finish while an attacker has banned the email; without it 429", async () => {
+  /** A user with an authenticator app who has signed in once from `home`, at T0 + 30 s: that browser's device cookie. */
+  async function knownBrowser() {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(T0);
     const { token, email } = await portal.createUser();
@@ -63,6 +64,11 @@ describe('bans and known browsers at the code step', () => {
     expect(done.status).toBe(200);
     const cookie = deviceCookieOf(done);
     expect(cookie).toBeDefined();
+    return { email, secret, home, cookie };
+  }
+
+  it("lets the owner's known browser finish while an attacker has banned the email; without it 429", async () => {
+    const { email, secret, home, cookie } = await knownBrowser();
     await wrongPasswords(portal, email, 5);
     vi.setSystemTime(T0 + 60_000);
     const again = await pendingSignIn(portal, email, USER_PASSWORD, { from: home, cookie });
@@ -75,15 +81,7 @@ describe('bans and known browsers at the code step', () => {
   });
 
   it('wrong codes from a known browser are limited per device, and leave the email alone', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(T0);
-    const { token, email } = await portal.createUser();
-    const { secret } = await enrol(portal, token);
-    const home = newAddress();
-    vi.setSystemTime(T0 + 30_000);
-    const first = await pendingSignIn(portal, email, USER_PASSWORD, { from: home });
-    const cookie = deviceCookieOf(await sendCode(portal, first.token, totpCode(secret, Date.now()), { from: home }));
-    expect(cookie).toBeDefined();
+    const { email, home, cookie } = await knownBrowser();
     const pending = await pendingSignIn(portal, email, USER_PASSWORD, { from: home, cookie });
     for (let wrong = 0; wrong < 4; wrong++) expect((await sendCode(portal, pending.token, 'aaaaa-bbbbb', { from: home, cookie })).status).toBe(401);
     const next = await pendingSignIn(portal, email, USER_PASSWORD, { from: home, cookie });
