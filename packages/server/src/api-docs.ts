@@ -7,21 +7,12 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context, Next } from 'koa';
+import { contentSecurityPolicy } from './middleware/security-headers.js';
 import { fileFrom, serveWebFile, type WebFile } from './static-files.js';
 
 export const API_DOCS_PATH = '/api/docs';
 
-export const API_DOCS_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const API_DOCS_CSP = contentSecurityPolicy("'self' 'unsafe-inline'");
 
 const PAGE = `<!doctype html>
 <html lang="en">

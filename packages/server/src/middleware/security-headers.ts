@@ -1,16 +1,21 @@
 import type { Context, Next } from 'koa';
 
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The portal's CSP; only the style sources vary (the API docs page needs inline styles, api-docs.ts). */
+export function contentSecurityPolicy(styleSources = "'self'"): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src ${styleSources}`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 export function securityHeaders(https: boolean) {
   return async function setSecurityHeaders(ctx: Context, next: Next): Promise<void> {
