@@ -1,7 +1,7 @@
 /** Access requests (docs/api.md, Access requests): asking, approving, denying, and their races. */
 import type { PortalClient } from '@tools-portal/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtp, type TestSmtp } from './smtp.js';
+import { describe, expect, it } from 'vitest';
+import { useMailedPortal } from './smtp.js';
 import { ADMIN_EMAIL, createApp, failure, unique, useTestPortal } from './support.js';
 
 const portal = useTestPortal();
@@ -186,14 +186,7 @@ describe('races', () => {
 });
 
 describe('with mail configured', () => {
-  let smtp: TestSmtp;
-  const env: Record<string, string> = { MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1' };
-  beforeAll(async () => {
-    smtp = await startTestSmtp();
-    env.SMTP_URL = smtp.url;
-  });
-  afterAll(async () => smtp?.stop());
-  const mailed = useTestPortal(env);
+  const { portal: mailed, smtp } = useMailedPortal();
 
   it('admins get a mail per new request, the user one per decision; stored text is escaped', async () => {
     const hostile = `<a href="https://evil.example.com">click</a> & "more"`;

@@ -2,21 +2,14 @@
  * Invitations that send themselves (docs/email.md): the server builds the link, `send: true`
  * mails it through the outbox, and without mail `send` is refused.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtp, type TestSmtp } from './smtp.js';
+import { describe, expect, it } from 'vitest';
+import { useMailedPortal } from './smtp.js';
 import { createApp, failure, unique, useTestPortal } from './support.js';
 
 const HOSTILE = `<b>Acme & "Sons" 'Ltd'</b>`;
 
 describe('invites with mail configured', () => {
-  let smtp: TestSmtp;
-  const env: Record<string, string> = { MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1' };
-  beforeAll(async () => {
-    smtp = await startTestSmtp();
-    env.SMTP_URL = smtp.url;
-  });
-  afterAll(async () => smtp?.stop());
-  const portal = useTestPortal(env);
+  const { portal, smtp } = useMailedPortal();
 
   it('answers the link through the first app as sent, in the create answer and the list', async () => {
     const client = await portal.admin.clients.create(unique('client'));

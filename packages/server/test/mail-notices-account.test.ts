@@ -3,20 +3,12 @@
  * authenticator app added, second factors removed by an admin. Each is queued in the change's own
  * transaction and delivered to a real SMTP server; a refused change mails nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { totpCode } from '../src/services/totp.js';
-import { startTestSmtp, type TestSmtp } from './smtp.js';
-import { useTestPortal } from './support.js';
+import { useMailedPortal } from './smtp.js';
 
 describe('security notices for account changes', () => {
-  let smtp: TestSmtp;
-  const env: Record<string, string> = { MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1' };
-  beforeAll(async () => {
-    smtp = await startTestSmtp();
-    env.SMTP_URL = smtp.url;
-  });
-  afterAll(async () => smtp?.stop());
-  const portal = useTestPortal(env);
+  const { portal, smtp } = useMailedPortal();
 
   const noticesTo = async (email: string) =>
     (await portal.admin.mail.list()).filter((mail) => mail.to === email && mail.kind.startsWith('notice.')).map((mail) => mail.kind);

@@ -2,9 +2,9 @@
  * Security notices by mail (docs/email.md): each says what happened, when, from where, and what
  * to do if it was not the owner. Locked after failed logins; a browser the account has not used.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtp, type TestSmtp } from './smtp.js';
-import { unique, useTestPortal, type TestPortal } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { useMailedPortal } from './smtp.js';
+import { unique, type TestPortal } from './support.js';
 
 async function login(portal: TestPortal, email: string, password: string, options: { address?: string; device?: string } = {}) {
   const response = await portal.fetch('/api/auth/v1/validatepassword', {
@@ -22,14 +22,7 @@ async function login(portal: TestPortal, email: string, password: string, option
 }
 
 describe('security notices', () => {
-  let smtp: TestSmtp;
-  const env: Record<string, string> = { MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1', TRUST_PROXY: 'true' };
-  beforeAll(async () => {
-    smtp = await startTestSmtp();
-    env.SMTP_URL = smtp.url;
-  });
-  afterAll(async () => smtp?.stop());
-  const portal = useTestPortal(env);
+  const { portal, smtp } = useMailedPortal({ TRUST_PROXY: 'true' });
 
   const noticesTo = async (email: string) => (await portal.admin.mail.list()).filter((mail) => mail.to === email).map((mail) => mail.kind);
 

@@ -3,11 +3,11 @@
  * by a newer one; unknown emails get no mail and the same answer; requests are limited; using a
  * link ends every session and clears the email's ban.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PASSWORD_TOO_SHORT } from '@tools-portal/core';
 import { totpCode } from '../src/services/totp.js';
 import { databaseContents } from './database.js';
-import { startTestSmtp, type TestSmtp } from './smtp.js';
+import { useMailedPortal } from './smtp.js';
 import { failure, refuses, unique, useTestPortal, type TestPortal } from './support.js';
 
 const NEW_PASSWORD = 'a brand new password';
@@ -26,14 +26,7 @@ async function forgot(portal: TestPortal, email: string, address: string): Promi
 const tokenOf = (text: string) => /\/auth\/#\/reset\/([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? '';
 
 describe('password reset with mail', () => {
-  let smtp: TestSmtp;
-  const env: Record<string, string> = { MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1', TRUST_PROXY: 'true' };
-  beforeAll(async () => {
-    smtp = await startTestSmtp();
-    env.SMTP_URL = smtp.url;
-  });
-  afterAll(async () => smtp?.stop());
-  const portal = useTestPortal(env);
+  const { portal, smtp } = useMailedPortal({ TRUST_PROXY: 'true' });
 
   it('mails a link that works once, signs in, ends the other sessions, and sends a notice', async () => {
     const user = await portal.createUser();

@@ -5,7 +5,8 @@
  */
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { becomesTrue, freePort } from './support.js';
+import { afterAll, beforeAll } from 'vitest';
+import { becomesTrue, freePort, useTestPortal, type TestPortal } from './support.js';
 
 export interface ReceivedMail {
   to: string;
@@ -88,4 +89,19 @@ export async function startTestSmtp(options: { user?: string; pass?: string; run
   };
   if (options.running !== false) await smtp.start();
   return smtp;
+}
+
+/**
+ * A portal that mails through a test SMTP server of its own (the outbox polled every second),
+ * both started before the tests of the describe block it is called in and stopped after.
+ */
+export function useMailedPortal(env: Record<string, string> = {}): { portal: TestPortal; smtp: TestSmtp } {
+  const smtp = {} as TestSmtp;
+  const portalEnv: Record<string, string> = { MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1', ...env };
+  beforeAll(async () => {
+    Object.assign(smtp, await startTestSmtp());
+    portalEnv.SMTP_URL = smtp.url;
+  });
+  afterAll(async () => smtp.stop?.());
+  return { portal: useTestPortal(portalEnv), smtp };
 }
