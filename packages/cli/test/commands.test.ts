@@ -1,21 +1,12 @@
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AccessToken, App, Client, CurrentUser, LogEntry, RegistrationToken, User } from '@tools-portal/core';
-import { ADMIN_EMAIL, createApp, failure, freePort, unique, useTestPortal } from '../../server/test/support.js';
-import { bin, cleanEnv, json, removeTempHomes, tempHome, toolsctl, toolsctlOnTerminal, type RunOptions } from './toolsctl.js';
+import { ADMIN_EMAIL, createApp, failure, freePort, unique } from '../../server/test/support.js';
+import { bin, cleanEnv, json, toolsctlOnTerminal, useAdminToolsctl } from './toolsctl.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 
-const portal = useTestPortal();
-let home: string;
-const run = (args: string[], options: RunOptions = {}) =>
-  toolsctl(home, args, { ...options, env: { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token, ...options.env } });
-
-beforeAll(() => {
-  home = tempHome();
-});
-afterAll(() => {
-  removeTempHomes();
-});
+const cli = useAdminToolsctl();
+const { portal, run } = cli;
 
 describe('apps', () => {
   it('creates, lists, shows, updates and deletes apps, as tables and as JSON', async () => {
@@ -240,7 +231,7 @@ describe('logs', () => {
 
   it('--follow prints new entries as they come, and stops on SIGINT', async () => {
     const child = spawn(process.execPath, [bin, 'logs', '--follow', '--json', '--per-page', '1', '--interval', '1'], {
-      env: cleanEnv(home, { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token }),
+      env: cleanEnv(cli.home, { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -308,7 +299,7 @@ describe('logs: filters and export', () => {
     expect(jsonl.stdout.trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['invite.create', 'invite.create']);
     expect((await run(['logs', 'export', '--format', 'xlsx'])).code).toBe(2);
 
-    const onTerminal = await toolsctlOnTerminal(home, ['logs', 'export', '--client', client.name], [], {
+    const onTerminal = await toolsctlOnTerminal(cli.home, ['logs', 'export', '--client', client.name], [], {
       env: { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token },
     });
     expect(onTerminal.code).toBe(0);

@@ -1,23 +1,14 @@
 /** toolsctl for the launcher (docs/cli.md): categories, requestable apps, icons, expiring grants, access requests. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AccessRequest, App, GrantedApp } from '@tools-portal/core';
 import { JPEG, PNG } from '../../server/test/images.js';
-import { unique, useTestPortal } from '../../server/test/support.js';
-import { json, removeTempHomes, tempHome, toolsctl, type RunOptions } from './toolsctl.js';
+import { unique } from '../../server/test/support.js';
+import { json, useAdminToolsctl } from './toolsctl.js';
 
-const portal = useTestPortal();
-let home: string;
-const run = (args: string[], options: RunOptions = {}) =>
-  toolsctl(home, args, { ...options, env: { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token, ...options.env } });
-
-beforeAll(() => {
-  home = tempHome();
-});
-afterAll(() => {
-  removeTempHomes();
-});
+const cli = useAdminToolsctl();
+const { portal, run } = cli;
 
 describe('apps: category, requestable, icon', () => {
   it('creates and updates with --category and --requestable, and sets and removes an icon', async () => {
@@ -30,7 +21,7 @@ describe('apps: category, requestable, icon', () => {
     expect(changed).toMatchObject({ category: 'Keys', requestable: false });
     expect((await run(['apps', 'show', name])).stdout).toMatch(/│ category\s+│ Keys/);
 
-    const file = path.join(home, 'icon.png');
+    const file = path.join(cli.home, 'icon.png');
     fs.writeFileSync(file, PNG);
     const withIcon = json<App>(await run(['apps', 'icon', name, file, '--json']));
     expect(withIcon.icon).toMatch(new RegExp(`/app/${created.id}/icon\\?v=\\d+$`));
@@ -43,7 +34,7 @@ describe('apps: category, requestable, icon', () => {
     expect(removed.code).toBe(0);
     expect((await portal.admin.apps.get(created.id)).icon).toBeNull();
     expect((await run(['apps', 'icon', name])).code).toBe(2);
-    expect((await run(['apps', 'icon', name, path.join(home, 'icon.gif')])).code).toBe(2);
+    expect((await run(['apps', 'icon', name, path.join(cli.home, 'icon.gif')])).code).toBe(2);
   });
 });
 
@@ -101,7 +92,7 @@ describe('requests', () => {
 describe('seed and export', () => {
   it('carry category and requestable', async () => {
     const name = unique('seeded');
-    const file = path.join(home, 'launcher.json');
+    const file = path.join(cli.home, 'launcher.json');
     fs.writeFileSync(file, JSON.stringify({ apps: [{ name, url: 'https://seeded.example.com/', category: 'Finance', requestable: true }] }));
     expect((await run(['seed', file])).code).toBe(0);
     const exported = json<{ apps: Array<{ name: string; category: string; requestable: boolean }> }>(await run(['export', '--json']));

@@ -1,20 +1,11 @@
 /** `toolsctl apps oidc` and `toolsctl oidc rotate-keys` against a real portal (docs/cli.md, docs/oidc.md). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OidcClientCreated, OidcClientSettings, OidcKeyRotation } from '@tools-portal/core';
-import { createApp, failure, useTestPortal } from '../../server/test/support.js';
-import { json, removeTempHomes, tempHome, toolsctl, type RunOptions } from './toolsctl.js';
+import { createApp, failure } from '../../server/test/support.js';
+import { json, useAdminToolsctl } from './toolsctl.js';
 
-const portal = useTestPortal();
-let home: string;
-const run = (args: string[], options: RunOptions = {}) =>
-  toolsctl(home, args, { ...options, env: { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token, ...options.env } });
-
-beforeAll(() => {
-  home = tempHome();
-});
-afterAll(() => {
-  removeTempHomes();
-});
+const cli = useAdminToolsctl();
+const { portal, run } = cli;
 
 describe('toolsctl apps oidc', () => {
   it('enables an app as a client and prints the id and secret once; shows it; replaces it; turns it off', async () => {

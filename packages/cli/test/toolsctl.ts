@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { useTestPortal } from '../../server/test/support.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const bin = path.join(root, 'packages/cli/bin/toolsctl.js');
@@ -121,4 +123,25 @@ export function json<T = unknown>(run: Run): T {
   } catch {
     throw new Error(`stdout is not JSON (exit ${run.code}):\n${run.stdout}\nstderr:\n${run.stderr}`);
   }
+}
+
+/**
+ * A test portal for a whole file, and toolsctl run as its admin: `run` passes TOOLS_URL and
+ * TOOLS_TOKEN; `home` is the CLI's home folder, made once the file's tests start.
+ */
+export function useAdminToolsctl(...options: Parameters<typeof useTestPortal>) {
+  const portal = useTestPortal(...options);
+  const cli = {
+    portal,
+    home: '',
+    run: (args: string[], runOptions: RunOptions = {}) =>
+      toolsctl(cli.home, args, { ...runOptions, env: { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token, ...runOptions.env } }),
+  };
+  beforeAll(() => {
+    cli.home = tempHome();
+  });
+  afterAll(() => {
+    removeTempHomes();
+  });
+  return cli;
 }
