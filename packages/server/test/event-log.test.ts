@@ -1,5 +1,6 @@
 import { generateApiKey } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
+import { refuseEvents } from './refused-events.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, failure, unique, useTestPortal } from './support.js';
 
 const portal = useTestPortal();
@@ -123,5 +124,20 @@ describe('event log', () => {
     const { api } = await portal.createUser();
     expect(await failure(api.logs.page(1, 20))).toMatchObject({ code: 'forbidden' });
     expect(await failure(portal.anonymous.logs.page(1, 20))).toMatchObject({ code: 'unauthenticated' });
+  });
+
+  it("ends none of the caller's own sessions when their entry cannot be written: the change and its entry are one transaction", async () => {
+    const { email, password } = await portal.createUser();
+    const [first, second, third] = [await portal.login(email, password), await portal.login(email, password), await portal.login(email, password)];
+    const api = portal.client(first);
+    const [revoked] = (await api.account.sessions.list()).filter((session) => !session.current);
+    const allowEvents = await refuseEvents(portal.deps.db, 'session.revoke');
+    try {
+      expect(await failure(api.account.sessions.revoke(revoked!.id))).toMatchObject({ code: 'internal' });
+      expect(await failure(api.account.sessions.revokeOthers())).toMatchObject({ code: 'internal' });
+    } finally {
+      await allowEvents();
+    }
+    for (const token of [first, second, third]) expect((await portal.client(token).users.me()).email).toBe(email);
   });
 });

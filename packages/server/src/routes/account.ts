@@ -9,7 +9,7 @@ import { queueNotice } from '../services/notices.js';
 import { changePassword } from '../services/login.js';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, relyingPartyOf, renamePasskey } from '../services/passkeys.js';
 import { confirmTotp, removeSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/second-factors.js';
-import { endSessionsOfUser, liftRestriction, listSessionsOfUser } from '../services/sessions.js';
+import { endSessionsOfUser, liftRestriction, listSessionsOfUser, revokeOtherOwnSessions, revokeOwnSession } from '../services/sessions.js';
 import { getUser } from '../services/users.js';
 import { actorOf, auditOf, bodyOf, created, idParam, noContent, principalOf, type RouteSpec } from './route.js';
 
@@ -139,10 +139,7 @@ export const accountRoutes: RouteSpec[] = [
     summary: "End one of the caller's own sessions",
     async handler(ctx, { db }) {
       const id = idParam(ctx, 'id');
-      const audit = auditOf(ctx);
-      const ended = await db('sessions').where({ id, user_id: audit.actor.id }).delete();
-      if (ended === 0) throw new ApiError('not_found', `session ${id} does not exist`);
-      await logEvent(db, audit, 'session.revoke', `ended session ${id}`);
+      if (!(await revokeOwnSession(db, auditOf(ctx), id))) throw new ApiError('not_found', `session ${id} does not exist`);
       noContent(ctx);
     },
   },
@@ -154,9 +151,7 @@ export const accountRoutes: RouteSpec[] = [
     duringEnrolment: true,
     summary: "End all of the caller's sessions but the current one",
     async handler(ctx, { db }) {
-      const audit = auditOf(ctx);
-      const ended = await endSessionsOfUser(db, audit.actor.id, principalOf(ctx)?.sessionId);
-      await logEvent(db, audit, 'session.revoke', `ended ${ended} other sessions`);
+      await revokeOtherOwnSessions(db, auditOf(ctx), principalOf(ctx)?.sessionId);
       noContent(ctx);
     },
   },

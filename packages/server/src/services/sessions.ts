@@ -5,6 +5,7 @@
 import { isApiKey, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { preparedSelect, readPrepared } from '../db/direct-reads.js';
+import { logEvent, type Audit } from './audit.js';
 import { sha256 } from './secrets.js';
 import { toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -104,6 +105,24 @@ export async function endSessionsOfUser(db: Knex, userId: number, except?: numbe
   const query = db('sessions').where({ user_id: userId });
   if (except !== undefined) query.andWhereNot({ id: except });
   return query.delete();
+}
+
+/** Ends one of the caller's own sessions and logs it, in one transaction; false when it is none of theirs. */
+export async function revokeOwnSession(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const ended = await trx('sessions').where({ id: sessionId, user_id: audit.actor.id }).delete();
+    if (ended > 0) await logEvent(trx, audit, 'session.revoke', `ended session ${sessionId}`);
+    return ended > 0;
+  });
+}
+
+/** Ends the caller's sessions but `keep` (the current one) and logs how many, in one transaction. */
+export async function revokeOtherOwnSessions(db: Knex, audit: Audit & { actor: CurrentUser }, keep: number | undefined): Promise<number> {
+  return db.transaction(async (trx) => {
+    const ended = await endSessionsOfUser(trx, audit.actor.id, keep);
+    await logEvent(trx, audit, 'session.revoke', `ended ${ended} other sessions`);
+    return ended;
+  });
 }
 
 /** Lifts the restriction of a session once its user has enrolled a second factor. */
