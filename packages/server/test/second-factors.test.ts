@@ -7,6 +7,7 @@ import { generateApiKey } from '@tools-portal/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { totpCode, totpStep } from '../src/services/totp.js';
 import { testDialect } from './database.js';
+import { refuseEvents } from './refused-events.js';
 import { enrol } from './second-factor-steps.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, USER_PASSWORD, useTestPortal, type TestPortal } from './support.js';
 
@@ -209,6 +210,19 @@ describe('second factors', () => {
     const login = await json<{ accesstoken: string }>(await call(portal, 'POST', '/validatepassword', { body: { Email: user.email, Password: USER_PASSWORD } }), 200);
     expect(await json(await call(portal, 'GET', '/user/me', { token: login.accesstoken }), 200)).toMatchObject({ mfa: false });
     expect((await events(portal, user.email)).some((event) => event.startsWith(`reset two-factor of ${user.email}`))).toBe(true);
+  });
+
+  it("an admin's reset whose entry cannot be written removes nothing and ends no session: one transaction", async () => {
+    const user = await portal.createUser();
+    await enrol(portal, user.token);
+    const adminToken = await portal.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+    const allowEvents = await refuseEvents(portal.deps.db, 'mfa.reset');
+    try {
+      expect((await call(portal, 'DELETE', `/user/${user.user.id}/mfa`, { token: adminToken })).status).toBe(500);
+    } finally {
+      await allowEvents();
+    }
+    expect(await json(await call(portal, 'GET', '/user/me', { token: user.token }), 200)).toMatchObject({ mfa: true, totp: true });
   });
 });
 

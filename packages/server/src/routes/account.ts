@@ -4,12 +4,10 @@
  * to take over an account.
  */
 import { ApiError, codeInput, meAnswer, passkeyAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z } from '@tools-portal/core';
-import { logEvent } from '../services/audit.js';
-import { queueNotice } from '../services/notices.js';
 import { changePassword } from '../services/login.js';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, relyingPartyOf, renamePasskey } from '../services/passkeys.js';
-import { confirmTotp, removeSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/second-factors.js';
-import { endSessionsOfUser, liftRestriction, listSessionsOfUser, revokeOtherOwnSessions, revokeOwnSession } from '../services/sessions.js';
+import { confirmTotp, resetSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/second-factors.js';
+import { liftRestriction, listSessionsOfUser, revokeOtherOwnSessions, revokeOwnSession } from '../services/sessions.js';
 import { getUser } from '../services/users.js';
 import { actorOf, auditOf, bodyOf, created, idParam, noContent, principalOf, type RouteSpec } from './route.js';
 
@@ -174,15 +172,7 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     summary: "Remove every second factor of a user and end their sessions (admin)",
     async handler(ctx, { db, config }) {
-      const user = await getUser(db, idParam(ctx, 'id'));
-      const audit = auditOf(ctx);
-      await db.transaction(async (trx) => {
-        const removed = await removeSecondFactors(trx, user.id);
-        const ended = await endSessionsOfUser(trx, user.id);
-        await logEvent(trx, audit, 'mfa.reset', `reset two-factor of ${user.email} (${ended} sessions ended)`, { client: user.client.name, user: user.email });
-        // The notice goes to the user, from the admin's address: only when a factor was there to remove.
-        if (removed.length > 0) await queueNotice(trx, config, 'second-factor-removed', { email: user.email, origin: audit, detail: `${removed.join(' and ')}, by an administrator` });
-      });
+      await resetSecondFactors(db, config, auditOf(ctx), await getUser(db, idParam(ctx, 'id')));
       noContent(ctx);
     },
   },

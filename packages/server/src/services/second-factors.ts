@@ -4,13 +4,14 @@
  * row of the event log.
  */
 import { randomBytes } from 'node:crypto';
-import { ApiError, type CurrentUser } from '@tools-portal/core';
+import { ApiError, type CurrentUser, type User } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent, type Audit } from './audit.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import type { SecretBox } from './secret-box.js';
 import { sha256 } from './secrets.js';
+import { endSessionsOfUser } from './sessions.js';
 import { newTotpSecret, totpStep, totpUri } from './totp.js';
 
 export type SecondFactorMethod = 'totp' | 'passkey' | 'recovery';
@@ -95,6 +96,20 @@ export async function removeSecondFactors(db: Knex, userId: number): Promise<str
   await db('user_totp').where({ user_id: userId }).delete();
   await db('recovery_codes').where({ user_id: userId }).delete();
   return [...(confirmed ? ['authenticator app'] : []), ...(passkeys > 0 ? ['passkeys'] : [])];
+}
+
+/**
+ * An admin's Reset two-factor: removes the user's second factors, ends their sessions and logs
+ * it, in one transaction; the user is told by mail when a factor was there to remove.
+ */
+export async function resetSecondFactors(db: Knex, policy: MailPolicy, audit: Audit, user: User): Promise<void> {
+  await db.transaction(async (trx) => {
+    const removed = await removeSecondFactors(trx, user.id);
+    const ended = await endSessionsOfUser(trx, user.id);
+    await logEvent(trx, audit, 'mfa.reset', `reset two-factor of ${user.email} (${ended} sessions ended)`, { client: user.client.name, user: user.email });
+    // From the admin's address (the audit's origin).
+    if (removed.length > 0) await queueNotice(trx, policy, 'second-factor-removed', { email: user.email, origin: audit, detail: `${removed.join(' and ')}, by an administrator` });
+  });
 }
 
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
