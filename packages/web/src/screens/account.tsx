@@ -390,7 +390,7 @@ function Sessions() {
             <th scope="col" className={WIDE_SCREENS_ONLY}>
               IP address
             </th>
-            <th scope="col" className={WIDE_SCREENS_ONLY}>
+            <th scope="col" className={LARGE_SCREENS_ONLY}>
               Signed in
             </th>
             <th scope="col" className={WIDE_SCREENS_ONLY}>
@@ -450,7 +450,7 @@ function SessionRow({ session, onSignOut }: { session: UserSession; onSignOut: (
         <PhoneDetail>Last used {formatTimestamp(session.lastUsedTimestamp)}</PhoneDetail>
       </td>
       <td className={`${WIDE_SCREENS_ONLY} text-nowrap`}>{ip}</td>
-      <td className={`${WIDE_SCREENS_ONLY} text-nowrap`}>{formatTimestamp(session.createdTimestamp)}</td>
+      <td className={`${LARGE_SCREENS_ONLY} text-nowrap`}>{formatTimestamp(session.createdTimestamp)}</td>
       <td className={`${WIDE_SCREENS_ONLY} text-nowrap`}>{formatTimestamp(session.lastUsedTimestamp)}</td>
       <td className="text-end">
         {session.current ? (
@@ -467,6 +467,8 @@ function SessionRow({ session, onSignOut }: { session: UserSession; onSignOut: (
 
 /** A column that a phone leaves out (its value shows as a PhoneDetail in the first cell instead). */
 const WIDE_SCREENS_ONLY = 'd-none d-md-table-cell';
+/** A column for laptops and wider only: a tablet has no room for two times in a row. */
+const LARGE_SCREENS_ONLY = 'd-none d-lg-table-cell';
 
 /** A left-out column's value, under the row's first cell, on a phone only. */
 function PhoneDetail({ children }: { children: ReactNode }) {

@@ -91,8 +91,8 @@ export interface WatchedPage extends Page {
 }
 
 /** A fresh context (its own cookies) at a viewport, with one watched page. */
-export async function openPage(browser: Browser, viewport = LAPTOP): Promise<{ context: BrowserContext; page: WatchedPage }> {
-  const context = await browser.newContext({ viewport });
+export async function openPage(browser: Browser, viewport = LAPTOP, options: { timezoneId?: string } = {}): Promise<{ context: BrowserContext; page: WatchedPage }> {
+  const context = await browser.newContext({ viewport, ...options });
   const page = (await context.newPage()) as WatchedPage;
   const problems: string[] = [];
   page.on('console', (message) => {
