@@ -2,12 +2,16 @@
  * The launcher's API (docs/api.md, Apps, Users): categories, requestable apps, icons (with their
  * content checked), favourites, and grants that expire, as the app list and forward auth see them.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeExpiredGrants } from '../src/services/grant-expiry.js';
 import { JPEG, PNG, WEBP } from './images.js';
 import { becomesTrue, CACHE_BOUND_MS, createApp, failure, unique, useTestPortal } from './support.js';
 
 const portal = useTestPortal();
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -207,6 +211,48 @@ describe('grants that expire', () => {
     // The app can be granted again.
     await portal.admin.users.grant(user.id, app.id);
     expect(await verify()).toBe(200);
+  });
+
+  it('leaves a remembered app list at the expiry of one of its grants, though nothing was written', async () => {
+    const [lasting, expiring] = [await createApp(portal.admin), await createApp(portal.admin)];
+    const { api, user } = await portal.createUser({ apps: [lasting] });
+    // Within a minute: a later request would write the session's last use, and a write forgets every remembered list.
+    const expiresAt = Date.now() + 30_000;
+    await portal.admin.users.grant(user.id, expiring.id, new Date(expiresAt).toISOString());
+    const ids = async () => (await api.apps.list()).map((each) => each.id).sort();
+    expect(await ids()).toEqual([lasting.id, expiring.id].sort());
+    expect(await ids()).toEqual([lasting.id, expiring.id].sort());
+    // Only Date moves, and nothing is written before the list is asked for (the sweep runs every 5 s).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(expiresAt);
+    expect(await ids()).toEqual([lasting.id]);
+  });
+
+  it('answers a changed app list after a change, compressed or not', async () => {
+    const { user, token } = await portal.createUser();
+    // fetch decompresses: the header tells how the answer came.
+    const listed = async (encoding: string) => {
+      const response = await portal.fetch('/api/auth/v1/app/', { headers: { ...bearer(token), 'accept-encoding': encoding } });
+      const ids = ((await response.json()) as { id: number }[]).map((each) => each.id).sort();
+      return { ids, encoding: response.headers.get('content-encoding') ?? 'identity' };
+    };
+    const granted: number[] = [];
+    let compressed = false;
+    // Enough apps for the answer to pass 1 KB, when it is compressed.
+    for (let round = 0; round < 8; round++) {
+      const app = await createApp(portal.admin);
+      await portal.admin.users.grant(user.id, app.id);
+      granted.push(app.id);
+      for (const encoding of ['br', 'identity', 'br']) {
+        const answer = await listed(encoding);
+        expect(answer.ids, `${round} ${encoding}`).toEqual([...granted].sort());
+        compressed ||= answer.encoding === 'br';
+      }
+    }
+    expect(compressed).toBe(true);
+    const head = await portal.fetch('/api/auth/v1/app/', { method: 'HEAD', headers: bearer(token) });
+    const get = await portal.fetch('/api/auth/v1/app/', { headers: { ...bearer(token), 'accept-encoding': 'identity' } });
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(await get.text())));
   });
 
   it('two instances sweeping at once remove and log each expired grant once', async () => {

@@ -1,4 +1,5 @@
 import { appInput, appUpdate, notFound, appAnswer, userAnswer, z } from '@tools-portal/core';
+import { encodedOnce } from '../encoded-json.js';
 import { readIcon, removeIcon, setIcon } from '../services/app-icons.js';
 import * as apps from '../services/apps.js';
 import { MAX_ICON_BYTES } from '../services/icon-images.js';
@@ -14,8 +15,8 @@ export const appRoutes: RouteSpec[] = [
     access: 'user',
     summary: 'Apps the caller may use (every app for admins): GET /app/ and GET /app alike',
     async handler(ctx, { db }) {
-      const actor = actorOf(ctx);
-      ctx.body = await apps.appListOf(db, actor);
+      // Remembered until the database changes or a grant expires: encoded (and compressed) once.
+      ctx.body = encodedOnce(await apps.appListOf(db, actorOf(ctx)));
     },
   },
   {

@@ -83,20 +83,30 @@ const GRANTED_APPS_LISTED = preparedSelect((db, userId: number) =>
   listedApps(db, userId).join('user_apps', 'user_apps.app_id', 'apps.id').where('user_apps.user_id', userId).select('user_apps.expires_at'),
 );
 
+type ListedRow = AppRow & { favourite: number | null; expires_at?: number | string | null };
+
+// The list made of a remembered set of rows, until the first of its grants expires: the same
+// (frozen) array for as long, so that its encoded answer is made once too (routes/apps.ts).
+const listsOfRows = new WeakMap<readonly ListedRow[], { list: readonly ListedApp[]; until: number }>();
+
 /** The caller's app list (`GET /app/`): every app for admins, else the live grants; with favourites. */
-export async function appListOf(db: Knex, user: { id: number; admin: boolean }, now = Date.now()): Promise<ListedApp[]> {
-  const rows = await readPrepared<AppRow & { favourite: number | null; expires_at?: number | string | null }, [number]>(
-    db,
-    user.admin ? EVERY_APP_LISTED : GRANTED_APPS_LISTED,
-    [user.id],
-    { remember: true },
-  );
+export async function appListOf(db: Knex, user: { id: number; admin: boolean }, now = Date.now()): Promise<readonly ListedApp[]> {
+  const rows = await readPrepared<ListedRow, [number]>(db, user.admin ? EVERY_APP_LISTED : GRANTED_APPS_LISTED, [user.id], { remember: true });
+  const known = listsOfRows.get(rows);
+  if (known && now < known.until) return known.list;
   // Expiry is judged here, not in the query, so that the rows can be remembered.
   const listed: ListedApp[] = [];
+  let until = Infinity;
   for (const row of rows) {
-    if (row.expires_at === undefined || row.expires_at === null || Number(row.expires_at) > now) listed.push(Object.assign(toApp(row), { favourite: row.favourite !== null }));
+    const expires = row.expires_at === undefined || row.expires_at === null ? Infinity : Number(row.expires_at);
+    if (expires > now) {
+      listed.push(Object.assign(toApp(row), { favourite: row.favourite !== null }));
+      until = Math.min(until, expires);
+    }
   }
-  return listed;
+  const list = Object.freeze(listed);
+  listsOfRows.set(rows, { list, until });
+  return list;
 }
 
 export async function getApp(db: Knex, id: number): Promise<App> {
