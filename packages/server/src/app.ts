@@ -44,19 +44,42 @@ function guard(route: RouteSpec) {
   };
 }
 
-function apiRouter(deps: Deps): Router {
-  const router = new Router({ prefix: API_PREFIX });
+const METHOD_ERRORS = {
+  throw: true,
+  notImplemented: () => new ApiError('invalid_input', 'method not implemented'),
+  methodNotAllowed: () => new ApiError('invalid_input', 'method not allowed on this path'),
+};
+
+/** `app` of `/app/:id`, and of `/api/auth/v1/APP/3` (paths match ignoring case, as the router's do). */
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return path.slice(1, end === -1 ? undefined : end).toLowerCase();
+}
+
+/**
+ * The API's routes, one router per first path segment below the prefix: a request is tested
+ * against the patterns of its segment (at most 26) instead of all of them, in the same order.
+ */
+function apiRouter(deps: Deps): Koa.Middleware {
+  const routers = new Map<string, Router>();
   for (const route of apiRoutes) {
+    const segment = firstSegment(route.path);
+    let router = routers.get(segment);
+    if (!router) routers.set(segment, (router = new Router({ prefix: API_PREFIX })));
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     router[method](route.path, guard(route), (ctx: Context) => route.handler(ctx, deps));
   }
-  return router;
+  const stacks = new Map([...routers].map(([segment, router]) => [segment, compose([router.routes(), router.allowedMethods(METHOD_ERRORS)] as Koa.Middleware[])]));
+  const prefix = `${API_PREFIX.toLowerCase()}/`;
+  return function routeApiCall(ctx, next) {
+    const stack = ctx.path.toLowerCase().startsWith(prefix) ? stacks.get(firstSegment(ctx.path.slice(prefix.length - 1))) : undefined;
+    return stack ? stack(ctx, next) : next();
+  };
 }
 
 export function createApp(deps: Deps): Koa {
   const { config, logger, db } = deps;
   const app = new Koa({ proxy: config.trustProxy });
-  const api = apiRouter(deps);
 
   // Body parsing, credentials and the origin check concern the API only, not static files.
   // Typed loosely: the router's middleware types are narrower than Koa's.
@@ -66,12 +89,7 @@ export function createApp(deps: Deps): Koa {
     authenticate((token) => principalFromToken(db, token, config)),
     forgetOnWrite(deps.authCache),
     checkOrigin(config.trustedOrigins),
-    api.routes(),
-    api.allowedMethods({
-      throw: true,
-      notImplemented: () => new ApiError('invalid_input', 'method not implemented'),
-      methodNotAllowed: () => new ApiError('invalid_input', 'method not allowed on this path'),
-    }),
+    apiRouter(deps),
     async (ctx: Context) => {
       throw new ApiError('not_found', `no such call: ${ctx.method} ${ctx.path}`);
     },
