@@ -4,6 +4,7 @@
  */
 import { generateApiKey } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
+import { translateDatabaseError } from '../src/db/errors.js';
 import { createApp, failure, unique, useTestPortal } from './support.js';
 
 const portal = useTestPortal();
@@ -32,6 +33,15 @@ describe('conflicts', () => {
     const email = `${unique('invitee')}@example.com`;
     await portal.admin.invites.create({ email, clientid: client.id, apps: [] });
     expect(await failure(portal.admin.invites.create({ email, clientid: client.id, apps: [] }))).toMatchObject({ code: 'conflict', field: 'email' });
+  });
+
+  it('say which Google account clashes, when two users would share one', async () => {
+    const [first, second] = [await portal.createUser(), await portal.createUser()];
+    const sub = unique('google-sub');
+    const users = portal.deps.db('users');
+    await users.clone().where({ id: first.user.id }).update({ google_sub: sub });
+    const caught = await users.clone().where({ id: second.user.id }).update({ google_sub: sub }).then(() => undefined, (error: unknown) => error);
+    expect(translateDatabaseError(caught)).toMatchObject({ code: 'conflict', message: 'this Google account is linked to another user' });
   });
 
   it('are one winner and conflicts for the rest when creations race', async () => {
