@@ -8,7 +8,7 @@ export const EVENT_TYPES = {
   // Password sign-in and sessions
   'login.success': 'signed in with a password',
   'login.failure': 'a password sign-in was refused (unknown email, wrong password, no password set)',
-  'login.blocked': 'a sign-in was refused because of too many failed attempts (brute-force ban)',
+  'login.blocked': 'a sign-in was refused because of too many attempts (a brute-force ban, or too many passkey sign-ins started from one address)',
   'login.new_device': 'a sign-in from a browser the account has not used before',
   'session.logout': 'signed out',
   'session.end_all': "an admin ended every session of a user",

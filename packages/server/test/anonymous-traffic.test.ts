@@ -235,8 +235,10 @@ describe('passkey sign-in challenges', () => {
     const given = statuses.filter((status) => status === 200).length;
     expect(given).toBeGreaterThan(0);
     expect(given).toBeLessThanOrEqual(PER_ADDRESS);
-    // Refused calls store nothing.
+    // Refused calls store nothing, and are logged as one counted row for the address and window.
     expect(await held()).toBe(given);
+    const blocked = await a.deps.db('auth_log').where({ type: 'login.blocked', ip }).select('event', 'count');
+    expect(blocked).toEqual([{ event: 'passkey sign-in blocked: too many started from this address', count: 1000 - given }]);
     // Another address is not held back by this one.
     expect((await ask(a, '203.0.113.62')).status).toBe(200);
   });

@@ -18,7 +18,7 @@ import {
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { ApiError, type CurrentUser, type Passkey } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { logEvent, type Audit, type EventSubject } from './audit.js';
+import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
 import { insertBounded } from './bounded-rows.js';
 import { releaseAttempt, type BruteForcePolicy } from './brute-force.js';
 import { queueNotice } from './notices.js';
@@ -77,13 +77,15 @@ async function storeChallenge(db: Knex, policy: ChallengePolicy, challenge: stri
 /**
  * Anyone may ask for sign-in options (docs/security.md, Anonymous traffic): an address gets at
  * most PASSKEY_CHALLENGES_PER_ADDRESS per window of a challenge's life, counted before anything is
- * stored, so that refused calls leave no row; past it 429 until the window ends.
+ * stored, so that refused calls leave no challenge; past it 429 until the window ends, and one
+ * `login.blocked` row per address and window counts the refusals.
  */
-async function admitChallenge(db: Knex, policy: ChallengePolicy, ip: string): Promise<void> {
+async function admitChallenge(db: Knex, policy: ChallengePolicy, info: ClientInfo): Promise<void> {
   const now = Date.now();
   const rate: RateLimit = { kind: 'passkey-challenge', limit: policy.passkeyChallengesPerAddress, windowMs: CHALLENGE_MS };
-  const hit = await hitRateLimit(db, rate, ip, now);
+  const hit = await hitRateLimit(db, rate, info.ip, now);
   if (hit.allowed) return;
+  await logRepeated(db, { actor: null, ...info }, 'login.blocked', 'passkey sign-in blocked: too many started from this address', `window ${hit.windowStart}`);
   const retryAfter = Math.max(1, Math.ceil((hit.windowStart + CHALLENGE_MS - now) / 1000));
   throw new ApiError('too_many_requests', `too many passkey sign-ins started from this address; try again in ${Math.ceil(retryAfter / 60)} minutes`, {
     retryAfter,
@@ -218,7 +220,7 @@ export async function deletePasskey(db: Knex, policy: MailPolicy, audit: Audit &
  * ceremony with user verification required (the passkey is the whole sign-in).
  */
 export async function passkeyAuthenticationOptions(db: Knex, policy: ChallengePolicy, rp: RelyingParty, info: ClientInfo, mfaToken?: string): Promise<unknown> {
-  await admitChallenge(db, policy, info.ip);
+  await admitChallenge(db, policy, info);
   let userId: number | null = null;
   let allow: PasskeyRow[] = [];
   if (mfaToken !== undefined) {
