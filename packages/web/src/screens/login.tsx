@@ -54,14 +54,17 @@ export function Login() {
     window.location.assign(answer.redirect);
   };
 
-  /** A passkey ceremony the user cancelled or the server refused: say so, stay on the screen. */
+  /**
+   * A passkey ceremony the user cancelled or the server refused: say so, stay on the screen. Too
+   * many attempts (429) is no verdict on the passkey: the server's message says when to try again.
+   */
   const withPasskey = async (mfaToken?: string) => {
     try {
       const answer = await signInWithPasskey(mfaToken, redirect);
       await finish(async () => answer);
     } catch (error) {
       logFailure('passkey sign-in', error);
-      alerts.danger('The passkey was not accepted.');
+      alerts.danger(error instanceof ApiError && error.code === 'too_many_requests' ? error.message : 'The passkey was not accepted.');
     }
   };
 
