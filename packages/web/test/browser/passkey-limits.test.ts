@@ -4,7 +4,7 @@
 // refuses 127.0.0.1 as a passkey's relying party.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../server/test/support.js';
-import { chromiumAvailable, openPage, useBrowserPortal } from './support';
+import { chromiumAvailable, openPage, screenshot, useBrowserPortal } from './support';
 
 let port: number;
 let origin: string;
@@ -29,6 +29,7 @@ describe.skipIf(!chromiumAvailable)('Sign in with a passkey from an address past
       const alerts = page.locator('.alert-stack');
       await expect.poll(() => alerts.innerText()).toContain('too many passkey sign-ins started from this address; try again in 5 minutes');
       expect(await alerts.innerText()).not.toContain('The passkey was not accepted.');
+      await screenshot(page, '64-login-passkey-limit');
       expect(page.problems()).toEqual([]);
     } finally {
       await context.close();
