@@ -14,7 +14,7 @@ const gzip = promisify(zlib.gzip);
 // Quality 4 compresses a JSON page about as well as gzip -6 at a fraction of brotli's default cost.
 const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 
-export function compress(text: string, encoding: Compression): Promise<Buffer> {
+function compress(text: string, encoding: Compression): Promise<Buffer> {
   return encoding === 'br' ? brotli(text, BROTLI_OPTIONS) : gzip(text);
 }
 
