@@ -204,6 +204,9 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       await loginInBrowser(page, web.portal, member.email, member.password);
       await page.waitForURL(/#\/applist\/?$/);
       await expect.poll(() => page.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
+      // The launcher's own calls done first: else one still under way meets the ended session and
+      // takes the page to the login before the click (seen on a loaded CI machine).
+      await page.waitForLoadState('networkidle');
       await web.portal.admin.users.delete(member.user.id);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Access Tokens' }).click();
       await page.waitForURL(/#\/login$/);
