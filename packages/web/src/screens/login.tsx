@@ -12,7 +12,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { isMfaChallenge, type MfaChallenge, type PasswordAnswer } from '@tools-portal/core/entities';
 import { ApiError } from '@tools-portal/core/errors';
 import { DEFAULT_REDIRECT } from '@tools-portal/core/redirects';
-import { api, logFailure } from '../api';
+import { api, logFailure, tooManyRequestsMessage } from '../api';
 import { useAlerts } from '../components/alerts';
 import { Centered } from '../components/layout';
 import { SetPassword } from '../components/set-password';
@@ -64,7 +64,7 @@ export function Login() {
       await finish(async () => answer);
     } catch (error) {
       logFailure('passkey sign-in', error);
-      alerts.danger(error instanceof ApiError && error.code === 'too_many_requests' ? error.message : 'The passkey was not accepted.');
+      alerts.danger(tooManyRequestsMessage(error) ?? 'The passkey was not accepted.');
     }
   };
 

@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { isMfaChallenge, type PasswordAnswer } from '@tools-portal/core/entities';
 import { ApiError } from '@tools-portal/core/errors';
-import { api, logFailure } from '../api';
+import { api, logFailure, tooManyRequestsMessage } from '../api';
 import { useAlerts } from '../components/alerts';
 import { Centered } from '../components/layout';
 import { SetPassword } from '../components/set-password';
@@ -31,7 +31,7 @@ export function ResetPassword() {
       setSent(true);
     } catch (error) {
       logFailure('ask for a password reset link', error);
-      alerts.danger(error instanceof ApiError && error.code === 'too_many_requests' ? error.message : 'failed to send the password reset link');
+      alerts.danger(tooManyRequestsMessage(error) ?? 'failed to send the password reset link');
     }
     setBusy(false);
   };

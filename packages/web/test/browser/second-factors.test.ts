@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { createTestDatabase, type TestDatabase } from '../../../server/test/database.js';
-import { freePort } from '../../../server/test/support.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -18,24 +17,15 @@ import {
   openPage,
   screenshot,
   startWebPortal,
-  useBrowserPortal,
+  useLocalhostBrowserPortal,
   type TestPortal,
   type WatchedPage,
 } from './support';
 
-let port: number;
-/** The portal by name, as PUBLIC_URL says; web.portal.url is the same server by IP address. */
-let origin: string;
+/** web.origin is the portal by name, as PUBLIC_URL says; web.portal.url the same server by IP address. */
+const web = useLocalhostBrowserPortal();
 
-beforeAll(async () => {
-  if (!chromiumAvailable) return;
-  port = await freePort();
-  origin = `http://localhost:${port}`;
-});
-
-const web = useBrowserPortal({ env: () => ({ PORT: String(port), PUBLIC_URL: origin }), portal: { keepPublicUrl: true } });
-
-const open = (page: Page, route: string, base = origin) => page.goto(`${base}/auth/#${route}`);
+const open = (page: Page, route: string, base = web.origin) => page.goto(`${base}/auth/#${route}`);
 
 async function signInWithPassword(page: Page, email: string, password: string) {
   await open(page, '/login');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { startTestPortal, type TestPortal } from '../../../server/test/support.js';
+import { freePort, startTestPortal, type TestPortal } from '../../../server/test/support.js';
 
 export { ADMIN_EMAIL, ADMIN_PASSWORD, USER_PASSWORD, createApp, unique } from '../../../server/test/support.js';
 export type { TestPortal } from '../../../server/test/support.js';
@@ -83,6 +83,20 @@ export function useBrowserPortal(options: BrowserPortalOptions = {}): BrowserPor
     await handle.portal?.close();
   });
   return handle;
+}
+
+/**
+ * `useBrowserPortal` with PUBLIC_URL at `http://localhost:PORT` (`origin`, set before the tests):
+ * Chromium refuses 127.0.0.1 as a passkey's relying party. `portal.url` is the same server by IP
+ * address.
+ */
+export function useLocalhostBrowserPortal(env: Record<string, string> = {}): BrowserPortal & { origin: string } {
+  let port = 0;
+  beforeAll(async () => {
+    if (chromiumAvailable) port = await freePort();
+  });
+  const web = useBrowserPortal({ env: () => ({ ...env, PORT: String(port), PUBLIC_URL: `http://localhost:${port}` }), portal: { keepPublicUrl: true } });
+  return Object.defineProperty(web, 'origin', { get: () => `http://localhost:${port}` }) as BrowserPortal & { origin: string };
 }
 
 /** A page that records console problems; `problems()` lists CSP violations and uncaught errors. */
