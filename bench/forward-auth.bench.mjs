@@ -450,7 +450,6 @@ function ceilingSummary() {
   return {
     ...byCpu[Math.floor((byCpu.length - 1) / 2)],
     rps: median(rps),
-    ceiling: undefined,
     range: `median of ${ceilings.length}, one before each row: ${Math.round(byCpu[0].cpuUs)}–${Math.round(byCpu[byCpu.length - 1].cpuUs)} µs, ${Math.round(Math.min(...rps)).toLocaleString('en-US')}–${Math.round(Math.max(...rps)).toLocaleString('en-US')} req/s`,
   };
 }
