@@ -8,6 +8,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import type { App } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
+import { testDialect } from './database.js';
 import { refuseEvents } from './refused-events.js';
 import { becomesTrue, CACHE_BOUND_MS, createApp, failure, useTestPortal, type TestUser } from './support.js';
 
@@ -194,6 +195,29 @@ describe('the code flow', () => {
     // Omitting redirect_uri is refused too, though only one is registered.
     const url = `${portal.url}/oidc/auth?client_id=${encodeURIComponent(app.name)}&response_type=code&scope=openid`;
     expect((await browserOf(user.token).navigate(url)).response.status).toBe(400);
+  });
+});
+
+describe.skipIf(testDialect() !== 'sqlite')('reads on a SQLite file', () => {
+  it("userinfo and a code exchange read the provider's state on SQLite's own connection, none through Knex's pool", async () => {
+    const { rp, user } = await setup();
+    const start = await rp.start();
+    const { url } = await browserOf(user.token).navigate(start.url);
+    const queries: Array<{ sql: string; direct?: boolean }> = [];
+    const onQuery = (query: { sql: string; direct?: boolean }) => queries.push(query);
+    portal.deps.db.on('query', onQuery);
+    try {
+      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), { pkceCodeVerifier: start.verifier, expectedState: start.state, expectedNonce: start.nonce });
+      const reads = queries.filter((query) => /^select/i.test(query.sql));
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.filter((query) => !query.direct)).toEqual([]);
+      queries.length = 0;
+      expect(await userinfoStatus(tokens.access_token)).toBe(200);
+      expect(queries.length).toBeGreaterThan(0);
+      expect(queries.filter((query) => !query.direct)).toEqual([]);
+    } finally {
+      portal.deps.db.removeListener('query', onQuery);
+    }
   });
 });
 

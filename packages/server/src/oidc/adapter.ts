@@ -6,6 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import { preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { clientMetadata } from './clients.js';
 
 const TABLE = 'oidc_payloads';
@@ -16,6 +17,15 @@ export interface AdapterOptions {
   db: Knex;
   now?: () => number;
 }
+
+type Row = { payload: string; expires_at: number | string | null; consumed_at: number | string | null };
+const COLUMNS = ['payload', 'expires_at', 'consumed_at'];
+
+// Read on every call to the provider (a userinfo call reads a token, its session and its grant):
+// compiled once, and run on SQLite's direct connection (db/direct-reads.ts).
+const BY_ID = preparedSelect((db, model: string, id: string) => db(TABLE).where({ model, id }).select(COLUMNS).limit(1));
+const BY_UID = preparedSelect((db, model: string, uid: string) => db(TABLE).where({ model, uid }).orderBy('expires_at', 'desc').select(COLUMNS).limit(1));
+const BY_USER_CODE = preparedSelect((db, model: string, userCode: string) => db(TABLE).where({ model, user_code: userCode }).select(COLUMNS).limit(1));
 
 /** The adapter class oidc-provider instantiates once per model name. */
 export function knexAdapter(options: AdapterOptions): new (model: string) => Adapter {
@@ -31,8 +41,6 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
     await db('oidc_grant_sessions').where('expires_at', '<', at).delete();
   }
 
-  type Row = { payload: string; expires_at: number | string | null; consumed_at: number | string | null };
-  const columns = ['payload', 'expires_at', 'consumed_at'];
   const parse = (row: Row | undefined): AdapterPayload | undefined => {
     if (!row) return undefined;
     if (row.expires_at !== null && Number(row.expires_at) <= now()) return undefined;
@@ -65,17 +73,17 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (!plausible(id)) return undefined;
       if (this.model === 'Client') return clientMetadata(db, id);
-      return parse(await db(TABLE).where({ model: this.model, id }).first(columns));
+      return parse((await readPrepared<Row, [string, string]>(db, BY_ID, [this.model, id]))[0]);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
       if (!plausible(uid)) return undefined;
-      return parse(await db(TABLE).where({ model: this.model, uid }).orderBy('expires_at', 'desc').first(columns));
+      return parse((await readPrepared<Row, [string, string]>(db, BY_UID, [this.model, uid]))[0]);
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
       if (!plausible(userCode)) return undefined;
-      return parse(await db(TABLE).where({ model: this.model, user_code: userCode }).first(columns));
+      return parse((await readPrepared<Row, [string, string]>(db, BY_USER_CODE, [this.model, userCode]))[0]);
     }
 
     async destroy(id: string): Promise<void> {

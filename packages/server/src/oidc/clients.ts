@@ -9,6 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { ApiError, notFound, randomToken, type OidcClientCreated, type OidcClientInput, type OidcClientSettings, type OidcSigningAlg } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import type { AdapterPayload } from 'oidc-provider';
+import { preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { getApp } from '../services/apps.js';
 import { logEvent, type Audit } from '../services/audit.js';
 import { sha256 } from '../services/secrets.js';
@@ -29,6 +30,9 @@ const clientsQuery = (db: Knex) =>
   db('oidc_clients')
     .join('apps', 'apps.id', 'oidc_clients.app_id')
     .select('oidc_clients.*', 'apps.name');
+
+// Read on every call to the provider that names a client (db/direct-reads.ts).
+const CLIENT_BY_NAME = preparedSelect((db, name: string) => clientsQuery(db).where('apps.name', name).limit(1));
 
 export function discoveryUrl(publicUrl: string): string {
   return `${publicUrl}/.well-known/openid-configuration`;
@@ -101,7 +105,7 @@ export async function isClient(db: Knex, appId: number): Promise<boolean> {
  */
 export async function clientMetadata(db: Knex, clientId: string): Promise<AdapterPayload | undefined> {
   if (clientId.length === 0 || clientId.length > 200 || clientId.includes('\u0000')) return undefined;
-  const row: ClientRow | undefined = await clientsQuery(db).where('apps.name', clientId).first();
+  const [row] = await readPrepared<ClientRow, [string]>(db, CLIENT_BY_NAME, [clientId]);
   if (!row) return undefined;
   const isPublic = Boolean(row.public);
   return {

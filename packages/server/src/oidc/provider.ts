@@ -15,6 +15,7 @@ import { mayUseApp, OIDC_PREFIX, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import Provider, { errors, interactionPolicy, type Account, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { IncomingMessage } from 'node:http';
+import { preparedSelect, readPrepared } from '../db/direct-reads.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { logEvent } from '../services/audit.js';
@@ -85,10 +86,24 @@ function portalPrincipalOf(ctx: { req: IncomingMessage }): Principal | null {
  */
 const boundPrefix = (principal: Principal) => `portal-${principal.sessionId}-${principal.user.id}-`;
 
+// Read on every code exchange, refresh and userinfo call: compiled once, run on SQLite's direct
+// connection (db/direct-reads.ts).
+const USER_BY_ID = preparedSelect((db, id: number) => usersQuery(db).where('users.id', id).limit(1));
+const USER_OF_GRANT = preparedSelect((db, grantId: string, userId: number) =>
+  usersQuery(db)
+    .join('oidc_grant_sessions', 'oidc_grant_sessions.user_id', 'users.id')
+    .join('sessions', 'sessions.id', 'oidc_grant_sessions.session_id')
+    .join('apps', 'apps.id', 'oidc_grant_sessions.app_id')
+    .where('oidc_grant_sessions.grant_id', grantId)
+    .andWhere('users.id', userId)
+    .select('oidc_grant_sessions.app_id', 'apps.name as app_name', 'sessions.expires_at', 'sessions.last_seen_at')
+    .limit(1),
+);
+
 /** Looks up a user by the `sub` the provider carries (the user id as a string). */
 async function userOf(db: Knex, sub: string): Promise<CurrentUser | undefined> {
   if (!/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
-  const row: UserRow | undefined = await usersQuery(db).where('users.id', Number(sub)).first();
+  const [row] = await readPrepared<UserRow, [number]>(db, USER_BY_ID, [Number(sub)]);
   return row ? toCurrentUser(row) : undefined;
 }
 
@@ -101,13 +116,11 @@ async function userOf(db: Knex, sub: string): Promise<CurrentUser | undefined> {
  */
 async function userOfStandingGrant(deps: OidcDeps, grantId: string, sub: string, clientId: string): Promise<CurrentUser | undefined> {
   if (!/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
-  const row: (UserRow & { app_id: number; app_name: string; expires_at: number | string; last_seen_at: number | string }) | undefined = await usersQuery(deps.db)
-    .join('oidc_grant_sessions', 'oidc_grant_sessions.user_id', 'users.id')
-    .join('sessions', 'sessions.id', 'oidc_grant_sessions.session_id')
-    .join('apps', 'apps.id', 'oidc_grant_sessions.app_id')
-    .where('oidc_grant_sessions.grant_id', grantId)
-    .andWhere('users.id', Number(sub))
-    .first('oidc_grant_sessions.app_id', 'apps.name as app_name', 'sessions.expires_at', 'sessions.last_seen_at');
+  const [row] = await readPrepared<UserRow & { app_id: number; app_name: string; expires_at: number | string; last_seen_at: number | string }, [string, number]>(
+    deps.db,
+    USER_OF_GRANT,
+    [grantId, Number(sub)],
+  );
   if (!row || row.app_name !== clientId) return undefined;
   const now = Date.now();
   if (Number(row.expires_at) <= now || Number(row.last_seen_at) + deps.config.sessionIdleDays * 86_400_000 <= now) return undefined;
