@@ -4,11 +4,14 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, prepareDatabase } from '../src/db/connection.js';
-import { preparedSelect, readAll, readPrepared } from '../src/db/direct-reads.js';
+import { preparedSelect, readAll, readPrepared, REMEMBERED_ROWS } from '../src/db/direct-reads.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createTestDatabase, testDialect } from './database.js';
 
 const clientNamed = preparedSelect((db, name: string) => db('clients').where('name', name).select('id', 'name'));
+const numbersUpTo = preparedSelect((db, count: number) =>
+  db.withRecursive('n', ['x'], db.raw('select 1 union all select x + 1 from n where x < ?', [count])).from('n').select('x'),
+);
 const addClient = (db: Knex, name: string) => db('clients').insert({ name, created_at: Date.now() });
 
 describe.skipIf(testDialect() !== 'sqlite')('direct reads on a SQLite file', () => {
@@ -63,6 +66,23 @@ describe.skipIf(testDialect() !== 'sqlite')('direct reads on a SQLite file', () 
     const [initech] = await readPrepared<{ name: string }, [string]>(db, clientNamed, ['Initech'], { remember: true });
     const [hooli] = await readPrepared<{ name: string }, [string]>(db, clientNamed, ['Hooli'], { remember: true });
     expect([initech.name, hooli.name]).toEqual(['Initech', 'Hooli']);
+  });
+
+  it('remember at most REMEMBERED_ROWS rows in all: the oldest answers go first, a larger answer is never kept', async () => {
+    // A remembered answer is the same array on the next read; one read anew is another.
+    const read = (count: number) => readPrepared<{ x: number }, [number]>(db, numbersUpTo, [count], { remember: true });
+    const tooLarge = await read(REMEMBERED_ROWS + 1);
+    expect(tooLarge).toHaveLength(REMEMBERED_ROWS + 1);
+    expect(await read(REMEMBERED_ROWS + 1)).not.toBe(tooLarge);
+    const half = await read(REMEMBERED_ROWS / 2);
+    expect(await read(REMEMBERED_ROWS / 2)).toBe(half);
+    const almostHalf = await read(REMEMBERED_ROWS / 2 - 10);
+    expect(await read(REMEMBERED_ROWS / 2)).toBe(half);
+    // 20 more rows do not fit beside both: the older answer goes, the newer stays.
+    const small = await read(20);
+    expect(await read(20)).toBe(small);
+    expect(await read(REMEMBERED_ROWS / 2 - 10)).toBe(almostHalf);
+    expect(await read(REMEMBERED_ROWS / 2)).not.toBe(half);
   });
 
   it('read queries of any shape, and refuse a prepared one whose parameter does not reach the bindings', async () => {

@@ -23,17 +23,24 @@ interface Reader {
   /** `data_version` when `remembered` was last emptied. */
   version?: unknown;
   remembered: Map<string, unknown[]>;
+  /** Rows in `remembered`, all answers together. */
+  rememberedRows: number;
 }
 
-/** At most this many remembered answers; the oldest goes first. */
+/**
+ * At most this many remembered answers, and this many rows in all (an admin's list of 1,000 apps is
+ * 1,000 rows, about 1 MB with the list and encoded answers made of them): the oldest go first. A
+ * single answer of more rows is not remembered.
+ */
 export const REMEMBERED_READS = 500;
+export const REMEMBERED_ROWS = 50_000;
 
 const readers = new WeakMap<Knex, Reader>();
 
 /** Lets `db` (a root Knex on a SQLite file, not a transaction) read through its own connection. */
 export function readThroughOwnConnection(db: Knex, file: string): void {
   if (file === ':memory:' || file === '') return;
-  readers.set(db, { file, remembered: new Map() });
+  readers.set(db, { file, remembered: new Map(), rememberedRows: 0 });
   // Closed with the database (Knex's destroy() ends in its client's, and has no hook of its own);
   // reads after that go to Knex, which refuses them as before.
   const client = db.client as { destroy(callback?: unknown): Promise<void> };
@@ -156,14 +163,26 @@ function run(db: Knex, reader: Reader, sql: string, values: unknown[], options: 
   const version = connection.prepare('PRAGMA data_version').pluck().get();
   if (version !== reader.version) {
     reader.remembered.clear();
+    reader.rememberedRows = 0;
     reader.version = version;
   }
   const key = `${sql}\u0000${JSON.stringify(values)}`;
   let rows = reader.remembered.get(key);
   if (rows === undefined) {
     rows = rowsOf(db, connection, sql, values);
-    if (reader.remembered.size >= REMEMBERED_READS) reader.remembered.delete(reader.remembered.keys().next().value as string);
-    reader.remembered.set(key, rows);
+    remember(reader, key, rows);
   }
   return rows;
+}
+
+function remember(reader: Reader, key: string, rows: unknown[]): void {
+  if (rows.length > REMEMBERED_ROWS) return;
+  const { remembered } = reader;
+  while (remembered.size > 0 && (remembered.size >= REMEMBERED_READS || reader.rememberedRows + rows.length > REMEMBERED_ROWS)) {
+    const [oldest, oldestRows] = remembered.entries().next().value as [string, unknown[]];
+    remembered.delete(oldest);
+    reader.rememberedRows -= oldestRows.length;
+  }
+  remembered.set(key, rows);
+  reader.rememberedRows += rows.length;
 }
