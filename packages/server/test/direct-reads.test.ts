@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, prepareDatabase } from '../src/db/connection.js';
-import { preparedSelect, readAll, readPrepared, REMEMBERED_ROWS } from '../src/db/direct-reads.js';
+import { LITERAL, preparedSelect, readAll, readPrepared, REMEMBERED_ROWS } from '../src/db/direct-reads.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createTestDatabase, testDialect } from './database.js';
 
@@ -85,10 +85,14 @@ describe.skipIf(testDialect() !== 'sqlite')('direct reads on a SQLite file', () 
     expect(await read(REMEMBERED_ROWS / 2)).not.toBe(half);
   });
 
-  it('read queries of any shape, and refuse a prepared one whose parameter does not reach the bindings', async () => {
+  it('read queries of any shape; refuse a prepared one whose parameter does not reach the bindings, or whose LIMIT is bound', async () => {
     expect(await readAll(db, db('clients').where('name', 'like', 'Ini%').select('name'))).toEqual([{ name: 'Initech' }]);
     const limited = preparedSelect((db, count: number) => db('clients').select('id').limit(count));
     await expect(readPrepared(db, limited, [1])).rejects.toThrow(/does not reach the bindings/);
+    const boundLimit = preparedSelect((db, name: string) => db('clients').where('name', name).select('id').limit(1));
+    await expect(readPrepared(db, boundLimit, ['Initech'])).rejects.toThrow(/make it LITERAL/);
+    const literalLimit = preparedSelect((db, name: string) => db('clients').where('name', name).select('name').limit(1, LITERAL));
+    expect(await readPrepared(db, literalLimit, ['Initech'])).toEqual([{ name: 'Initech' }]);
   });
 
   it('close with the database: a read afterwards is refused, not answered', async () => {

@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { preparedSelect, readPrepared } from '../db/direct-reads.js';
+import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { clientMetadata } from './clients.js';
 
 const TABLE = 'oidc_payloads';
@@ -23,9 +23,9 @@ const COLUMNS = ['payload', 'expires_at', 'consumed_at'];
 
 // Read on every call to the provider (a userinfo call reads a token, its session and its grant):
 // compiled once, and run on SQLite's direct connection (db/direct-reads.ts).
-const BY_ID = preparedSelect((db, model: string, id: string) => db(TABLE).where({ model, id }).select(COLUMNS).limit(1));
-const BY_UID = preparedSelect((db, model: string, uid: string) => db(TABLE).where({ model, uid }).orderBy('expires_at', 'desc').select(COLUMNS).limit(1));
-const BY_USER_CODE = preparedSelect((db, model: string, userCode: string) => db(TABLE).where({ model, user_code: userCode }).select(COLUMNS).limit(1));
+const BY_ID = preparedSelect((db, model: string, id: string) => db(TABLE).where({ model, id }).select(COLUMNS).limit(1, LITERAL));
+const BY_UID = preparedSelect((db, model: string, uid: string) => db(TABLE).where({ model, uid }).orderBy('expires_at', 'desc').select(COLUMNS).limit(1, LITERAL));
+const BY_USER_CODE = preparedSelect((db, model: string, userCode: string) => db(TABLE).where({ model, user_code: userCode }).select(COLUMNS).limit(1, LITERAL));
 
 /** The adapter class oidc-provider instantiates once per model name. */
 export function knexAdapter(options: AdapterOptions): new (model: string) => Adapter {

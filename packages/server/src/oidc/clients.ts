@@ -9,7 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { ApiError, notFound, randomToken, type OidcClientCreated, type OidcClientInput, type OidcClientSettings, type OidcSigningAlg } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import type { AdapterPayload } from 'oidc-provider';
-import { preparedSelect, readPrepared } from '../db/direct-reads.js';
+import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { getApp } from '../services/apps.js';
 import { logEvent, type Audit } from '../services/audit.js';
 import { sha256 } from '../services/secrets.js';
@@ -32,7 +32,7 @@ const clientsQuery = (db: Knex) =>
     .select('oidc_clients.*', 'apps.name');
 
 // Read on every call to the provider that names a client (db/direct-reads.ts).
-const CLIENT_BY_NAME = preparedSelect((db, name: string) => clientsQuery(db).where('apps.name', name).limit(1));
+const CLIENT_BY_NAME = preparedSelect((db, name: string) => clientsQuery(db).where('apps.name', name).limit(1, LITERAL));
 
 export function discoveryUrl(publicUrl: string): string {
   return `${publicUrl}/.well-known/openid-configuration`;

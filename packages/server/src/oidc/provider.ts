@@ -15,7 +15,7 @@ import { mayUseApp, OIDC_PREFIX, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import Provider, { errors, interactionPolicy, type Account, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { IncomingMessage } from 'node:http';
-import { preparedSelect, readPrepared } from '../db/direct-reads.js';
+import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { logEvent } from '../services/audit.js';
@@ -88,7 +88,7 @@ const boundPrefix = (principal: Principal) => `portal-${principal.sessionId}-${p
 
 // Read on every code exchange, refresh and userinfo call: compiled once, run on SQLite's direct
 // connection (db/direct-reads.ts).
-const USER_BY_ID = preparedSelect((db, id: number) => usersQuery(db).where('users.id', id).limit(1));
+const USER_BY_ID = preparedSelect((db, id: number) => usersQuery(db).where('users.id', id).limit(1, LITERAL));
 const USER_OF_GRANT = preparedSelect((db, grantId: string, userId: number) =>
   usersQuery(db)
     .join('oidc_grant_sessions', 'oidc_grant_sessions.user_id', 'users.id')
@@ -97,7 +97,7 @@ const USER_OF_GRANT = preparedSelect((db, grantId: string, userId: number) =>
     .where('oidc_grant_sessions.grant_id', grantId)
     .andWhere('users.id', userId)
     .select('oidc_grant_sessions.app_id', 'apps.name as app_name', 'sessions.expires_at', 'sessions.last_seen_at')
-    .limit(1),
+    .limit(1, LITERAL),
 );
 
 /** Looks up a user by the `sub` the provider carries (the user id as a string). */

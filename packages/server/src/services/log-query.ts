@@ -5,7 +5,7 @@
  */
 import type { CheckedLogFilter, LogEntry } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { readAll, readFirst } from '../db/direct-reads.js';
+import { LITERAL, readAll, readFirst } from '../db/direct-reads.js';
 import { LOG_COLUMNS, toLogEntry, type LogRow } from './audit.js';
 import { countableByDay, dayCountQuery } from './log-day-counts.js';
 import { filteredLog } from './log-matches.js';
@@ -22,8 +22,8 @@ export async function listEvents(db: Knex, filter: CheckedLogFilter, page: numbe
     filteredLog(db, filter)
       .select(LOG_COLUMNS)
       .orderBy([...NEWEST_FIRST])
-      .limit(perPage)
-      .offset((page - 1) * perPage),
+      .limit(perPage, LITERAL)
+      .offset((page - 1) * perPage, LITERAL),
   );
   return rows.map(toLogEntry);
 }
@@ -34,7 +34,7 @@ export async function listEvents(db: Knex, filter: CheckedLogFilter, page: numbe
  * on SQLite). With `max`, counting stops there: it walks at most `max` entries.
  */
 export async function countEvents(db: Knex, filter: CheckedLogFilter, max?: number): Promise<number> {
-  const query = max === undefined ? exactCount(db, filter) : db.from(filteredLog(db, filter).select(db.raw('1')).limit(max).as('matches')).count({ total: '*' });
+  const query = max === undefined ? exactCount(db, filter) : db.from(filteredLog(db, filter).select(db.raw('1')).limit(max, LITERAL).as('matches')).count({ total: '*' });
   const row = await readFirst<{ total: number | string }>(db, query);
   return Number(row?.total ?? 0);
 }
@@ -58,7 +58,7 @@ export async function eventBatch(
   after: LogPosition | undefined,
   size: number,
 ): Promise<{ entries: LogEntry[]; next: LogPosition | undefined }> {
-  const query = filteredLog(db, filter).select(LOG_COLUMNS).orderBy([...NEWEST_FIRST]).limit(size);
+  const query = filteredLog(db, filter).select(LOG_COLUMNS).orderBy([...NEWEST_FIRST]).limit(size, LITERAL);
   // (at, id) < (after.at, after.id), written so that both databases range-scan the index on at.
   if (after) query.where('at', '<=', after.at).whereRaw('(at < ? or id < ?)', [after.at, after.id]);
   const rows = await readAll<LogRow>(db, query);

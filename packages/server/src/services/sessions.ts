@@ -4,7 +4,7 @@
  */
 import { isApiKey, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { preparedSelect, readPrepared } from '../db/direct-reads.js';
+import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { logEvent, type Audit } from './audit.js';
 import { sha256 } from './secrets.js';
 import { toCurrentUser, usersQuery, type UserRow } from './users.js';
@@ -34,14 +34,14 @@ export interface ClientInfo {
 
 // Read on every API call: compiled once, and remembered until the database changes.
 const API_KEY_BY_HASH = preparedSelect((db, keyHash: string) =>
-  usersQuery(db).join('api_keys', 'api_keys.user_id', 'users.id').where('api_keys.key_hash', keyHash).select('api_keys.id as key_id', 'api_keys.last_used_at').limit(1),
+  usersQuery(db).join('api_keys', 'api_keys.user_id', 'users.id').where('api_keys.key_hash', keyHash).select('api_keys.id as key_id', 'api_keys.last_used_at').limit(1, LITERAL),
 );
 const SESSION_BY_HASH = preparedSelect((db, tokenHash: string) =>
   usersQuery(db)
     .join('sessions', 'sessions.user_id', 'users.id')
     .where('sessions.token_hash', tokenHash)
     .select('sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.mfa_enrollment_required as restricted')
-    .limit(1),
+    .limit(1, LITERAL),
 );
 
 /** The user a session token or API key stands for, or null when it stands for nobody now. */
