@@ -36,4 +36,9 @@ describe('values only one database would take', () => {
     expect((await send('DELETE', '/accesstoken/9007199254740991')).status).toBe(400);
     expect((await send('DELETE', '/accesstoken/2147483647')).status).toBe(404);
   });
+
+  it('the last page of the event log is empty, not an error (its offset is written into the SQL as a number)', async () => {
+    expect(await send('GET', '/log/2147483647/100')).toMatchObject({ status: 200, body: [] });
+    expect((await send('GET', '/log/2147483648/100')).status).toBe(400);
+  });
 });
