@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, prepareDatabase } from '../src/db/connection.js';
-import { LITERAL, preparedSelect, readAll, readPrepared, REMEMBERED_ROWS } from '../src/db/direct-reads.js';
+import { LITERAL, preparedSelect, readAll, readPrepared, readRemembered, REMEMBERED_ROWS } from '../src/db/direct-reads.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createTestDatabase, testDialect } from './database.js';
 
@@ -83,6 +83,36 @@ describe.skipIf(testDialect() !== 'sqlite')('direct reads on a SQLite file', () 
     expect(await read(20)).toBe(small);
     expect(await read(REMEMBERED_ROWS / 2 - 10)).toBe(almostHalf);
     expect(await read(REMEMBERED_ROWS / 2)).not.toBe(half);
+  });
+
+  it('remember a value made of reads until any connection commits a change', async () => {
+    let made = 0;
+    const make = async () => ({ made: ++made, clients: await readAll<{ name: string }>(db, db('clients').select('name')) });
+    const first = await readRemembered(db, 'clients', make, (value) => value.clients.length);
+    expect(await readRemembered(db, 'clients', make, (value) => value.clients.length)).toBe(first);
+    await addClient(other, 'Vandelay');
+    const second = await readRemembered(db, 'clients', make, (value) => value.clients.length);
+    expect(second.made).toBe(2);
+    expect(second.clients.map((client) => client.name)).toContain('Vandelay');
+  });
+
+  it('never remember a value read before a commit that another request has seen meanwhile', async () => {
+    const key = 'raced';
+    let release: () => void = () => {};
+    const slowRead = async () => {
+      const clients = await readAll<{ name: string }>(db, db('clients').select('name'));
+      await new Promise<void>((resolve) => (release = resolve));
+      return clients;
+    };
+    const slow = readRemembered(db, key, slowRead, (value) => value.length);
+    // While the first read waits: a commit, then another request that reads after it.
+    await addClient(other, 'Kramerica');
+    const fresh = await readRemembered(db, key, () => readAll<{ name: string }>(db, db('clients').select('name')), (value) => value.length);
+    expect(fresh.map((client) => client.name)).toContain('Kramerica');
+    release();
+    expect((await slow).map((client) => client.name)).not.toContain('Kramerica');
+    // The slow, older value did not replace the newer one.
+    expect(await readRemembered(db, key, async () => [], () => 0)).toBe(fresh);
   });
 
   it('read queries of any shape; refuse a prepared one whose parameter does not reach the bindings, or whose LIMIT is bound', async () => {

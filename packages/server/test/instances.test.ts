@@ -78,6 +78,15 @@ describe('two instances on one database', () => {
     expect(await becomesTrue(() => refuses(second.api.users.me()), CACHE_BOUND_MS)).toBe(true);
   });
 
+  it("an entry written on B is on A's event log page at once, also when A has just read that page", async () => {
+    const page = () => a.admin.logs.page(1, 20);
+    await page();
+    await page();
+    const name = unique('client');
+    await b.admin.clients.create(name);
+    expect((await page()).map((entry) => entry.event)).toContain(`created client ${name}`);
+  });
+
   it('a ban earned on A holds on B', async () => {
     const { email, password } = await a.createUser();
     for (let attempt = 0; attempt < 5; attempt++) {

@@ -22,9 +22,15 @@ interface Reader {
   connection?: Connection;
   /** `data_version` when `remembered` was last emptied. */
   version?: unknown;
-  remembered: Map<string, unknown[]>;
+  /** Remembered rows (by SQL and values) and values made of rows (by their maker's key). */
+  remembered: Map<string, Remembered>;
   /** Rows in `remembered`, all answers together. */
   rememberedRows: number;
+}
+
+interface Remembered {
+  value: unknown;
+  rows: number;
 }
 
 /**
@@ -170,29 +176,54 @@ function rowsOf(db: Knex, connection: Connection, sql: string, values: unknown[]
 function run(db: Knex, reader: Reader, sql: string, values: unknown[], options: ReadOptions): unknown[] {
   const connection = connectionOf(reader);
   if (!options.remember) return rowsOf(db, connection, sql, values);
+  checkVersion(reader, connection);
+  const key = `${sql}\u0000${JSON.stringify(values)}`;
+  const known = reader.remembered.get(key);
+  if (known !== undefined) return known.value as unknown[];
+  const rows = rowsOf(db, connection, sql, values);
+  remember(reader, key, rows, rows.length);
+  return rows;
+}
+
+/** Empties the remembered reads when any connection has committed since they were made; answers the version. */
+function checkVersion(reader: Reader, connection: Connection): unknown {
   const version = connection.prepare('PRAGMA data_version').pluck().get();
   if (version !== reader.version) {
     reader.remembered.clear();
     reader.rememberedRows = 0;
     reader.version = version;
   }
-  const key = `${sql}\u0000${JSON.stringify(values)}`;
-  let rows = reader.remembered.get(key);
-  if (rows === undefined) {
-    rows = rowsOf(db, connection, sql, values);
-    remember(reader, key, rows);
-  }
-  return rows;
+  return version;
 }
 
-function remember(reader: Reader, key: string, rows: unknown[]): void {
-  if (rows.length > REMEMBERED_ROWS) return;
+function remember(reader: Reader, key: string, value: unknown, rows: number): void {
+  if (rows > REMEMBERED_ROWS) return;
   const { remembered } = reader;
-  while (remembered.size > 0 && (remembered.size >= REMEMBERED_READS || reader.rememberedRows + rows.length > REMEMBERED_ROWS)) {
-    const [oldest, oldestRows] = remembered.entries().next().value as [string, unknown[]];
+  while (remembered.size > 0 && (remembered.size >= REMEMBERED_READS || reader.rememberedRows + rows > REMEMBERED_ROWS)) {
+    const [oldest, { rows: oldestRows }] = remembered.entries().next().value as [string, Remembered];
     remembered.delete(oldest);
-    reader.rememberedRows -= oldestRows.length;
+    reader.rememberedRows -= oldestRows;
   }
-  remembered.set(key, rows);
-  reader.rememberedRows += rows.length;
+  remembered.set(key, { value, rows });
+  reader.rememberedRows += rows;
+}
+
+/**
+ * A value made of direct reads (a page of the event log), remembered as rows are: until any
+ * connection commits a change, within the same bounds (`rows` of it count toward
+ * REMEMBERED_ROWS). The value is shared: callers must not change it. `make` runs when the value
+ * is not remembered, and on every call elsewhere (PostgreSQL, an in-memory database).
+ */
+export async function readRemembered<T>(db: Knex, key: string, make: () => Promise<T>, rowsIn: (value: T) => number): Promise<T> {
+  const reader = readers.get(db);
+  if (!reader) return make();
+  const version = checkVersion(reader, connectionOf(reader));
+  const rememberedKey = `made\u0000${key}`;
+  const known = reader.remembered.get(rememberedKey);
+  if (known !== undefined) return known.value as T;
+  const value = await make();
+  // While `make` awaited, another request may have seen a later commit and emptied the memory:
+  // a value read before that commit must not be remembered after it.
+  if (reader.version === version) remember(reader, rememberedKey, value, rowsIn(value));
+  return value;
 }

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { checkCountLimit, checkLogFilter, invalidInput, LOG_COUNT_MAX_LIMIT, logEntryAnswer, logPage, parse, z, type LogExportFormat } from '@tools-portal/core';
+import { encodedOnce } from '../encoded-json.js';
 import { EXPORT_TYPES, exportLog } from '../services/log-export.js';
 import { countEvents, listEvents } from '../services/log-query.js';
 import type { RouteSpec } from './route.js';
@@ -60,7 +61,8 @@ export const logRoutes: RouteSpec[] = [
     query: logFilterParameters,
     async handler(ctx, { db }) {
       const { currentPage, perPage } = parse(logPage, ctx.params);
-      ctx.body = await listEvents(db, checkLogFilter(ctx.query), currentPage, perPage);
+      // Remembered until the database changes: encoded (and compressed) once.
+      ctx.body = encodedOnce(await listEvents(db, checkLogFilter(ctx.query), currentPage, perPage));
     },
   },
 ];

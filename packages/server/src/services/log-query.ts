@@ -5,7 +5,7 @@
  */
 import type { CheckedLogFilter, LogEntry } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { LITERAL, readAll, readFirst } from '../db/direct-reads.js';
+import { LITERAL, readAll, readFirst, readRemembered } from '../db/direct-reads.js';
 import { LOG_COLUMNS, toLogEntry, type LogRow } from './audit.js';
 import { countableByDay, dayCountQuery } from './log-day-counts.js';
 import { filteredLog } from './log-matches.js';
@@ -15,8 +15,18 @@ const NEWEST_FIRST = [
   { column: 'id', order: 'desc' },
 ] as const;
 
-/** A page of the matching entries, newest first; pages count from 1. */
-export async function listEvents(db: Knex, filter: CheckedLogFilter, page: number, perPage: number): Promise<LogEntry[]> {
+/**
+ * A page of the matching entries, newest first; pages count from 1. Remembered until the database
+ * changes (db/direct-reads.ts): `toolsctl logs --follow` asks for the same page every 2 seconds,
+ * so between two commits each follower's poll is answered from memory. Shared: never changed.
+ */
+export function listEvents(db: Knex, filter: CheckedLogFilter, page: number, perPage: number): Promise<readonly LogEntry[]> {
+  const { user, client, actor, type, q, fromMs, toMs } = filter;
+  const key = JSON.stringify([page, perPage, user, client, actor, type, q, fromMs, toMs]);
+  return readRemembered(db, `log page ${key}`, () => readPage(db, filter, page, perPage), (entries) => entries.length);
+}
+
+async function readPage(db: Knex, filter: CheckedLogFilter, page: number, perPage: number): Promise<readonly LogEntry[]> {
   const rows = await readAll<LogRow>(
     db,
     filteredLog(db, filter)
@@ -25,7 +35,7 @@ export async function listEvents(db: Knex, filter: CheckedLogFilter, page: numbe
       .limit(perPage, LITERAL)
       .offset((page - 1) * perPage, LITERAL),
   );
-  return rows.map(toLogEntry);
+  return Object.freeze(rows.map(toLogEntry));
 }
 
 /**
