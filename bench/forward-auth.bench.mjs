@@ -7,7 +7,7 @@
 //   3. GET /verify with a session cookie, PostgreSQL (a fresh schema, dropped afterwards)
 //   4. row 2 while one login a second hashes a password at the default scrypt cost
 //   5. GET /app/ for a user, with 100,000 users, 1,000 apps and 1,000,000 log rows
-//   6. GET /log/1/20 with those rows
+//   6. GET /log/1/20 with those rows (remembered after the first read: nothing writes during the row)
 //   7. GET /oidc/userinfo with an OpenID Connect access token, SQLite (the portal of row 2)
 //   8. POST /oidc/token exchanging an authorization code, SQLite (a fresh code per request)
 //   9. GET /app/ for a user with 200 grants (50 expiring, 20 favourites) in 50 categories, data of row 5
@@ -421,7 +421,7 @@ const LABELS = {
   3: 'GET /verify, session cookie, PostgreSQL',
   4: 'GET /verify, SQLite, one scrypt login (logN 17) a second',
   5: 'GET /app/ as a user; 100k users, 1k apps, 1M log rows',
-  6: 'GET /log/1/20 as admin; same data',
+  6: 'GET /log/1/20 as admin; same data (the page remembered: nothing is written during the row)',
   7: 'GET /oidc/userinfo, OpenID access token, SQLite',
   8: 'POST /oidc/token, code exchange (client_secret_basic), SQLite',
   9: 'GET /app/ as a user with 200 grants (50 expiring, 20 favourites, 50 categories); data of row 5',
