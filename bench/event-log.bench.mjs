@@ -2,7 +2,8 @@
 // The event log at 1,000,000 entries (issue 17), on SQLite and on PostgreSQL, each portal compiled
 // and in a child process of its own, loopback only:
 //
-//   filtered pages   GET /log/1/20 by user, by type prefix (login., half the rows), by a 30-day range
+//   filtered pages   GET /log/1/20 by user, by type prefix (login., half the rows), by a 30-day range,
+//                    each request with a `to` bound of its own so that none is a remembered page
 //   counts           GET /log/count by user, by type prefix (exact, and capped at 1,000 as the web
 //                    screen asks), by a 30-day range
 //   export           GET /log/export?format=csv of all 1,000,000 entries: rows/s and the server's
@@ -161,12 +162,15 @@ async function seed(db, now) {
 // --- measuring --------------------------------------------------------------------------------
 
 const BUCKET_MS = 0.01;
-function load(url, headers, seconds) {
+/** `pathFor(i)`, when given, makes the path of the i-th request (the first is `url`'s). */
+function load(url, headers, seconds, pathFor) {
   const histogram = new Uint32Array(200_001);
   let count = 0;
   let bad = 0;
+  let sent = 0;
+  const requests = pathFor ? [{ setupRequest: (request) => ({ ...request, path: pathFor(sent++) }) }] : undefined;
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, headers, connections: CONNECTIONS, duration: seconds }, (error, result) => {
+    const instance = autocannon({ url, headers, connections: CONNECTIONS, duration: seconds, requests }, (error, result) => {
       if (error) return reject(error);
       const percentile = (p) => {
         const rank = Math.ceil((p / 100) * count);
@@ -273,22 +277,29 @@ async function benchDatabase(name, url, schema) {
       const headers = { cookie: `accesstoken=${token}` };
       const day = (ms) => new Date(ms).toISOString().slice(0, 10);
       const range = `from=${day(now - 200 * DAY)}&to=${day(now - 171 * DAY)}`;
+      // The server remembers a page until the database changes, and nothing is written during a
+      // row: each page request carries a `to` bound of its own (one of 1,000, more than the server
+      // remembers), past every entry, or in the last second of the range's last day, so that every
+      // request reads its page.
+      const toBound = (i, dayMs = now + 400 * DAY) => `to=${day(dayMs)}T23:59:59.${String(i % 1000).padStart(3, '0')}Z`;
+      const pageOf = (filter) => (i) => `/api/auth/v1/log/1/20?${filter}&${toBound(i)}`;
+      const rangeFrom = `from=${day(now - 200 * DAY)}`;
       const targets = [
-        ['page', 'by user', `/log/1/20?user=${encodeURIComponent(userEmail(4242))}`],
-        ['page', 'by type prefix login.', '/log/1/20?type=login.'],
-        ['page', 'by a 30-day range', `/log/1/20?${range}`],
+        ['page', 'by user', `/log/1/20?user=${encodeURIComponent(userEmail(4242))}`, pageOf(`user=${encodeURIComponent(userEmail(4242))}`)],
+        ['page', 'by type prefix login.', '/log/1/20?type=login.', pageOf('type=login.')],
+        ['page', 'by a 30-day range', `/log/1/20?${range}`, (i) => `/api/auth/v1/log/1/20?${rangeFrom}&${toBound(i, now - 171 * DAY)}`],
         ['count', 'by user', `/log/count?user=${encodeURIComponent(userEmail(4242))}`],
         ['count', 'by type prefix login.', '/log/count?type=login.'],
         ['count', 'by type prefix login., max=1000 (the web screen\'s)', '/log/count?type=login.&max=1000'],
         ['count', 'by a 30-day range', `/log/count?${range}`],
       ];
       results.loads = [];
-      for (const [kind, what, pathname] of targets) {
+      for (const [kind, what, pathname, pathFor] of targets) {
         const target = `${portal.url}/api/auth/v1${pathname}`;
         const sample = await (await fetch(target, { headers })).json();
-        await load(target, headers, 1);
+        await load(target, headers, 1, pathFor);
         const cpuBefore = cpuSeconds(portal.pid);
-        const measured = await load(target, headers, DURATION);
+        const measured = await load(target, headers, DURATION, pathFor);
         measured.cpuUs = ((cpuSeconds(portal.pid) - cpuBefore) * 1e6) / measured.count;
         const size = Array.isArray(sample) ? `${sample.length} entries` : `total ${sample.total}`;
         results.loads.push({ kind, what, size, ...measured });
