@@ -7,8 +7,8 @@
 import { createPublicKey, verify } from 'node:crypto';
 import type { App } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
-import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
 import { testDialect } from './database.js';
+import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
 import { refuseEvents } from './refused-events.js';
 import { becomesTrue, CACHE_BOUND_MS, createApp, failure, useTestPortal, type TestUser } from './support.js';
 

@@ -88,8 +88,8 @@ export interface ReadOptions {
 /**
  * For `.limit(n, LITERAL)` and `.offset(n, LITERAL)`: the number written into the SQL instead of
  * bound. SQLite plans a LIMIT by its value, so a statement whose LIMIT is a bound parameter is
- * compiled again every time it is bound (measured: 6 µs more for a one-row read, three times its
- * cost). Knex has parsed the number (an integer) before it is written.
+ * compiled again every time it is bound (measured: a one-row read by key took 10.4 µs instead of
+ * 4.5). Knex has parsed the number (an integer) before it is written.
  */
 export const LITERAL = { skipBinding: true } as const;
 
