@@ -24,7 +24,7 @@ export interface OriginalRequest {
    * The client asks for a page (`Accept: text/html`, not XHR), in either header style: a 403 then
    * carries the Location of the portal's denied page for the proxy to send the browser to.
    */
-  wantsPage?: boolean;
+  wantsPage: boolean;
   /** Why the proxy's headers do not name one original URL. */
   contradiction?: string;
 }
@@ -40,17 +40,17 @@ const MAX_URL_LENGTH = 2000;
 export function originalRequestOf(header: (name: string) => string): OriginalRequest {
   const method = (header('x-forwarded-method') || 'GET').toUpperCase();
   const wantsPage = (method === 'GET' || method === 'HEAD') && /\btext\/html\b/i.test(header('accept')) && header('x-requested-with').toLowerCase() !== 'xmlhttprequest';
-  return { ...readOriginal(header, wantsPage), wantsPage };
+  return readOriginal(header, wantsPage);
 }
 
 function readOriginal(header: (name: string) => string, wantsPage: boolean): OriginalRequest {
   const originalUrl = header('x-original-url');
   if (originalUrl && header('x-forwarded-uri')) {
-    return { url: undefined, header: 'X-Original-URL', browserNavigation: false, contradiction: 'X-Original-URL and X-Forwarded-Uri both sent' };
+    return { url: undefined, header: 'X-Original-URL', browserNavigation: false, wantsPage, contradiction: 'X-Original-URL and X-Forwarded-Uri both sent' };
   }
-  if (originalUrl) return { url: originalUrl.length <= MAX_URL_LENGTH ? originalUrl : undefined, header: 'X-Original-URL', browserNavigation: false };
+  if (originalUrl) return { url: originalUrl.length <= MAX_URL_LENGTH ? originalUrl : undefined, header: 'X-Original-URL', browserNavigation: false, wantsPage };
   const host = header('x-forwarded-host').split(',')[0].trim();
-  if (!host) return { url: undefined, header: 'X-Forwarded-Uri', browserNavigation: false };
+  if (!host) return { url: undefined, header: 'X-Forwarded-Uri', browserNavigation: false, wantsPage };
   const proto = (header('x-forwarded-proto').split(',')[0].trim() || 'http').toLowerCase();
   const uri = header('x-forwarded-uri') || '/';
   const valid = isPlainHost(host) && (proto === 'http' || proto === 'https') && uri.startsWith('/');
@@ -59,6 +59,7 @@ function readOriginal(header: (name: string) => string, wantsPage: boolean): Ori
     url: url && url.length <= MAX_URL_LENGTH ? url : undefined,
     header: 'X-Forwarded-Uri',
     browserNavigation: wantsPage,
+    wantsPage,
   };
 }
 
