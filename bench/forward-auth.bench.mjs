@@ -12,6 +12,7 @@
 //   8. POST /oidc/token exchanging an authorization code, SQLite (a fresh code per request)
 //   9. GET /app/ for a user with 200 grants (50 expiring, 20 favourites) in 50 categories, data of row 5
 //   10. row 2 on the server as `npm start` runs it with WORKERS=1, and 11. with WORKERS=2
+//   12. row 7 on that server with WORKERS=2
 //
 // The ceiling is measured again just before and just after every other row (one measurement
 // between two rows serves both), and each row's ratios are to the mean of the two; row 1 reports
@@ -45,7 +46,7 @@ const positiveInt = (name, fallback) => {
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 32);
 const WARMUP = Math.min(3, Math.max(1, Math.round(DURATION / 5)));
-const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9,10,11').split(',').map((row) => Number(row.trim())));
+const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9,10,11,12').split(',').map((row) => Number(row.trim())));
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 // Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
@@ -326,8 +327,11 @@ async function rowsSqliteVerify(tmp) {
   }
 }
 
-/** Rows 7 and 8: the portal as an OpenID provider, for the bench admin (admins may use every app). */
-async function rowsOpenId(portal) {
+/**
+ * The portal as an OpenID provider, for the bench admin (admins may use every app): an app
+ * enabled as a client, a way to get authorization codes, and the token endpoint's request.
+ */
+async function openIdClient(portal) {
   const api = (path, init = {}) => fetch(`${portal.url}/api/auth/v1${path}`, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}`, ...init.headers } });
   const login = await fetch(`${portal.url}/api/auth/v1/validatepassword`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD }) });
   const adminToken = (await login.json()).accesstoken;
@@ -345,9 +349,20 @@ async function rowsOpenId(portal) {
   };
   const exchangeBody = (value) => new URLSearchParams({ grant_type: 'authorization_code', code: value, redirect_uri: redirectUri }).toString();
   const tokenTarget = { url: `${portal.url}/oidc/token`, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic } };
-  if (ROWS.has(7)) {
+  /** A userinfo request with the access token of one code exchange. */
+  const userinfoTarget = async () => {
     const tokens = await (await fetch(tokenTarget.url, { method: 'POST', headers: tokenTarget.headers, body: exchangeBody(await code()) })).json();
-    record(7, await besideCeiling(() => measure({ url: `${portal.url}/oidc/userinfo`, headers: { authorization: `Bearer ${tokens.access_token}` } }, portal.pid)));
+    return { url: `${portal.url}/oidc/userinfo`, headers: { authorization: `Bearer ${tokens.access_token}` } };
+  };
+  return { code, exchangeBody, tokenTarget, userinfoTarget };
+}
+
+/** Rows 7 and 8: the portal of row 2 as an OpenID provider. */
+async function rowsOpenId(portal) {
+  const { code, exchangeBody, tokenTarget, userinfoTarget } = await openIdClient(portal);
+  if (ROWS.has(7)) {
+    const target = await userinfoTarget();
+    record(7, await besideCeiling(() => measure(target, portal.pid)));
   }
   if (ROWS.has(8)) {
     // Codes are single use and live 60 s: make them first (16 at a time), then exchange each once.
@@ -367,18 +382,25 @@ async function rowsOpenId(portal) {
   }
 }
 
-/** Rows 10 and 11: /verify on SQLite through the real entry point, with one and with two workers. */
+/**
+ * Rows 10 and 11: /verify on SQLite through the real entry point, with one and with two workers;
+ * row 12: row 7's userinfo call with two workers.
+ */
 async function rowsWorkers(tmp) {
   const file = path.join(tmp, 'workers.db');
   const seeded = await withDatabase(`sqlite:${file}`, undefined, seedSmall);
-  for (const [row, workers] of [
-    [10, '1'],
-    [11, '2'],
+  for (const [workers, rows] of [
+    ['1', [10]],
+    ['2', [11, 12]],
   ]) {
-    if (!ROWS.has(row)) continue;
+    if (!rows.some((row) => ROWS.has(row))) continue;
     const server = await startChild(path.join(here, 'workers.mjs'), portalEnv(`sqlite:${file}`, { ADMIN_PASSWORD, WORKERS: workers }));
     try {
-      record(row, await besideCeiling(() => measure({ url: `${server.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) }, server.pid)));
+      if (ROWS.has(rows[0])) record(rows[0], await besideCeiling(() => measure({ url: `${server.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) }, server.pid)));
+      if (ROWS.has(12) && rows.includes(12)) {
+        const target = await (await openIdClient(server)).userinfoTarget();
+        record(12, await besideCeiling(() => measure(target, server.pid)));
+      }
     } finally {
       await server.stop();
     }
@@ -442,6 +464,7 @@ const LABELS = {
   9: 'GET /app/ as a user with 200 grants (50 expiring, 20 favourites, 50 categories); data of row 5',
   10: 'GET /verify, SQLite, main.js with WORKERS=1',
   11: 'GET /verify, SQLite, main.js with WORKERS=2',
+  12: 'GET /oidc/userinfo, SQLite, main.js with WORKERS=2',
 };
 // Targets of issue 7: share of the ceiling (measured just before and after the row) and p99 in ms.
 // Row 9: issue 16's launcher (the app list of a user with 200 apps renders without a visible delay).
@@ -477,7 +500,7 @@ function report(seedSeconds) {
     `| # | what | requests/s | × ceiling | p50 ms | p99 ms | server CPU µs/request | ceiling's CPU µs/request | load generator CPU µs/request | target | met |`,
     `|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|`,
   ];
-  for (const row of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]) {
+  for (const row of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) {
     const result = results.get(row);
     if (!result) continue;
     if (result.skipped) {
@@ -498,6 +521,7 @@ function report(seedSeconds) {
     failed ||= problems.length > 0;
     const targetText = target ? [target.ratio && `≥ ${target.ratio}×`, target.p99 && `p99 < ${target.p99} ms`, target.cpuRatio && `CPU ≤ ${target.cpuRatio}× the ceiling's`].filter(Boolean).join(', ') : '';
     const one = results.get(10);
+    const seven = results.get(7);
     const label =
       row === 1
         ? `${LABELS[row]} (${result.range})`
@@ -505,7 +529,9 @@ function report(seedSeconds) {
         ? `${LABELS[row]} (${result.logins} logins, ${Math.round(result.loginMs)} ms each)`
         : row === 11 && one && !one.skipped
           ? `${LABELS[row]}: ${(result.rps / one.rps).toFixed(2)}× row 10's requests/s`
-          : LABELS[row];
+          : row === 12 && seven
+            ? `${LABELS[row]}: ${(result.rps / seven.rps).toFixed(2)}× row 7's requests/s`
+            : LABELS[row];
     lines.push(
       `| ${row} | ${label} | ${Math.round(result.rps).toLocaleString('en-US')} | ${ratio === undefined ? '' : ratio.toFixed(2)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${Number.isFinite(result.cpuUs) ? `${Math.round(result.cpuUs)}${cpuRatio === undefined || row === 1 ? '' : ` (${cpuRatio.toFixed(1)}×)`}` : ''} | ${ceiling ? Math.round(ceiling.cpuUs) : ''} | ${Number.isFinite(result.generatorUs) ? Math.round(result.generatorUs) : ''} | ${targetText} | ${problems.length ? `✗ ${problems.join('; ')}` : target ? '✓' : ''} |`,
     );
@@ -537,7 +563,7 @@ async function main() {
     if (ROWS.has(1)) await measureCeiling();
     if (ROWS.has(2) || ROWS.has(4) || ROWS.has(7) || ROWS.has(8)) await rowsSqliteVerify(tmp);
     if (ROWS.has(3)) record(3, await rowPostgresVerify());
-    if (ROWS.has(10) || ROWS.has(11)) await rowsWorkers(tmp);
+    if (ROWS.has(10) || ROWS.has(11) || ROWS.has(12)) await rowsWorkers(tmp);
     if (ROWS.has(5) || ROWS.has(6) || ROWS.has(9)) seedSeconds = await rowsLarge(tmp);
   } finally {
     await ceilingServer?.stop();
