@@ -480,7 +480,7 @@ function record(row, result) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
-/** Row 1: the ceiling's measurements, one between every two rows, as their median. */
+/** Row 1: the ceiling's measurements, before and after each row, as their median. */
 function ceilingSummary() {
   if (ceilings.length === 0) return undefined;
   const byCpu = [...ceilings].sort((a, b) => a.cpuUs - b.cpuUs);

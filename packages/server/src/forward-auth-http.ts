@@ -40,6 +40,8 @@ const MAX_URL_LENGTH = 2000;
 export function originalRequestOf(header: (name: string) => string): OriginalRequest {
   const method = (header('x-forwarded-method') || 'GET').toUpperCase();
   const wantsPage = (method === 'GET' || method === 'HEAD') && /\btext\/html\b/i.test(header('accept')) && header('x-requested-with').toLowerCase() !== 'xmlhttprequest';
+  // Built as one object literal, not spread into a new one: that spread cost about a quarter of
+  // a cached /verify's own work (docs/performance.md).
   return readOriginal(header, wantsPage);
 }
 
