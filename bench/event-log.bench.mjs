@@ -276,19 +276,21 @@ async function benchDatabase(name, url, schema) {
     try {
       const headers = { cookie: `accesstoken=${token}` };
       const day = (ms) => new Date(ms).toISOString().slice(0, 10);
-      const range = `from=${day(now - 200 * DAY)}&to=${day(now - 171 * DAY)}`;
+      const byUser = `user=${encodeURIComponent(userEmail(4242))}`;
+      const rangeFrom = `from=${day(now - 200 * DAY)}`;
+      const rangeLastDay = now - 171 * DAY;
+      const range = `${rangeFrom}&to=${day(rangeLastDay)}`;
       // The server remembers a page until the database changes, and nothing is written during a
       // row: each page request carries a `to` bound of its own (one of 1,000, more than the server
       // remembers), past every entry, or in the last second of the range's last day, so that every
       // request reads its page.
-      const toBound = (i, dayMs = now + 400 * DAY) => `to=${day(dayMs)}T23:59:59.${String(i % 1000).padStart(3, '0')}Z`;
-      const pageOf = (filter) => (i) => `/api/auth/v1/log/1/20?${filter}&${toBound(i)}`;
-      const rangeFrom = `from=${day(now - 200 * DAY)}`;
+      const toBound = (i, dayMs) => `to=${day(dayMs)}T23:59:59.${String(i % 1000).padStart(3, '0')}Z`;
+      const pageOf = (filter, lastDay = now + 400 * DAY) => (i) => `/api/auth/v1/log/1/20?${filter}&${toBound(i, lastDay)}`;
       const targets = [
-        ['page', 'by user', `/log/1/20?user=${encodeURIComponent(userEmail(4242))}`, pageOf(`user=${encodeURIComponent(userEmail(4242))}`)],
+        ['page', 'by user', `/log/1/20?${byUser}`, pageOf(byUser)],
         ['page', 'by type prefix login.', '/log/1/20?type=login.', pageOf('type=login.')],
-        ['page', 'by a 30-day range', `/log/1/20?${range}`, (i) => `/api/auth/v1/log/1/20?${rangeFrom}&${toBound(i, now - 171 * DAY)}`],
-        ['count', 'by user', `/log/count?user=${encodeURIComponent(userEmail(4242))}`],
+        ['page', 'by a 30-day range', `/log/1/20?${range}`, pageOf(rangeFrom, rangeLastDay)],
+        ['count', 'by user', `/log/count?${byUser}`],
         ['count', 'by type prefix login.', '/log/count?type=login.'],
         ['count', 'by type prefix login., max=1000 (the web screen\'s)', '/log/count?type=login.&max=1000'],
         ['count', 'by a 30-day range', `/log/count?${range}`],
