@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { usePostgresProject } from './packages/server/test/database.js';
+import SlowestTestFiles from './scripts/slowest-test-files.js';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // The API suite runs a second time on PostgreSQL (TEST_DATABASE=postgres) when one answers.
@@ -17,6 +18,7 @@ export default defineConfig({
     ],
   },
   test: {
+    reporters: ['default', new SlowestTestFiles()],
     projects: [
       { extends: true, test: { name: 'core', include: ['packages/core/test/**/*.test.ts'] } },
       {
