@@ -8,7 +8,9 @@
  *   the portal's, and a browser with a portal session needs no screen of the provider's;
  * - every route lives below /oidc/ (the portal owns /auth/), discovery at the issuer's
  *   /.well-known/openid-configuration;
- * - its pages are ours, within the portal's Content-Security-Policy (oidc/pages.ts).
+ * - its pages are ours, within the portal's Content-Security-Policy (oidc/pages.ts);
+ * - CORS on token, userinfo and revocation only for a public client's redirect URIs' origins
+ *   (corsAllowed), where oidc-provider's default refuses every origin.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { mayUseApp, OIDC_PREFIX, type CurrentUser } from '@tools-portal/core';
@@ -27,7 +29,7 @@ import { usersQuery, toCurrentUser, type UserRow } from '../services/users.js';
 import { knexAdapter } from './adapter.js';
 import { clientMetadata, secretMatches } from './clients.js';
 import { errorPage, logoutPage, signedOutPage, withFormAction } from './pages.js';
-import { ensureSigningKeys, keySetVersion, loadKeySet } from './signing-keys.js';
+import { ensureSigningKeys, JWKS_MAX_AGE_SECONDS, keySetVersion, loadKeySet } from './signing-keys.js';
 
 export interface OidcDeps {
   db: Knex;
@@ -195,6 +197,23 @@ async function loadExistingGrant(deps: OidcDeps, ctx: KoaContextWithOIDC) {
   return grant;
 }
 
+/**
+ * oidc-provider's `clientBasedCORS`: whether a browser at `origin` may call the token, userinfo or
+ * revocation endpoint for `client` (docs/oidc.md, "Single-page apps"). Only public clients, which
+ * run in the browser by design, and only from the origin of one of their registered redirect URIs;
+ * a confidential client's secret never belongs in a browser, so it gets no CORS at all.
+ */
+export function corsAllowed(origin: string, client: { clientAuthMethod?: string; redirectUris?: string[] }): boolean {
+  if (client.clientAuthMethod !== 'none') return false;
+  return (client.redirectUris ?? []).some((uri) => {
+    try {
+      return new URL(uri).origin === origin;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** The interaction policy: the default prompts, plus the offline_access repair before an interaction is saved. */
 function policy() {
   const prompts = interactionPolicy.base();
@@ -207,6 +226,19 @@ function policy() {
     0,
   );
   return prompts;
+}
+
+const CLIENT_AUTH_METHODS: ['client_secret_basic', 'client_secret_post', 'none'] = ['client_secret_basic', 'client_secret_post', 'none'];
+
+/**
+ * Headers oidc-provider leaves out: `Pragma: no-cache` beside its `Cache-Control: no-store` on
+ * every token answer (RFC 6749 §5.1, for HTTP/1.0 caches), errors included; and a JWKS relying
+ * parties may cache for JWKS_MAX_AGE_SECONDS, well inside the time a retired key stays published.
+ */
+async function cacheHeaders(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+  if (ctx.path === ROUTES.token) ctx.set('Pragma', 'no-cache');
+  await next();
+  if (ctx.path === ROUTES.jwks && ctx.status === 200) ctx.set('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
 }
 
 async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promise<Provider> {
@@ -228,7 +260,10 @@ async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promi
     // The ID token carries the claims of the granted scopes too, as most relying parties expect.
     conformIdTokenClaims: false,
     responseTypes: ['code'],
-    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    clientAuthMethods: CLIENT_AUTH_METHODS,
+    clientBasedCORS: (_ctx, origin, client) => corsAllowed(origin, client),
+    // The revocation endpoint authenticates clients the way the token endpoint does.
+    discovery: { revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS },
     pkce: { methods: ['S256'], required: (_ctx, client) => client.clientAuthMethod === 'none' },
     enabledJWA: {
       idTokenSigningAlgValues: ['RS256', 'ES256'],
@@ -296,6 +331,7 @@ async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promi
 
   cacheClients(provider, db);
   bindSessionToPortal(provider, db);
+  provider.use(cacheHeaders);
   provider.use(async (ctx, next) => {
     await next();
     await afterProviderRoute(deps, ctx as KoaContextWithOIDC);
