@@ -90,7 +90,7 @@ const boundPrefix = (principal: Principal) => `portal-${principal.sessionId}-${p
 
 // Read on every code exchange, refresh and userinfo call: compiled once, run on SQLite's direct
 // connection (db/direct-reads.ts).
-const USER_BY_ID = preparedSelect((db, id: number) => usersQuery(db).where('users.id', id).limit(1, LITERAL));
+const USER_BY_ID = preparedSelect((db, id: number) => usersQuery(db).where('users.id', id).select('users.email_verified_at').limit(1, LITERAL));
 const USER_OF_GRANT = preparedSelect((db, grantId: string, userId: number) =>
   usersQuery(db)
     .join('oidc_grant_sessions', 'oidc_grant_sessions.user_id', 'users.id')
@@ -98,15 +98,21 @@ const USER_OF_GRANT = preparedSelect((db, grantId: string, userId: number) =>
     .join('apps', 'apps.id', 'oidc_grant_sessions.app_id')
     .where('oidc_grant_sessions.grant_id', grantId)
     .andWhere('users.id', userId)
-    .select('oidc_grant_sessions.app_id', 'apps.name as app_name', 'sessions.expires_at', 'sessions.last_seen_at')
+    .select('oidc_grant_sessions.app_id', 'apps.name as app_name', 'sessions.expires_at', 'sessions.last_seen_at', 'users.email_verified_at')
     .limit(1, LITERAL),
 );
 
+/** A user as the provider's claims need it: whether the mailbox is proven (`email_verified`) beside the rest. */
+type ClaimsUser = CurrentUser & { emailVerified: boolean };
+type VerifiedRow = UserRow & { email_verified_at: number | string | null };
+
+const claimsUser = (row: VerifiedRow): ClaimsUser => ({ ...toCurrentUser(row), emailVerified: row.email_verified_at !== null });
+
 /** Looks up a user by the `sub` the provider carries (the user id as a string). */
-async function userOf(db: Knex, sub: string): Promise<CurrentUser | undefined> {
+async function userOf(db: Knex, sub: string): Promise<ClaimsUser | undefined> {
   if (!/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
-  const [row] = await readPrepared<UserRow, [number]>(db, USER_BY_ID, [Number(sub)]);
-  return row ? toCurrentUser(row) : undefined;
+  const [row] = await readPrepared<VerifiedRow, [number]>(db, USER_BY_ID, [Number(sub)]);
+  return row ? claimsUser(row) : undefined;
 }
 
 /**
@@ -116,9 +122,9 @@ async function userOf(db: Knex, sub: string): Promise<CurrentUser | undefined> {
  * stop them at once (the grant list comes from the forward-auth cache: at most
  * AUTH_CACHE_SECONDS old).
  */
-async function userOfStandingGrant(deps: OidcDeps, grantId: string, sub: string, clientId: string): Promise<CurrentUser | undefined> {
+async function userOfStandingGrant(deps: OidcDeps, grantId: string, sub: string, clientId: string): Promise<ClaimsUser | undefined> {
   if (!/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
-  const [row] = await readPrepared<UserRow & { app_id: number; app_name: string; expires_at: number | string; last_seen_at: number | string }, [string, number]>(
+  const [row] = await readPrepared<VerifiedRow & { app_id: number; app_name: string; expires_at: number | string; last_seen_at: number | string }, [string, number]>(
     deps.db,
     USER_OF_GRANT,
     [grantId, Number(sub)],
@@ -126,17 +132,18 @@ async function userOfStandingGrant(deps: OidcDeps, grantId: string, sub: string,
   if (!row || row.app_name !== clientId) return undefined;
   const now = Date.now();
   if (Number(row.expires_at) <= now || Number(row.last_seen_at) + deps.config.sessionIdleDays * 86_400_000 <= now) return undefined;
-  const user = toCurrentUser(row);
+  const user = claimsUser(row);
   const granted = user.admin ? new Set<number>() : await deps.authCache.grantsOf(user.id);
   return mayUseApp(user, granted, Number(row.app_id)) ? user : undefined;
 }
 
-function account(user: CurrentUser): Account {
+function account(user: ClaimsUser): Account {
   const sub = String(user.id);
   return {
     accountId: sub,
     async claims() {
-      return { sub, email: user.email, email_verified: true, name: user.name || user.email, groups: [user.client.name] };
+      // True only when the user proved the mailbox (docs/oidc.md, `email_verified`).
+      return { sub, email: user.email, email_verified: user.emailVerified, name: user.name || user.email, groups: [user.client.name] };
     },
   };
 }
