@@ -8,7 +8,9 @@
  *   the portal's, and a browser with a portal session needs no screen of the provider's;
  * - every route lives below /oidc/ (the portal owns /auth/), discovery at the issuer's
  *   /.well-known/openid-configuration;
- * - its pages are ours, within the portal's Content-Security-Policy (oidc/pages.ts).
+ * - its pages are ours, within the portal's Content-Security-Policy (oidc/pages.ts);
+ * - CORS on token, userinfo and revocation only for a public client's redirect URIs' origins
+ *   (corsAllowed), where oidc-provider's default refuses every origin.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { mayUseApp, OIDC_PREFIX, type CurrentUser } from '@tools-portal/core';
@@ -27,7 +29,7 @@ import { usersQuery, toCurrentUser, type UserRow } from '../services/users.js';
 import { knexAdapter } from './adapter.js';
 import { clientMetadata, secretMatches } from './clients.js';
 import { errorPage, logoutPage, signedOutPage, withFormAction } from './pages.js';
-import { ensureSigningKeys, keySetVersion, loadKeySet } from './signing-keys.js';
+import { ensureSigningKeys, JWKS_MAX_AGE_SECONDS, keySetVersion, loadKeySet } from './signing-keys.js';
 
 export interface OidcDeps {
   db: Knex;
@@ -88,7 +90,7 @@ const boundPrefix = (principal: Principal) => `portal-${principal.sessionId}-${p
 
 // Read on every code exchange, refresh and userinfo call: compiled once, run on SQLite's direct
 // connection (db/direct-reads.ts).
-const USER_BY_ID = preparedSelect((db, id: number) => usersQuery(db).where('users.id', id).limit(1, LITERAL));
+const USER_BY_ID = preparedSelect((db, id: number) => usersQuery(db).where('users.id', id).select('users.email_verified_at').limit(1, LITERAL));
 const USER_OF_GRANT = preparedSelect((db, grantId: string, userId: number) =>
   usersQuery(db)
     .join('oidc_grant_sessions', 'oidc_grant_sessions.user_id', 'users.id')
@@ -96,15 +98,21 @@ const USER_OF_GRANT = preparedSelect((db, grantId: string, userId: number) =>
     .join('apps', 'apps.id', 'oidc_grant_sessions.app_id')
     .where('oidc_grant_sessions.grant_id', grantId)
     .andWhere('users.id', userId)
-    .select('oidc_grant_sessions.app_id', 'apps.name as app_name', 'sessions.expires_at', 'sessions.last_seen_at')
+    .select('oidc_grant_sessions.app_id', 'apps.name as app_name', 'sessions.expires_at', 'sessions.last_seen_at', 'users.email_verified_at')
     .limit(1, LITERAL),
 );
 
+/** A user as the provider's claims need it: whether the mailbox is proven (`email_verified`) beside the rest. */
+type ClaimsUser = CurrentUser & { emailVerified: boolean };
+type VerifiedRow = UserRow & { email_verified_at: number | string | null };
+
+const claimsUser = (row: VerifiedRow): ClaimsUser => ({ ...toCurrentUser(row), emailVerified: row.email_verified_at !== null });
+
 /** Looks up a user by the `sub` the provider carries (the user id as a string). */
-async function userOf(db: Knex, sub: string): Promise<CurrentUser | undefined> {
+async function userOf(db: Knex, sub: string): Promise<ClaimsUser | undefined> {
   if (!/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
-  const [row] = await readPrepared<UserRow, [number]>(db, USER_BY_ID, [Number(sub)]);
-  return row ? toCurrentUser(row) : undefined;
+  const [row] = await readPrepared<VerifiedRow, [number]>(db, USER_BY_ID, [Number(sub)]);
+  return row ? claimsUser(row) : undefined;
 }
 
 /**
@@ -114,9 +122,9 @@ async function userOf(db: Knex, sub: string): Promise<CurrentUser | undefined> {
  * stop them at once (the grant list comes from the forward-auth cache: at most
  * AUTH_CACHE_SECONDS old).
  */
-async function userOfStandingGrant(deps: OidcDeps, grantId: string, sub: string, clientId: string): Promise<CurrentUser | undefined> {
+async function userOfStandingGrant(deps: OidcDeps, grantId: string, sub: string, clientId: string): Promise<ClaimsUser | undefined> {
   if (!/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
-  const [row] = await readPrepared<UserRow & { app_id: number; app_name: string; expires_at: number | string; last_seen_at: number | string }, [string, number]>(
+  const [row] = await readPrepared<VerifiedRow & { app_id: number; app_name: string; expires_at: number | string; last_seen_at: number | string }, [string, number]>(
     deps.db,
     USER_OF_GRANT,
     [grantId, Number(sub)],
@@ -124,17 +132,18 @@ async function userOfStandingGrant(deps: OidcDeps, grantId: string, sub: string,
   if (!row || row.app_name !== clientId) return undefined;
   const now = Date.now();
   if (Number(row.expires_at) <= now || Number(row.last_seen_at) + deps.config.sessionIdleDays * 86_400_000 <= now) return undefined;
-  const user = toCurrentUser(row);
+  const user = claimsUser(row);
   const granted = user.admin ? new Set<number>() : await deps.authCache.grantsOf(user.id);
   return mayUseApp(user, granted, Number(row.app_id)) ? user : undefined;
 }
 
-function account(user: CurrentUser): Account {
+function account(user: ClaimsUser): Account {
   const sub = String(user.id);
   return {
     accountId: sub,
     async claims() {
-      return { sub, email: user.email, email_verified: true, name: user.name || user.email, groups: [user.client.name] };
+      // True only when the user proved the mailbox (docs/oidc.md, `email_verified`).
+      return { sub, email: user.email, email_verified: user.emailVerified, name: user.name || user.email, groups: [user.client.name] };
     },
   };
 }
@@ -195,6 +204,23 @@ async function loadExistingGrant(deps: OidcDeps, ctx: KoaContextWithOIDC) {
   return grant;
 }
 
+/**
+ * oidc-provider's `clientBasedCORS`: whether a browser at `origin` may call the token, userinfo or
+ * revocation endpoint for `client` (docs/oidc.md, "Single-page apps"). Only public clients, which
+ * run in the browser by design, and only from the origin of one of their registered redirect URIs;
+ * a confidential client's secret never belongs in a browser, so it gets no CORS at all.
+ */
+export function corsAllowed(origin: string, client: { clientAuthMethod?: string; redirectUris?: string[] }): boolean {
+  if (client.clientAuthMethod !== 'none') return false;
+  return (client.redirectUris ?? []).some((uri) => {
+    try {
+      return new URL(uri).origin === origin;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** The interaction policy: the default prompts, plus the offline_access repair before an interaction is saved. */
 function policy() {
   const prompts = interactionPolicy.base();
@@ -207,6 +233,19 @@ function policy() {
     0,
   );
   return prompts;
+}
+
+const CLIENT_AUTH_METHODS: ['client_secret_basic', 'client_secret_post', 'none'] = ['client_secret_basic', 'client_secret_post', 'none'];
+
+/**
+ * Headers oidc-provider leaves out: `Pragma: no-cache` beside its `Cache-Control: no-store` on
+ * every token answer (RFC 6749 §5.1, for HTTP/1.0 caches), errors included; and a JWKS relying
+ * parties may cache for JWKS_MAX_AGE_SECONDS, well inside the time a retired key stays published.
+ */
+async function cacheHeaders(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+  if (ctx.path === ROUTES.token) ctx.set('Pragma', 'no-cache');
+  await next();
+  if (ctx.path === ROUTES.jwks && ctx.status === 200) ctx.set('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
 }
 
 async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promise<Provider> {
@@ -228,7 +267,10 @@ async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promi
     // The ID token carries the claims of the granted scopes too, as most relying parties expect.
     conformIdTokenClaims: false,
     responseTypes: ['code'],
-    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    clientAuthMethods: CLIENT_AUTH_METHODS,
+    clientBasedCORS: (_ctx, origin, client) => corsAllowed(origin, client),
+    // The revocation endpoint authenticates clients the way the token endpoint does.
+    discovery: { revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS },
     pkce: { methods: ['S256'], required: (_ctx, client) => client.clientAuthMethod === 'none' },
     enabledJWA: {
       idTokenSigningAlgValues: ['RS256', 'ES256'],
@@ -296,6 +338,7 @@ async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promi
 
   cacheClients(provider, db);
   bindSessionToPortal(provider, db);
+  provider.use(cacheHeaders);
   provider.use(async (ctx, next) => {
     await next();
     await afterProviderRoute(deps, ctx as KoaContextWithOIDC);

@@ -15,6 +15,14 @@ import type { SecretBox } from '../services/secret-box.js';
 /** Longest life of anything signed (ID tokens: 1 hour) plus clock tolerance, in milliseconds. */
 export const RETIRED_KEY_PUBLISHED_MS = 2 * 60 * 60 * 1000;
 
+/**
+ * How long relying parties may cache the JWKS (its `Cache-Control: max-age`), in seconds: well
+ * inside the time a retired key stays published, so a cached set never outlives the keys of the
+ * tokens it checks, and a rotation's new keys reach a relying party that does not refetch on an
+ * unknown `kid` within 5 minutes.
+ */
+export const JWKS_MAX_AGE_SECONDS = 5 * 60;
+
 const ALGS: OidcSigningAlg[] = ['RS256', 'ES256'];
 const purpose = (kid: string) => `oidc-signing-key:${kid}`;
 

@@ -15,7 +15,7 @@ import { redirectAfterSignIn, redirectToKeep } from './redirects.js';
 import type { ClientInfo } from './sessions.js';
 import { completeSignIn, type SignedIn, type SignInMethod, type SignInPolicy } from './sign-in.js';
 import { createStaffAdmin } from './staff-admins.js';
-import { toCurrentUser, usersQuery, type UserRow } from './users.js';
+import { markEmailVerified, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
 /** The claims of a verified ID token that matter here. */
 export interface GoogleIdentity {
@@ -113,7 +113,11 @@ async function decide(
   if (!email || !identity.emailVerified) throw refused('the Google account has no verified email address');
 
   const linked: UserRow | undefined = await usersQuery(db).where('users.google_sub', sub).first();
-  if (linked) return signIn(toCurrentUser(linked), 'google');
+  if (linked) {
+    // Google's verified claim proves the mailbox only while it names the user's own email.
+    if (linked.email === email) await markEmailVerified(db, linked.id, email);
+    return signIn(toCurrentUser(linked), 'google');
+  }
 
   const known: (UserRow & { google_sub: string | null }) | undefined = await usersQuery(db)
     .where('users.email', email)
@@ -124,12 +128,13 @@ async function decide(
     // Linking happens once: a user already linked to another Google account stays with it.
     const linkedNow = known.google_sub === null ? await db('users').where({ id: known.id }).whereNull('google_sub').update({ google_sub: sub }) : 0;
     if (linkedNow === 0) throw refused('the user is linked to another Google account');
+    await markEmailVerified(db, known.id, email);
     return signIn(toCurrentUser(known), 'google-linked');
   }
 
   if (inviteToken) {
     try {
-      return await registerFromInvite(db, info, await openInvite(db, inviteToken), { googleSub: sub }, 'invite-google', policy);
+      return await registerFromInvite(db, info, await openInvite(db, inviteToken), { googleSub: sub, googleVerifiedEmail: email }, 'invite-google', policy);
     } catch (error) {
       if (error instanceof ApiError) throw refused(`the invitation cannot be used: ${error.message}`);
       throw error;

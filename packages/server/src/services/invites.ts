@@ -21,6 +21,8 @@ export interface InviteRow {
   sent_at: number;
   expires_at: number;
   used_at: number | null;
+  /** Whether the link was sent to the invitee by mail (the outbox): using it proves the mailbox. */
+  mailed: boolean | number;
   link_app_id: number | null;
   /** The name of the app the link names, while that app exists. */
   link_app_name: string | null;
@@ -100,6 +102,7 @@ export async function createInvite(
         sent_at: now,
         expires_at: now + ttlDays * DAY_MS,
         link_app_id: appIds[0] ?? null,
+        mailed: Boolean(input.send),
       })
       .returning('id');
     if (appIds.length > 0) await trx('invite_apps').insert(appIds.map((app_id) => ({ invite_id: row.id, app_id })));

@@ -191,7 +191,7 @@ export async function registerFromInvite(
   db: Knex,
   info: ClientInfo,
   invite: InviteRow,
-  credentials: { passwordHash?: string; googleSub?: string },
+  credentials: { passwordHash?: string; googleSub?: string; googleVerifiedEmail?: string },
   method: 'invite-password' | 'invite-google',
   policy: SignInPolicy,
 ): Promise<SignedIn> {
@@ -206,6 +206,9 @@ export async function registerFromInvite(
         password_hash: credentials.passwordHash ?? null,
         google_sub: credentials.googleSub ?? null,
         created_at: Date.now(),
+        // The mailbox is proven by an invitation that went out by mail (a copied link proves
+        // nothing), or by Google vouching for this very email (docs/oidc.md, `email_verified`).
+        email_verified_at: invite.mailed || credentials.googleVerifiedEmail === invite.email ? Date.now() : null,
       })
       .returning('id');
     const appIds = await appIdsOfInvite(trx, invite.id);

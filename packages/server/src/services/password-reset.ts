@@ -15,7 +15,7 @@ import { takeRequest } from './request-limits.js';
 import { sha256 } from './secrets.js';
 import type { ClientInfo } from './sessions.js';
 import { beginSignIn, type SignInOutcome, type SignInPolicy } from './sign-in.js';
-import { getUser, toCurrentUser, usersQuery, type UserRow } from './users.js';
+import { getUser, markEmailVerified, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
 export const RESET_TTL_MINUTES = 60;
 const MINUTE_MS = 60 * 1000;
@@ -28,6 +28,8 @@ interface ResetRow {
   email: string;
   expires_at: number;
   used_at: number | null;
+  /** Whether the link went out by mail: using it proves the mailbox (an admin's shown link does not). */
+  mailed: boolean | number;
 }
 
 /** Voids the user's open links and makes a new one in the caller's transaction; answers its token. */
@@ -36,6 +38,11 @@ async function newResetToken(trx: Knex, userId: number, now: number): Promise<st
   await trx('password_resets').where({ user_id: userId }).whereNull('used_at').delete();
   await trx('password_resets').insert({ user_id: userId, token_hash: sha256(token), created_at: now, expires_at: now + RESET_TTL_MINUTES * MINUTE_MS });
   return token;
+}
+
+/** Remembers that the link of `token` went out by mail (queued in the same transaction). */
+async function markMailed(trx: Knex, token: string): Promise<void> {
+  await trx('password_resets').where({ token_hash: sha256(token) }).update({ mailed: true });
 }
 
 /**
@@ -65,6 +72,7 @@ export async function requestPasswordReset(db: Knex, policy: MailPolicy, info: C
     const link = passwordResetLink(policy.publicUrl, token);
     const mail = passwordReset({ email, link, minutes: RESET_TTL_MINUTES, at: now, origin: info, byAdmin: false });
     const sent = await enqueueMail(trx, policy, { kind: 'password-reset', to: email, ...mail });
+    if (sent) await markMailed(trx, token);
     await logEvent(trx, audit, 'password.reset_request', sent ? 'password reset link sent by mail' : 'password reset asked (mail is not configured)', {
       client: user.client_name,
       user: email,
@@ -77,9 +85,11 @@ export async function adminPasswordReset(db: Knex, audit: Audit & { actor: Curre
   return db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
     const now = Date.now();
-    const link = passwordResetLink(policy.publicUrl, await newResetToken(trx, user.id, now));
+    const token = await newResetToken(trx, user.id, now);
+    const link = passwordResetLink(policy.publicUrl, token);
     const mail = passwordReset({ email: user.email, link, minutes: RESET_TTL_MINUTES, at: now, origin: audit, byAdmin: true });
     const sent = await enqueueMail(trx, policy, { kind: 'password-reset', to: user.email, ...mail });
+    if (sent) await markMailed(trx, token);
     await logEvent(trx, audit, 'password.reset_request', `made a password reset link for ${user.email}${sent ? ' (sent by mail)' : ''}`, { client: user.client.name, user: user.email });
     return { link, sent };
   });
@@ -90,7 +100,7 @@ export async function openReset(db: Knex, token: string, now = Date.now()): Prom
   const row: ResetRow | undefined = await db('password_resets')
     .join('users', 'users.id', 'password_resets.user_id')
     .where({ 'password_resets.token_hash': sha256(token) })
-    .first('password_resets.id', 'password_resets.user_id', 'users.email', 'password_resets.expires_at', 'password_resets.used_at');
+    .first('password_resets.id', 'password_resets.user_id', 'users.email', 'password_resets.expires_at', 'password_resets.used_at', 'password_resets.mailed');
   if (!row) throw invalidInput('Token', 'this password reset link is not valid (a newer one may have replaced it)');
   if (row.used_at !== null) throw invalidInput('Token', 'this password reset link has already been used');
   if (Number(row.expires_at) <= now) throw invalidInput('Token', 'this password reset link has expired');
@@ -124,6 +134,8 @@ export async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info
     // The user was deleted meanwhile (which deletes their links too).
     if (!row) throw invalidInput('Token', 'this password reset link is not valid');
     await trx('users').where({ id: row.id }).update({ password_hash: passwordHash });
+    // A link that went out by mail proves the mailbox (docs/oidc.md, `email_verified`).
+    if (reset.mailed) await markEmailVerified(trx, row.id, row.email, now);
     await trx('sessions').where({ user_id: row.id }).delete();
     await trx('password_resets').where({ user_id: row.id }).whereNull('used_at').delete();
     await trx('login_bans').where({ kind: 'email', subject: row.email }).delete();

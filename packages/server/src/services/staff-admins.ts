@@ -13,7 +13,8 @@ export async function createStaffAdmin(db: Knex, audit: Audit, identity: { email
     // The Admin client may have been deleted since the start that bootstrapped it.
     const clientId = existing?.id ?? (await createAdminClient(trx, audit));
     const [row] = await trx('users')
-      .insert({ email: identity.email, client_id: clientId, google_sub: identity.googleSub, created_at: Date.now() })
+      // Google's verified claim for this email (checked before) proves the mailbox.
+      .insert({ email: identity.email, client_id: clientId, google_sub: identity.googleSub, created_at: Date.now(), email_verified_at: Date.now() })
       .returning('id');
     return completeSignIn(trx, await currentUserById(trx, row.id), 'staff-google', audit, policy);
   });

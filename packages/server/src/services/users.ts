@@ -42,6 +42,15 @@ export async function getUser(db: Knex, id: number): Promise<User> {
   return toUser(row);
 }
 
+/**
+ * Records that the user proved the mailbox of `email` (docs/oidc.md, `email_verified`): a link
+ * sent there by mail was used, or Google vouched for that address. Only while the user still has
+ * that email; the first proof's time is kept.
+ */
+export async function markEmailVerified(db: Knex, userId: number, email: string, now = Date.now()): Promise<void> {
+  await db('users').where({ id: userId, email }).whereNull('email_verified_at').update({ email_verified_at: now });
+}
+
 export async function findUserByEmail(db: Knex, email: string): Promise<UserRow | undefined> {
   return usersQuery(db).where('users.email', email.trim().toLowerCase()).first();
 }
