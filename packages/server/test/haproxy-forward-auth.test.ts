@@ -297,3 +297,26 @@ for (const raw of [false, true]) {
     });
   });
 }
+
+describe.runIf(Boolean(haproxyBinary))('HAProxy with the Lua action when the portal does not answer', () => {
+  let echo: EchoApp;
+  let haproxy: HAProxy;
+
+  beforeAll(async () => {
+    echo = await startEchoApp('wiki');
+    const [port, nobody] = [await freePort(), await freePort()];
+    haproxy = await startHAProxy(haproxyBinary!, port, documentedFrontend('tested-haproxy', { haproxy: port, portal: nobody, apps: [echo.port] }, 'wiki.example.com'));
+  });
+  afterAll(async () => {
+    await haproxy?.stop();
+    await echo?.close();
+  });
+
+  it('answers 503 and never lets the request through to the app', async () => {
+    for (const [transport, get] of Object.entries(transports)) {
+      const answer = await get(haproxy.url, '/page', { cookie: 'accesstoken=whatever', accept: 'text/html' });
+      expect([transport, answer.status]).toEqual([transport, 503]);
+    }
+    expect(echo.hits()).toBe(0);
+  });
+});
