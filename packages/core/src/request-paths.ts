@@ -1,9 +1,10 @@
 /**
  * The path of a proxied request the way a reverse proxy and the app behind it read it
- * (docs/forward-auth.md, "Path tricks"): escapes of unreserved characters decoded, repeated
- * slashes merged, dot segments resolved. A path that two readers could understand differently
- * (an encoded slash or backslash, a backslash, a `;` parameter, a control character, an invalid,
- * overlong or double-encoded escape, `..` above the root) is refused, never guessed at.
+ * (docs/forward-auth.md, "The original URL, and paths that could be read two ways"): escapes of
+ * unreserved characters decoded, repeated slashes merged. A path that two readers could
+ * understand differently (an encoded slash or backslash, a backslash, a `;` parameter, a control
+ * character, an invalid, overlong or double-encoded escape, a dot segment in any spelling) is
+ * refused, never guessed at.
  */
 
 export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
@@ -129,33 +130,18 @@ export function normalizeRequestPath(raw: string): PathCheck {
   // `%252f` is `%2f` to anything that decodes twice (also when spelled `%25%32%66`).
   if (DOUBLE_ENCODED.test(decoded)) return refuse('a double-encoded escape');
 
+  // Repeated slashes merged, as nginx and Caddy route; a dot segment (`.`, `..`, `%2e%2e`, `.%2e`)
+  // is refused wherever it stands: a proxy that normalizes never sends one, and a proxy that
+  // routes on the raw path (HAProxy) would go where it points while we judged where it leads.
   const parts = decoded.split('/');
   const segments: string[] = [];
-  let trailingSlash = false;
-  let emptySegment = false;
-  let dotSegment = false;
   for (let k = 1; k < parts.length; k++) {
     const part = parts[k];
-    const last = k === parts.length - 1;
-    trailingSlash = false;
-    if (part === '') {
-      if (last) trailingSlash = true;
-      else emptySegment = true;
-    } else if (part === '.' || part === '..') {
-      dotSegment = true;
-      if (part === '..') {
-        if (segments.length === 0) return refuse('.. above the root');
-        segments.pop();
-      }
-      trailingSlash = last;
-    } else {
-      segments.push(part);
-    }
+    if (part === '.' || part === '..') return refuse('a dot segment (. or ..)');
+    if (part !== '') segments.push(part);
   }
-  // `/a//../b` is `/a/b` by RFC 3986 but `/b` to nginx and Caddy, which merge slashes first.
-  if (emptySegment && dotSegment) return refuse('an empty segment beside a dot segment');
   if (segments.length === 0) return { ok: true, path: '/' };
-  return { ok: true, path: `/${segments.join('/')}${trailingSlash ? '/' : ''}` };
+  return { ok: true, path: `/${segments.join('/')}${parts[parts.length - 1] === '' ? '/' : ''}` };
 }
 
 // A plain host name, IPv4 or bracketed IPv6 address, with an optional port: no user info, no

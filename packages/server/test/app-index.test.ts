@@ -48,8 +48,9 @@ describe('AppIndex', () => {
   it('normalizes the URL the way a browser does before matching', () => {
     expect(name('HTTPS://TOOLS.EXAMPLE.COM/grafana/')).toBe('grafana');
     expect(name('https://tools.example.com:443/grafana/')).toBe('grafana');
-    expect(name('https://tools.example.com/grafana/../wiki/x')).toBe('wiki');
-    expect(name('https://tools.example.com/grafana/%2e%2e/wiki')).toBe('wiki');
+    expect(name('https://tools.example.com/grafana/../wiki/x')).toBe('ambiguous');
+    expect(name('https://tools.example.com/grafana/%2e%2e/wiki')).toBe('ambiguous');
+    expect(name('https://tools.example.com/grafana/..wiki')).toBe('grafana');
     expect(name('https://tools.example.com/%67rafana/x')).toBe('grafana');
     expect(name('https://tools.example.com//grafana//x')).toBe('grafana');
   });

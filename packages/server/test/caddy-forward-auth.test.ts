@@ -23,6 +23,16 @@ describe.runIf(!caddyBinary && process.env.CI === 'true')('caddy forward auth', 
 
 const asCookie = (token: string) => ({ cookie: `accesstoken=${token}` });
 
+/** The documented original host: the site's own, never the client's Host. */
+const FIXED_HOST = (host: string) => `header_up X-Forwarded-Host ${host}`;
+
+/**
+ * A host the client makes up, in the Host header or beside an absolute request line. The tests
+ * serve the documented site on every host of their port (`http://:PORT`), as the only or default
+ * site would.
+ */
+const FORGED_HOST = 'elsewhere.example.test';
+
 describe.runIf(Boolean(caddyBinary))('Caddy forward_auth in front of an app (docs/forward-auth.md)', () => {
   let portal: TestPortal;
   let echo: EchoApp;
@@ -35,8 +45,9 @@ describe.runIf(Boolean(caddyBinary))('Caddy forward_auth in front of an app (doc
     portal = await startTestPortal();
     echo = await startEchoApp('wiki');
     const port = await freePort();
-    const block = documentedCaddyBlock(DOC, 'tested-caddy', ['wiki.example.com {', '127.0.0.1:8080', '127.0.0.1:3000', '?app=wiki'])
-      .replace('wiki.example.com {', `http://127.0.0.1:${port} {`)
+    const block = documentedCaddyBlock(DOC, 'tested-caddy', ['wiki.example.com {', '127.0.0.1:8080', '127.0.0.1:3000', '?app=wiki', FIXED_HOST('wiki.example.com')])
+      .replace('wiki.example.com {', `http://:${port} {`)
+      .replace(FIXED_HOST('wiki.example.com'), FIXED_HOST(`127.0.0.1:${port}`))
       .replaceAll('127.0.0.1:8080', `127.0.0.1:${new URL(portal.url).port}`)
       .replaceAll('127.0.0.1:3000', `127.0.0.1:${echo.port}`);
     caddy = await startCaddy(caddyBinary!, port, block);
@@ -101,6 +112,15 @@ describe.runIf(Boolean(caddyBinary))('Caddy forward_auth in front of an app (doc
     }
   });
 
+  it('builds the original URL from the site, never from the Host or request line the client sends', async () => {
+    for (const path of ['/page?x=1', `${caddy.url}/page?x=1`]) {
+      const answer = await rawGet(caddy.url, path, { host: FORGED_HOST, accept: 'text/html' });
+      expect([path, answer.status]).toEqual([path, 302]);
+      expect(answer.headers.location).toBe(`${portal.url}/auth/#/login/${encodeURIComponent(`${caddy.url}/page?x=1`)}`);
+      expect((await rawGet(caddy.url, path, { host: FORGED_HOST, ...asCookie(granted.token) })).echo).toMatchObject({ app: 'wiki', user: granted.email });
+    }
+  });
+
   it("never lets a client's X-Original-URL reach the portal", async () => {
     const response = await rawGet(caddy.url, '/page', { 'x-original-url': 'https://evil.example.net/', ...asCookie(granted.token) });
     expect(response.status).toBe(200);
@@ -121,8 +141,9 @@ describe.runIf(Boolean(caddyBinary))('Caddy in front of several apps on one host
     rootApp = await startEchoApp('root');
     grafanaApp = await startEchoApp('grafana');
     const port = await freePort();
-    const block = documentedCaddyBlock(DOC, 'tested-caddy-paths', ['tools.example.com {', '127.0.0.1:8080', '127.0.0.1:3000', '127.0.0.1:3001', 'handle /grafana/*'])
-      .replace('tools.example.com {', `http://127.0.0.1:${port} {`)
+    const block = documentedCaddyBlock(DOC, 'tested-caddy-paths', ['tools.example.com {', '127.0.0.1:8080', '127.0.0.1:3000', '127.0.0.1:3001', 'handle /grafana/*', FIXED_HOST('tools.example.com')])
+      .replace('tools.example.com {', `http://:${port} {`)
+      .replace(FIXED_HOST('tools.example.com'), FIXED_HOST(`127.0.0.1:${port}`))
       .replaceAll('127.0.0.1:8080', `127.0.0.1:${new URL(portal.url).port}`)
       .replaceAll('127.0.0.1:3000', `127.0.0.1:${rootApp.port}`)
       .replaceAll('127.0.0.1:3001', `127.0.0.1:${grafanaApp.port}`);
@@ -163,8 +184,29 @@ describe.runIf(Boolean(caddyBinary))('Caddy in front of several apps on one host
         expect([path, read.ok]).toEqual([path, true]);
         if (user === 'grafana') expect(read.ok && read.path.startsWith('/grafana/')).toBe(true);
         if (user === 'root') expect(read.ok && !read.path.toLowerCase().startsWith('/grafana')).toBe(true);
-        expect(answer.echo.path).not.toMatch(/%2f|%5c|%25|;|%00|%c0|%e0|\\|#/i);
+        expect(answer.echo.path).not.toMatch(/%2f|%5c|%25|;|%00|%c0|%e0|\\|#|\/\.\.?\/|%2e/i);
       }
+    }
+  });
+
+  it('judges the app Caddy serves, whatever Host or absolute request line the client sends', async () => {
+    // An app at another origin, granted to a user who holds nothing here: a forged Host must not lend its grant.
+    const elsewhere = await createApp(portal.admin, { url: `http://${FORGED_HOST}/` });
+    const stranger = await portal.createUser({ apps: [elsewhere] });
+    for (const [shape, path] of [
+      ['a forged Host', '/grafana/x'],
+      ['an absolute request line', `${caddy.url}/grafana/x`],
+      ['a forged Host at the root app', '/wiki/x'],
+      ['an absolute request line at the root app', `${caddy.url}/wiki/x`],
+    ]) {
+      const hits = rootApp.hits() + grafanaApp.hits();
+      const refused = await rawGet(caddy.url, path, { host: FORGED_HOST, ...asCookie(stranger.token) });
+      expect([shape, refused.status, refused.echo?.app]).toEqual([shape, 403, undefined]);
+      expect(rootApp.hits() + grafanaApp.hits()).toBe(hits);
+      const user = path.includes('/grafana/') ? 'grafana' : 'root';
+      const admitted = await rawGet(caddy.url, path, { host: FORGED_HOST, ...asCookie(users[user].token) });
+      expect([shape, admitted.status]).toEqual([shape, 200]);
+      expect(admitted.echo).toMatchObject({ app: user, user: users[user].email });
     }
   });
 
@@ -184,7 +226,7 @@ describe.runIf(Boolean(caddyBinary))('Caddy in front of several apps on one host
 
   it('answers ambiguous paths 400 from the portal, reaching no app', async () => {
     const hits = rootApp.hits() + grafanaApp.hits();
-    for (const path of ['/grafana/..%2fwiki/data', '/wiki/..%5cgrafana/', '/grafana/..;/wiki', '/GRAFANA/x', '/Grafana/x', '/grafana/%c0%ae%c0%ae/wiki']) {
+    for (const path of ['/grafana/..%2fwiki/data', '/grafana/../wiki/data', '/wiki/%2e%2e/grafana/x', '/grafana/./x', '/wiki/..%5cgrafana/', '/grafana/..;/wiki', '/GRAFANA/x', '/Grafana/x', '/grafana/%c0%ae%c0%ae/wiki']) {
       const answer = await rawGet(caddy.url, path, asCookie(portal.admin.token!));
       expect([path, answer.status]).toEqual([path, 400]);
       expect(JSON.parse(answer.body).error.code).toBe('invalid_input');

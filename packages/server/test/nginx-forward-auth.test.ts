@@ -15,6 +15,12 @@ const DOC = fileURLToPath(new URL('../../../docs/forward-auth.md', import.meta.u
 
 const nginxBinary = findNginx('nginx-forward-auth.test.ts');
 
+/** The documented original URL: the block's own origin, never the client's Host. */
+const ORIGINAL_URL = (host: string) => `proxy_set_header X-Original-URL $scheme://${host}$request_uri;`;
+
+/** A host the client makes up: in the Host header, or beside an absolute request line. */
+const FORGED_HOST = 'elsewhere.example.test';
+
 /** The maps the docs put in the http block. */
 function documentedHttpBlock(): string {
   return documentedNginxBlock(DOC, 'tested-nginx-http', ['$app_cookie']);
@@ -22,8 +28,9 @@ function documentedHttpBlock(): string {
 
 /** The tested server block of the docs, pointed at the test's ports. */
 function documentedServerBlock(ports: { nginx: number; portal: number; app: number }): string {
-  return documentedHttpBlock() + documentedNginxBlock(DOC, 'tested-nginx', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000'])
+  return documentedHttpBlock() + documentedNginxBlock(DOC, 'tested-nginx', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000', ORIGINAL_URL('wiki.example.com')])
     .replace('listen 80;', `listen 127.0.0.1:${ports.nginx};`)
+    .replace(ORIGINAL_URL('wiki.example.com'), ORIGINAL_URL(`127.0.0.1:${ports.nginx}`))
     .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.portal}`)
     .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.app}`);
 }
@@ -105,6 +112,15 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
     expect(answer.echo).toMatchObject({ path: '/a/..%2fb', user: granted.email });
   });
 
+  it('builds the original URL from the server block, never from the Host or request line the client sends', async () => {
+    for (const path of ['/page?x=1', `${nginx.url}/page?x=1`]) {
+      const answer = await rawGet(nginx.url, path, { host: FORGED_HOST, accept: 'text/html' });
+      expect([path, answer.status]).toEqual([path, 302]);
+      expect(answer.headers.location).toBe(`${portal.url}/auth/#/login/${encodeURIComponent(`${nginx.url}/page?x=1`)}`);
+      expect((await rawGet(nginx.url, path, { host: FORGED_HOST, ...asCookie(granted.token) })).echo).toMatchObject({ app: 'wiki', user: granted.email });
+    }
+  });
+
   it("never lets a client's X-Forwarded-* reach the portal beside X-Original-URL", async () => {
     const spoof = { 'x-forwarded-uri': '/other', 'x-forwarded-host': 'evil.example.net', 'x-forwarded-proto': 'https', 'x-forwarded-method': 'GET' };
     const response = await get('/page', { ...spoof, ...asCookie(granted.token) });
@@ -144,8 +160,9 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
 
 /** The documented by-path server block, pointed at the test's ports. */
 function documentedPathsBlock(ports: { nginx: number; portal: number; root: number; grafana: number }): string {
-  return documentedHttpBlock() + documentedNginxBlock(DOC, 'tested-nginx-paths', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000', '127.0.0.1:3001', 'location /grafana/'])
+  return documentedHttpBlock() + documentedNginxBlock(DOC, 'tested-nginx-paths', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000', '127.0.0.1:3001', 'location /grafana/', ORIGINAL_URL('tools.example.com')])
     .replace('listen 80;', `listen 127.0.0.1:${ports.nginx};`)
+    .replace(ORIGINAL_URL('tools.example.com'), ORIGINAL_URL(`127.0.0.1:${ports.nginx}`))
     .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.portal}`)
     .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.root}`)
     .replaceAll('127.0.0.1:3001', `127.0.0.1:${ports.grafana}`);
@@ -218,8 +235,30 @@ describe.runIf(Boolean(nginxBinary))('nginx in front of several apps on one host
         if (user === 'root') expect(read.ok && !read.path.toLowerCase().startsWith('/grafana')).toBe(true);
       }
     }
-    // Only plain paths got through (`/x/../wiki` and the like, judged as where they lead).
-    for (const line of reached) expect(line).not.toMatch(/%2f|%5c|%25|;|%00|%c0|%e0|\\\\|#/i);
+    // Only plain paths got through: no dot segment (refused, never resolved), no escape trick.
+    for (const line of reached) expect(line).not.toMatch(/%2f|%5c|%25|;|%00|%c0|%e0|\\\\|#|\/\.\.?\/|%2e/i);
+  });
+
+  it('judges the app nginx serves, whatever Host or absolute request line the client sends (the only, default server)', async () => {
+    // An app at another origin, granted to a user who holds nothing here: a forged Host must not lend its grant.
+    const elsewhere = await createApp(portal.admin, { url: `http://${FORGED_HOST}/` });
+    const stranger = await portal.createUser({ apps: [elsewhere] });
+    for (const [shape, path] of [
+      ['a forged Host', '/grafana/x'],
+      ['an absolute request line', `${nginx.url}/grafana/x`],
+      ['a forged Host at the root app', '/wiki/x'],
+      ['an absolute request line at the root app', `${nginx.url}/wiki/x`],
+    ]) {
+      const hits = rootApp.hits() + grafanaApp.hits();
+      const refused = await rawGet(nginx.url, path, { host: FORGED_HOST, ...asCookie(stranger.token) });
+      expect([shape, refused.status, refused.echo?.app]).toEqual([shape, 403, undefined]);
+      expect(rootApp.hits() + grafanaApp.hits()).toBe(hits);
+      // The granted paths still work, through the same shapes.
+      const user = path.includes('/grafana/') ? 'grafana' : 'root';
+      const admitted = await rawGet(nginx.url, path, { host: FORGED_HOST, ...asCookie(users[user].token) });
+      expect([shape, admitted.status]).toEqual([shape, 200]);
+      expect(admitted.echo).toMatchObject({ app: user, user: users[user].email });
+    }
   });
 
   it("removes the portal's credentials before every app of the host", async () => {
@@ -236,7 +275,7 @@ describe.runIf(Boolean(nginxBinary))('nginx in front of several apps on one host
 
   it('answers ambiguous paths 400, as the portal does, and reaches no app', async () => {
     const hits = rootApp.hits() + grafanaApp.hits();
-    for (const path of ['/grafana/..%2fwiki/data', '/wiki/..%5cgrafana/', '/grafana/..;/wiki', '/GRAFANA/x', '/grafana/%c0%ae%c0%ae/wiki', '/grafana/..%252fwiki']) {
+    for (const path of ['/grafana/..%2fwiki/data', '/grafana/../wiki/data', '/wiki/%2e%2e/grafana/x', '/grafana/./x', '/wiki/..%5cgrafana/', '/grafana/..;/wiki', '/GRAFANA/x', '/grafana/%c0%ae%c0%ae/wiki', '/grafana/..%252fwiki']) {
       expect([path, (await rawGet(nginx.url, path, asCookie(portal.admin.token!))).status]).toEqual([path, 400]);
     }
     expect(rootApp.hits() + grafanaApp.hits()).toBe(hits);

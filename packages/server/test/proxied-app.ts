@@ -1,9 +1,10 @@
 /**
- * What the proxy tests put behind nginx and Caddy: small apps that answer with what reached them
- * (their name, the raw path, identity headers, cookies, Authorization), and raw requests whose
- * paths no client library has normalized first.
+ * What the proxy tests put behind nginx, Caddy and HAProxy: small apps that answer with what
+ * reached them (their name, the raw path, identity headers, cookies, Authorization), and raw
+ * requests (HTTP/1.1 and h2c) whose paths no client library has normalized first.
  */
 import http from 'node:http';
+import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 
 export interface EchoApp {
@@ -80,6 +81,37 @@ export function rawGet(baseUrl: string, path: string, headers: Record<string, st
       });
     });
     request.on('error', reject);
+    request.end();
+  });
+}
+
+/**
+ * A GET over HTTP/2 with prior knowledge (h2c), `path` sent exactly as given; `authority` replaces
+ * the `:authority` the URL names (as a forged `Host`). A header may repeat as an array.
+ */
+export function h2Get(baseUrl: string, path: string, headers: Record<string, string | string[]> = {}, authority?: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(baseUrl);
+    session.once('error', reject);
+    const request = session.request({ ':method': 'GET', ':path': path, ...(authority ? { ':authority': authority } : {}), ...headers });
+    let status = 0;
+    let answerHeaders: http.IncomingHttpHeaders = {};
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('response', (received) => {
+      status = Number(received[':status']);
+      answerHeaders = received as http.IncomingHttpHeaders;
+    });
+    request.on('data', (chunk) => (body += chunk));
+    request.once('error', (error) => {
+      session.close();
+      reject(error);
+    });
+    request.once('end', () => {
+      session.close();
+      const echo = answerHeaders['x-echo-app'] ? (JSON.parse(body) as Echo) : undefined;
+      resolve({ status, headers: answerHeaders, body, echo });
+    });
     request.end();
   });
 }
