@@ -31,6 +31,7 @@ import {
   type SignedIn,
   type SignInOutcome,
   type SignInPolicy,
+  WrongSecondFactor,
 } from './sign-in.js';
 import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -118,20 +119,26 @@ export async function secondFactorLogin(
   const about = { client: user.client.name, user: user.email };
   const audit: Audit = { actor: null, ...info };
   const reservation = await admitSignInAttempt(db, policy, audit, await attemptSubjects(db, info, user.email, deviceId), about);
-  let factor: 'totp' | 'recovery' | undefined;
+  // The code is used up in the transaction that takes the pending sign-in: of codes racing for
+  // it, the losers' are left unused (services/sign-in.ts).
+  const useCode = async (trx: Knex) => {
+    const factor = await useSecondFactorCode(trx, secrets, user.id, code, Date.now());
+    if (factor === 'recovery') await logEvent(trx, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
+    return factor;
+  };
+  let signedIn: SignedIn & { deviceId: string };
   try {
-    factor = await useSecondFactorCode(db, secrets, user.id, code, Date.now());
+    signedIn = await finishPendingSignIn(db, pending, user, useCode, info, policy, deviceId);
   } catch (error) {
-    await releaseAttempt(db, reservation);
-    throw error;
-  }
-  if (!factor) {
+    if (!(error instanceof WrongSecondFactor)) {
+      await releaseAttempt(db, reservation);
+      throw error;
+    }
     await refuseSignInAttempt(db, policy, info, reservation, { type: 'mfa.failure', event: 'login failed: wrong second-factor code', email: user.email, about, pending });
     throw new ApiError('unauthenticated', 'wrong code');
   }
   await releaseAttempt(db, reservation);
-  if (factor === 'recovery') await logEvent(db, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
-  return finishPendingSignIn(db, pending, user, factor, info, policy, deviceId);
+  return signedIn;
 }
 
 /** Changes the caller's password (SPEC rules) and ends their other sessions. */
