@@ -221,13 +221,24 @@ export async function registerFromInvite(
   });
 }
 
-export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, token: string, password: string): Promise<SignedIn> {
+/**
+ * Registering with a password signs in with it: the browser becomes a known device of the account
+ * (services/login-devices.ts), so a first sign-in from another browser sends the new-browser notice.
+ */
+export async function registerWithPassword(
+  deps: LoginDeps,
+  info: ClientInfo,
+  token: string,
+  password: string,
+  deviceId?: string,
+): Promise<SignedIn & { deviceId: string }> {
   const { db, hasher, policy } = deps;
   const invite = await openInvite(db, token);
   const problem = await passwordProblem(password, { email: invite.email });
   if (problem) throw invalidInput('Password', problem);
   const passwordHash = await hasher.hash(password);
-  return registerFromInvite(db, info, invite, { passwordHash }, 'invite-password', policy);
+  const signedIn = await registerFromInvite(db, info, invite, { passwordHash }, 'invite-password', policy);
+  return { ...signedIn, deviceId: await rememberDevice(db, signedIn.user.id, deviceId, policy.sessionTtlDays) };
 }
 
 /** The event-log entry of a logout: the portal's own, or an app's through OpenID Connect. */
