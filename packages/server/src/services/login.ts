@@ -2,7 +2,7 @@
 import { ApiError, email as emailSchema, invalidInput, type CurrentUser } from '@tools-portal/core';
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
-import { logEvent, type Audit } from './audit.js';
+import { logEvent, logRepeated, type Audit } from './audit.js';
 import {
   addressSubject,
   banRemaining,
@@ -167,7 +167,7 @@ export async function changePassword(
   }
   if (!ok) {
     await recordFailure(db, policy, reservation);
-    await logEvent(db, audit, 'login.failure', 'password change refused: wrong current password');
+    await logRepeated(db, audit, 'login.failure', 'password change refused: wrong current password');
     throw new ApiError('unauthenticated', 'the current password is wrong');
   }
   await releaseAttempt(db, reservation);
