@@ -63,6 +63,24 @@ describe('device cookie', () => {
     expect(log.at(-1)).toBe('login with password from a known device while the email is banned');
   });
 
+  it('is set at registration: the registering browser is a known device at once (issue 25, point 13)', async () => {
+    const email = `${unique('registered')}@example.com`;
+    const owner = await portal.admin.clients.create(unique('client'));
+    const invite = await portal.admin.invites.create({ email, clientid: owner.id, apps: [] });
+    const home = newAddress();
+    const response = await portal.fetch('/api/auth/v1/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': home },
+      body: JSON.stringify({ Token: invite.token, Password: USER_PASSWORD }),
+    });
+    expect(response.status).toBe(200);
+    const setCookie = response.headers.getSetCookie().join('\n');
+    expect(setCookie).toMatch(/portal_device=[A-Za-z0-9_-]{43}; Path=\/api\/auth\/v1; Max-Age=\d+;.*HttpOnly; SameSite=Lax/);
+    const device = /portal_device=([^;]+)/.exec(setCookie)?.[1];
+    await banEmail(email);
+    expect((await login(email, USER_PASSWORD, home, device)).status).toBe(200);
+  });
+
   it('of another account does not help', async () => {
     const victim = await portal.createUser();
     const attacker = await portal.createUser();

@@ -21,6 +21,22 @@ async function login(portal: TestPortal, email: string, password: string, option
   return { status: response.status, device };
 }
 
+/** Registers from an invite in a browser of its own: the new user, and that browser's device cookie. */
+async function register(portal: TestPortal) {
+  const email = `${unique('registered')}@example.com`;
+  const password = 'registered-password-42';
+  const owner = await portal.admin.clients.create(unique('client'));
+  const invite = await portal.admin.invites.create({ email, clientid: owner.id, apps: [] });
+  const response = await portal.fetch('/api/auth/v1/register', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.1' },
+    body: JSON.stringify({ Token: invite.token, Password: password }),
+  });
+  expect(response.status).toBe(200);
+  const device = /portal_device=([^;]+)/.exec(response.headers.getSetCookie().join('\n'))?.[1];
+  return { email, password, device };
+}
+
 describe('security notices', () => {
   const { portal, smtp } = useMailedPortal({ TRUST_PROXY: 'true' });
 
@@ -47,9 +63,10 @@ describe('security notices', () => {
     expect(await noticesTo(stranger)).toEqual([]);
   });
 
-  it('a sign-in from a browser the account has not used before; not the first sign-in, not a known browser', async () => {
-    const user = await portal.createUser();
-    const first = await login(portal, user.email, user.password);
+  it('a sign-in from a browser the account has not used before; not from the registering browser, not a known browser', async () => {
+    const user = await register(portal);
+    expect(user.device).toBeDefined();
+    const first = await login(portal, user.email, user.password, { device: user.device });
     expect(first.status).toBe(200);
     const again = await login(portal, user.email, user.password, { device: first.device });
     expect(again.status).toBe(200);
@@ -60,5 +77,14 @@ describe('security notices', () => {
     expect(mail.subject).toBe('New sign-in to your Tools-Server account');
     expect(mail.text).toContain('From: 198.51.100.77');
     expect(mail.text).toContain('If it was not, set a new password with this link at once and tell an administrator');
+  });
+
+  it('registering remembers the browser: the very first sign-in from another browser sends the notice (issue 25, point 13)', async () => {
+    const user = await register(portal);
+    expect((await login(portal, user.email, user.password, { address: '198.51.100.78' })).status).toBe(200);
+    const [mail] = await smtp.waitFor(user.email);
+    expect(mail.subject).toBe('New sign-in to your Tools-Server account');
+    expect(mail.text).toContain('From: 198.51.100.78');
+    expect(await noticesTo(user.email)).toEqual(['notice.new-browser']);
   });
 });

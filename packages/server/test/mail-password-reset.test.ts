@@ -3,7 +3,7 @@
  * by a newer one; unknown emails get no mail and the same answer; requests are limited; using a
  * link ends every session and clears the email's ban.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PASSWORD_TOO_SHORT } from '@tools-portal/core';
 import { totpCode } from '../src/services/totp.js';
 import { databaseContents } from './database.js';
@@ -159,12 +159,60 @@ describe('password reset with mail', () => {
     expect(await portal.login(user.email, NEW_PASSWORD)).toBeTruthy();
   });
 
-  it('limits requests per email and per address (429 with Retry-After), the same for unknown emails', async () => {
-    const email = `${unique('limited')}@example.com`;
-    const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await forgot(portal, email, newAddress())).status);
-    expect(statuses).toEqual([204, 204, 204, 204, 204, 429]);
+  const resetMails = async (email: string) =>
+    Number(((await portal.deps.db('mail_outbox').where({ recipient: email, kind: 'password-reset' }).count({ n: '*' }).first()) as { n: number | string }).n);
 
+  it('mails an email at most 3 times in any 15 minutes; later requests answer 204 and send nothing, never 429 (issue 25, point 12)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const T0 = Date.UTC(2026, 10, 25, 9, 0, 0);
+      vi.setSystemTime(T0);
+      const user = await portal.createUser();
+      const ask = async (times = 1) => {
+        const answers = await Promise.all(Array.from({ length: times }, () => forgot(portal, user.email, newAddress())));
+        return Promise.all(answers.map(async (answer) => [answer.status, await answer.text()]));
+      };
+      const okay = (times: number) => Array(times).fill([204, '']);
+      // A stranger asks 6 times at once: 204 every time, 3 mails.
+      const victim = await portal.createUser();
+      const burst = await Promise.all(Array.from({ length: 6 }, () => forgot(portal, victim.email, newAddress()).then((answer) => answer.status)));
+      expect(burst).toEqual(Array(6).fill(204));
+      expect(await resetMails(victim.email)).toBe(3);
+
+      // Any 15 minutes, not a fixed window: one mail at T0, two at T0 + 10 minutes.
+      expect(await ask()).toEqual(okay(1));
+      vi.setSystemTime(T0 + 10 * 60_000);
+      expect(await ask(3)).toEqual(okay(3));
+      expect(await resetMails(user.email)).toBe(3);
+      vi.setSystemTime(T0 + 15 * 60_000 - 1);
+      expect(await ask()).toEqual(okay(1));
+      expect(await resetMails(user.email)).toBe(3);
+      // The first mail is 15 minutes old: one more, not three.
+      vi.setSystemTime(T0 + 15 * 60_000);
+      expect(await ask(2)).toEqual(okay(2));
+      expect(await resetMails(user.email)).toBe(4);
+      vi.setSystemTime(T0 + 25 * 60_000);
+      expect(await ask(3)).toEqual(okay(3));
+      expect(await resetMails(user.email)).toBe(6);
+      // Each silent request is logged (one entry a minute per address, with a count).
+      const silenced = async (email: string) => {
+        const rows = await portal.deps.db('auth_log').where({ user: email, event: 'password reset not sent: 3 mails to this email in 15 minutes' }).select('count');
+        return rows.map((row) => Number(row.count));
+      };
+      expect((await silenced(victim.email)).reduce((total, count) => total + count, 0)).toBe(3);
+      expect(await silenced(user.email)).toEqual([1, 1, 1, 1]);
+
+      // Unknown emails answer alike: 204, never 429.
+      const stranger = `${unique('limited')}@example.com`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push((await forgot(portal, stranger, newAddress())).status);
+      expect(statuses).toEqual(Array(8).fill(204));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('limits requests per address (429 with Retry-After)', async () => {
     const address = newAddress();
     const concurrent = await Promise.all(Array.from({ length: 25 }, () => forgot(portal, `${unique('spray')}@example.com`, address)));
     expect(concurrent.filter((response) => response.status === 204)).toHaveLength(20);

@@ -20,7 +20,7 @@ import type { IncomingMessage } from 'node:http';
 import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { logEvent } from '../services/audit.js';
+import { logEvent, logRepeated } from '../services/audit.js';
 import type { AuthCache } from '../services/auth-cache.js';
 import { logout } from '../services/login.js';
 import type { SecretBox } from '../services/secret-box.js';
@@ -174,7 +174,8 @@ async function loadExistingGrant(deps: OidcDeps, ctx: KoaContextWithOIDC) {
   const appId = Number((client as unknown as Record<string, unknown>)['urn:tools-portal:app_id']);
   const granted = user.admin ? new Set<number>() : await deps.authCache.grantsOf(user.id);
   if (!mayUseApp(user, granted, appId)) {
-    await logEvent(deps.db, { actor: user, ip: ctx.ip, userAgent: ctx.get('user-agent') }, 'oidc.denied', `${user.email} may not use app ${client.clientId} (OpenID Connect): access denied`);
+    // One row a minute per user and app, with a count: a refused user can repeat this at will.
+    await logRepeated(deps.db, { actor: user, ip: ctx.ip, userAgent: ctx.get('user-agent') }, 'oidc.denied', `${user.email} may not use app ${client.clientId} (OpenID Connect): access denied`);
     throw new errors.AccessDenied(`you may not use app ${client.clientId}`);
   }
   restoreOfflineAccess(ctx);

@@ -50,7 +50,7 @@ export const authRoutes: RouteSpec[] = [
     response: { schema: loginAnswer },
     access: 'public',
     summary: 'Register from an invite: {Token, Password, redirect?} answers {accesstoken, redirect}',
-    handler: signInHandler(registerInput, (deps, info, input) => registerWithPassword(loginDeps(deps), info, input.Token, input.Password)),
+    handler: signInHandler(registerInput, (deps, info, input, deviceId) => registerWithPassword(loginDeps(deps), info, input.Token, input.Password, deviceId)),
   },
   {
     method: 'POST',

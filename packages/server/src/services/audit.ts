@@ -13,6 +13,8 @@ export interface Audit {
   actor: CurrentUser | null;
   ip: string;
   userAgent: string;
+  /** The API key the actor called with, if one: its refusals collapse apart from the session's (`logRepeated`). */
+  apiKeyId?: number;
 }
 
 export interface EventSubject {
@@ -24,6 +26,18 @@ const clip = (value: string, max: number) => (value.length > max ? value.slice(0
 
 const MINUTE_MS = 60 * 1000;
 
+/** The longest URL an entry's text carries (docs/event-log.md); a longer one ends in `…` at this length. */
+export const MAX_LOGGED_URL = 512;
+
+/** A URL (or anything a caller sent as one) for an entry's text: at most MAX_LOGGED_URL characters. */
+export const clipUrl = (url: string) => (url.length > MAX_LOGGED_URL ? `${url.slice(0, MAX_LOGGED_URL - 1)}…` : url);
+
+// Whatever looks like an absolute URL in a text, up to the next white space.
+const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/\S*/gi;
+
+/** Cuts every URL in an entry's text to MAX_LOGGED_URL characters. */
+export const clipUrlsIn = (text: string) => text.replace(URL_IN_TEXT, clipUrl);
+
 function eventRow(audit: Audit, type: EventType, event: string, subject?: EventSubject) {
   return {
     at: Date.now(),
@@ -32,7 +46,7 @@ function eventRow(audit: Audit, type: EventType, event: string, subject?: EventS
     actor: clip(audit.actor?.email ?? '', 254),
     client: clip(subject?.client ?? audit.actor?.client.name ?? '', 200),
     user: clip(subject?.user ?? audit.actor?.email ?? '', 254),
-    event: clip(event, 1000),
+    event: clip(clipUrlsIn(event), 1000),
     ip: clip(audit.ip, 64),
     user_agent: clip(audit.userAgent, 512),
   };
@@ -51,15 +65,28 @@ export async function logEvent(db: Knex, audit: Audit, type: EventType, event: s
 export const thisMinute = (now = Date.now()) => `minute ${Math.floor(now / MINUTE_MS)}`;
 
 /**
- * Records an event that anonymous traffic can repeat at will (a `/verify` denial, a refused
- * Google sign-in): the same event from the same address in the same group (by default the same
- * minute) is one row whose `count` grows. One upsert on the row's unique `collapse_key` does it,
- * so concurrent requests and every instance sharing the database add to the same row.
- * The row keeps the time, user agent and subject of the first occurrence.
+ * An event of `logRepeated` whose text carries details the caller chooses (a URL, a name asked
+ * for): `text` is written, `sameAs` decides which occurrences are the same.
  */
-export async function logRepeated(db: Knex, audit: Audit, type: EventType, event: string, group = thisMinute(), subject?: EventSubject): Promise<void> {
-  const row = eventRow(audit, type, event, subject);
-  const collapseKey = sha256(JSON.stringify([group, row.type, row.ip, row.client, row.user, row.event]));
+export interface RepeatedEvent {
+  text: string;
+  sameAs: string;
+}
+
+/**
+ * Records an event that a caller can repeat at will (a `/verify` or OpenID Connect refusal, a
+ * refused Google sign-in): the same event by the same caller in the same group (by default the
+ * same minute) is one row whose `count` grows. The caller is the signed-in user (and the API key
+ * it used, if any) or, anonymous, the address. One upsert on the row's unique `collapse_key`
+ * does it, so the first is written at once and concurrent requests and every instance sharing the
+ * database add to the same row. The row keeps the time, text, address, user agent and subject of
+ * the first occurrence.
+ */
+export async function logRepeated(db: Knex, audit: Audit, type: EventType, event: string | RepeatedEvent, group = thisMinute(), subject?: EventSubject): Promise<void> {
+  const { text, sameAs } = typeof event === 'string' ? { text: event, sameAs: event } : event;
+  const row = eventRow(audit, type, text, subject);
+  const caller = audit.actor ? ['user', audit.actor.id, audit.apiKeyId ?? null] : ['address', row.ip];
+  const collapseKey = sha256(JSON.stringify([group, row.type, ...caller, row.client, row.user, sameAs]));
   await db('auth_log')
     .insert({ ...row, count: 1, collapse_key: collapseKey })
     .onConflict('collapse_key')

@@ -8,7 +8,7 @@
 import { mayUseApp, parseOriginalUrl, type App, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger.js';
-import { logEvent, logRepeated } from './audit.js';
+import { clipUrl, logRepeated, type RepeatedEvent } from './audit.js';
 import type { AuthCache } from './auth-cache.js';
 import type { ClientInfo, Principal } from './sessions.js';
 
@@ -67,12 +67,13 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
   const { app, ambiguous } = await appOf(deps, question);
   const user = principal?.user ?? null;
   if (ambiguous) {
-    // Anonymous denials are keyed on the app and reason, never the URL or name asked for: a caller
-    // varying those must not grow the log (one row a minute per address, app and reason, with a count).
-    await logDenial(deps, question, user, `ambiguous original URL (${ambiguous})${user ? `: ${originalUrl ?? ''}` : ''}`);
+    // Denials are keyed on the app and reason, never the URL or name asked for: a caller varying
+    // those must not grow the log (one row a minute per caller, app and reason, with a count).
+    const reason = `ambiguous original URL (${ambiguous})`;
+    await logDenial(deps, question, user, user ? { text: `${reason}: ${clipUrl(originalUrl ?? '')}`, sameAs: reason } : reason);
     return { outcome: 'ambiguous', reason: ambiguous };
   }
-  const what = question.appName !== undefined ? `app ${question.appName}` : app ? `app ${app.name}` : (originalUrl ?? 'an unnamed app');
+  const what = question.appName !== undefined ? `app ${clipUrl(question.appName)}` : app ? `app ${app.name}` : clipUrl(originalUrl ?? 'an unnamed app');
   if (!user) {
     await logDenial(deps, question, null, `not logged in, for ${app ? `app ${app.name}` : 'no registered app'}`);
     return { outcome: 'not_logged_in', returnTo: returnTarget(originalUrl) };
@@ -83,7 +84,7 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
     return { outcome: 'not_allowed', user };
   }
   if (!app) {
-    await logDenial(deps, question, user, `no registered app for ${what}`);
+    await logDenial(deps, question, user, { text: `no registered app for ${what}`, sameAs: 'no registered app' });
     return { outcome: 'not_allowed', user, deniedApp };
   }
   const granted = user.admin ? new Set<number>() : await deps.cache.grantsOf(user.id);
@@ -95,13 +96,14 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
 }
 
 // A failed log write must not turn a denial into an error the proxy would pass on as a 500.
-// Anonymous denials are repeated at will by anyone: identical ones collapse into one counted row.
-async function logDenial(deps: ForwardAuthDeps, question: VerifyQuestion, actor: CurrentUser | null, reason: string): Promise<void> {
+// Denials are repeated at will, anonymous or signed in: identical ones (same caller, app and
+// reason) collapse into one counted row a minute, the first written at once (docs/event-log.md).
+async function logDenial(deps: ForwardAuthDeps, question: VerifyQuestion, actor: CurrentUser | null, reason: string | RepeatedEvent): Promise<void> {
+  const { text, sameAs } = typeof reason === 'string' ? { text: reason, sameAs: reason } : reason;
   try {
-    const audit = { actor, ...question.client };
-    if (actor) await logEvent(deps.db, audit, 'verify.denied', `forward auth denied: ${reason}`);
-    else await logRepeated(deps.db, audit, 'verify.denied', `forward auth denied: ${reason}`);
+    const audit = { actor, ...question.client, apiKeyId: actor ? question.principal?.apiKeyId : undefined };
+    await logRepeated(deps.db, audit, 'verify.denied', { text: `forward auth denied: ${text}`, sameAs });
   } catch (error) {
-    deps.logger.warn(`could not log a forward-auth denial (${reason})`, error);
+    deps.logger.warn(`could not log a forward-auth denial (${sameAs})`, error);
   }
 }

@@ -2,7 +2,7 @@
 import { ApiError, email as emailSchema, invalidInput, type CurrentUser } from '@tools-portal/core';
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
-import { logEvent, type Audit } from './audit.js';
+import { logEvent, logRepeated, type Audit } from './audit.js';
 import {
   addressSubject,
   banRemaining,
@@ -31,6 +31,7 @@ import {
   type SignedIn,
   type SignInOutcome,
   type SignInPolicy,
+  WrongSecondFactor,
 } from './sign-in.js';
 import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -118,20 +119,26 @@ export async function secondFactorLogin(
   const about = { client: user.client.name, user: user.email };
   const audit: Audit = { actor: null, ...info };
   const reservation = await admitSignInAttempt(db, policy, audit, await attemptSubjects(db, info, user.email, deviceId), about);
-  let factor: 'totp' | 'recovery' | undefined;
+  // The code is used up in the transaction that takes the pending sign-in: of codes racing for
+  // it, the losers' are left unused (services/sign-in.ts).
+  const useCode = async (trx: Knex) => {
+    const factor = await useSecondFactorCode(trx, secrets, user.id, code, Date.now());
+    if (factor === 'recovery') await logEvent(trx, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
+    return factor;
+  };
+  let signedIn: SignedIn & { deviceId: string };
   try {
-    factor = await useSecondFactorCode(db, secrets, user.id, code, Date.now());
+    signedIn = await finishPendingSignIn(db, pending, user, useCode, info, policy, deviceId);
   } catch (error) {
-    await releaseAttempt(db, reservation);
-    throw error;
-  }
-  if (!factor) {
+    if (!(error instanceof WrongSecondFactor)) {
+      await releaseAttempt(db, reservation);
+      throw error;
+    }
     await refuseSignInAttempt(db, policy, info, reservation, { type: 'mfa.failure', event: 'login failed: wrong second-factor code', email: user.email, about, pending });
     throw new ApiError('unauthenticated', 'wrong code');
   }
   await releaseAttempt(db, reservation);
-  if (factor === 'recovery') await logEvent(db, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
-  return finishPendingSignIn(db, pending, user, factor, info, policy, deviceId);
+  return signedIn;
 }
 
 /** Changes the caller's password (SPEC rules) and ends their other sessions. */
@@ -160,7 +167,7 @@ export async function changePassword(
   }
   if (!ok) {
     await recordFailure(db, policy, reservation);
-    await logEvent(db, audit, 'login.failure', 'password change refused: wrong current password');
+    await logRepeated(db, audit, 'login.failure', 'password change refused: wrong current password');
     throw new ApiError('unauthenticated', 'the current password is wrong');
   }
   await releaseAttempt(db, reservation);
@@ -217,13 +224,24 @@ export async function registerFromInvite(
   });
 }
 
-export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, token: string, password: string): Promise<SignedIn> {
+/**
+ * Registering with a password signs in with it: the browser becomes a known device of the account
+ * (services/login-devices.ts), so a first sign-in from another browser sends the new-browser notice.
+ */
+export async function registerWithPassword(
+  deps: LoginDeps,
+  info: ClientInfo,
+  token: string,
+  password: string,
+  deviceId?: string,
+): Promise<SignedIn & { deviceId: string }> {
   const { db, hasher, policy } = deps;
   const invite = await openInvite(db, token);
   const problem = await passwordProblem(password, { email: invite.email });
   if (problem) throw invalidInput('Password', problem);
   const passwordHash = await hasher.hash(password);
-  return registerFromInvite(db, info, invite, { passwordHash }, 'invite-password', policy);
+  const signedIn = await registerFromInvite(db, info, invite, { passwordHash }, 'invite-password', policy);
+  return { ...signedIn, deviceId: await rememberDevice(db, signedIn.user.id, deviceId, policy.sessionTtlDays) };
 }
 
 /** The event-log entry of a logout: the portal's own, or an app's through OpenID Connect. */

@@ -7,11 +7,11 @@ import { invalidInput, passwordResetLink, randomToken, type CurrentUser } from '
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
 import { passwordReset } from '../mail/templates.js';
-import { logEvent, type Audit } from './audit.js';
+import { logEvent, logRepeated, thisMinute, type Audit } from './audit.js';
 import { queueNotice } from './notices.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
 import type { PasswordHasher } from './passwords.js';
-import { takeRequest } from './request-limits.js';
+import { takeRequest, takeSlot } from './request-limits.js';
 import { sha256 } from './secrets.js';
 import type { ClientInfo } from './sessions.js';
 import { beginSignIn, type SignInOutcome, type SignInPolicy } from './sign-in.js';
@@ -19,8 +19,12 @@ import { getUser, markEmailVerified, toCurrentUser, usersQuery, type UserRow } f
 
 export const RESET_TTL_MINUTES = 60;
 const MINUTE_MS = 60 * 1000;
-/** Reset requests per email and per address within the window (docs/email.md). */
-export const RESET_LIMITS = { perEmail: 5, perAddress: 20, windowMs: 60 * MINUTE_MS };
+/**
+ * Reset requests (docs/email.md): per address within the window, past it 429; reset mails per
+ * email within any `emailWindowMs`, past it silence (204, nothing sent), so that a stranger
+ * asking for someone's email neither gets them a 429 nor holds their mail back for longer.
+ */
+export const RESET_LIMITS = { perAddress: 20, windowMs: 60 * MINUTE_MS, perEmail: 3, emailWindowMs: 15 * MINUTE_MS };
 
 interface ResetRow {
   id: number;
@@ -46,21 +50,20 @@ async function markMailed(trx: Knex, token: string): Promise<void> {
 }
 
 /**
- * `POST /forgotpassword`: counts the request per email and per address (429 past the limits),
- * then, if the email belongs to a user, makes a link and queues the mail. The caller answers 204
- * either way.
+ * `POST /forgotpassword`: counts the request per address (429 past the limit), then takes one of
+ * the email's mail slots (none free: logged, nothing sent), then, if the email belongs to a user,
+ * makes a link and queues the mail. The caller answers 204 either way.
  */
 export async function requestPasswordReset(db: Knex, policy: MailPolicy, info: ClientInfo, emailInput: string): Promise<void> {
   const email = emailInput.trim().toLowerCase();
-  await takeRequest(
-    db,
-    [
-      { subject: `reset-email:${email}`, limit: RESET_LIMITS.perEmail },
-      { subject: `reset-address:${info.ip}`, limit: RESET_LIMITS.perAddress },
-    ],
-    RESET_LIMITS.windowMs,
-  );
+  await takeRequest(db, [{ subject: `reset-address:${info.ip}`, limit: RESET_LIMITS.perAddress }], RESET_LIMITS.windowMs);
   const audit: Audit = { actor: null, ...info };
+  // Known and unknown emails alike, so that the work and the answer are the same.
+  if (!(await takeSlot(db, `reset-email:${email}`, RESET_LIMITS.perEmail, RESET_LIMITS.emailWindowMs))) {
+    const event = `password reset not sent: ${RESET_LIMITS.perEmail} mails to this email in ${RESET_LIMITS.emailWindowMs / MINUTE_MS} minutes`;
+    await logRepeated(db, audit, 'password.reset_request', event, thisMinute(), { user: email });
+    return;
+  }
   await db.transaction(async (trx) => {
     const now = Date.now();
     const user: UserRow | undefined = await usersQuery(trx).where('users.email', email).first();

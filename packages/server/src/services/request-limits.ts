@@ -1,7 +1,8 @@
 /**
- * Fixed-window limits on requests that cost something to others (a mail sent on someone's
- * behalf): one counter row per subject, taken by one atomic upsert, so that every instance
- * sharing the database counts together and concurrent requests cannot all slip past.
+ * Limits on requests that cost something to others (a mail sent on someone's behalf): fixed
+ * windows answering 429 (one counter row per subject, taken by one atomic upsert), and sliding
+ * ones that refuse silently (`takeSlot`); every instance sharing the database counts together and
+ * concurrent requests cannot all slip past.
  */
 import { ApiError } from '@tools-portal/core';
 import type { Knex } from 'knex';
@@ -43,4 +44,24 @@ export async function takeRequest(db: Knex, limits: RequestLimit[], windowMs: nu
   }
   // Now and then, forget windows that ran out long ago.
   if (Math.random() < 0.01) await db('request_limits').where('window_start', '<=', expired).delete();
+}
+
+/**
+ * A sliding limit that refuses silently: at most `limit` of `subject` in any `windowMs`. The
+ * subject has `limit` slot rows; a request takes the first slot last taken at least `windowMs`
+ * ago, by one conditional update each, so two requests never take one slot, on any instance.
+ * Answers whether a slot was taken. Slots taken at t and t' of one subject are thus at least
+ * `windowMs` apart, and any window holds at most `limit` of them.
+ */
+export async function takeSlot(db: Knex, subject: string, limit: number, windowMs: number, now = Date.now()): Promise<boolean> {
+  const slots = Array.from({ length: limit }, (_, index) => `${subject.slice(0, 310)}#${index}`);
+  await db('request_limits')
+    .insert(slots.map((slot) => ({ subject: slot, window_start: 0, count: 0 })))
+    .onConflict('subject')
+    .ignore();
+  for (const slot of slots) {
+    const taken = await db('request_limits').where({ subject: slot }).andWhere('window_start', '<=', now - windowMs).update({ window_start: now, count: 1 });
+    if (taken === 1) return true;
+  }
+  return false;
 }

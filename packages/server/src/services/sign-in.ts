@@ -156,16 +156,31 @@ export async function failPendingSignIn(db: Knex, pending: PendingRow): Promise<
   await db('pending_sign_ins').where({ id: pending.id }).andWhere('failures', '>=', PENDING_SIGN_IN_MAX_FAILURES).delete();
 }
 
+export type SecondFactorUsed = 'totp' | 'recovery' | 'passkey';
+
+/** A second factor that is used up (a recovery code, an authenticator step) in the transaction that takes the pending sign-in. */
+export type SecondFactorUse = (trx: Knex) => Promise<SecondFactorUsed | undefined>;
+
+/** Thrown by `finishPendingSignIn` when its `SecondFactorUse` refused the code: nothing was changed. */
+export class WrongSecondFactor extends Error {
+  constructor() {
+    super('wrong second factor');
+  }
+}
+
 /**
  * The second factor has been checked: the pending sign-in is used up (once) and becomes a session.
- * Only now is the browser a known device of the account (services/login-devices.ts): one that
- * passed the password alone must not escape the email's limit on codes (docs/security.md).
+ * A code is used up only in the same transaction, after the pending sign-in is taken (a write
+ * first, so that of requests racing for one pending sign-in one goes on and the others find it
+ * gone): a loser's recovery code is not spent (docs/security.md). Only now is the browser a known
+ * device of the account (services/login-devices.ts): one that passed the password alone must not
+ * escape the email's limit on codes (docs/security.md).
  */
 export async function finishPendingSignIn(
   db: Knex,
   pending: PendingRow,
   user: CurrentUser,
-  secondFactor: 'totp' | 'recovery' | 'passkey',
+  secondFactor: SecondFactorUsed | SecondFactorUse,
   info: ClientInfo,
   policy: SignInPolicy,
   deviceId: string | undefined,
@@ -173,7 +188,9 @@ export async function finishPendingSignIn(
   const signedIn = await db.transaction(async (trx) => {
     const taken = await trx('pending_sign_ins').where({ id: pending.id }).delete();
     if (taken === 0) throw new ApiError('unauthenticated', 'the sign-in has expired; log in again');
-    return completeSignIn(trx, user, pending.method, info, policy, secondFactor);
+    const factor = typeof secondFactor === 'function' ? await secondFactor(trx) : secondFactor;
+    if (!factor) throw new WrongSecondFactor();
+    return completeSignIn(trx, user, pending.method, info, policy, factor);
   });
   return { ...signedIn, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
 }
