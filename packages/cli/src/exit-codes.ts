@@ -18,6 +18,7 @@ const byErrorCode: Record<ErrorCode, number> = {
   unauthenticated: EXIT.denied,
   forbidden: EXIT.denied,
   mfa_enrollment_required: EXIT.denied,
+  session_required: EXIT.denied,
   not_found: EXIT.notFound,
   unavailable: EXIT.failure,
   internal: EXIT.failure,

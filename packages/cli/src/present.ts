@@ -89,8 +89,8 @@ export const keyList = (keys: AccessToken[]): Result => ({
   json: keys,
   quiet: keys.map((key) => key.id),
   table: {
-    head: ['id', 'token', 'created', 'last used'],
-    rows: keys.map((key) => [key.id, key.token, key.createdTimestamp, key.lastUsedTimestamp ?? 'never']),
+    head: ['id', 'token', 'name', 'created', 'expires', 'last used'],
+    rows: keys.map((key) => [key.id, key.token, key.name ?? '', key.createdTimestamp, key.expiresTimestamp ?? 'never', key.lastUsedTimestamp ?? 'never']),
   },
 });
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { AccessToken, App, Client, CurrentUser, LogEntry, RegistrationToken, User } from '@tools-portal/core';
-import { ADMIN_EMAIL, createApp, failure, freePort, unique } from '../../server/test/support.js';
+import { ADMIN_EMAIL, createApp, failure, freePort, generateApiKey, unique } from '../../server/test/support.js';
 import { bin, cleanEnv, json, toolsctlOnTerminal, useAdminToolsctl } from './toolsctl.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 
@@ -215,6 +215,68 @@ describe('keys', () => {
     expect(deleted.stdout).toBe(`deleted access token ${answer.token}\n`);
     const left = json<AccessToken[]>(await run(['keys', 'list', '--json'], { env: { TOOLS_TOKEN: token } }));
     expect(left.map((key) => key.id)).not.toContain(answer.id);
+  });
+});
+
+describe('keys with a name and an expiry, and an admin revoking them', () => {
+  it('creates a key with --name and --expires; lists show name, expiry and last use', async () => {
+    const { token } = await portal.createUser();
+    const asUser = (args: string[]) => run(args, { env: { TOOLS_TOKEN: token } });
+    const before = Date.now();
+    const answer = json<AccessToken & { key: string }>(await asUser(['keys', 'create', '--name', 'deploy bot', '--expires', '7d', '--json']));
+    expect(answer).toMatchObject({ name: 'deploy bot', key: expect.stringMatching(/^apikey-/) });
+    const expires = Date.parse(answer.expiresTimestamp!);
+    expect(expires).toBeGreaterThanOrEqual(before + 7 * 86_400_000);
+    expect(expires).toBeLessThan(Date.now() + 7 * 86_400_000 + 1000);
+    expect((await run(['whoami'], { env: { TOOLS_TOKEN: answer.key } })).code).toBe(0);
+    const table = await asUser(['keys', 'list']);
+    expect(table.stdout).toMatch(/│ id\s+│ token\s+│ name\s+│ created\s+│ expires\s+│ last used/);
+    expect(table.stdout).toContain('deploy bot');
+    expect(table.stdout).toContain(answer.expiresTimestamp);
+    const human = await asUser(['keys', 'create']);
+    expect(human.stdout).toMatch(/created new access token apikey-\S+ \(id \d+\)\n/);
+    const listed = json<AccessToken[]>(await asUser(['keys', 'list', '--json']));
+    expect(listed.map((key) => [key.name, key.expiresTimestamp])).toEqual([
+      ['deploy bot', answer.expiresTimestamp],
+      [null, null],
+    ]);
+    expect(listed[0].lastUsedTimestamp).not.toBeNull();
+    expect((await asUser(['keys', 'list'])).stdout).toMatch(/never/);
+  });
+
+  it('refuses a bad --expires (2), a past one or a bad name (1, naming the field), and key creation with an API key (3)', async () => {
+    const { token, api } = await portal.createUser();
+    const asUser = (args: string[]) => run(args, { env: { TOOLS_TOKEN: token } });
+    const unreadable = await asUser(['keys', 'create', '--expires', 'soon']);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toContain('--expires');
+    const past = await asUser(['keys', 'create', '--expires', '2001-01-01']);
+    expect(past.code).toBe(1);
+    expect(past.stderr).toContain('expires: must be in the future');
+    const badName = await asUser(['keys', 'create', '--name', ' ']);
+    expect(badName.code).toBe(1);
+    expect(badName.stderr).toContain('name: must not be empty');
+    const key = (await asUser(['keys', 'create', '-q'])).stdout.trim();
+    const minted = await run(['keys', 'create', '-q'], { env: { TOOLS_TOKEN: key } });
+    expect(minted.code).toBe(3);
+    expect(minted.stderr).toContain('refuses API keys');
+    expect((await run(['keys', 'delete', key, '--yes'], { env: { TOOLS_TOKEN: key } })).code).toBe(3);
+    expect(await api.accessTokens.list()).toHaveLength(1);
+  });
+
+  it('users revoke-keys deletes every key of a user (with --yes), and refuses without it when stdin is not a terminal', async () => {
+    const { api, email } = await portal.createUser();
+    const keys = [generateApiKey(), generateApiKey()];
+    for (const key of keys) await api.accessTokens.create(key);
+    const refused = await run(['users', 'revoke-keys', email]);
+    expect(refused.code).toBe(2);
+    expect(await api.accessTokens.list()).toHaveLength(2);
+    const revoked = await run(['users', 'revoke-keys', email, '--yes']);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toBe(`revoked 2 API keys of ${email}\n`);
+    expect(await api.accessTokens.list()).toEqual([]);
+    expect((await run(['whoami'], { env: { TOOLS_TOKEN: keys[0] } })).code).toBe(3);
+    expect(json<{ user: { email: string }; revoked: number }>(await run(['users', 'revoke-keys', email, '--yes', '--json']))).toMatchObject({ user: { email }, revoked: 0 });
   });
 });
 

@@ -34,7 +34,9 @@ export const accessTokenAnswer = z
   .looseObject({
     id: z.number().int(),
     token: z.string().describe('masked (apikey-AbCd…wxyz)'),
+    name: z.string().nullable(),
     createdTimestamp: timestamp,
+    expiresTimestamp: timestamp.nullable(),
     lastUsedTimestamp: timestamp.nullable(),
     user: z.looseObject({ id: z.number().int(), email: z.string() }),
   });

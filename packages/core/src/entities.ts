@@ -102,7 +102,11 @@ export interface RegistrationToken {
 export interface AccessToken {
   id: number;
   token: string;
+  /** What the owner called it, or null. */
+  name: string | null;
   createdTimestamp: string;
+  /** When it stops working, or null for never; an expired key answers 401 (it stays listed until deleted). */
+  expiresTimestamp: string | null;
   lastUsedTimestamp: string | null;
   user: { id: number; email: string };
 }

@@ -8,6 +8,8 @@ export const errorCodes = [
   'forbidden',
   /** A session restricted to enrolling a second factor (MFA_REQUIRED) called something else. */
   'mfa_enrollment_required',
+  /** A call that needs a signed-in session (credentials: keys, factors, sessions, password) came with an API key. */
+  'session_required',
   'not_found',
   'conflict',
   'payload_too_large',
@@ -54,6 +56,9 @@ export const notFound = (what: string, id: number | string) =>
 export const conflict = (message: string) => new ApiError('conflict', message);
 export const unauthenticated = (message = 'not logged in') => new ApiError('unauthenticated', message);
 export const forbidden = (message = 'admins only') => new ApiError('forbidden', message);
+/** docs/security.md: an API key acts as its owner for everything but credentials. */
+export const sessionRequired = (message = 'this call refuses API keys: sign in to manage API keys, factors, sessions or the password') =>
+  new ApiError('session_required', message);
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (errorCodes as readonly string[]).includes(value);
@@ -65,6 +70,7 @@ export const httpStatus: Record<ErrorCode, number> = {
   unauthenticated: 401,
   forbidden: 403,
   mfa_enrollment_required: 403,
+  session_required: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,

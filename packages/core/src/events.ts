@@ -61,6 +61,7 @@ export const EVENT_TYPES = {
   'invite.delete': 'an invitation was deleted',
   'apikey.create': 'an API key was created',
   'apikey.delete': 'an API key was deleted',
+  'apikey.revoke_all': 'an admin deleted every API key of a user',
   'access.request': 'a user asked for an app',
   'access.approve': 'an admin approved an access request',
   'access.deny': 'an admin denied an access request',

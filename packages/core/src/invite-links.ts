@@ -16,3 +16,8 @@ export function passwordResetLink(publicUrl: string, token?: string): string {
   const base = `${publicUrl.replace(/\/+$/, '')}/auth/#/reset`;
   return token === undefined ? base : `${base}/${encodeURIComponent(token)}`;
 }
+
+/** The web portal's Access Tokens page, where a user deletes their API keys (`{PUBLIC_URL}/auth/#/accesstokens`). */
+export function accessTokensLink(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/auth/#/accesstokens`;
+}

@@ -181,6 +181,10 @@ export type AccessRequestInput = z.input<typeof accessRequestInput>;
 export const approveInput = z.object({ expires: isoTime.optional() });
 export type ApproveInput = z.input<typeof approveInput>;
 
+/** `POST /accesstoken/{token}`: an optional name (trimmed) and expiry (in the future: the server's check). */
+export const accessTokenInput = z.object({ name: name.transform((value) => value.trim()).optional(), expires: isoTime.optional() });
+export type AccessTokenInput = z.input<typeof accessTokenInput>;
+
 export const denyInput = z.object({ reason: text.default('') });
 export type DenyInput = z.input<typeof denyInput>;
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  accessTokenInput,
   ApiError,
   appInput,
+  httpStatus,
   clientInput,
   inviteInput,
   newPasswordProblem,
@@ -21,6 +23,21 @@ const problem = (fn: () => unknown) => {
   }
   return undefined;
 };
+
+describe('API key input', () => {
+  it('takes an optional name (trimmed) and expiry; refuses a bad one naming the field', () => {
+    expect(parse(accessTokenInput, {})).toEqual({});
+    expect(parse(accessTokenInput, { name: '  CI deploy ', expires: '2030-01-01T00:00:00Z' })).toEqual({ name: 'CI deploy', expires: Date.UTC(2030, 0, 1) });
+    expect(problem(() => parse(accessTokenInput, { name: ' ' }))).toEqual({ code: 'invalid_input', field: 'name', message: 'name: must not be empty' });
+    expect(problem(() => parse(accessTokenInput, { name: 'x'.repeat(201) }))).toMatchObject({ field: 'name' });
+    expect(problem(() => parse(accessTokenInput, { name: 'a\u0007b' }))).toMatchObject({ field: 'name', message: 'name: must not contain control characters' });
+    expect(problem(() => parse(accessTokenInput, { expires: 'next week' }))).toEqual({ code: 'invalid_input', field: 'expires', message: 'expires: must be an ISO 8601 time' });
+  });
+
+  it('a call that needs a session answers 403 session_required', () => {
+    expect(httpStatus.session_required).toBe(403);
+  });
+});
 
 describe('validation', () => {
   it('accepts a well-formed app, filling optional fields', () => {

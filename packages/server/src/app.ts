@@ -4,7 +4,7 @@
  */
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
-import { allows, API_PREFIX, ApiError, forbidden, unauthenticated } from '@tools-portal/core';
+import { allows, API_PREFIX, ApiError, forbidden, sessionRequired, unauthenticated } from '@tools-portal/core';
 import Koa, { type Context, type Next } from 'koa';
 import compose from 'koa-compose';
 import { authenticate } from './middleware/auth.js';
@@ -38,7 +38,7 @@ function guard(route: RouteSpec) {
       if (principal.restricted && !route.duringEnrolment) {
         throw new ApiError('mfa_enrollment_required', 'this session may only set up a second factor: set up an authenticator app or a passkey first');
       }
-      if (route.sessionOnly && principal.via === 'apikey') throw forbidden('this call refuses API keys: sign in to change factors, sessions or the password');
+      if (route.sessionOnly && principal.via === 'apikey') throw sessionRequired();
     }
     await next();
   };

@@ -12,9 +12,38 @@ const all = () => [
   ...(['password-changed', 'password-reset', 'second-factor-added', 'second-factor-removed', 'account-locked', 'new-browser'] as NoticeKind[]).map((kind) =>
     notice(kind, { email: HOSTILE, at: Date.UTC(2026, 10, 23, 8, 30), origin: { ip: HOSTILE, userAgent: HOSTILE }, detail: HOSTILE, resetLink: LINK }),
   ),
+  notice('password-reset', {
+    email: HOSTILE,
+    at: Date.UTC(2026, 10, 23, 8, 30),
+    origin: { ip: HOSTILE, userAgent: HOSTILE },
+    resetLink: LINK,
+    apiKeys: { keys: [{ token: 'apikey-AbCd…wxyz', name: HOSTILE, lastUsedTimestamp: null }], link: LINK },
+  }),
 ];
 
 describe('mail templates', () => {
+  it("list a password reset's surviving API keys: masked, named on one line, last use in UTC, and where to delete them", () => {
+    const mail = notice('password-reset', {
+      email: 'ann@example.com',
+      at: Date.UTC(2026, 10, 23, 8, 30),
+      origin: { ip: '192.0.2.1', userAgent: '' },
+      resetLink: 'https://tools.example.com/auth/#/reset',
+      apiKeys: {
+        keys: [
+          { token: 'apikey-AbCd…wxyz', name: 'deploy\nbot', lastUsedTimestamp: '2026-11-22T10:05:00.000Z' },
+          { token: 'apikey-EfGh…stuv', name: null, lastUsedTimestamp: null },
+        ],
+        link: 'https://tools.example.com/auth/#/accesstokens',
+      },
+    });
+    expect(mail.text).toContain(
+      'A password reset does not end API keys. Your account has 2 active API keys:\n- apikey-AbCd…wxyz (deploy bot), last used 2026-11-22 10:05 UTC\n- apikey-EfGh…stuv, never used',
+    );
+    expect(mail.text.split('\n')).toContain('https://tools.example.com/auth/#/accesstokens');
+    const without = notice('password-reset', { email: 'ann@example.com', at: 0, origin: { ip: '', userAgent: '' }, resetLink: 'https://x/', apiKeys: { keys: [], link: 'https://x/k' } });
+    expect(without.text).not.toContain('API key');
+  });
+
   it('escape every value in the HTML: no tag, quote or ampersand of a value survives', () => {
     for (const mail of all()) {
       expect(mail.html).not.toMatch(/<script|<img|onerror=alert\(1\)>|"double"|'quoted'/);

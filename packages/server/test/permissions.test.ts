@@ -10,7 +10,8 @@ import { createApp, unique, useTestPortal } from './support.js';
 
 // Forward auth is public (a proxy calls it for anyone) but answers for the caller itself: 401
 // without a valid credential, 403 without the app, 200 for admins (who may use every app).
-// `…-session`: that access, but never with an API key (factors, sessions, password: 403).
+// `…-session`: that access, but never with an API key (API keys, factors, sessions, password:
+// 403 `session_required`).
 type Expectation = Access | 'forward-auth' | 'user-session' | 'admin-session';
 
 const EXPECTED: Record<string, Expectation> = {
@@ -53,6 +54,7 @@ const EXPECTED: Record<string, Expectation> = {
   'DELETE /user/:id/app/:appid': 'admin',
   'PUT /user/:id/app/:appid': 'admin',
   'DELETE /user/:id/session': 'admin',
+  'DELETE /user/:id/accesstoken': 'admin-session',
   'POST /user/:id/passwordreset': 'admin',
   'GET /client': 'admin',
   'GET /client/:id': 'admin',
@@ -63,8 +65,8 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /registrationtoken': 'admin',
   'POST /registrationtoken': 'admin',
   'DELETE /registrationtoken/:tokenid': 'admin',
-  'POST /accesstoken/:token': 'user',
-  'DELETE /accesstoken/:token': 'user',
+  'POST /accesstoken/:token': 'user-session',
+  'DELETE /accesstoken/:token': 'user-session',
   'GET /log/:currentPage/:perPage': 'admin',
   'GET /log/count': 'admin',
   'GET /log/export': 'admin',
@@ -183,12 +185,16 @@ describe('permission matrix', () => {
           body: body ? JSON.stringify(body) : undefined,
         });
         const expected = expectedOutcome(EXPECTED[name], caller);
-        const label = `${name} as ${caller}: ${response.status} ${await response.text()}`;
+        const text = await response.text();
+        const label = `${name} as ${caller}: ${response.status} ${text}`;
         if (expected === 'ok') {
           expect([401, 403], label).not.toContain(response.status);
           expect(response.status, label).toBeLessThan(500);
         } else {
           expect(response.status, label).toBe(expected);
+          // A key where a session is needed: the one code of every such refusal.
+          const plain = EXPECTED[name] === 'user-session' ? 'user' : EXPECTED[name] === 'admin-session' ? 'admin' : undefined;
+          if (plain && caller.endsWith('API key') && expectedOutcome(plain, caller) === 'ok') expect(JSON.parse(text).error.code, label).toBe('session_required');
         }
       }
     });

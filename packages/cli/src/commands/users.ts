@@ -51,6 +51,13 @@ export function register(program: AnyCommand): void {
     .addHelpText('after', examples('toolsctl users end-sessions ann@example.com'))
     .action((user, _options, command) => run(command, async (ctx) => (await handlers()).endSessions(ctx, user)));
   users
+    .command('revoke-keys')
+    .argument('<user>', 'user id or email')
+    .addOption(yes())
+    .description('delete every API key of a user now (needs a signed-in session, not an API key)')
+    .addHelpText('after', examples('toolsctl users revoke-keys ann@example.com --yes'))
+    .action((user, options, command) => run(command, async (ctx) => (await handlers()).revokeKeys(ctx, user, options)));
+  users
     .command('reset-password')
     .argument('<user>', 'user id or email')
     .description('make a password reset link for a user and print it (mailed to them too when the server has mail)')

@@ -5,16 +5,19 @@ import type { Result } from '../output.js';
 import { done, keyList } from '../present.js';
 import { confirmOrRefuse } from '../prompts.js';
 import { isId } from '../resolve.js';
+import { expiryOption } from './users.js';
 
 export async function list(ctx: Context): Promise<Result> {
   return keyList(await (await ctx.client()).accessTokens.list());
 }
 
 /** Generates the key here, as the web portal does in the browser; the server keeps only its hash. */
-export async function create(ctx: Context): Promise<Result> {
+export async function create(ctx: Context, options: { name?: string; expires?: string } = {}): Promise<Result> {
+  const expires = expiryOption(options.expires);
   const api = await ctx.client();
   const key = generateApiKey();
-  const created = await api.accessTokens.create(key);
+  const input = { ...(options.name !== undefined ? { name: options.name } : {}), ...(expires ? { expires } : {}) };
+  const created = await api.accessTokens.create(key, Object.keys(input).length > 0 ? input : undefined);
   return {
     json: { ...created, key },
     quiet: [key],

@@ -71,6 +71,15 @@ export async function endSessions(ctx: Context, ref: string): Promise<Result> {
   return done(`ended every session of ${user.email} (API keys stay valid)`, { user }, [user.id]);
 }
 
+/** Deletes every API key of a user (the server refuses this to an API key: sign in with `toolsctl login`). */
+export async function revokeKeys(ctx: Context, ref: string, options: { yes?: boolean }): Promise<Result> {
+  const api = await ctx.client();
+  const user = await findUser(api, ref);
+  await confirmOrRefuse(`delete every API key of ${user.email} (id ${user.id})`, options.yes);
+  const { revoked } = await api.users.revokeKeys(user.id);
+  return done(`revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${user.email}`, { user, revoked }, [revoked]);
+}
+
 export async function resetPassword(ctx: Context, ref: string): Promise<Result> {
   const api = await ctx.client();
   const user = await findUser(api, ref);

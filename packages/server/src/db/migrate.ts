@@ -18,6 +18,7 @@ import * as eventLogDayCounts from './migrations/20261123-600-event-log-day-coun
 import * as eventLogActorType from './migrations/20261123-350-event-log-actor-type.js';
 import * as backgroundJobs from './migrations/20261123-351-background-jobs.js';
 import * as emailVerified from './migrations/20261125-200-email-verified.js';
+import * as apiKeyNameExpiry from './migrations/20261125-300-api-key-name-expiry.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '20261123-550-passkeys': passkeys,
   '20261123-600-event-log-day-counts': eventLogDayCounts,
   '20261125-200-email-verified': emailVerified,
+  '20261125-300-api-key-name-expiry': apiKeyNameExpiry,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -90,6 +90,29 @@ export interface NoticeInput {
   detail?: string;
   /** Where to ask for a new password: `{PUBLIC_URL}/auth/#/reset`. */
   resetLink: string;
+  /** The password-reset notice: the user's active API keys, and where to delete them. */
+  apiKeys?: { keys: NoticeKey[]; link: string };
+}
+
+/** An API key as a notice names it: masked, with its name and last use. */
+export interface NoticeKey {
+  token: string;
+  name: string | null;
+  lastUsedTimestamp: string | null;
+}
+
+const keyLine = (key: NoticeKey) =>
+  `- ${key.token}${key.name ? ` (${oneLine(key.name)})` : ''}, ${key.lastUsedTimestamp ? `last used ${formatWhen(Date.parse(key.lastUsedTimestamp))}` : 'never used'}`;
+
+// A reset changes the password only: keys made before it keep working, so the notice names them.
+function apiKeyBlocks(apiKeys: NoticeInput['apiKeys']): Block[] {
+  if (!apiKeys || apiKeys.keys.length === 0) return [];
+  const count = apiKeys.keys.length === 1 ? 'one active API key' : `${apiKeys.keys.length} active API keys`;
+  return [
+    `A password reset does not end API keys. Your account has ${count}:\n${apiKeys.keys.map(keyLine).join('\n')}`,
+    'If you do not know one of them, or it may have leaked, delete it on the Access Tokens page:',
+    { link: apiKeys.link },
+  ];
 }
 
 const NOTICES: Record<NoticeKind, { subject: string; what: (detail?: string) => string }> = {
@@ -117,6 +140,7 @@ export function notice(kind: NoticeKind, input: NoticeInput): RenderedMail {
     `Hello,\n\n${what(input.detail)} (${input.email}).\n\nWhen: ${formatWhen(input.at)}\nFrom: ${from(input.origin)}`,
     'If this was you, there is nothing to do. If it was not, set a new password with this link at once and tell an administrator:',
     { link: input.resetLink },
+    ...apiKeyBlocks(input.apiKeys),
   ]);
 }
 

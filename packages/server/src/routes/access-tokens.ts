@@ -1,16 +1,21 @@
-import { accessTokenAnswer } from '@tools-portal/core';
+import { accessTokenAnswer, accessTokenInput } from '@tools-portal/core';
 import { createApiKey, deleteApiKey } from '../services/api-keys.js';
-import { auditOf, created, noContent, type RouteSpec } from './route.js';
+import { auditOf, bodyOf, created, noContent, type RouteSpec } from './route.js';
 
+// Keys mint and delete keys only from a session (docs/security.md): a leaked key must not be able
+// to make a second one that outlives its own deletion.
 export const accessTokenRoutes: RouteSpec[] = [
   {
     method: 'POST',
     path: '/accesstoken/:token',
+    body: accessTokenInput,
     response: { status: 201, schema: accessTokenAnswer },
     access: 'user',
-    summary: 'Register an API key the caller generated (apikey- and 100 letters or digits)',
+    sessionOnly: true,
+    summary: 'Register an API key the caller generated (apikey- and 100 letters or digits), with an optional body {name?, expires?} (expires: ISO 8601, in the future)',
     async handler(ctx, { db }) {
-      created(ctx, await createApiKey(db, auditOf(ctx), ctx.params.token ?? ''));
+      const input = bodyOf(ctx, accessTokenInput);
+      created(ctx, await createApiKey(db, auditOf(ctx), ctx.params.token ?? '', input));
     },
   },
   {
@@ -18,6 +23,7 @@ export const accessTokenRoutes: RouteSpec[] = [
     path: '/accesstoken/:token',
     response: { status: 204 },
     access: 'user',
+    sessionOnly: true,
     summary: 'Delete an own API key, named by the full key or its id (admins: any key)',
     async handler(ctx, { db }) {
       await deleteApiKey(db, auditOf(ctx), ctx.params.token ?? '');

@@ -48,7 +48,10 @@ export interface RouteSpec {
    * schema (core's answers.ts). A route without one is documented with a generic JSON answer.
    */
   response?: RouteResponse;
-  /** Refuses API keys (403): calls that change factors, sessions or the password (docs/security.md). */
+  /**
+   * Refuses API keys (403 `session_required`): calls on credentials, i.e. API keys, factors,
+   * sessions or the password (docs/security.md).
+   */
   sessionOnly?: true;
   /** Allowed to a session restricted to enrolling a second factor (MFA_REQUIRED). */
   duringEnrolment?: true;

@@ -1,6 +1,6 @@
 import { forbidden, grantInput, grantUpdate, accessTokenAnswer, appAnswer, currentUserAnswer, userAnswer, z } from '@tools-portal/core';
 import { requestableApps } from '../services/access-requests.js';
-import { listKeysOfUser } from '../services/api-keys.js';
+import { listKeysOfUser, revokeKeysOfUser } from '../services/api-keys.js';
 import { appsOfUser, grantApp, revokeApp, setGrantExpiry } from '../services/apps.js';
 import { setFavourite } from '../services/favourites.js';
 import { adminPasswordReset } from '../services/password-reset.js';
@@ -135,6 +135,17 @@ export const userRoutes: RouteSpec[] = [
     async handler(ctx, { db }) {
       await users.endUserSessions(db, auditOf(ctx), idParam(ctx, 'id'));
       noContent(ctx);
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/user/:id/accesstoken',
+    response: { schema: z.object({ revoked: z.number().int() }) },
+    access: 'admin',
+    sessionOnly: true,
+    summary: 'Delete every API key of a user now: {revoked} (how many); needs a session, not an API key',
+    async handler(ctx, { db }) {
+      ctx.body = { revoked: await revokeKeysOfUser(db, auditOf(ctx), idParam(ctx, 'id')) };
     },
   },
   {

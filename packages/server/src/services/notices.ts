@@ -5,7 +5,7 @@
  */
 import { passwordResetLink } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { notice, type NoticeKind, type Origin } from '../mail/templates.js';
+import { notice, type NoticeInput, type NoticeKind, type Origin } from '../mail/templates.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
 
 export type { NoticeKind } from '../mail/templates.js';
@@ -15,9 +15,9 @@ export async function queueNotice(
   db: Knex,
   policy: MailPolicy,
   kind: NoticeKind,
-  input: { email: string; origin: Origin; detail?: string },
+  input: { email: string; origin: Origin; detail?: string; apiKeys?: NoticeInput['apiKeys'] },
 ): Promise<boolean> {
   const now = Date.now();
-  const mail = notice(kind, { email: input.email, at: now, origin: input.origin, detail: input.detail, resetLink: passwordResetLink(policy.publicUrl) });
+  const mail = notice(kind, { email: input.email, at: now, origin: input.origin, detail: input.detail, resetLink: passwordResetLink(policy.publicUrl), apiKeys: input.apiKeys });
   return enqueueMail(db, policy, { kind: `notice.${kind}`, to: input.email, ...mail }, now);
 }

@@ -3,10 +3,11 @@
  * SHA-256 hash, valid for 60 minutes and once; a newer link voids the older ones. Asking for one
  * answers the same, after the same work, whether or not the email belongs to a user.
  */
-import { invalidInput, passwordResetLink, randomToken, type CurrentUser } from '@tools-portal/core';
+import { accessTokensLink, invalidInput, passwordResetLink, randomToken, type CurrentUser } from '@tools-portal/core';
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
 import { passwordReset } from '../mail/templates.js';
+import { activeKeysOfUser } from './api-keys.js';
 import { logEvent, logRepeated, thisMinute, type Audit } from './audit.js';
 import { queueNotice } from './notices.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
@@ -123,7 +124,8 @@ export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: M
 
 /**
  * Uses a reset link: sets the password, ends every session of the user, voids the user's other
- * links, clears the email's failed-login ban and counters, queues the notice and signs in (the new
+ * links, clears the email's failed-login ban and counters, queues the notice (naming the API keys,
+ * which a reset leaves working) and signs in (the new
  * session after the old ones are gone), in one transaction. Of concurrent uses of one link exactly
  * one wins. A reset link replaces the password only: a user with a second factor still has to give
  * it (a pending sign-in), or a stolen mailbox would be enough to take the account.
@@ -143,7 +145,9 @@ export async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info
     await trx('password_resets').where({ user_id: row.id }).whereNull('used_at').delete();
     await trx('login_bans').where({ kind: 'email', subject: row.email }).delete();
     await trx('login_attempts').where({ kind: 'email', subject: row.email }).delete();
-    await queueNotice(trx, policy, 'password-reset', { email: row.email, origin: info });
+    // The notice names the keys that survive the reset (docs/email.md).
+    const apiKeys = { keys: await activeKeysOfUser(trx, row.id, now), link: accessTokensLink(policy.publicUrl) };
+    await queueNotice(trx, policy, 'password-reset', { email: row.email, origin: info, apiKeys });
     const user = toCurrentUser(row);
     await logEvent(trx, { actor: user, ...info }, 'password.reset', 'password reset with a link from mail; every session ended');
     return beginSignIn(trx, user, 'password-reset', info, policy);

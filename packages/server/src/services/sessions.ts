@@ -34,7 +34,7 @@ export interface ClientInfo {
 
 // Read on every API call: compiled once, and remembered until the database changes.
 const API_KEY_BY_HASH = preparedSelect((db, keyHash: string) =>
-  usersQuery(db).join('api_keys', 'api_keys.user_id', 'users.id').where('api_keys.key_hash', keyHash).select('api_keys.id as key_id', 'api_keys.last_used_at').limit(1, LITERAL),
+  usersQuery(db).join('api_keys', 'api_keys.user_id', 'users.id').where('api_keys.key_hash', keyHash).select('api_keys.id as key_id', 'api_keys.last_used_at', 'api_keys.expires_at').limit(1, LITERAL),
 );
 const SESSION_BY_HASH = preparedSelect((db, tokenHash: string) =>
   usersQuery(db)
@@ -49,8 +49,11 @@ export async function principalFromToken(db: Knex, token: string, policy: Sessio
   if (token.length === 0 || token.length > 512) return null;
   const now = Date.now();
   if (isApiKey(token)) {
-    const [row] = await readPrepared<UserRow & { key_id: number; last_used_at: number | null }, [string]>(db, API_KEY_BY_HASH, [sha256(token)], { remember: true });
-    if (!row) return null;
+    const [row] = await readPrepared<UserRow & { key_id: number; last_used_at: number | null; expires_at: number | null }, [string]>(db, API_KEY_BY_HASH, [sha256(token)], {
+      remember: true,
+    });
+    // An expired key stands for nobody; it stays listed until deleted (docs/security.md).
+    if (!row || (row.expires_at !== null && Number(row.expires_at) <= now)) return null;
     if (row.last_used_at === null || now - Number(row.last_used_at) > TOUCH_INTERVAL_MS) {
       await db('api_keys').where({ id: row.key_id }).update({ last_used_at: now });
     }

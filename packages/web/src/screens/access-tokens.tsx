@@ -1,11 +1,17 @@
-/** /accesstokens (docs/product.md §2): the user's own API keys, masked; a new key is made here and shown once. */
+/**
+ * /accesstokens (docs/product.md §2): the user's own API keys, masked, with name, expiry and last
+ * use; a new key is made here, optionally named and expiring, and shown once.
+ */
 import { useState } from 'react';
 import { generateApiKey, maskApiKey } from '@tools-portal/core/api-keys';
 import type { AccessToken } from '@tools-portal/core/entities';
+import { ApiError } from '@tools-portal/core/errors';
 import { api, logFailure } from '../api';
+import { useAlerts } from '../components/alerts';
 import { CopyField } from '../components/copy-field';
 import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
+import { ExpiryChoice, expiryOf, type ExpiryChoiceValue } from '../components/expiry-choice';
 import { ListPage } from '../components/list-page';
 import { FormFooter, Modal } from '../components/modal';
 import { SortHeader, useSort } from '../components/sort-header';
@@ -15,6 +21,8 @@ import { filterRows } from '../logic/filter';
 import { formatTimestamp } from '../logic/format';
 import { sortRows } from '../logic/sort';
 
+const MAX_NAME_LENGTH = 200;
+
 export function AccessTokens() {
   const run = useAction();
   const [filter, setFilter] = useState('');
@@ -22,7 +30,7 @@ export function AccessTokens() {
   const [newKey, setNewKey] = useState<string | null>(null);
   const tokens = useLoad(() => api.accessTokens.list(), (error) => logFailure('load access tokens', error));
 
-  const rows = sortRows(filterRows(tokens.data ?? [], filter, (token) => [token.token]), (token) => token.lastUsedTimestamp, sort.direction);
+  const rows = sortRows(filterRows(tokens.data ?? [], filter, (token) => [token.token, token.name ?? '']), (token) => token.lastUsedTimestamp, sort.direction);
 
   const remove = (token: AccessToken) =>
     run({
@@ -32,20 +40,6 @@ export function AccessTokens() {
       what: 'delete access token',
       onSuccess: tokens.reload,
     });
-
-  const create = async (key: string) => {
-    // Alerts show the masked form, like the list: the full key is shown once, in the dialog.
-    const masked = maskApiKey(key);
-    await run({
-      call: () => api.accessTokens.create(key),
-      success: `created new access token ${masked}`,
-      danger: `failed to create new access token ${masked}`,
-      what: 'create access token',
-    });
-    // The dialog closes and the list reloads either way.
-    setNewKey(null);
-    await tokens.reload();
-  };
 
   return (
     <>
@@ -57,6 +51,8 @@ export function AccessTokens() {
         head={
           <>
             <th scope="col">Token</th>
+            <th scope="col">Name</th>
+            <th scope="col">Expires</th>
             <SortHeader column="lastUsed" sort={sort} onSort={onSort}>
               Timestamp
             </SortHeader>
@@ -67,26 +63,116 @@ export function AccessTokens() {
         {rows.map((token) => (
           <tr key={token.id}>
             <td className="font-monospace text-break">{token.token}</td>
+            <td className="text-break">{token.name ?? ''}</td>
+            <td className="text-nowrap">
+              <Expiry iso={token.expiresTimestamp} />
+            </td>
             <td className="text-nowrap" title="last used">
               {token.lastUsedTimestamp ? formatTimestamp(token.lastUsedTimestamp) : 'never used'}
             </td>
             <DeleteCell onConfirm={() => remove(token)} />
           </tr>
         ))}
-        <EmptyRow columns={3} shown={rows.length} loading={tokens.loading} text="No API keys yet." />
+        <EmptyRow columns={5} shown={rows.length} loading={tokens.loading} text="No API keys yet." />
       </ListPage>
       {newKey && (
-        <Modal
-          title="New API Key"
-          size="lg"
-          onClose={() => setNewKey(null)}
-          onSubmit={() => void create(newKey)}
-          footer={<FormFooter onCancel={() => setNewKey(null)} submitLabel="Create API Key" />}
-        >
-          <p>Copy this key now and keep it safe: it is shown only once. It becomes valid when you press Create API Key.</p>
-          <CopyField value={newKey} label="New API key" />
-        </Modal>
+        <NewKeyModal
+          newKey={newKey}
+          onDone={async () => {
+            setNewKey(null);
+            await tokens.reload();
+          }}
+        />
       )}
     </>
+  );
+}
+
+/** When a key stops working; an expired one says so (it answers 401 until deleted). */
+function Expiry({ iso }: { iso: string | null }) {
+  if (!iso) return <>never</>;
+  const expired = Date.parse(iso) <= Date.now();
+  return (
+    <>
+      {formatTimestamp(iso)}
+      {expired && <span className="badge text-bg-danger ms-2">expired</span>}
+    </>
+  );
+}
+
+/**
+ * The new key, shown once, with an optional name and expiry. The dialog closes and the list reloads
+ * either way, except when the server refuses the name or the expiry: then its reason shows next to
+ * that field and the dialog stays.
+ */
+function NewKeyModal({ newKey, onDone }: { newKey: string; onDone: () => Promise<void> }) {
+  const alerts = useAlerts();
+  const [name, setName] = useState('');
+  const [expiry, setExpiry] = useState<ExpiryChoiceValue>({ kind: 'none' });
+  const [problem, setProblem] = useState<{ field: 'name' | 'expires'; message: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  // Alerts show the masked form, like the list: the full key is shown once, in the dialog.
+  const masked = maskApiKey(newKey);
+
+  const create = async () => {
+    const expires = expiryOf(expiry);
+    if (expires === null) return;
+    const input = { ...(name.trim() ? { name } : {}), ...(expires ? { expires } : {}) };
+    setBusy(true);
+    setProblem(null);
+    try {
+      await api.accessTokens.create(newKey, Object.keys(input).length > 0 ? input : undefined);
+      alerts.success(`created new access token ${masked}`);
+      await onDone();
+    } catch (error) {
+      logFailure('create access token', error);
+      alerts.danger(`failed to create new access token ${masked}`);
+      const field = error instanceof ApiError && error.code === 'invalid_input' ? error.details.field : undefined;
+      if (field === 'name' || field === 'expires') {
+        setProblem({ field, message: (error as ApiError).message });
+        setBusy(false);
+      } else {
+        await onDone();
+      }
+    }
+  };
+
+  return (
+    <Modal
+      title="New API Key"
+      size="lg"
+      onClose={() => void onDone()}
+      onSubmit={() => void create()}
+      footer={<FormFooter onCancel={() => void onDone()} submitLabel="Create API Key" disabled={busy} />}
+    >
+      <p>Copy this key now and keep it safe: it is shown only once. It becomes valid when you press Create API Key.</p>
+      <CopyField value={newKey} label="New API key" />
+      <div className="mt-3">
+        <label className="form-label" htmlFor="api-key-name">
+          Name (optional)
+        </label>
+        <input
+          id="api-key-name"
+          type="text"
+          className={`form-control ${problem?.field === 'name' ? 'is-invalid' : ''}`.trim()}
+          maxLength={MAX_NAME_LENGTH}
+          placeholder="what the key is for, e.g. CI deploy"
+          value={name}
+          aria-describedby={problem?.field === 'name' ? 'api-key-name-problem' : undefined}
+          onChange={(event) => setName(event.target.value)}
+        />
+        {problem?.field === 'name' && (
+          <div id="api-key-name-problem" className="invalid-feedback d-block">
+            {problem.message}
+          </div>
+        )}
+      </div>
+      <div className="mt-3">
+        <span className="form-label d-block">Expires</span>
+        <ExpiryChoice value={expiry} onChange={setExpiry} label="Key expires" />
+        {problem?.field === 'expires' && <div className="invalid-feedback d-block">{problem.message}</div>}
+        <p className="form-text mb-0">After this the key answers 401; it stays listed until you delete it.</p>
+      </div>
+    </Modal>
   );
 }

@@ -1,4 +1,7 @@
-/** /user/{id} (docs/product.md §2): email, client, apps; Manage Apps saves one change at a time. */
+/**
+ * /user/{id} (docs/product.md §2): email, client, apps; Manage Apps saves one change at a time;
+ * password reset, two-factor reset and "Revoke all API keys" (each Really? first where it destroys).
+ */
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { byName } from '@tools-portal/core/apps';
@@ -55,6 +58,17 @@ export function UserDetail() {
                 success: 'Two-factor authentication reset; the user was signed out.',
                 danger: 'failed to reset two-factor authentication',
                 what: 'reset two-factor',
+              })
+            }
+          />
+          <DeleteButton
+            label="Revoke all API keys"
+            onConfirm={() =>
+              run({
+                call: () => api.users.revokeKeys(id),
+                success: (answer) => `revoked ${answer.revoked} API key${answer.revoked === 1 ? '' : 's'} of ${email}`,
+                danger: `failed to revoke the API keys of ${email}`,
+                what: 'revoke API keys',
               })
             }
           />

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { generateApiKey } from '@tools-portal/core';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -248,6 +249,23 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await expect.poll(() => web.page.getByRole('heading', { name: member.user.client.name }).isVisible()).toBe(true);
     expect(await columnTexts(web.page, 'Users', 1)).toEqual([member.email]);
     await screenshot(web.page, '12-client-detail');
+  });
+
+  it("revokes every API key of a user from the user's page, after Really?", async () => {
+    const member = await web.portal.createUser();
+    const keys = [generateApiKey(), generateApiKey()];
+    for (const key of keys) await member.api.accessTokens.create(key);
+    await goto(web.page, web.portal, `/user/${member.user.id}`);
+    await expect.poll(() => web.page.getByRole('heading', { name: member.email }).isVisible()).toBe(true);
+    await web.page.getByRole('button', { name: 'Revoke all API keys' }).click();
+    // Armed, not yet done: the keys still work.
+    await expect.poll(() => web.page.getByRole('button', { name: 'Really?' }).isVisible()).toBe(true);
+    expect(await member.api.accessTokens.list()).toHaveLength(2);
+    await web.page.getByRole('button', { name: 'Really?' }).click();
+    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `revoked 2 API keys of ${member.email}` }).isVisible()).toBe(true);
+    expect(await member.api.accessTokens.list()).toEqual([]);
+    await expect(web.portal.client(keys[0]).users.me()).rejects.toMatchObject({ code: 'unauthenticated' });
+    expect((await member.api.users.me()).email).toBe(member.email);
   });
 
   it('filters and deletes users', async () => {

@@ -90,7 +90,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
         .poll(async () => {
           await page.reload();
           await page.getByRole('table', { name: 'Access Tokens' }).locator('tbody tr').first().waitFor();
-          return columnTexts(page, 'Access Tokens', 2);
+          return columnTexts(page, 'Access Tokens', 4);
         }, { interval: 500, timeout: 10_000 })
         .not.toEqual(['never used']);
 
@@ -100,6 +100,48 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       await expect.poll(() => page.getByRole('alert').filter({ hasText: `deleted access token ${masked}` }).isVisible()).toBe(true);
       await expect.poll(() => columnTexts(page, 'Access Tokens', 1)).toEqual([]);
       await expect(withKey.users.me()).rejects.toMatchObject({ code: 'unauthenticated' });
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('creates a named key that expires, lists its name, expiry and last use, and marks an expired key', async () => {
+    const member = await web.portal.createUser();
+    const { context, page } = await openPage(web.browser);
+    try {
+      await loginInBrowser(page, web.portal, member.email, member.password);
+      await page.waitForURL(/#\/applist\/?$/);
+      await goto(page, web.portal, '/accesstokens');
+      await page.getByRole('button', { name: 'New API Key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New API Key' });
+      const key = await dialog.getByLabel('New API key').inputValue();
+      await dialog.getByLabel('Name (optional)').fill('deploy bot');
+      await dialog.getByLabel('Key expires').selectOption('7');
+      await screenshot(page, '22-new-api-key-named');
+      const before = Date.now();
+      await dialog.getByRole('button', { name: 'Create API Key' }).click();
+      const masked = `apikey-${key.slice(7, 11)}…${key.slice(-4)}`;
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: `created new access token ${masked}` }).isVisible()).toBe(true);
+      await expect.poll(() => columnTexts(page, 'Access Tokens', 2)).toEqual(['deploy bot']);
+      const [stored] = await member.api.accessTokens.list();
+      expect(stored).toMatchObject({ name: 'deploy bot' });
+      expect(Date.parse(stored.expiresTimestamp!) - before).toBeGreaterThanOrEqual(7 * 86_400_000 - 1000);
+      expect(Date.parse(stored.expiresTimestamp!) - Date.now()).toBeLessThanOrEqual(7 * 86_400_000);
+      const shown = await page.evaluate((iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }), stored.expiresTimestamp!);
+      expect(await columnTexts(page, 'Access Tokens', 3)).toEqual([shown]);
+      expect(await columnTexts(page, 'Access Tokens', 4)).toEqual(['never used']);
+
+      // A key without name or expiry, beside it; then the first one expires and says so.
+      await page.getByRole('button', { name: 'New API Key' }).click();
+      await dialog.getByRole('button', { name: 'Create API Key' }).click();
+      await expect.poll(async () => (await columnTexts(page, 'Access Tokens', 3)).sort()).toEqual(['never', shown].sort());
+      await web.portal.deps.db('api_keys').where({ id: stored.id }).update({ expires_at: Date.now() - 1000 });
+      await expect((new PortalClient({ baseUrl: web.portal.url, token: key })).users.me()).rejects.toMatchObject({ code: 'unauthenticated' });
+      await page.reload();
+      const row = page.getByRole('row').filter({ hasText: 'deploy bot' });
+      await expect.poll(() => row.getByText('expired').isVisible()).toBe(true);
+      await screenshot(page, '23-access-tokens-named');
       expect(page.problems()).toEqual([]);
     } finally {
       await context.close();
