@@ -144,7 +144,7 @@ describe('API keys and credentials', () => {
     expect(await portal.admin.users.revokeKeys(user.user.id)).toEqual({ revoked: 0 });
     expect(await failure(portal.admin.users.revokeKeys(2_000_000_000))).toMatchObject({ code: 'not_found' });
     const entries = (await portal.admin.logs.page(1, 20)).filter((logged) => logged.user === user.email && logged.event.startsWith('revoked'));
-    expect(entries.map((logged) => logged.event)).toEqual([`revoked all 0 API keys of ${user.email}`, `revoked all 2 API keys of ${user.email}`]);
+    expect(entries.map((logged) => logged.event)).toEqual([`revoked 0 API keys of ${user.email}`, `revoked 2 API keys of ${user.email}`]);
   });
 });
 

@@ -103,7 +103,7 @@ export async function revokeKeysOfUser(db: Knex, audit: Audit, userId: number): 
   return db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
     const revoked = await trx('api_keys').where({ user_id: userId }).delete();
-    await logEvent(trx, audit, 'apikey.revoke_all', `revoked all ${revoked} API keys of ${user.email}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, 'apikey.revoke_all', `revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${user.email}`, { client: user.client.name, user: user.email });
     return revoked;
   });
 }
