@@ -17,6 +17,7 @@ import * as passkeys from './migrations/20261123-550-passkeys.js';
 import * as eventLogDayCounts from './migrations/20261123-600-event-log-day-counts.js';
 import * as eventLogActorType from './migrations/20261123-350-event-log-actor-type.js';
 import * as backgroundJobs from './migrations/20261123-351-background-jobs.js';
+import * as sessionSignInFactors from './migrations/20261125-100-session-sign-in-factors.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '20261123-450-oidc-provider': oidcProvider,
   '20261123-550-passkeys': passkeys,
   '20261123-600-event-log-day-counts': eventLogDayCounts,
+  '20261125-100-session-sign-in-factors': sessionSignInFactors,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

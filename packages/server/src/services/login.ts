@@ -51,6 +51,7 @@ export async function passwordLogin(
   emailInput: string,
   password: string,
   deviceId?: string,
+  confirms?: number,
 ): Promise<SignInOutcome & { deviceId?: string }> {
   const { db, hasher, policy } = deps;
   const email = emailInput.trim().toLowerCase();
@@ -89,7 +90,7 @@ export async function passwordLogin(
   }
   const user = toCurrentUser(row);
   const outcome = await db.transaction(async (trx) => {
-    const done = await beginSignIn(trx, user, emailBanned ? 'password-known-device' : 'password', info, policy);
+    const done = await beginSignIn(trx, user, emailBanned ? 'password-known-device' : 'password', info, policy, confirms);
     // A browser this account has not signed in from before (its very first sign-in aside).
     if (!device && (await hasDevices(trx, user.id))) await queueNotice(trx, policy, 'new-browser', { email, origin: info });
     return done;
@@ -131,7 +132,7 @@ export async function secondFactorLogin(
   }
   await releaseAttempt(db, reservation);
   if (factor === 'recovery') await logEvent(db, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
-  return finishPendingSignIn(db, pending, user, factor, info, policy, deviceId);
+  return finishPendingSignIn(db, pending, user, { secondFactor: factor }, info, policy, deviceId);
 }
 
 /** Changes the caller's password (SPEC rules) and ends their other sessions. */
