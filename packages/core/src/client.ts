@@ -261,12 +261,13 @@ export class PortalClient {
     /** WebAuthn authentication options: for a pending sign-in's user, or discoverable without a token. */
     passkeyOptions: (mfaToken?: string) =>
       this.request<unknown>('POST', '/passkey/options', mfaToken === undefined ? {} : { MfaToken: mfaToken }),
-    /** Signs in with a passkey's assertion (alone, or finishing a pending sign-in). */
-    validatePasskey: (response: unknown, mfaToken?: string, redirect?: string) =>
+    /** Signs in with a passkey's assertion (alone, or finishing a pending sign-in); `confirm` confirms the signed-in session instead. */
+    validatePasskey: (response: unknown, mfaToken?: string, redirect?: string, confirm?: boolean) =>
       this.request<LoginAnswer>('POST', '/validatepasskey', {
         response,
         ...(mfaToken === undefined ? {} : { MfaToken: mfaToken }),
         ...(redirect === undefined ? {} : { redirect }),
+        ...(confirm ? { Confirm: true } : {}),
       }),
     register: (input: RegisterInput) => this.request<LoginAnswer>('POST', '/register/', input),
     logout: () => this.request<void>('POST', '/logout'),
