@@ -19,6 +19,7 @@ import type {
   MailEntry,
   Passkey,
   PasswordAnswer,
+  MfaChallenge,
   PasswordResetLink,
   RecoveryCodes,
   TotpEnrolment,
@@ -270,6 +271,8 @@ export class PortalClient {
         ...(confirm ? { Confirm: true } : {}),
       }),
     register: (input: RegisterInput) => this.request<LoginAnswer>('POST', '/register/', input),
+    /** A pending sign-in that steps the caller's session up to two factors (acr_values=mfa): finish it with validateMfa or validatePasskey. */
+    stepUp: () => this.request<MfaChallenge>('POST', '/stepup'),
     logout: () => this.request<void>('POST', '/logout'),
     options: () => this.request<LoginOptions>('GET', '/loginoptions'),
     /** Asks for a password-reset link by mail; answers the same whether or not the email is a user's. */

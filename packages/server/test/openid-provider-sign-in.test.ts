@@ -9,6 +9,7 @@
 import type { App } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../src/services/secrets.js';
+import { amrOf } from '../src/services/sign-in.js';
 import { totpCode } from '../src/services/totp.js';
 import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
 import { addPasskey, json, signInOptions } from './passkey-ceremony.js';
@@ -199,6 +200,33 @@ describe('the OpenID provider tells the truth about the sign-in', () => {
     // A two-factor session needs no step-up.
     const again = await authorize(s, { acr_values: 'mfa' });
     expect((await tokensAt(s, again.url, again.start)).acr).toBe('mfa');
+  });
+
+  it('acr_values=mfa: the step-up may take the second factor alone, keeping the first (POST /stepup)', async () => {
+    const s = await setup();
+    const { secret } = await enrol(portal, s.user.token);
+    const { url, start } = await authorize(s, { acr_values: 'mfa' });
+    const target = confirmTarget(url, 'stepup');
+    const { mfa } = await json<{ mfa: { token: string; methods: string[] } }>(await browserCall(s.browser, '/stepup', {}), 200);
+    expect(mfa.methods).toContain('totp');
+    const done = await json<{ accesstoken: string }>(
+      await browserCall(s.browser, '/validatemfa', { MfaToken: mfa.token, Code: totpCode(secret, Date.now() + 30_000), redirect: target }),
+      200,
+    );
+    expect(done.accesstoken).toBe(s.user.token);
+    const claims = await tokensAt(s, (await s.browser.navigate(`${portal.url}${target}`)).url, start);
+    expect(claims.acr).toBe('mfa');
+    expect(claims.amr).toEqual(['pwd', 'otp', 'mfa']);
+    const events = await portal.admin.logs.page(1, 50);
+    expect(events.some((entry) => entry.event === 'step-up to two factors with an authenticator code (confirming the session)' && entry.actor === s.user.email)).toBe(true);
+    // A Google session keeps `fed` as its first factor.
+    expect(amrOf('step-up', { previousAmr: ['fed'], secondFactor: 'passkey', key: 'hwk' })).toBe('fed hwk mfa');
+  });
+
+  it('POST /stepup: 409 for a user without a second factor', async () => {
+    const s = await setup();
+    const response = await browserCall(s.browser, '/stepup', {});
+    expect(response.status).toBe(409);
   });
 
   it('acr_values=mfa for a user without a second factor: unmet_authentication_requirements at the redirect URI', async () => {

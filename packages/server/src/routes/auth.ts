@@ -1,4 +1,4 @@
-import { ApiError, forgotPasswordInput, invalidInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, passwordAnswer } from '@tools-portal/core';
+import { ApiError, forgotPasswordInput, invalidInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, mfaChallengeAnswer, passwordAnswer } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginDeps } from '../services/login.js';
 import { SESSION_COOKIE } from '../middleware/auth.js';
@@ -7,8 +7,8 @@ import { passkeyAuthenticationOptions, passkeyLogin, relyingPartyOf } from '../s
 import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
 import { redirectAfterSignIn } from '../services/redirects.js';
 import type { ClientInfo } from '../services/sessions.js';
-import { isPending, type SignInOutcome } from '../services/sign-in.js';
-import { auditOf, bodyOf, clientInfo, noContent, principalOf, type Deps, type RouteSpec } from './route.js';
+import { beginStepUp, isPending, type SignInOutcome } from '../services/sign-in.js';
+import { actorOf, auditOf, bodyOf, clientInfo, noContent, principalOf, type Deps, type RouteSpec } from './route.js';
 
 /**
  * Password login and registration from an invite answer alike: the session cookie, and
@@ -97,6 +97,19 @@ export const authRoutes: RouteSpec[] = [
     access: 'public',
     summary: 'Second factor of a pending sign-in: {MfaToken, Code, redirect?} answers {accesstoken, redirect} and sets the cookie',
     handler: signInHandler(mfaInput, (deps, info, input, deviceId) => secondFactorLogin(loginDeps(deps), deps.secrets, info, input.MfaToken, input.Code, deviceId)),
+  },
+  {
+    method: 'POST',
+    path: '/stepup',
+    response: { schema: mfaChallengeAnswer },
+    access: 'user',
+    sessionOnly: true,
+    summary:
+      "Step the signed-in session up to two factors (Confirm it's you for acr_values=mfa): answers {mfa: {token, methods}}, a pending sign-in that /validatemfa or /validatepasskey finishes on this session; 409 for a user without a second factor",
+    async handler(ctx, { db }) {
+      // sessionOnly: the caller is a session (cookie or Bearer session token), never an API key.
+      ctx.body = await beginStepUp(db, actorOf(ctx), principalOf(ctx)!.sessionId!);
+    },
   },
   {
     method: 'POST',

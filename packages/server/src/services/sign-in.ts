@@ -36,6 +36,7 @@ export const SIGN_IN_EVENTS = {
   'staff-google': 'registered as staff admin with Google',
   'password-reset': 'login with a password reset link',
   passkey: 'login with a passkey',
+  'step-up': 'step-up to two factors',
 } as const;
 
 export type SignInMethod = keyof typeof SIGN_IN_EVENTS;
@@ -46,6 +47,12 @@ const SECOND_FACTOR_EVENTS: Record<'totp' | 'recovery' | 'passkey', string> = {
   totp: 'and authenticator code',
   recovery: 'and recovery code',
   passkey: 'and passkey',
+};
+
+const STEP_UP_EVENTS: Record<'totp' | 'recovery' | 'passkey', string> = {
+  totp: 'with an authenticator code',
+  recovery: 'with a recovery code',
+  passkey: 'with a passkey',
 };
 
 /** MFA_REQUIRED and MFA_REQUIRED_FOR_GOOGLE (docs/configuration.md). */
@@ -67,6 +74,7 @@ const SIGN_IN_TYPES: Record<SignInMethod, EventType> = {
   'google-linked': 'google.login',
   'staff-google': 'register.staff',
   passkey: 'passkey.login',
+  'step-up': 'mfa.success',
 };
 
 export interface SignedIn {
@@ -86,6 +94,8 @@ export interface SignInProof {
   key?: 'hwk' | 'swk';
   /** The session this sign-in confirms (the Confirm it's you screen): it is updated, no session is made. */
   confirms?: number;
+  /** A step-up: the methods the confirmed session used so far, whose first factor it keeps. */
+  previousAmr?: string[];
 }
 
 const FIRST_FACTOR_AMR: Record<SignInMethod, string> = {
@@ -98,7 +108,10 @@ const FIRST_FACTOR_AMR: Record<SignInMethod, string> = {
   'invite-google': 'fed',
   'staff-google': 'fed',
   passkey: 'swk',
+  'step-up': '',
 };
+
+const FIRST_FACTORS = new Set(['pwd', 'fed', 'hwk', 'swk']);
 
 /**
  * The RFC 8176 methods of a sign-in (space-separated, as sessions store them): `pwd`, `fed` for
@@ -106,7 +119,10 @@ const FIRST_FACTOR_AMR: Record<SignInMethod, string> = {
  * two factors were used. A passkey alone counts as two: it is only accepted with user verification.
  */
 export function amrOf(method: SignInMethod, proof: SignInProof = {}): string {
-  const first = method === 'passkey' ? (proof.key ?? 'swk') : FIRST_FACTOR_AMR[method];
+  const first =
+    method === 'passkey' ? (proof.key ?? 'swk')
+    : method === 'step-up' ? (proof.previousAmr ?? []).filter((value) => FIRST_FACTORS.has(value)).join(' ')
+    : FIRST_FACTOR_AMR[method];
   const second = proof.secondFactor === 'passkey' ? (proof.key ?? 'swk') : proof.secondFactor ? 'otp' : undefined;
   const amr = [first, second, (second || method === 'passkey') && 'mfa'].filter((value): value is string => Boolean(value));
   return [...new Set(amr)].join(' ');
@@ -142,16 +158,19 @@ export async function completeSignIn(
 ): Promise<SignedIn> {
   const { secondFactor, confirms } = proof;
   const now = Date.now();
-  const amr = amrOf(method, proof);
   if (confirms !== undefined) {
-    const event = [SIGN_IN_EVENTS[method], secondFactor && SECOND_FACTOR_EVENTS[secondFactor], '(confirming the session)'];
+    const factor = secondFactor && (method === 'step-up' ? STEP_UP_EVENTS : SECOND_FACTOR_EVENTS)[secondFactor];
+    const event = [SIGN_IN_EVENTS[method], factor, '(confirming the session)'];
     await db.transaction(async (trx) => {
+      const previous = method === 'step-up' ? await trx('sessions').where({ id: confirms }).first('amr') : undefined;
+      const amr = amrOf(method, { ...proof, previousAmr: String(previous?.amr ?? '').split(' ') });
       const updated = await trx('sessions').where({ id: confirms, user_id: user.id }).andWhere('expires_at', '>', now).update({ signed_in_at: now, amr });
       if (updated === 0) throw new ApiError('unauthenticated', "only the signed-in user can confirm it's them; log in again");
       await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, SIGN_IN_TYPES[method], event.filter(Boolean).join(' '));
     });
     return { token: '', user, confirmed: true };
   }
+  const amr = amrOf(method, proof);
   const restricted = !secondFactor && (await mustEnrol(db, user, method, policy));
   const token = randomToken(32);
   const event = [SIGN_IN_EVENTS[method], secondFactor && SECOND_FACTOR_EVENTS[secondFactor], restricted && '(restricted to enrolling a second factor)'];
@@ -196,6 +215,28 @@ export async function beginSignIn(db: Knex, user: CurrentUser, method: SignInMet
     created_at: now,
     expires_at: now + PENDING_SIGN_IN_MS,
     session_id: confirms ?? null,
+  });
+  return { mfa: { token, methods } };
+}
+
+/**
+ * A step-up of a signed-in session to two factors (acr_values=mfa): a pending sign-in of the
+ * session's user that their second factor finishes on that session, keeping its first factor.
+ */
+export async function beginStepUp(db: Knex, user: CurrentUser, sessionId: number): Promise<PendingSignIn> {
+  const methods = await secondFactorsOf(db, user.id);
+  if (methods.length === 0) throw new ApiError('conflict', 'there is no second factor to step up with: set up an authenticator app or a passkey first');
+  const token = randomToken(32);
+  const now = Date.now();
+  await db('pending_sign_ins').where('expires_at', '<=', now).delete();
+  await db('pending_sign_ins').insert({
+    token_hash: sha256(token),
+    user_id: user.id,
+    method: 'step-up',
+    failures: 0,
+    created_at: now,
+    expires_at: now + PENDING_SIGN_IN_MS,
+    session_id: sessionId,
   });
   return { mfa: { token, methods } };
 }

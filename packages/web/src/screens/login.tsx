@@ -107,15 +107,37 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
 
   const passkeyProblem = passkeysUnavailable();
 
+  /** Step-up: the second factor alone, for the session's sign-in (the server keeps its first factor). */
+  const stepUp = async () => {
+    try {
+      const answer = await api.auth.stepUp();
+      alerts.clear();
+      setChallenge(answer.mfa);
+    } catch (error) {
+      logFailure('step-up', error);
+      alerts.danger(error instanceof ApiError ? error.message : 'The step-up could not start.');
+    }
+  };
+
   return (
     <Centered>
       <div className="card shadow-sm">
         <div className="card-body p-4">
+          {confirm === 'stepup' && signedIn?.mfa && (
+            <>
+              <h2 className="h4 mb-3">Confirm it's you</h2>
+              <p className="text-secondary">The app asks for two factors.</p>
+              <button type="button" className="btn btn-primary w-100" onClick={() => void stepUp()}>
+                Use your second factor
+              </button>
+              <div className="text-center text-secondary my-3">or sign in again</div>
+            </>
+          )}
           {token ? (
             <SetPassword onSubmit={(password) => finish(() => api.auth.register({ Token: token, Password: password, redirect }), true)} />
           ) : confirm && signedIn ? (
             <PasswordLogin
-              confirm={{ email: signedIn.email, stepUp: confirm === 'stepup' }}
+              confirm={{ email: signedIn.email, stepUp: confirm === 'stepup', heading: !(confirm === 'stepup' && signedIn.mfa) }}
               onSubmit={(email, password) => finish(() => api.auth.signIn({ Email: email, Password: password, redirect, Confirm: true }))}
             />
           ) : (
@@ -156,8 +178,8 @@ export function refusedPassword(error: unknown): string | null {
 
 interface PasswordLoginProps {
   onSubmit: (email: string, password: string) => Promise<void>;
-  /** Confirm it's you: the signed-in user's email, fixed; stepUp when the app asks for two factors. */
-  confirm?: { email: string; stepUp: boolean };
+  /** Confirm it's you: the signed-in user's email, fixed; stepUp when the app asks for two factors; heading unless the screen has one above. */
+  confirm?: { email: string; stepUp: boolean; heading: boolean };
 }
 
 function PasswordLogin({ onSubmit, confirm }: PasswordLoginProps) {
@@ -174,8 +196,8 @@ function PasswordLogin({ onSubmit, confirm }: PasswordLoginProps) {
 
   return (
     <form onSubmit={(event) => void submit(event)}>
-      <h2 className="h4 mb-3">{confirm ? "Confirm it's you" : 'Login'}</h2>
-      {confirm && (
+      {(!confirm || confirm.heading) && <h2 className="h4 mb-3">{confirm ? "Confirm it's you" : 'Login'}</h2>}
+      {confirm?.heading && (
         <p className="text-secondary">
           {confirm.stepUp
             ? 'The app asks for two factors: sign in again with your password and your second factor, or with a passkey.'
@@ -203,7 +225,7 @@ function PasswordLogin({ onSubmit, confirm }: PasswordLoginProps) {
         </label>
         <input id="login-password" type="password" className="form-control" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
       </div>
-      <button type="submit" className="btn btn-primary w-100" disabled={busy}>
+      <button type="submit" className={confirm && !confirm.heading ? 'btn btn-outline-primary w-100' : 'btn btn-primary w-100'} disabled={busy}>
         {confirm ? 'Confirm' : 'Login'}
       </button>
     </form>
