@@ -234,6 +234,9 @@ describe('the OpenID provider tells the truth about the sign-in', () => {
     const { url } = await authorize(s, { acr_values: 'mfa' });
     expect(url.startsWith(REDIRECT), url).toBe(true);
     expect(new URL(url).searchParams.get('error')).toBe('unmet_authentication_requirements');
+    // Without a screen to show, the answer is login_required.
+    const none = await authorize(s, { acr_values: 'mfa', prompt: 'none' });
+    expect(new URL(none.url).searchParams.get('error')).toBe('login_required');
     // A request that accepts one factor too is answered with it.
     const either = await authorize(s, { acr_values: 'mfa pwd' });
     expect((await tokensAt(s, either.url, either.start)).acr).toBe('pwd');

@@ -9,7 +9,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../../server/src/services/totp.js';
 import { enrol } from '../../../server/test/second-factor-steps.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, chromiumAvailable, createApp, goto, loginInBrowser, openPage, screenshot, useBrowserPortal } from './support';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, axeViolations, chromiumAvailable, createApp, goto, loginInBrowser, openPage, screenshot, useBrowserPortal } from './support';
 
 const web = useBrowserPortal();
 let rp: http.Server;
@@ -139,6 +139,7 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
       expect(await email.inputValue()).toBe(user.email);
       expect(await email.getAttribute('readonly')).not.toBeNull();
       await screenshot(page, '63-oidc-confirm');
+      expect(await axeViolations(page), "Confirm it's you").toEqual([]);
       await page.getByLabel('Password', { exact: true }).fill('not the password');
       await page.getByRole('button', { name: 'Confirm' }).click();
       await expect.poll(() => page.getByText('The password is not right.').count()).toBe(1);
@@ -155,6 +156,7 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
       await expect.poll(() => page.getByText('The app asks for two factors.').count()).toBe(1);
       expect(await page.getByLabel('Email').inputValue()).toBe(user.email);
       await screenshot(page, '64-oidc-step-up');
+      expect(await axeViolations(page), 'step-up').toEqual([]);
       // The second factor alone: the session keeps its password.
       await page.getByRole('button', { name: 'Use your second factor' }).click();
       await page.getByLabel('Code from your authenticator app').fill(totpCode(secret, Date.now() + 30_000));
