@@ -186,13 +186,13 @@ export type DenyInput = z.input<typeof denyInput>;
 
 const redirect = z.string({ error: 'must be a string' }).max(MAX_URL_LENGTH).optional();
 
-/** Login checks only the shape: a wrong password must look like any other failure. */
 /**
- * `Confirm: true`: the sign-in confirms the browser's signed-in session (the Confirm it's you
+ * `Confirm: true`: the sign-in confirms the caller's signed-in session (the Confirm it's you
  * screen, docs/oidc.md) instead of starting a new one.
  */
 const Confirm = z.boolean({ error: 'must be true or false' }).optional();
 
+/** Login checks only the shape: a wrong password must look like any other failure. */
 export const loginInput = z.object({
   Email: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(254).refine(noNul, NUL_ERROR),
   Password: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1024),

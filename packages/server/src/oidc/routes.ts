@@ -112,7 +112,7 @@ async function confirmationNeeded(
   return undefined;
 }
 
-/** The portal's Confirm it's you screen (web: screens/confirm.tsx), then back to `target`. */
+/** The portal's Confirm it's you screen (web: screens/login.tsx), then back to `target`. */
 function confirmLocation(publicUrl: string, target: string, kind: 'confirm' | 'step-up'): string {
   return `${publicUrl}/auth/#/${kind === 'step-up' ? 'stepup' : 'confirm'}/${encodeURIComponent(target)}`;
 }

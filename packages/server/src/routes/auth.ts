@@ -1,7 +1,7 @@
 import { ApiError, forgotPasswordInput, invalidInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, mfaChallengeAnswer, passwordAnswer } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginDeps } from '../services/login.js';
-import { SESSION_COOKIE } from '../middleware/auth.js';
+import { credentialOf } from '../middleware/auth.js';
 import { rememberDevice } from '../services/login-devices.js';
 import { passkeyAuthenticationOptions, passkeyLogin, relyingPartyOf } from '../services/passkeys.js';
 import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
@@ -33,16 +33,16 @@ function signInHandler<S extends z.ZodType<{ redirect?: string; Confirm?: boolea
       return;
     }
     // A confirmation (here or through its pending second factor) keeps the session and its cookie.
-    const token = outcome.confirmed ? (ctx.cookies.get(SESSION_COOKIE) ?? '') : outcome.token;
+    const token = outcome.confirmed ? (credentialOf(ctx)?.token ?? '') : outcome.token;
     if (!outcome.confirmed) setSessionCookie(ctx, deps.config, token);
     ctx.body = { accesstoken: token, redirect: await redirectAfterSignIn(deps.db, deps.config.publicOrigin, input.redirect, outcome.user) };
   };
 }
 
-/** The browser's signed-in session that `Confirm: true` confirms: a session cookie is required. */
+/** The signed-in session that `Confirm: true` confirms: the caller's (cookie or Bearer session token), never an API key. */
 function confirmedSession(ctx: Parameters<RouteSpec['handler']>[0]): { sessionId: number; email: string } {
   const principal = principalOf(ctx);
-  if (!principal || principal.via !== 'session' || principal.sessionId === undefined || !ctx.cookies.get(SESSION_COOKIE)) {
+  if (!principal || principal.via !== 'session' || principal.sessionId === undefined) {
     throw new ApiError('unauthenticated', 'there is no signed-in session to confirm; log in');
   }
   return { sessionId: principal.sessionId, email: principal.user.email };

@@ -1,5 +1,5 @@
 /**
- * What a portal session knows of its sign-in (docs/oidc.md, "What the provider tells apps"):
+ * What a portal session knows of its sign-in (docs/oidc.md, "What apps learn of the sign-in"):
  * `signed_in_at`, when the user last proved who they are (the sign-in, or a later confirmation or
  * step-up), and `amr`, the RFC 8176 methods used then, space-separated (`pwd otp mfa`). Older
  * sessions keep `signed_in_at` null (read as `created_at`) and an empty `amr`.
