@@ -135,6 +135,14 @@ describe('the OpenID provider tells the truth about the sign-in', () => {
     await json(await browserCall(s.browser, '/validatepassword', { Email: s.user.email, Password: s.user.password, Confirm: true }), 200);
     const claims = await tokensAt(s, (await s.browser.navigate(`${portal.url}${target}`)).url, old.start);
     expect(Date.now() / 1000 - claims.auth_time!).toBeLessThan(60);
+
+    // max_age=0: every request needs a confirmation, and one made for it is enough.
+    await signedInAgo(s.user.token, 5000);
+    const zero = await authorize(s, { max_age: '0' });
+    const again = confirmTarget(zero.url, 'confirm');
+    await json(await browserCall(s.browser, '/validatepassword', { Email: s.user.email, Password: s.user.password, Confirm: true }), 200);
+    const fresh = await tokensAt(s, (await s.browser.navigate(`${portal.url}${again}`)).url, zero.start);
+    expect(fresh.auth_time).toBeGreaterThanOrEqual(claims.auth_time!);
   });
 
   it('a confirmation by a user with a second factor takes both, and the ID token says mfa', async () => {

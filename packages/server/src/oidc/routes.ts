@@ -106,7 +106,9 @@ async function confirmationNeeded(
   if (reasons.includes(ACR_MFA_REASON) && wanted.includes('mfa') && !wanted.includes(acr)) {
     return (await secondFactorsOf(deps.db, principal.user.id)).length > 0 ? 'step-up' : 'no-second-factor';
   }
-  if (reasons.includes('login_prompt') && signedInAt < (details.iat ?? 0) * 1000) return 'confirm';
+  // A sign-in after the request began satisfies both (max_age=0 included).
+  if (signedInAt >= (details.iat ?? 0) * 1000) return undefined;
+  if (reasons.includes('login_prompt')) return 'confirm';
   const maxAge = Number(details.params.max_age);
   if (reasons.includes('max_age') && Number.isFinite(maxAge) && Date.now() - signedInAt > maxAge * 1000) return 'confirm';
   return undefined;
