@@ -19,6 +19,7 @@ import type {
   MailEntry,
   Passkey,
   PasswordAnswer,
+  MfaChallenge,
   PasswordResetLink,
   RecoveryCodes,
   TotpEnrolment,
@@ -266,14 +267,17 @@ export class PortalClient {
     /** WebAuthn authentication options: for a pending sign-in's user, or discoverable without a token. */
     passkeyOptions: (mfaToken?: string) =>
       this.request<unknown>('POST', '/passkey/options', mfaToken === undefined ? {} : { MfaToken: mfaToken }),
-    /** Signs in with a passkey's assertion (alone, or finishing a pending sign-in). */
-    validatePasskey: (response: unknown, mfaToken?: string, redirect?: string) =>
+    /** Signs in with a passkey's assertion (alone, or finishing a pending sign-in); `confirm` confirms the signed-in session instead. */
+    validatePasskey: (response: unknown, mfaToken?: string, redirect?: string, confirm?: boolean) =>
       this.request<LoginAnswer>('POST', '/validatepasskey', {
         response,
         ...(mfaToken === undefined ? {} : { MfaToken: mfaToken }),
         ...(redirect === undefined ? {} : { redirect }),
+        ...(confirm ? { Confirm: true } : {}),
       }),
     register: (input: RegisterInput) => this.request<LoginAnswer>('POST', '/register/', input),
+    /** A pending sign-in that steps the caller's session up to two factors (acr_values=mfa): finish it with validateMfa or validatePasskey. */
+    stepUp: () => this.request<MfaChallenge>('POST', '/stepup'),
     logout: () => this.request<void>('POST', '/logout'),
     options: () => this.request<LoginOptions>('GET', '/loginoptions'),
     /** Asks for a password-reset link by mail; answers the same whether or not the email is a user's. */

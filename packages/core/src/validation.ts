@@ -190,11 +190,18 @@ export type DenyInput = z.input<typeof denyInput>;
 
 const redirect = z.string({ error: 'must be a string' }).max(MAX_URL_LENGTH).optional();
 
+/**
+ * `Confirm: true`: the sign-in confirms the caller's signed-in session (the Confirm it's you
+ * screen, docs/oidc.md) instead of starting a new one.
+ */
+const Confirm = z.boolean({ error: 'must be true or false' }).optional();
+
 /** Login checks only the shape: a wrong password must look like any other failure. */
 export const loginInput = z.object({
   Email: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(254).refine(noNul, NUL_ERROR),
   Password: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1024),
   redirect,
+  Confirm,
 });
 export type LoginInput = z.input<typeof loginInput>;
 
@@ -282,4 +289,4 @@ const passkeyName = z.string({ error: 'must be a string' }).trim().min(1, { erro
 export const passkeyRegisterInput = z.object({ response: webAuthnResponse, name: passkeyName.optional() });
 export const passkeyRenameInput = z.object({ name: passkeyName });
 export const passkeyOptionsInput = z.object({ MfaToken: z.string({ error: 'must be a string' }).min(1).max(200).optional() });
-export const passkeyLoginInput = z.object({ response: webAuthnResponse, MfaToken: z.string({ error: 'must be a string' }).min(1).max(200).optional(), redirect });
+export const passkeyLoginInput = z.object({ response: webAuthnResponse, MfaToken: z.string({ error: 'must be a string' }).min(1).max(200).optional(), redirect, Confirm });

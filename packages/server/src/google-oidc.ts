@@ -47,7 +47,8 @@ export class OidcClient {
     return this.configuration;
   }
 
-  async authorizationUrl(checks: OidcChecks): Promise<URL> {
+  /** `confirm`: the user must sign in to Google again (prompt=login, max_age=0), for Confirm it's you. */
+  async authorizationUrl(checks: OidcChecks, confirm = false): Promise<URL> {
     const configuration = await this.discover().catch((error: unknown) => {
       throw translateOidcError(error);
     });
@@ -58,17 +59,23 @@ export class OidcClient {
       nonce: checks.nonce,
       code_challenge: await oidc.calculatePKCECodeChallenge(checks.codeVerifier),
       code_challenge_method: 'S256',
+      ...(confirm ? { prompt: 'login', max_age: '0' } : {}),
     });
   }
 
-  /** Redeems the code of the callback URL; answers the claims of the ID token once state, nonce, issuer, audience and expiry check out. */
-  async verifiedClaims(callbackUrl: URL, checks: OidcChecks): Promise<oidc.IDToken> {
+  /**
+   * Redeems the code of the callback URL; answers the claims of the ID token once state, nonce,
+   * issuer, audience and expiry check out. `confirm`: its `auth_time` must be present and fresh
+   * (openid-client's max_age check, with its clock tolerance).
+   */
+  async verifiedClaims(callbackUrl: URL, checks: OidcChecks, confirm = false): Promise<oidc.IDToken> {
     try {
       const tokens = await oidc.authorizationCodeGrant(await this.discover(), callbackUrl, {
         expectedState: checks.state,
         expectedNonce: checks.nonce,
         pkceCodeVerifier: checks.codeVerifier,
         idTokenExpected: true,
+        ...(confirm ? { maxAge: 0 } : {}),
       });
       const claims = tokens.claims();
       if (!claims) throw new ApiError('unauthenticated', 'the token response carries no ID token');

@@ -43,6 +43,8 @@ interface FlowOptions extends NavigateOptions {
   redirect?: string;
   token?: string;
   browser?: TestBrowser;
+  /** Confirm it's you: confirm the browser's signed-in session with Google. */
+  confirm?: boolean;
 }
 
 interface Flow {
@@ -50,6 +52,8 @@ interface Flow {
   browser: TestBrowser;
   /** The session cookie the portal set, if it did. */
   session: string | undefined;
+  /** Whether the provider asked for the account (its login form), rather than using its own session. */
+  askedToSignIn: boolean;
 }
 
 const isCallback = (url: URL) => url.origin === portal.url && url.pathname === CALLBACK;
@@ -63,11 +67,15 @@ async function signInWithGoogle(account: TestAccount, options: FlowOptions = {})
   const query = new URLSearchParams();
   if (options.redirect !== undefined) query.set('redirect', options.redirect);
   if (options.token !== undefined) query.set('token', options.token);
+  if (options.confirm) query.set('confirm', '1');
   let landing = await browser.navigate(`${portal.url}/auth/google${query.size > 0 ? `?${query}` : ''}`, options);
+  let askedToSignIn = false;
   for (let form = 0; form < 3 && landing.url.origin === idp.issuer && landing.response?.status === 200; form++) {
-    landing = await browser.submit(landing, landing.body.includes('name="login"') ? { login: account.sub } : {}, options);
+    const login = landing.body.includes('name="login"');
+    askedToSignIn ||= login;
+    landing = await browser.submit(landing, login ? { login: account.sub } : {}, options);
   }
-  return { landing, browser, session: browser.cookie(portal.url, 'accesstoken') };
+  return { landing, browser, session: browser.cookie(portal.url, 'accesstoken'), askedToSignIn };
 }
 
 function newAccount(claims: Partial<TestAccount> = {}): TestAccount {
@@ -325,5 +333,61 @@ describe('Google sign-in', () => {
       expect(flow.session).toBeDefined();
       expect(landedAt(flow)).toBe(portalPage('/applist/'));
     }
+  });
+});
+
+describe("Confirm it's you with Google (docs/oidc.md)", () => {
+  const sessionRow = (token: string) =>
+    portal.deps.db('sessions').where({ token_hash: createHash('sha256').update(token).digest('hex') }).first('id', 'signed_in_at', 'amr');
+
+  it('passes prompt=login and max_age=0 on to Google, and confirms the same session', async () => {
+    const user = await portal.createUser();
+    const account = newAccount({ email: user.email });
+    const first = await signInWithGoogle(account);
+    expect(first.askedToSignIn).toBe(true);
+    const session = first.session!;
+    const before = await sessionRow(session);
+    expect(before.amr).toBe('fed');
+    await portal.deps.db('sessions').where({ id: before.id }).update({ signed_in_at: Date.now() - 60 * 60 * 1000 });
+
+    // Without confirm, Google's own session answers at once; with it, Google asks again.
+    const sent: URL[] = [];
+    const confirmed = await signInWithGoogle(account, {
+      browser: first.browser,
+      confirm: true,
+      redirect: '/auth/#/applist',
+      rewrite: (url) => void sent.push(url),
+    });
+    const atGoogle = sent.find((url) => url.origin === idp.issuer && url.pathname.endsWith('/auth'));
+    expect(atGoogle?.searchParams.get('prompt')).toBe('login');
+    expect(atGoogle?.searchParams.get('max_age')).toBe('0');
+    expect(confirmed.askedToSignIn).toBe(true);
+    expect(landedAt(confirmed)).toBe(portalPage('/applist'));
+    // The same session, confirmed now.
+    expect(confirmed.session).toBe(session);
+    const after = await sessionRow(session);
+    expect(after.id).toBe(before.id);
+    expect(Date.now() - Number(after.signed_in_at)).toBeLessThan(60_000);
+    expect((await eventsOf(user.email))[0]).toBe('login with Google (confirming the session)');
+  });
+
+  it("refuses Google's answer when its auth_time is not a fresh sign-in", async () => {
+    const user = await portal.createUser();
+    const browser = new TestBrowser();
+    browser.setCookie(portal.url, 'accesstoken', user.token);
+    const before = await sessionRow(user.token);
+    const flow = await signInWithGoogle(newAccount({ email: user.email, authAgeSeconds: 3600 }), { browser, confirm: true });
+    expect(landedAt(flow)).toBe(FAILED_LOGIN());
+    expect(Number((await sessionRow(user.token)).signed_in_at)).toBe(Number(before.signed_in_at));
+  });
+
+  it("refuses a Google account that is not the signed-in user's", async () => {
+    const user = await portal.createUser();
+    const browser = new TestBrowser();
+    browser.setCookie(portal.url, 'accesstoken', user.token);
+    const other = await portal.createUser();
+    const flow = await signInWithGoogle(newAccount({ email: other.email }), { browser, confirm: true });
+    expect(landedAt(flow)).toBe(FAILED_LOGIN());
+    expect(flow.session).toBe(user.token);
   });
 });

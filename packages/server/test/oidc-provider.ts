@@ -16,6 +16,8 @@ export interface TestAccount {
   /** Google's hosted domain claim, for Google Workspace accounts. */
   hd?: string;
   name?: string;
+  /** A provider that answers with an old sign-in whatever it was asked: its `auth_time` is this many seconds ago. */
+  authAgeSeconds?: number;
 }
 
 export interface TestProvider {
@@ -152,7 +154,9 @@ export async function startTestProvider(port = 0): Promise<TestProvider> {
         response.writeHead(400, { 'content-type': 'text/plain' }).end('unknown account');
         return;
       }
-      await provider.interactionFinished(request, response, { login: { accountId: login } }, { mergeWithLastSubmission: false });
+      const age = accounts.get(login)!.authAgeSeconds;
+      const ts = age === undefined ? undefined : Math.floor(Date.now() / 1000) - age;
+      await provider.interactionFinished(request, response, { login: { accountId: login, ts } }, { mergeWithLastSubmission: false });
       return;
     }
     const accountId = details.session?.accountId as string;

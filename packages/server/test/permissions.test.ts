@@ -77,6 +77,7 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /accessrequest/:id/deny': 'admin',
   'POST /validatepassword': 'public',
   'POST /validatemfa': 'public',
+  'POST /stepup': 'user-session',
   'POST /passkey/options': 'public',
   'POST /validatepasskey': 'public',
   'POST /register': 'public',

@@ -31,6 +31,8 @@ const admin = (element: ReactNode) => <RequireAdmin>{element}</RequireAdmin>;
 const routes: RouteObject[] = [
   { path: paths.home, element: <Navigate to={paths.login} replace /> },
   { path: `${paths.login}/:redirect?/:token?`, element: <Login /> },
+  { path: '/confirm/:redirect', element: <Login confirm="confirm" /> },
+  { path: '/stepup/:redirect', element: <Login confirm="stepup" /> },
   { path: paths.failedLogin, element: <FailedLogin /> },
   { path: paths.resetPassword, element: <ResetPassword /> },
   { path: '/reset/:token', element: <SetNewPassword /> },

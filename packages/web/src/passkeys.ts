@@ -21,11 +21,11 @@ export function isIpAddress(hostname: string): boolean {
 }
 
 /** Runs the browser's authentication ceremony and signs in: alone, or finishing a pending sign-in. */
-export async function signInWithPasskey(mfaToken?: string, redirect?: string) {
+export async function signInWithPasskey(mfaToken?: string, redirect?: string, confirm?: boolean) {
   const { startAuthentication } = await webauthn();
   const optionsJSON = (await api.auth.passkeyOptions(mfaToken)) as Parameters<typeof startAuthentication>[0]['optionsJSON'];
   const response = await startAuthentication({ optionsJSON });
-  return api.auth.validatePasskey(response, mfaToken, redirect);
+  return api.auth.validatePasskey(response, mfaToken, redirect, confirm);
 }
 
 /** Runs the browser's registration ceremony and registers the passkey, named after the browser. */

@@ -13,6 +13,10 @@ export const paths = {
   accessTokens: '/accesstokens',
   logs: '/logs',
   login: '/login',
+  /** Confirm it's you (docs/oidc.md): the signed-in user proves it again, then goes to `redirect`. */
+  confirm: (redirect: string) => `/confirm/${encodeURIComponent(redirect)}`,
+  /** The same screen when an app asks for two factors (acr_values=mfa). */
+  stepUp: (redirect: string) => `/stepup/${encodeURIComponent(redirect)}`,
   /** The signed-in user's password, second factors and sessions. */
   account: '/account',
   failedLogin: '/failedlogin',
@@ -37,9 +41,10 @@ export function loginPath(redirect?: string, token?: string): string {
   return token ? `${base}/${encodeURIComponent(token)}` : base;
 }
 
-/** Google sign-in is a plain browser navigation to the server. */
-export function googleLoginUrl(redirect: string, token?: string): string {
+/** Google sign-in is a plain browser navigation to the server; `confirm` confirms the signed-in session. */
+export function googleLoginUrl(redirect: string, token?: string, confirm?: boolean): string {
   const query = new URLSearchParams({ redirect });
   if (token) query.set('token', token);
+  if (confirm) query.set('confirm', '1');
   return `/auth/google?${query.toString()}`;
 }

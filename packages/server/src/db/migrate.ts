@@ -17,6 +17,7 @@ import * as passkeys from './migrations/20261123-550-passkeys.js';
 import * as eventLogDayCounts from './migrations/20261123-600-event-log-day-counts.js';
 import * as eventLogActorType from './migrations/20261123-350-event-log-actor-type.js';
 import * as backgroundJobs from './migrations/20261123-351-background-jobs.js';
+import * as sessionSignInFactors from './migrations/20261125-100-session-sign-in-factors.js';
 import * as emailVerified from './migrations/20261125-200-email-verified.js';
 import * as apiKeyNameExpiry from './migrations/20261125-300-api-key-name-expiry.js';
 
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '20261123-450-oidc-provider': oidcProvider,
   '20261123-550-passkeys': passkeys,
   '20261123-600-event-log-day-counts': eventLogDayCounts,
+  '20261125-100-session-sign-in-factors': sessionSignInFactors,
   '20261125-200-email-verified': emailVerified,
   '20261125-300-api-key-name-expiry': apiKeyNameExpiry,
 };

@@ -117,6 +117,8 @@ export async function clientMetadata(db: Knex, clientId: string): Promise<Adapte
     response_types: ['code'],
     token_endpoint_auth_method: isPublic ? 'none' : 'client_secret_basic',
     id_token_signed_response_alg: row.id_token_alg,
+    // Every ID token says when the user really signed in (docs/oidc.md), not only when asked.
+    require_auth_time: true,
     // Loopback redirect URIs are fine for a web client here (docs/oidc.md: http only on loopback).
     application_type: 'web',
     'urn:tools-portal:app_id': row.app_id,

@@ -25,6 +25,7 @@ import type { AuthCache } from '../services/auth-cache.js';
 import { logout } from '../services/login.js';
 import type { SecretBox } from '../services/secret-box.js';
 import type { Principal } from '../services/sessions.js';
+import { acrOf } from '../services/sign-in.js';
 import { usersQuery, toCurrentUser, type UserRow } from '../services/users.js';
 import { knexAdapter } from './adapter.js';
 import { clientMetadata, secretMatches } from './clients.js';
@@ -222,7 +223,16 @@ export function corsAllowed(origin: string, client: { clientAuthMethod?: string;
   });
 }
 
-/** The interaction policy: the default prompts, plus the offline_access repair before an interaction is saved. */
+/** The `acr_values` of a request (space-separated, in order of preference). */
+export const requestedAcrs = (params: Record<string, unknown> | undefined): string[] => String(params?.acr_values ?? '').split(' ').filter(Boolean);
+
+/** The interaction reason of a step-up to two factors. */
+export const ACR_MFA_REASON = 'acr_mfa';
+
+/**
+ * The interaction policy: the default prompts, plus the offline_access repair before an interaction
+ * is saved, and `acr_values=mfa`: a session signed in with one factor must step up (docs/oidc.md).
+ */
 function policy() {
   const prompts = interactionPolicy.base();
   const login = prompts.get('login')!;
@@ -232,6 +242,14 @@ function policy() {
       return interactionPolicy.Check.NO_NEED_TO_PROMPT;
     }),
     0,
+  );
+  login.checks.add(
+    new interactionPolicy.Check(ACR_MFA_REASON, 'two factors are required (acr_values=mfa)', 'login_required', (ctx) => {
+      const wanted = requestedAcrs(ctx.oidc.params);
+      const acr = ctx.oidc.session?.acr;
+      if (!wanted.includes('mfa') || !ctx.oidc.session?.accountId || (acr && wanted.includes(acr))) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      return interactionPolicy.Check.REQUEST_PROMPT;
+    }),
   );
   return prompts;
 }
@@ -263,7 +281,10 @@ async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promi
       long: { signed: true, httpOnly: true, sameSite: 'lax' },
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
+    // `acr` and `amr` are in every ID token (docs/oidc.md): they come from the session, not the account.
+    claims: { openid: ['sub', 'acr', 'amr'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
+    // The values of `acr`: two factors, one (a password), or Google.
+    acrValues: ['mfa', 'pwd', 'fed'],
     scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
     // The ID token carries the claims of the granted scopes too, as most relying parties expect.
     conformIdTokenClaims: false,
@@ -392,11 +413,9 @@ function bindSessionToPortal(provider: Provider, db: Knex): void {
       return register(ctx, new Session());
     }
     const prefix = boundPrefix(principal);
-    if (session.uid?.startsWith(prefix) && session.accountId === String(principal.user.id)) return session;
+    if (session.uid?.startsWith(prefix) && session.accountId === String(principal.user.id)) return Object.assign(session, signInOf(principal));
     const uid = `${prefix}${randomBytes(12).toString('base64url')}`;
-    const row = await db('sessions').where({ id: principal.sessionId }).first('created_at');
-    const loginTs = Math.floor(Number(row?.created_at ?? Date.now()) / 1000);
-    return register(ctx, new Session({ uid, accountId: String(principal.user.id), loginTs }));
+    return register(ctx, new Session({ uid, accountId: String(principal.user.id), ...signInOf(principal) }));
   };
   const register = (ctx: KoaContextWithOIDC, session: SessionLike) => {
     if (ctx.oidc) ctx.oidc.entity('Session', session as never);
@@ -407,6 +426,15 @@ function bindSessionToPortal(provider: Provider, db: Knex): void {
 interface SessionLike {
   uid: string;
   accountId?: string;
+}
+
+/**
+ * What the provider's session tells apps of the sign-in (`auth_time`, `amr`, `acr`): always the
+ * portal session's, when its user really signed in or last confirmed it, never the request's.
+ */
+export function signInOf(principal: Principal): { loginTs: number; amr?: string[]; acr: string } {
+  const amr = principal.amr ?? [];
+  return { loginTs: Math.floor((principal.signedInAt ?? Date.now()) / 1000), ...(amr.length > 0 ? { amr } : {}), acr: acrOf(amr) };
 }
 
 /** After a provider route: the event-log row of a sign-in, and RP-initiated logout ending the portal session. */

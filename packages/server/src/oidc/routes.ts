@@ -6,13 +6,15 @@
  */
 import { ApiError } from '@tools-portal/core';
 import type { Context, Next } from 'koa';
+import type { InteractionResults } from 'oidc-provider';
 import { SESSION_COOKIE } from '../middleware/auth.js';
 import type { Deps } from '../routes/route.js';
 import { loginLocation } from '../forward-auth-http.js';
 import { secretKeyMissing } from '../services/secret-box.js';
+import { secondFactorsOf } from '../services/second-factors.js';
 import { principalFromToken, type Principal } from '../services/sessions.js';
 import { interactionExpiredPage, PAGE_CSS, PAGE_CSS_PATH } from './pages.js';
-import { INTERACTION_PATH, ROUTES, setPortalPrincipal } from './provider.js';
+import { ACR_MFA_REASON, INTERACTION_PATH, requestedAcrs, ROUTES, setPortalPrincipal, signInOf } from './provider.js';
 
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
 
@@ -68,10 +70,51 @@ async function interaction(ctx: Context, deps: Deps, uid: string): Promise<void>
     return;
   }
   const accountId = String(principal.user.id);
-  const result =
-    details.prompt.name === 'consent'
-      ? { consent: details.grantId ? { grantId: details.grantId } : {} }
-      : { login: { accountId } };
+  let result: InteractionResults;
+  if (details.prompt.name === 'consent') result = { consent: details.grantId ? { grantId: details.grantId } : {} };
+  else {
+    const confirmation = await confirmationNeeded(deps, principal, details);
+    if (confirmation === 'no-second-factor') {
+      result = { error: 'unmet_authentication_requirements', error_description: 'two factors are required and this user has no second factor' };
+    } else if (confirmation) {
+      ctx.redirect(confirmLocation(deps.config.publicUrl, `${INTERACTION_PATH}${uid}`, confirmation));
+      return;
+    } else {
+      const { loginTs, amr, acr } = signInOf(principal);
+      result = { login: { accountId, ts: loginTs, amr, acr } };
+    }
+  }
   ctx.respond = false;
   await provider.interactionFinished(ctx.req, ctx.res, result, { mergeWithLastSubmission: true });
+}
+
+/**
+ * Whether the portal session satisfies the request, else how the user must confirm it is them
+ * (docs/oidc.md): `prompt=login` wants a sign-in after the request began, `max_age` one recent
+ * enough, `acr_values=mfa` one with two factors (a step-up; refused for a user without a second
+ * factor). The session's sign-in time and methods are the truth the provider passes on.
+ */
+async function confirmationNeeded(
+  deps: Deps,
+  principal: Principal,
+  details: { prompt: { reasons: string[] }; params: Record<string, unknown>; iat?: number },
+): Promise<'confirm' | 'step-up' | 'no-second-factor' | undefined> {
+  const { reasons } = details.prompt;
+  const signedInAt = principal.signedInAt ?? 0;
+  const wanted = requestedAcrs(details.params);
+  const acr = signInOf(principal).acr;
+  if (reasons.includes(ACR_MFA_REASON) && wanted.includes('mfa') && !wanted.includes(acr)) {
+    return (await secondFactorsOf(deps.db, principal.user.id)).length > 0 ? 'step-up' : 'no-second-factor';
+  }
+  // A sign-in after the request began satisfies both (max_age=0 included).
+  if (signedInAt >= (details.iat ?? 0) * 1000) return undefined;
+  if (reasons.includes('login_prompt')) return 'confirm';
+  const maxAge = Number(details.params.max_age);
+  if (reasons.includes('max_age') && Number.isFinite(maxAge) && Date.now() - signedInAt > maxAge * 1000) return 'confirm';
+  return undefined;
+}
+
+/** The portal's Confirm it's you screen (web: screens/login.tsx), then back to `target`. */
+function confirmLocation(publicUrl: string, target: string, kind: 'confirm' | 'step-up'): string {
+  return `${publicUrl}/auth/#/${kind === 'step-up' ? 'stepup' : 'confirm'}/${encodeURIComponent(target)}`;
 }

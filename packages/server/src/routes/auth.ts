@@ -1,34 +1,51 @@
-import { forgotPasswordInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, passwordAnswer } from '@tools-portal/core';
+import { ApiError, forgotPasswordInput, invalidInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, mfaChallengeAnswer, passwordAnswer } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginDeps } from '../services/login.js';
+import { credentialOf } from '../middleware/auth.js';
 import { rememberDevice } from '../services/login-devices.js';
 import { passkeyAuthenticationOptions, passkeyLogin, relyingPartyOf } from '../services/passkeys.js';
 import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
 import { redirectAfterSignIn } from '../services/redirects.js';
 import type { ClientInfo } from '../services/sessions.js';
-import { isPending, type SignInOutcome } from '../services/sign-in.js';
-import { auditOf, bodyOf, clientInfo, noContent, principalOf, type Deps, type RouteSpec } from './route.js';
+import { beginStepUp, isPending, type SignInOutcome } from '../services/sign-in.js';
+import { actorOf, auditOf, bodyOf, clientInfo, noContent, principalOf, type Deps, type RouteSpec } from './route.js';
 
 /**
  * Password login and registration from an invite answer alike: the session cookie, and
  * {accesstoken, redirect} with the requested redirect if it may be followed for this user. A password login
  * of a user with a second factor answers {mfa: {token, methods}} instead, without a session.
  */
-function signInHandler<S extends z.ZodType<{ redirect?: string }>>(
+function signInHandler<S extends z.ZodType<{ redirect?: string; Confirm?: boolean }>>(
   schema: S,
-  signIn: (deps: Deps, info: ClientInfo, input: z.output<S>, deviceId: string | undefined) => Promise<SignInOutcome & { deviceId?: string }>,
+  signIn: (deps: Deps, info: ClientInfo, input: z.output<S>, deviceId: string | undefined, confirms: number | undefined) => Promise<SignInOutcome & { deviceId?: string }>,
 ): RouteSpec['handler'] {
   return async (ctx, deps) => {
     const input = bodyOf(ctx, schema);
-    const outcome = await signIn(deps, clientInfo(ctx), input, ctx.cookies.get(DEVICE_COOKIE));
+    const confirming = input.Confirm === true ? confirmedSession(ctx) : undefined;
+    const email = (input as { Email?: unknown }).Email;
+    if (confirming && typeof email === 'string' && email.trim().toLowerCase() !== confirming.email) {
+      throw invalidInput('Email', 'must be the email of the signed-in user');
+    }
+    const outcome = await signIn(deps, clientInfo(ctx), input, ctx.cookies.get(DEVICE_COOKIE), confirming?.sessionId);
     if (outcome.deviceId) setDeviceCookie(ctx, deps.config, outcome.deviceId);
     if (isPending(outcome)) {
       ctx.body = { mfa: outcome.mfa };
       return;
     }
-    setSessionCookie(ctx, deps.config, outcome.token);
-    ctx.body = { accesstoken: outcome.token, redirect: await redirectAfterSignIn(deps.db, deps.config.publicOrigin, input.redirect, outcome.user) };
+    // A confirmation (here or through its pending second factor) keeps the session and its cookie.
+    const token = outcome.confirmed ? (credentialOf(ctx)?.token ?? '') : outcome.token;
+    if (!outcome.confirmed) setSessionCookie(ctx, deps.config, token);
+    ctx.body = { accesstoken: token, redirect: await redirectAfterSignIn(deps.db, deps.config.publicOrigin, input.redirect, outcome.user) };
   };
+}
+
+/** The signed-in session that `Confirm: true` confirms: the caller's (cookie or Bearer session token), never an API key. */
+function confirmedSession(ctx: Parameters<RouteSpec['handler']>[0]): { sessionId: number; email: string } {
+  const principal = principalOf(ctx);
+  if (!principal || principal.via !== 'session' || principal.sessionId === undefined) {
+    throw new ApiError('unauthenticated', 'there is no signed-in session to confirm; log in');
+  }
+  return { sessionId: principal.sessionId, email: principal.user.email };
 }
 
 const loginDeps = (deps: Deps): LoginDeps => ({ db: deps.db, hasher: deps.hasher, policy: deps.config });
@@ -40,8 +57,8 @@ export const authRoutes: RouteSpec[] = [
     body: loginInput,
     response: { schema: passwordAnswer },
     access: 'public',
-    summary: 'Log in: {Email, Password, redirect?} answers {accesstoken, redirect} and sets the cookie',
-    handler: signInHandler(loginInput, (deps, info, input, deviceId) => passwordLogin(loginDeps(deps), info, input.Email, input.Password, deviceId)),
+    summary: "Log in: {Email, Password, redirect?, Confirm?} answers {accesstoken, redirect} and sets the cookie; Confirm: true confirms the signed-in session (Confirm it's you) instead",
+    handler: signInHandler(loginInput, (deps, info, input, deviceId, confirms) => passwordLogin(loginDeps(deps), info, input.Email, input.Password, deviceId, confirms)),
   },
   {
     method: 'POST',
@@ -69,9 +86,9 @@ export const authRoutes: RouteSpec[] = [
     body: passkeyLoginInput,
     response: { schema: loginAnswer },
     access: 'public',
-    summary: 'Sign in with a passkey, alone or finishing a pending sign-in: {response, MfaToken?, redirect?} answers {accesstoken, redirect} and sets the cookie',
-    handler: signInHandler(passkeyLoginInput, (deps, info, input, deviceId) =>
-      passkeyLogin({ db: deps.db, policy: deps.config }, relyingPartyOf(deps.config.publicUrl), info, input.response, input.MfaToken, deviceId),
+    summary: 'Sign in with a passkey, alone or finishing a pending sign-in: {response, MfaToken?, redirect?, Confirm?} answers {accesstoken, redirect} and sets the cookie; Confirm: true confirms the signed-in session instead',
+    handler: signInHandler(passkeyLoginInput, (deps, info, input, deviceId, confirms) =>
+      passkeyLogin({ db: deps.db, policy: deps.config }, relyingPartyOf(deps.config.publicUrl), info, input.response, input.MfaToken, deviceId, confirms),
     ),
   },
   {
@@ -80,6 +97,19 @@ export const authRoutes: RouteSpec[] = [
     access: 'public',
     summary: 'Second factor of a pending sign-in: {MfaToken, Code, redirect?} answers {accesstoken, redirect} and sets the cookie',
     handler: signInHandler(mfaInput, (deps, info, input, deviceId) => secondFactorLogin(loginDeps(deps), deps.secrets, info, input.MfaToken, input.Code, deviceId)),
+  },
+  {
+    method: 'POST',
+    path: '/stepup',
+    response: { schema: mfaChallengeAnswer },
+    access: 'user',
+    sessionOnly: true,
+    summary:
+      "Step the signed-in session up to two factors (Confirm it's you for acr_values=mfa): answers {mfa: {token, methods}}, a pending sign-in that /validatemfa or /validatepasskey finishes on this session; 409 for a user without a second factor",
+    async handler(ctx, { db }) {
+      // sessionOnly: the caller is a session (cookie or Bearer session token), never an API key.
+      ctx.body = await beginStepUp(db, actorOf(ctx), principalOf(ctx)!.sessionId!);
+    },
   },
   {
     method: 'POST',

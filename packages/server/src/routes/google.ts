@@ -1,6 +1,7 @@
 /**
  * Browser routes of Google sign-in (not under the API): `/auth/google?redirect=…&token=…` starts
- * it, `/auth/google/callback` finishes it. A browser never sees a JSON error here: every failure
+ * it (`&confirm=1`: Confirm it's you for the signed-in session, docs/oidc.md),
+ * `/auth/google/callback` finishes it. A browser never sees a JSON error here: every failure
  * is logged and sends it to the Failed Login screen.
  */
 import Router from '@koa/router';
@@ -9,10 +10,12 @@ import type { Context } from 'koa';
 import { serializeCookie, setSessionCookie } from '../cookies.js';
 import { translateDatabaseError } from '../db/errors.js';
 import { OidcClient } from '../google-oidc.js';
+import { SESSION_COOKIE } from '../middleware/auth.js';
 import { logEvent, logRepeated } from '../services/audit.js';
 import { OIDC_LOGIN_TTL_SECONDS } from '../services/oidc-logins.js';
 import { hitRateLimit, type RateLimit } from '../services/rate-limits.js';
 import { finishGoogleSignIn, startGoogleSignIn } from '../services/google-sign-in.js';
+import { principalFromToken } from '../services/sessions.js';
 import { clientInfo, type Deps } from './route.js';
 
 export const GOOGLE_START_PATH = '/auth/google';
@@ -73,7 +76,11 @@ export function googleRouter(deps: Deps): Router {
     if (!client) return notConfigured(ctx);
     try {
       if (!(await withinStartLimit(ctx))) return;
-      const started = await startGoogleSignIn(db, client, { redirect: queryText(ctx, 'redirect'), inviteToken: queryText(ctx, 'token') }, config);
+      // Confirm it's you: only a browser's signed-in session (the cookie) can be confirmed.
+      const token = queryText(ctx, 'confirm') === '1' ? ctx.cookies.get(SESSION_COOKIE) : undefined;
+      const principal = token ? await principalFromToken(db, token, config) : null;
+      const confirms = principal?.via === 'session' ? principal.sessionId : undefined;
+      const started = await startGoogleSignIn(db, client, { redirect: queryText(ctx, 'redirect'), inviteToken: queryText(ctx, 'token'), confirms }, config);
       ctx.append('Set-Cookie', loginCookie(started.binding, OIDC_LOGIN_TTL_SECONDS));
       ctx.redirect(started.authorizationUrl.href);
     } catch (error) {
@@ -90,7 +97,7 @@ export function googleRouter(deps: Deps): Router {
       // Built from PUBLIC_URL, not the Host header: it must equal the redirect URI registered at Google.
       const callbackUrl = new URL(`${config.publicUrl}${GOOGLE_CALLBACK_PATH}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
       const signedIn = await finishGoogleSignIn(db, client, clientInfo(ctx), ctx.cookies.get(GOOGLE_LOGIN_COOKIE), callbackUrl, config);
-      setSessionCookie(ctx, config, signedIn.token);
+      if (!signedIn.confirmed) setSessionCookie(ctx, config, signedIn.token);
       ctx.redirect(signedIn.redirect);
     } catch (error) {
       failed(ctx, error);

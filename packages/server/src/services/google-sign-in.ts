@@ -10,7 +10,7 @@ import { translateDatabaseError } from '../db/errors.js';
 import { newChecks, type OidcClient } from '../google-oidc.js';
 import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
 import { openInvite, registerFromInvite } from './login.js';
-import { savePendingLogin, takePendingLogin } from './oidc-logins.js';
+import { savePendingLogin, takePendingLogin, type PendingLogin } from './oidc-logins.js';
 import { redirectAfterSignIn, redirectToKeep } from './redirects.js';
 import type { ClientInfo } from './sessions.js';
 import { completeSignIn, type SignedIn, type SignInMethod, type SignInPolicy } from './sign-in.js';
@@ -36,6 +36,8 @@ export interface GoogleSignInPolicy extends SignInPolicy {
 export interface StartRequest {
   redirect: string | undefined;
   inviteToken: string | undefined;
+  /** The signed-in session to confirm (Confirm it's you): Google is asked for a fresh sign-in. */
+  confirms?: number;
 }
 
 const MAX_INVITE_TOKEN = 200;
@@ -50,8 +52,9 @@ export async function startGoogleSignIn(
   const checks = newChecks();
   const inviteToken = request.inviteToken && request.inviteToken.length <= MAX_INVITE_TOKEN ? request.inviteToken : null;
   const redirect = await redirectToKeep(db, policy.publicOrigin, request.redirect);
-  const authorizationUrl = await client.authorizationUrl(checks);
-  const binding = await savePendingLogin(db, { ...checks, inviteToken, redirect }, policy.googlePendingMax);
+  const confirms = request.confirms ?? null;
+  const authorizationUrl = await client.authorizationUrl(checks, confirms !== null);
+  const binding = await savePendingLogin(db, { ...checks, inviteToken: confirms === null ? inviteToken : null, redirect, confirms }, policy.googlePendingMax);
   return { binding, authorizationUrl };
 }
 
@@ -71,10 +74,10 @@ export async function finishGoogleSignIn(
   let subject: EventSubject = {};
   try {
     const pending = await takePendingLogin(db, binding);
-    const claims = await client.verifiedClaims(callbackUrl, pending);
+    const claims = await client.verifiedClaims(callbackUrl, pending, pending.confirms !== null);
     const identity = toIdentity(claims);
     subject = { user: identity.email || `google:${identity.sub}` };
-    const signedIn = await decide(db, info, identity, pending.inviteToken, policy, (found) => (subject = found));
+    const signedIn = await decide(db, info, identity, pending, policy, (found) => (subject = found));
     return { ...signedIn, redirect: await redirectAfterSignIn(db, policy.publicOrigin, pending.redirect, signedIn.user) };
   } catch (error) {
     const known = translateDatabaseError(error);
@@ -102,13 +105,14 @@ async function decide(
   db: Knex,
   info: ClientInfo,
   identity: GoogleIdentity,
-  inviteToken: string | null,
+  { inviteToken, confirms }: Pick<PendingLogin, 'inviteToken' | 'confirms'>,
   policy: GoogleSignInPolicy,
   about: (subject: EventSubject) => void,
 ): Promise<SignedIn> {
   const { email, sub } = identity;
   const audit: Audit = { actor: null, ...info };
-  const signIn = (user: CurrentUser, method: SignInMethod) => completeSignIn(db, user, method, info, policy);
+  // A confirmation updates the signed-in session, and only its user's Google account can (services/sign-in.ts).
+  const signIn = (user: CurrentUser, method: SignInMethod) => completeSignIn(db, user, method, info, policy, { confirms: confirms ?? undefined });
 
   if (!email || !identity.emailVerified) throw refused('the Google account has no verified email address');
 
@@ -131,6 +135,8 @@ async function decide(
     await markEmailVerified(db, known.id, email);
     return signIn(toCurrentUser(known), 'google-linked');
   }
+
+  if (confirms !== null) throw refused("the Google account is not the signed-in user's");
 
   if (inviteToken) {
     try {

@@ -52,6 +52,7 @@ export async function passwordLogin(
   emailInput: string,
   password: string,
   deviceId?: string,
+  confirms?: number,
 ): Promise<SignInOutcome & { deviceId?: string }> {
   const { db, hasher, policy } = deps;
   const email = emailInput.trim().toLowerCase();
@@ -90,7 +91,7 @@ export async function passwordLogin(
   }
   const user = toCurrentUser(row);
   const outcome = await db.transaction(async (trx) => {
-    const done = await beginSignIn(trx, user, emailBanned ? 'password-known-device' : 'password', info, policy);
+    const done = await beginSignIn(trx, user, emailBanned ? 'password-known-device' : 'password', info, policy, confirms);
     // A browser this account has not signed in from before (its very first sign-in aside).
     if (!device && (await hasDevices(trx, user.id))) await queueNotice(trx, policy, 'new-browser', { email, origin: info });
     return done;
@@ -128,7 +129,7 @@ export async function secondFactorLogin(
   };
   let signedIn: SignedIn & { deviceId: string };
   try {
-    signedIn = await finishPendingSignIn(db, pending, user, useCode, info, policy, deviceId);
+    signedIn = await finishPendingSignIn(db, pending, user, { secondFactor: useCode }, info, policy, deviceId);
   } catch (error) {
     if (!(error instanceof WrongSecondFactor)) {
       await releaseAttempt(db, reservation);

@@ -22,6 +22,8 @@ export interface PendingLogin {
   inviteToken: string | null;
   /** The target after sign-in, already resolved to a safe one. */
   redirect: string;
+  /** The portal session this sign-in confirms (Confirm it's you), if it is a confirmation. */
+  confirms: number | null;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function savePendingLogin(db: Knex, login: PendingLogin, maxPending
       code_verifier: login.codeVerifier,
       invite_token: login.inviteToken,
       redirect: login.redirect,
+      session_id: login.confirms,
       created_at: now,
       expires_at: now + OIDC_LOGIN_TTL_SECONDS * 1000,
     },
@@ -64,5 +67,6 @@ export async function takePendingLogin(db: Knex, binding: string | undefined): P
     codeVerifier: row.code_verifier,
     inviteToken: row.invite_token,
     redirect: row.redirect,
+    confirms: row.session_id === null || row.session_id === undefined ? null : Number(row.session_id),
   };
 }

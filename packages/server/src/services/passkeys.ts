@@ -238,9 +238,14 @@ export async function passkeyAuthenticationOptions(db: Knex, policy: ChallengePo
 
 const refused = () => new ApiError('unauthenticated', 'the passkey was not accepted');
 
+/** A passkey that was accepted, by RFC 8176's names: `hwk` bound to its device, `swk` synced (backed up). */
+interface PasskeyProof {
+  key: 'hwk' | 'swk';
+}
+
 /** Whether the assertion holds for the stored passkey and its challenge (used up), with a counter that moved on. */
-async function checkAssertion(db: Knex, rp: RelyingParty, response: { id: string }, row: PasskeyRow | undefined, pending: PendingRow | undefined): Promise<boolean> {
-  if (!row || (pending && row.user_id !== pending.user_id)) return false;
+async function checkAssertion(db: Knex, rp: RelyingParty, response: { id: string }, row: PasskeyRow | undefined, pending: PendingRow | undefined): Promise<PasskeyProof | undefined> {
+  if (!row || (pending && row.user_id !== pending.user_id)) return undefined;
   let verification;
   try {
     verification = await verifyAuthenticationResponse({
@@ -252,14 +257,15 @@ async function checkAssertion(db: Knex, rp: RelyingParty, response: { id: string
       requireUserVerification: !pending,
     });
   } catch {
-    return false;
+    return undefined;
   }
-  if (!verification.verified) return false;
-  const { newCounter } = verification.authenticationInfo;
+  if (!verification.verified) return undefined;
+  const { newCounter, credentialDeviceType } = verification.authenticationInfo;
   // Atomic: of two assertions with the same counter, only one moves it on.
   const update = db('passkeys').where({ id: row.id });
   if (newCounter > 0) update.andWhere('counter', '<', newCounter);
-  return (await update.update({ counter: newCounter, last_used_at: Date.now() })) > 0;
+  if ((await update.update({ counter: newCounter, last_used_at: Date.now() })) === 0) return undefined;
+  return { key: credentialDeviceType === 'singleDevice' ? 'hwk' : 'swk' };
 }
 
 /**
@@ -274,6 +280,7 @@ export async function passkeyLogin(
   response: { id: string },
   mfaToken?: string,
   deviceId?: string,
+  confirms?: number,
 ): Promise<SignedIn> {
   const { db, policy } = deps;
   const audit: Audit = { actor: null, ...info };
@@ -283,7 +290,7 @@ export async function passkeyLogin(
   const owner = ownerId === undefined ? undefined : await currentUserById(db, ownerId).catch(() => undefined);
   const subject: EventSubject | undefined = owner ? { client: owner.client.name, user: owner.email } : undefined;
   const reservation = await admitSignInAttempt(db, policy, audit, await attemptSubjects(db, info, owner?.email, deviceId), subject);
-  let accepted: boolean;
+  let accepted: PasskeyProof | undefined;
   try {
     accepted = await checkAssertion(db, rp, response, row, pending);
   } catch (error) {
@@ -296,6 +303,6 @@ export async function passkeyLogin(
   }
   await releaseAttempt(db, reservation);
   const user = owner ?? (await currentUserById(db, row!.user_id));
-  if (pending) return finishPendingSignIn(db, pending, user, 'passkey', info, policy, deviceId);
-  return completeSignIn(db, user, 'passkey', info, policy);
+  if (pending) return finishPendingSignIn(db, pending, user, { secondFactor: 'passkey', key: accepted.key }, info, policy, deviceId);
+  return completeSignIn(db, user, 'passkey', info, policy, { key: accepted.key, confirms });
 }

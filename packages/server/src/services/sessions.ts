@@ -25,6 +25,9 @@ export interface Principal {
   apiKeyId?: number;
   /** A session restricted to enrolling a second factor (MFA_REQUIRED). */
   restricted: boolean;
+  /** Sessions: when the user last proved who they are (ms), and how (RFC 8176 methods; empty for older sessions). */
+  signedInAt?: number;
+  amr?: string[];
 }
 
 export interface ClientInfo {
@@ -40,7 +43,15 @@ const SESSION_BY_HASH = preparedSelect((db, tokenHash: string) =>
   usersQuery(db)
     .join('sessions', 'sessions.user_id', 'users.id')
     .where('sessions.token_hash', tokenHash)
-    .select('sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.mfa_enrollment_required as restricted')
+    .select(
+      'sessions.id as session_id',
+      'sessions.last_seen_at',
+      'sessions.expires_at',
+      'sessions.mfa_enrollment_required as restricted',
+      'sessions.created_at as session_created_at',
+      'sessions.signed_in_at',
+      'sessions.amr',
+    )
     .limit(1, LITERAL),
 );
 
@@ -59,7 +70,10 @@ export async function principalFromToken(db: Knex, token: string, policy: Sessio
     }
     return { user: toCurrentUser(row), via: 'apikey', apiKeyId: row.key_id, restricted: false };
   }
-  const [row] = await readPrepared<UserRow & { session_id: number; last_seen_at: number; expires_at: number; restricted: boolean | number }, [string]>(
+  const [row] = await readPrepared<
+    UserRow & { session_id: number; last_seen_at: number; expires_at: number; restricted: boolean | number; session_created_at: number; signed_in_at: number | null; amr: string },
+    [string]
+  >(
     db,
     SESSION_BY_HASH,
     [sha256(token)],
@@ -74,7 +88,14 @@ export async function principalFromToken(db: Knex, token: string, policy: Sessio
   if (now - lastSeen > TOUCH_INTERVAL_MS) {
     await db('sessions').where({ id: row.session_id }).update({ last_seen_at: now });
   }
-  return { user: toCurrentUser(row), via: 'session', sessionId: row.session_id, restricted: Boolean(row.restricted) };
+  return {
+    user: toCurrentUser(row),
+    via: 'session',
+    sessionId: row.session_id,
+    restricted: Boolean(row.restricted),
+    signedInAt: Number(row.signed_in_at ?? row.session_created_at),
+    amr: row.amr ? row.amr.split(' ') : [],
+  };
 }
 
 export async function endSession(db: Knex, sessionId: number): Promise<void> {

@@ -7,6 +7,11 @@
  * A second factor is a pending state of a sign-in: `beginSignIn` answers a pending sign-in (5
  * minutes, single use, at most 5 wrong codes) for a user who has a second factor, and
  * `finishPendingSignIn` completes it once the factor has been checked.
+ *
+ * Every session remembers when its user proved who they are and how (`signed_in_at`, `amr`: what
+ * the OpenID provider tells apps, docs/oidc.md). A confirmation (the **Confirm it's you** screen:
+ * `prompt=login`, `max_age`, `acr_values=mfa`) is a sign-in like any other that ends here too: it
+ * updates the session it confirms instead of starting one.
  */
 import { ApiError, randomToken, type CurrentUser, type EventType } from '@tools-portal/core';
 import type { Knex } from 'knex';
@@ -31,6 +36,7 @@ export const SIGN_IN_EVENTS = {
   'staff-google': 'registered as staff admin with Google',
   'password-reset': 'login with a password reset link',
   passkey: 'login with a passkey',
+  'step-up': 'step-up to two factors',
 } as const;
 
 export type SignInMethod = keyof typeof SIGN_IN_EVENTS;
@@ -41,6 +47,12 @@ const SECOND_FACTOR_EVENTS: Record<'totp' | 'recovery' | 'passkey', string> = {
   totp: 'and authenticator code',
   recovery: 'and recovery code',
   passkey: 'and passkey',
+};
+
+const STEP_UP_EVENTS: Record<'totp' | 'recovery' | 'passkey', string> = {
+  totp: 'with an authenticator code',
+  recovery: 'with a recovery code',
+  passkey: 'with a passkey',
 };
 
 /** MFA_REQUIRED and MFA_REQUIRED_FOR_GOOGLE (docs/configuration.md). */
@@ -62,14 +74,64 @@ const SIGN_IN_TYPES: Record<SignInMethod, EventType> = {
   'google-linked': 'google.login',
   'staff-google': 'register.staff',
   passkey: 'passkey.login',
+  'step-up': 'mfa.success',
 };
 
 export interface SignedIn {
-  /** The new session's token; stored only as a hash. */
+  /** The new session's token; stored only as a hash. Empty when the sign-in confirmed a session. */
   token: string;
   user: CurrentUser;
   /** The session may only enrol a second factor (MFA_REQUIRED). */
   restricted?: boolean;
+  /** The sign-in confirmed the session it was asked to (SignInProof.confirms): no new session. */
+  confirmed?: boolean;
+}
+
+/** What a sign-in proved beyond its way in, and the session it confirms, if any. */
+export interface SignInProof {
+  secondFactor?: 'totp' | 'recovery' | 'passkey';
+  /** The passkey used (first or second factor), by RFC 8176's names: `hwk` bound to one device, `swk` synced. */
+  key?: 'hwk' | 'swk';
+  /** The session this sign-in confirms (the Confirm it's you screen): it is updated, no session is made. */
+  confirms?: number;
+  /** A step-up: the methods the confirmed session used so far, whose first factor it keeps. */
+  previousAmr?: string[];
+}
+
+const FIRST_FACTOR_AMR: Record<SignInMethod, string> = {
+  password: 'pwd',
+  'password-known-device': 'pwd',
+  'invite-password': 'pwd',
+  'password-reset': 'pwd',
+  google: 'fed',
+  'google-linked': 'fed',
+  'invite-google': 'fed',
+  'staff-google': 'fed',
+  passkey: 'swk',
+  'step-up': '',
+};
+
+const FIRST_FACTORS = new Set(['pwd', 'fed', 'hwk', 'swk']);
+
+/**
+ * The RFC 8176 methods of a sign-in (space-separated, as sessions store them): `pwd`, `fed` for
+ * Google, `otp` for an authenticator or recovery code, `hwk`/`swk` for a passkey, and `mfa` when
+ * two factors were used. A passkey alone counts as two: it is only accepted with user verification.
+ */
+export function amrOf(method: SignInMethod, proof: SignInProof = {}): string {
+  const first =
+    method === 'passkey' ? (proof.key ?? 'swk')
+    : method === 'step-up' ? (proof.previousAmr ?? []).filter((value) => FIRST_FACTORS.has(value)).join(' ')
+    : FIRST_FACTOR_AMR[method];
+  const second = proof.secondFactor === 'passkey' ? (proof.key ?? 'swk') : proof.secondFactor ? 'otp' : undefined;
+  const amr = [first, second, (second || method === 'passkey') && 'mfa'].filter((value): value is string => Boolean(value));
+  return [...new Set(amr)].join(' ');
+}
+
+/** The OpenID `acr` of a session's methods: `mfa` when two factors were used, else `fed` for Google, else `pwd`. */
+export function acrOf(amr: readonly string[]): 'mfa' | 'fed' | 'pwd' {
+  if (amr.includes('mfa')) return 'mfa';
+  return amr.includes('fed') ? 'fed' : 'pwd';
 }
 
 export interface PendingSignIn {
@@ -92,11 +154,25 @@ export async function completeSignIn(
   method: SignInMethod,
   info: ClientInfo,
   policy: SignInPolicy,
-  secondFactor?: 'totp' | 'recovery' | 'passkey',
+  proof: SignInProof = {},
 ): Promise<SignedIn> {
+  const { secondFactor, confirms } = proof;
+  const now = Date.now();
+  if (confirms !== undefined) {
+    const factor = secondFactor && (method === 'step-up' ? STEP_UP_EVENTS : SECOND_FACTOR_EVENTS)[secondFactor];
+    const event = [SIGN_IN_EVENTS[method], factor, '(confirming the session)'];
+    await db.transaction(async (trx) => {
+      const previous = method === 'step-up' ? await trx('sessions').where({ id: confirms }).first('amr') : undefined;
+      const amr = amrOf(method, { ...proof, previousAmr: String(previous?.amr ?? '').split(' ') });
+      const updated = await trx('sessions').where({ id: confirms, user_id: user.id }).andWhere('expires_at', '>', now).update({ signed_in_at: now, amr });
+      if (updated === 0) throw new ApiError('unauthenticated', "only the signed-in user can confirm it's them; log in again");
+      await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, SIGN_IN_TYPES[method], event.filter(Boolean).join(' '));
+    });
+    return { token: '', user, confirmed: true };
+  }
+  const amr = amrOf(method, proof);
   const restricted = !secondFactor && (await mustEnrol(db, user, method, policy));
   const token = randomToken(32);
-  const now = Date.now();
   const event = [SIGN_IN_EVENTS[method], secondFactor && SECOND_FACTOR_EVENTS[secondFactor], restricted && '(restricted to enrolling a second factor)'];
   // The session and its event commit together (on a transaction given, inside it).
   await db.transaction(async (trx) => {
@@ -104,6 +180,8 @@ export async function completeSignIn(
       token_hash: sha256(token),
       user_id: user.id,
       created_at: now,
+      signed_in_at: now,
+      amr,
       last_seen_at: now,
       expires_at: now + policy.sessionTtlDays * DAY_MS,
       ip: info.ip.slice(0, 64),
@@ -123,13 +201,43 @@ async function mustEnrol(db: Knex, user: CurrentUser, method: SignInMethod, poli
 }
 
 /** A first factor has been checked: a user with a second factor gets a pending sign-in, others a session. */
-export async function beginSignIn(db: Knex, user: CurrentUser, method: SignInMethod, info: ClientInfo, policy: SignInPolicy): Promise<SignInOutcome> {
+export async function beginSignIn(db: Knex, user: CurrentUser, method: SignInMethod, info: ClientInfo, policy: SignInPolicy, confirms?: number): Promise<SignInOutcome> {
   const methods = await secondFactorsOf(db, user.id);
-  if (methods.length === 0) return completeSignIn(db, user, method, info, policy);
+  if (methods.length === 0) return completeSignIn(db, user, method, info, policy, { confirms });
   const token = randomToken(32);
   const now = Date.now();
   await db('pending_sign_ins').where('expires_at', '<=', now).delete();
-  await db('pending_sign_ins').insert({ token_hash: sha256(token), user_id: user.id, method, failures: 0, created_at: now, expires_at: now + PENDING_SIGN_IN_MS });
+  await db('pending_sign_ins').insert({
+    token_hash: sha256(token),
+    user_id: user.id,
+    method,
+    failures: 0,
+    created_at: now,
+    expires_at: now + PENDING_SIGN_IN_MS,
+    session_id: confirms ?? null,
+  });
+  return { mfa: { token, methods } };
+}
+
+/**
+ * A step-up of a signed-in session to two factors (acr_values=mfa): a pending sign-in of the
+ * session's user that their second factor finishes on that session, keeping its first factor.
+ */
+export async function beginStepUp(db: Knex, user: CurrentUser, sessionId: number): Promise<PendingSignIn> {
+  const methods = await secondFactorsOf(db, user.id);
+  if (methods.length === 0) throw new ApiError('conflict', 'there is no second factor to step up with: set up an authenticator app or a passkey first');
+  const token = randomToken(32);
+  const now = Date.now();
+  await db('pending_sign_ins').where('expires_at', '<=', now).delete();
+  await db('pending_sign_ins').insert({
+    token_hash: sha256(token),
+    user_id: user.id,
+    method: 'step-up',
+    failures: 0,
+    created_at: now,
+    expires_at: now + PENDING_SIGN_IN_MS,
+    session_id: sessionId,
+  });
   return { mfa: { token, methods } };
 }
 
@@ -138,13 +246,15 @@ export interface PendingRow {
   user_id: number;
   method: SignInMethod;
   failures: number;
+  /** The session this pending sign-in confirms, if it is a confirmation. */
+  session_id: number | null;
 }
 
 /** The pending sign-in of a token, if it is still open; anything else is a 401. */
 export async function openPendingSignIn(db: Knex, token: string): Promise<PendingRow> {
   const row: PendingRow | undefined =
     token.length > 0 && token.length <= 200
-      ? await db('pending_sign_ins').where({ token_hash: sha256(token) }).andWhere('expires_at', '>', Date.now()).first('id', 'user_id', 'method', 'failures')
+      ? await db('pending_sign_ins').where({ token_hash: sha256(token) }).andWhere('expires_at', '>', Date.now()).first('id', 'user_id', 'method', 'failures', 'session_id')
       : undefined;
   if (!row || row.failures >= PENDING_SIGN_IN_MAX_FAILURES) throw new ApiError('unauthenticated', 'the sign-in has expired; log in again');
   return row;
@@ -180,7 +290,7 @@ export async function finishPendingSignIn(
   db: Knex,
   pending: PendingRow,
   user: CurrentUser,
-  secondFactor: SecondFactorUsed | SecondFactorUse,
+  proof: Omit<SignInProof, 'secondFactor'> & { secondFactor: SecondFactorUsed | SecondFactorUse },
   info: ClientInfo,
   policy: SignInPolicy,
   deviceId: string | undefined,
@@ -188,9 +298,9 @@ export async function finishPendingSignIn(
   const signedIn = await db.transaction(async (trx) => {
     const taken = await trx('pending_sign_ins').where({ id: pending.id }).delete();
     if (taken === 0) throw new ApiError('unauthenticated', 'the sign-in has expired; log in again');
-    const factor = typeof secondFactor === 'function' ? await secondFactor(trx) : secondFactor;
+    const factor = typeof proof.secondFactor === 'function' ? await proof.secondFactor(trx) : proof.secondFactor;
     if (!factor) throw new WrongSecondFactor();
-    return completeSignIn(trx, user, pending.method, info, policy, factor);
+    return completeSignIn(trx, user, pending.method, info, policy, { ...proof, secondFactor: factor, confirms: pending.session_id ?? undefined });
   });
   return { ...signedIn, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
 }

@@ -6,9 +6,12 @@
  * deviation from docs/product.md §8, documented in the README).
  * A user with a second factor gets the Two-factor authentication step after the password; a passkey
  * alone also signs in ("Sign in with a passkey").
+ * /confirm/{redirect} and /stepup/{redirect}: **Confirm it's you** (docs/oidc.md), the same sign-in
+ * for the signed-in user, whose email is fixed: it confirms the session (`Confirm: true`) instead of
+ * starting one, when an app asks for a fresh sign-in (prompt=login, max_age) or two factors.
  */
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { isMfaChallenge, type MfaChallenge, type PasswordAnswer } from '@tools-portal/core/entities';
 import { ApiError } from '@tools-portal/core/errors';
 import { DEFAULT_REDIRECT } from '@tools-portal/core/redirects';
@@ -17,11 +20,11 @@ import { useAlerts } from '../components/alerts';
 import { Centered } from '../components/layout';
 import { SetPassword } from '../components/set-password';
 import { useLoad } from '../components/use-load';
-import { googleLoginUrl, paths } from '../paths';
+import { googleLoginUrl, loginPath, paths } from '../paths';
 import { passkeysUnavailable, signInWithPasskey } from '../passkeys';
 import { useSession } from '../session';
 
-export function Login() {
+export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
   const params = useParams();
   const redirect = params.redirect || DEFAULT_REDIRECT;
   const token = params.token;
@@ -37,7 +40,7 @@ export function Login() {
       answer = await signIn();
     } catch (error) {
       logFailure('login', error);
-      const refusal = registering ? refusedPassword(error) : null;
+      const refusal = registering ? refusedPassword(error) : confirm ? (tooManyRequestsMessage(error) ?? 'The password is not right.') : null;
       if (refusal) alerts.danger(refusal);
       else navigate(paths.failedLogin);
       return;
@@ -60,13 +63,18 @@ export function Login() {
    */
   const withPasskey = async (mfaToken?: string) => {
     try {
-      const answer = await signInWithPasskey(mfaToken, redirect);
+      const answer = await signInWithPasskey(mfaToken, redirect, confirm !== undefined);
       await finish(async () => answer);
     } catch (error) {
       logFailure('passkey sign-in', error);
       alerts.danger(tooManyRequestsMessage(error) ?? 'The passkey was not accepted.');
     }
   };
+
+  // Confirming needs the signed-in user: without one it is a sign-in like any other.
+  const signedIn = session.state.status === 'user' ? session.state.user : undefined;
+  if (confirm && session.state.status === 'loading') return null;
+  if (confirm && !signedIn) return <Navigate to={loginPath(redirect)} replace />;
 
   if (challenge) {
     return (
@@ -99,12 +107,43 @@ export function Login() {
 
   const passkeyProblem = passkeysUnavailable();
 
+  /** Step-up: the second factor alone, for the session's sign-in (the server keeps its first factor). */
+  const stepUp = async () => {
+    try {
+      const answer = await api.auth.stepUp();
+      alerts.clear();
+      setChallenge(answer.mfa);
+    } catch (error) {
+      logFailure('step-up', error);
+      alerts.danger(error instanceof ApiError ? error.message : 'The step-up could not start.');
+    }
+  };
+
   return (
     <Centered>
       <div className="card shadow-sm">
         <div className="card-body p-4">
-          {token ? <SetPassword onSubmit={(password) => finish(() => api.auth.register({ Token: token, Password: password, redirect }), true)} /> : <PasswordLogin onSubmit={(email, password) => finish(() => api.auth.signIn({ Email: email, Password: password, redirect }))} />}
-          {!token && options.data?.passwordReset && (
+          {confirm === 'stepup' && signedIn?.mfa && (
+            <>
+              <h2 className="h4 mb-3">Confirm it's you</h2>
+              <p className="text-secondary">The app asks for two factors.</p>
+              <button type="button" className="btn btn-primary w-100" onClick={() => void stepUp()}>
+                Use your second factor
+              </button>
+              <div className="text-center text-secondary my-3">or sign in again</div>
+            </>
+          )}
+          {token ? (
+            <SetPassword onSubmit={(password) => finish(() => api.auth.register({ Token: token, Password: password, redirect }), true)} />
+          ) : confirm && signedIn ? (
+            <PasswordLogin
+              confirm={{ email: signedIn.email, stepUp: confirm === 'stepup', heading: !(confirm === 'stepup' && signedIn.mfa) }}
+              onSubmit={(email, password) => finish(() => api.auth.signIn({ Email: email, Password: password, redirect, Confirm: true }))}
+            />
+          ) : (
+            <PasswordLogin onSubmit={(email, password) => finish(() => api.auth.signIn({ Email: email, Password: password, redirect }))} />
+          )}
+          {!token && !confirm && options.data?.passwordReset && (
             <div className="text-center mt-3">
               <Link to={paths.resetPassword}>Forgot password?</Link>
             </div>
@@ -120,7 +159,7 @@ export function Login() {
           {options.data?.google && (
             <>
               <div className="text-center text-secondary my-3">or</div>
-              <a className="btn btn-outline-dark w-100" href={googleLoginUrl(redirect, token)}>
+              <a className="btn btn-outline-dark w-100" href={googleLoginUrl(redirect, token, confirm !== undefined)}>
                 Login with Google
               </a>
             </>
@@ -137,8 +176,14 @@ export function refusedPassword(error: unknown): string | null {
   return error.message.replace(/^Password: /, '');
 }
 
-function PasswordLogin({ onSubmit }: { onSubmit: (email: string, password: string) => Promise<void> }) {
-  const [email, setEmail] = useState('');
+interface PasswordLoginProps {
+  onSubmit: (email: string, password: string) => Promise<void>;
+  /** Confirm it's you: the signed-in user's email, fixed; stepUp when the app asks for two factors; heading unless the screen has one above. */
+  confirm?: { email: string; stepUp: boolean; heading: boolean };
+}
+
+function PasswordLogin({ onSubmit, confirm }: PasswordLoginProps) {
+  const [email, setEmail] = useState(confirm?.email ?? '');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -151,12 +196,28 @@ function PasswordLogin({ onSubmit }: { onSubmit: (email: string, password: strin
 
   return (
     <form onSubmit={(event) => void submit(event)}>
-      <h2 className="h4 mb-3">Login</h2>
+      {(!confirm || confirm.heading) && <h2 className="h4 mb-3">{confirm ? "Confirm it's you" : 'Login'}</h2>}
+      {confirm?.heading && (
+        <p className="text-secondary">
+          {confirm.stepUp
+            ? 'The app asks for two factors: sign in again with your password and your second factor, or with a passkey.'
+            : 'The app asks you to sign in again.'}
+        </p>
+      )}
       <div className="mb-3">
         <label className="form-label" htmlFor="login-email">
           Email
         </label>
-        <input id="login-email" type="email" className="form-control" autoComplete="username" required value={email} onChange={(event) => setEmail(event.target.value)} />
+        <input
+          id="login-email"
+          type="email"
+          className="form-control"
+          autoComplete="username"
+          required
+          readOnly={confirm !== undefined}
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
       </div>
       <div className="mb-3">
         <label className="form-label" htmlFor="login-password">
@@ -164,8 +225,8 @@ function PasswordLogin({ onSubmit }: { onSubmit: (email: string, password: strin
         </label>
         <input id="login-password" type="password" className="form-control" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
       </div>
-      <button type="submit" className="btn btn-primary w-100" disabled={busy}>
-        Login
+      <button type="submit" className={confirm && !confirm.heading ? 'btn btn-outline-primary w-100' : 'btn btn-primary w-100'} disabled={busy}>
+        {confirm ? 'Confirm' : 'Login'}
       </button>
     </form>
   );

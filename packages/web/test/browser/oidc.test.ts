@@ -1,19 +1,22 @@
 // An app signing its users in through the portal (docs/oidc.md) in a real browser: a small
 // relying party (openid-client) sends the browser to the portal, the portal's login screen signs
 // the user in and sends them back with a code; the app's logout link goes through the portal's
-// Sign out page (within the CSP) and ends the portal session too.
+// Sign out page (within the CSP) and ends the portal session too. prompt=login and acr_values=mfa
+// take the signed-in user through Confirm it's you (or the second factor alone) before the code.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, chromiumAvailable, createApp, goto, loginInBrowser, openPage, screenshot, useBrowserPortal } from './support';
+import { totpCode } from '../../../server/src/services/totp.js';
+import { enrol } from '../../../server/test/second-factor-steps.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, axeViolations, chromiumAvailable, createApp, goto, loginInBrowser, openPage, screenshot, useBrowserPortal } from './support';
 
 const web = useBrowserPortal();
 let rp: http.Server;
 let rpUrl: string;
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A relying party of a few lines: /login, /callback, /logout, /bye. */
+/** A relying party of a few lines: /login (its prompt, max_age and acr_values passed on), /callback, /logout, /bye. */
 async function startRelyingParty(): Promise<void> {
   rp = http.createServer();
   await new Promise<void>((resolve) => rp.listen(0, '127.0.0.1', resolve));
@@ -39,6 +42,7 @@ async function startRelyingParty(): Promise<void> {
           nonce,
           code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
           code_challenge_method: 'S256',
+          ...Object.fromEntries(['prompt', 'max_age', 'acr_values'].flatMap((name) => (url.searchParams.has(name) ? [[name, url.searchParams.get(name)!]] : []))),
         });
         response.writeHead(302, { location: target.href }).end();
       } else if (url.pathname === '/callback') {
@@ -52,7 +56,8 @@ async function startRelyingParty(): Promise<void> {
         const tokens = await oidc.authorizationCodeGrant(config, url, { pkceCodeVerifier: checks.verifier, expectedState: state, expectedNonce: checks.nonce });
         idToken = tokens.id_token ?? '';
         const claims = tokens.claims()!;
-        response.writeHead(200, { 'content-type': 'text/html' }).end(page('Notes', `<p id="who">Signed in as ${escapeHtml(String(claims.email))}</p><a href="/logout">Log out</a>`));
+        const how = `<p id="acr">${escapeHtml(String(claims.acr))}</p><p id="amr">${escapeHtml([claims.amr ?? []].flat().join(' '))}</p><p id="auth-time">${Number(claims.auth_time)}</p>`;
+        response.writeHead(200, { 'content-type': 'text/html' }).end(page('Notes', `<p id="who">Signed in as ${escapeHtml(String(claims.email))}</p>${how}<a href="/logout">Log out</a>`));
       } else if (url.pathname === '/logout') {
         const target = oidc.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: `${rpUrl}/bye` });
         response.writeHead(302, { location: target.href }).end();
@@ -106,6 +111,59 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
       // The portal session ended with it.
       await goto(page, web.portal, '/applist');
       await page.waitForURL(/#\/login/);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("prompt=login: the signed-in user confirms it's them on the portal; acr_values=mfa steps up with the second factor", async () => {
+    const app = (await web.portal.admin.apps.list()).find((each) => each.name === 'notes')!;
+    const user = await web.portal.createUser({ apps: [app] });
+    const { context, page } = await openPage(web.browser);
+    try {
+      await page.goto(`${rpUrl}/login`);
+      await page.waitForURL(/\/auth\/#\/login\//);
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('Password', { exact: true }).fill(user.password);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await page.waitForURL(`${rpUrl}/callback?**`);
+      const signedInAt = Number(await page.locator('#auth-time').innerText());
+      expect(await page.locator('#acr').innerText()).toBe('pwd');
+
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await page.goto(`${rpUrl}/login?prompt=login`);
+      await page.waitForURL(/\/auth\/#\/confirm\//);
+      await expect.poll(() => page.getByRole('heading', { name: "Confirm it's you" }).count()).toBe(1);
+      const email = page.getByLabel('Email');
+      expect(await email.inputValue()).toBe(user.email);
+      expect(await email.getAttribute('readonly')).not.toBeNull();
+      await screenshot(page, '63-oidc-confirm');
+      expect(await axeViolations(page), "Confirm it's you").toEqual([]);
+      await page.getByLabel('Password', { exact: true }).fill('not the password');
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await expect.poll(() => page.getByText('The password is not right.').count()).toBe(1);
+      await page.getByLabel('Password', { exact: true }).fill(user.password);
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await page.waitForURL(`${rpUrl}/callback?**`);
+      expect(await page.locator('#who').innerText()).toBe(`Signed in as ${user.email}`);
+      expect(Number(await page.locator('#auth-time').innerText())).toBeGreaterThan(signedInAt);
+
+      // Two factors asked for: this session used one, the user has an authenticator now.
+      const { secret } = await enrol(web.portal, user.token);
+      await page.goto(`${rpUrl}/login?acr_values=mfa`);
+      await page.waitForURL(/\/auth\/#\/stepup\//);
+      await expect.poll(() => page.getByText('The app asks for two factors.').count()).toBe(1);
+      expect(await page.getByLabel('Email').inputValue()).toBe(user.email);
+      await screenshot(page, '64-oidc-step-up');
+      expect(await axeViolations(page), 'step-up').toEqual([]);
+      // The second factor alone: the session keeps its password.
+      await page.getByRole('button', { name: 'Use your second factor' }).click();
+      await page.getByLabel('Code from your authenticator app').fill(totpCode(secret, Date.now() + 30_000));
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await page.waitForURL(`${rpUrl}/callback?**`);
+      expect(await page.locator('#acr').innerText()).toBe('mfa');
+      expect(await page.locator('#amr').innerText()).toBe('pwd otp mfa');
       expect(page.problems()).toEqual([]);
     } finally {
       await context.close();
