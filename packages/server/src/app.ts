@@ -83,6 +83,7 @@ export function createApp(deps: Deps): Koa {
 
   // Body parsing, credentials and the origin check concern the API only, not static files.
   // Typed loosely: the router's middleware types are narrower than Koa's.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as said above
   const stack: Koa.Middleware<any, any>[] = [
     compressJson(isVerify),
     bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }),

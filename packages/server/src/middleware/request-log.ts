@@ -9,7 +9,7 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 
 /** What a proxy may pass as a request id: short, and nothing that could forge a log line. */
-const PROXY_REQUEST_ID = /^[A-Za-z0-9._:@\-]{1,128}$/;
+const PROXY_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
 export function requestIdFor(fromProxy: string | string[] | undefined, trustProxy: boolean): string {
   return trustProxy && typeof fromProxy === 'string' && PROXY_REQUEST_ID.test(fromProxy) ? fromProxy : randomUUID();

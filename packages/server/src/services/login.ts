@@ -150,7 +150,7 @@ export async function changePassword(
   const problem = await passwordProblem(next, { email: user.email });
   if (problem) throw invalidInput('NewPassword', problem);
   const reservation = await reserveAttempt(db, policy, subjects);
-  let ok = false;
+  let ok: boolean;
   try {
     const row = await db('users').where({ id: user.id }).first('password_hash');
     ok = row?.password_hash ? (await hasher.verify(row.password_hash, current)).ok : (await hasher.verifyNothing(current)).ok;
