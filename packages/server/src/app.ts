@@ -24,7 +24,7 @@ import { metricsEndpoint } from './routes/metrics.js';
 import { portalRouter } from './routes/portal.js';
 import { principalFromToken, type Principal } from './services/sessions.js';
 
-export const BODY_LIMIT = '1mb';
+const BODY_LIMIT = '1mb';
 
 const VERIFY_PATHS = new Set([`${API_PREFIX}${VERIFY_PATH}`.toLowerCase(), `${API_PREFIX}${VERIFY_PATH}/`.toLowerCase()]);
 /** Forward auth's answer, in every spelling the router accepts: never compressed. */

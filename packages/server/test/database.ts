@@ -12,10 +12,10 @@ import pg from 'pg';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
-export const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Schemas of test runs are named so; stale ones (from killed runs) are dropped by name. */
-export const TEST_SCHEMA_PREFIX = 'portal_test_';
+const TEST_SCHEMA_PREFIX = 'portal_test_';
 
 export interface TestDatabase {
   dialect: TestDialect;
@@ -86,7 +86,7 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 }
 
 /** Drops test schemas and databases older than `maxAgeMs`, which only a killed run leaves behind. */
-export async function dropStaleTestDatabases(url: string, maxAgeMs = 2 * 60 * 60 * 1000): Promise<void> {
+async function dropStaleTestDatabases(url: string, maxAgeMs = 2 * 60 * 60 * 1000): Promise<void> {
   const stale = (name: string) => {
     const created = Number(/^portal_test_(\d+)_/.exec(name)?.[1]);
     return created > 0 && Date.now() - created > maxAgeMs;

@@ -3,7 +3,7 @@
  * call it the way clients do. One portal per test file; each test makes the data it needs.
  */
 import net from 'node:net';
-import { PortalClient, generateApiKey, isMfaChallenge, type App, type Client, type CurrentUser, type LoginAnswer, type PasswordAnswer } from '@tools-portal/core';
+import { PortalClient, isMfaChallenge, type App, type Client, type CurrentUser, type LoginAnswer, type PasswordAnswer } from '@tools-portal/core';
 import { loadConfig, startPortal, type Logger, type RunningPortal } from '@tools-portal/server';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -13,7 +13,7 @@ export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'steady-kettle-4821';
 export const USER_PASSWORD = 'user-password-123';
 /** The SECRET_KEY of test portals (docs/configuration.md): fixed, so that several instances agree. */
-export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export interface TestPortal extends RunningPortal {
   /** An API client logged in as the bootstrapped admin (Bearer session token). */
@@ -171,8 +171,6 @@ export async function createApp(admin: PortalClient, overrides: Partial<App> = {
   const name = overrides.name ?? unique('app');
   return admin.apps.create({ name, url: overrides.url ?? `https://${name}.example.com/`, description: overrides.description ?? '', doclink: overrides.doclink ?? '' });
 }
-
-export { generateApiKey };
 
 /** The session a sign-in answered, for an account without a second factor (a pending sign-in fails the test). */
 export async function signedIn(answer: Promise<PasswordAnswer>): Promise<LoginAnswer> {

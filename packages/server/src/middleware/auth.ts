@@ -9,7 +9,7 @@ export const SESSION_COOKIE = 'accesstoken';
 
 export type Credential = { token: string; source: 'bearer' | 'cookie' } | null;
 
-export function credentialOf(ctx: Context): Credential {
+function credentialOf(ctx: Context): Credential {
   return credentialFrom(ctx.get('authorization'), ctx.cookies.get(SESSION_COOKIE));
 }
 

@@ -16,7 +16,7 @@ export function requestIdFor(fromProxy: string | string[] | undefined, trustProx
 }
 
 /** Requests no declared route matched share one label, so that scans cannot grow the metrics. */
-export const UNMATCHED_ROUTE = '(unmatched)';
+const UNMATCHED_ROUTE = '(unmatched)';
 
 export interface Finished {
   method: string;
@@ -41,7 +41,7 @@ export function recordRequest(logger: Logger, metrics: Metrics, finished: Finish
 }
 
 /** The route template Koa's router matched (`/api/auth/v1/app/:id`), or UNMATCHED_ROUTE. */
-export function routeOf(ctx: Context): string {
+function routeOf(ctx: Context): string {
   return (ctx as { _matchedRoute?: string })._matchedRoute ?? (ctx.state.route as string | undefined) ?? UNMATCHED_ROUTE;
 }
 

@@ -57,7 +57,7 @@ export const ROUTES = {
 export const INTERACTION_PATH = `${OIDC_PREFIX}/interaction/`;
 
 /** Token lifetimes, in seconds. */
-export const TTL = {
+const TTL = {
   AccessToken: 60 * 60,
   AuthorizationCode: 60,
   IdToken: 60 * 60,
@@ -210,7 +210,7 @@ async function loadExistingGrant(deps: OidcDeps, ctx: KoaContextWithOIDC) {
  * run in the browser by design, and only from the origin of one of their registered redirect URIs;
  * a confidential client's secret never belongs in a browser, so it gets no CORS at all.
  */
-export function corsAllowed(origin: string, client: { clientAuthMethod?: string; redirectUris?: string[] }): boolean {
+function corsAllowed(origin: string, client: { clientAuthMethod?: string; redirectUris?: string[] }): boolean {
   if (client.clientAuthMethod !== 'none') return false;
   return (client.redirectUris ?? []).some((uri) => {
     try {

@@ -48,7 +48,7 @@ export async function logEvent(db: Knex, audit: Audit, type: EventType, event: s
 }
 
 /** The group of a repeated event within the current minute (the default of `logRepeated`). */
-export const thisMinute = (now = Date.now()) => `minute ${Math.floor(now / MINUTE_MS)}`;
+const thisMinute = (now = Date.now()) => `minute ${Math.floor(now / MINUTE_MS)}`;
 
 /**
  * Records an event that anonymous traffic can repeat at will (a `/verify` denial, a refused

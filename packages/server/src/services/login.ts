@@ -43,7 +43,7 @@ export interface LoginDeps {
 export type { SignedIn } from './sign-in.js';
 
 const WRONG_CREDENTIALS = 'wrong email or password';
-export const NOT_AN_EMAIL = '(not an email)';
+const NOT_AN_EMAIL = '(not an email)';
 
 export async function passwordLogin(
   deps: LoginDeps,
@@ -227,7 +227,7 @@ export async function registerWithPassword(deps: LoginDeps, info: ClientInfo, to
 }
 
 /** The event-log entry of a logout: the portal's own, or an app's through OpenID Connect. */
-export interface LogoutEvent {
+interface LogoutEvent {
   type: 'session.logout' | 'oidc.logout';
   text: string;
 }

@@ -17,10 +17,10 @@ import type { ClientInfo } from './sessions.js';
 import { beginSignIn, type SignInOutcome, type SignInPolicy } from './sign-in.js';
 import { getUser, markEmailVerified, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
-export const RESET_TTL_MINUTES = 60;
+const RESET_TTL_MINUTES = 60;
 const MINUTE_MS = 60 * 1000;
 /** Reset requests per email and per address within the window (docs/email.md). */
-export const RESET_LIMITS = { perEmail: 5, perAddress: 20, windowMs: 60 * MINUTE_MS };
+const RESET_LIMITS = { perEmail: 5, perAddress: 20, windowMs: 60 * MINUTE_MS };
 
 interface ResetRow {
   id: number;
@@ -96,7 +96,7 @@ export async function adminPasswordReset(db: Knex, audit: Audit & { actor: Curre
 }
 
 /** The user a reset token stands for while it can be used; else a 400 naming `Token`. */
-export async function openReset(db: Knex, token: string, now = Date.now()): Promise<ResetRow> {
+async function openReset(db: Knex, token: string, now = Date.now()): Promise<ResetRow> {
   const row: ResetRow | undefined = await db('password_resets')
     .join('users', 'users.id', 'password_resets.user_id')
     .where({ 'password_resets.token_hash': sha256(token) })
@@ -125,7 +125,7 @@ export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: M
  * one wins. A reset link replaces the password only: a user with a second factor still has to give
  * it (a pending sign-in), or a stolen mailbox would be enough to take the account.
  */
-export async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<SignInOutcome> {
+async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<SignInOutcome> {
   return db.transaction(async (trx) => {
     const now = Date.now();
     const used = await trx('password_resets').where({ id: reset.id }).whereNull('used_at').andWhere('expires_at', '>', now).update({ used_at: now });
