@@ -15,7 +15,10 @@ export default defineConfig([
   {
     rules: {
       // `_name` marks a parameter or binding kept for its place; a rest sibling omits keys on purpose.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // Input validation matches control characters on purpose, to refuse them (docs/security.md).
       'no-control-regex': 'off',
       // Name validation matches an emoji's optional modifier as one code point on purpose.
