@@ -34,7 +34,7 @@ export default defineConfig({
       ...(postgres
         ? [
             {
-              extends: true,
+              extends: true as const,
               test: {
                 name: 'server-postgres',
                 include: ['packages/server/test/**/*.test.ts'],

@@ -12,7 +12,7 @@ export interface StoredConfig {
   email?: string;
 }
 
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.XDG_CONFIG_HOME) return path.join(env.XDG_CONFIG_HOME, 'toolsctl');
   if (process.platform === 'win32' && env.APPDATA) return path.join(env.APPDATA, 'toolsctl');
   return path.join(env.HOME || os.homedir(), '.config', 'toolsctl');

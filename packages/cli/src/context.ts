@@ -7,7 +7,7 @@ import { readConfig, type StoredConfig } from './config-file.js';
 import { NotLoggedInError, UsageError } from './exit-codes.js';
 import type { OutputMode } from './output.js';
 
-export const DEFAULT_URL = 'http://127.0.0.1:8080';
+const DEFAULT_URL = 'http://127.0.0.1:8080';
 
 export interface GlobalOptions {
   url?: string;

@@ -13,8 +13,9 @@ import type { Result } from './output.js';
 const require = createRequire(import.meta.url);
 // commander is CommonJS: require() skips the ESM wrapper and its export analysis, a measurable part
 // of a start. extra-typings is the same runtime with stronger types.
-export const { Command, InvalidArgumentError, Option } = require('commander') as typeof Commander;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- commander's own constraint
+export const { Command, Option } = require('commander') as typeof Commander;
+const { InvalidArgumentError } = require('commander') as typeof Commander;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type -- commander's own constraint and defaults
 export type Command<Args extends any[] = [], Opts extends Commander.OptionValues = {}, GlobalOpts extends Commander.OptionValues = {}> = Commander.Command<Args, Opts, GlobalOpts>;
 /** Any command, whatever its arguments and options: what a group registers itself on. */
 export type AnyCommand = Commander.CommandUnknownOpts;

@@ -1,7 +1,7 @@
 /** The one table from failures to exit codes (documented in `--help` and docs/cli.md). */
 import { ApiError, type ErrorCode } from '@tools-portal/core/errors';
 
-export const EXIT = {
+const EXIT = {
   ok: 0,
   refused: 1,
   usage: 2,

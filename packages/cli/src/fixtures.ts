@@ -10,7 +10,7 @@ import { UsageError } from './exit-codes.js';
 const name = z.string().min(1, { error: 'must not be empty' });
 const appNames = z.array(name).default([]);
 
-export const fixturesSchema = z
+const fixturesSchema = z
   .object({
     description: z.string().optional(),
     clients: z.array(clientInput.strict()).default([]),

@@ -18,7 +18,7 @@ export interface Result {
 
 export type OutputMode = 'human' | 'json' | 'quiet';
 
-export const useColor = () => !process.env.NO_COLOR && process.stdout.isTTY === true;
+const useColor = () => !process.env.NO_COLOR && process.stdout.isTTY === true;
 
 const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 

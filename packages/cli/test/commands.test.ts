@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { AccessToken, App, Client, CurrentUser, LogEntry, RegistrationToken, User } from '@tools-portal/core';
-import { ADMIN_EMAIL, createApp, failure, freePort, generateApiKey, unique } from '../../server/test/support.js';
+import { generateApiKey, type AccessToken, type App, type Client, type CurrentUser, type LogEntry, type RegistrationToken, type User } from '@tools-portal/core';
+import { ADMIN_EMAIL, createApp, failure, freePort, unique } from '../../server/test/support.js';
 import { bin, cleanEnv, json, toolsctlOnTerminal, useAdminToolsctl } from './toolsctl.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 

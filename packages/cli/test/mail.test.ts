@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailEntry } from '@tools-portal/core';
 import { startTestSmtp, type TestSmtp } from '../../server/test/smtp.js';
-import { unique, useTestPortal } from '../../server/test/support.js';
+import { signedIn, unique, useTestPortal } from '../../server/test/support.js';
 import { json, removeTempHomes, tempHome, toolsctl, type RunOptions } from './toolsctl.js';
 
 let smtp: TestSmtp;
@@ -43,7 +43,7 @@ describe('toolsctl with mail', () => {
     const [mail] = await smtp.waitFor(user.email);
     expect(mail.text).toContain(link);
     const token = link.split('/').pop()!;
-    expect((await portal.anonymous.auth.resetPassword({ Token: token, Password: 'a new password from the cli' })).accesstoken).toBeTruthy();
+    expect((await signedIn(portal.anonymous.auth.resetPassword({ Token: token, Password: 'a new password from the cli' }))).accesstoken).toBeTruthy();
     expect((await run(['users', 'reset-password', 'nobody@example.com'])).code).not.toBe(0);
   });
 

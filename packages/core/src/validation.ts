@@ -236,7 +236,10 @@ export const forgotPasswordInput = z.object({
 });
 export type ForgotPasswordInput = z.input<typeof forgotPasswordInput>;
 
-/** `POST /resetpassword`: the token of the mailed link and the new password (SPEC rules). */
+/**
+ * `POST /resetpassword`: the token of the mailed link and the new password (SPEC rules).
+ * @alias the same rules as registerInput, named for its route
+ */
 export const resetPasswordInput = registerInput;
 export type ResetPasswordInput = z.input<typeof resetPasswordInput>;
 

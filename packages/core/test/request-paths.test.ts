@@ -224,7 +224,7 @@ function decodeAll(path: string): string {
 function proxyReading(path: string): string | undefined {
   const out: string[] = [];
   const parts = path.split('/').slice(1);
-  parts.forEach((part, i) => {
+  parts.forEach((part) => {
     if (part === '' || part === '.') return;
     if (part === '..') {
       if (out.length === 0) throw new Error('above root');

@@ -10,9 +10,9 @@ import type { Context, Next } from 'koa';
 import { contentSecurityPolicy } from './middleware/security-headers.js';
 import { fileFrom, serveWebFile, type WebFile } from './static-files.js';
 
-export const API_DOCS_PATH = '/api/docs';
+const API_DOCS_PATH = '/api/docs';
 
-export const API_DOCS_CSP = contentSecurityPolicy("'self' 'unsafe-inline'");
+const API_DOCS_CSP = contentSecurityPolicy("'self' 'unsafe-inline'");
 
 const PAGE = `<!doctype html>
 <html lang="en">

@@ -24,7 +24,7 @@ import { metricsEndpoint } from './routes/metrics.js';
 import { portalRouter } from './routes/portal.js';
 import { principalFromToken, type Principal } from './services/sessions.js';
 
-export const BODY_LIMIT = '1mb';
+const BODY_LIMIT = '1mb';
 
 const VERIFY_PATHS = new Set([`${API_PREFIX}${VERIFY_PATH}`.toLowerCase(), `${API_PREFIX}${VERIFY_PATH}/`.toLowerCase()]);
 /** Forward auth's answer, in every spelling the router accepts: never compressed. */
@@ -83,6 +83,7 @@ export function createApp(deps: Deps): Koa {
 
   // Body parsing, credentials and the origin check concern the API only, not static files.
   // Typed loosely: the router's middleware types are narrower than Koa's.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as said above
   const stack: Koa.Middleware<any, any>[] = [
     compressJson(isVerify),
     bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }),

@@ -10,7 +10,7 @@ import { AggregatorRegistry, type Registry } from 'prom-client';
 const FORGET = 'tools-portal:forget';
 const FORGOTTEN = 'tools-portal:forgotten';
 /** A worker that does not answer within this long is stuck or dying: the writer goes on without it. */
-export const FORGET_TIMEOUT_MS = 2000;
+const FORGET_TIMEOUT_MS = 2000;
 
 interface Message {
   type?: string;

@@ -219,7 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
  * `.env` in the working directory, when there is one, read by Node's own loader into
  * process.env; a variable set in the environment wins over the file.
  */
-export function loadDotEnv(file = '.env'): boolean {
+function loadDotEnv(file = '.env'): boolean {
   if (!fs.existsSync(file)) return false;
   process.loadEnvFile(file);
   return true;
@@ -312,6 +312,6 @@ export function sqliteFile(databaseUrl: string): string {
   return file === ':memory:' ? file : path.resolve(file);
 }
 
-export function loopbackOrigins(port: number): string[] {
+function loopbackOrigins(port: number): string[] {
   return [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`];
 }

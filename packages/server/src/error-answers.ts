@@ -13,7 +13,7 @@ export interface HttpAnswer {
   body: string;
 }
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function errorAnswer(error: ApiError): HttpAnswer {
   const headers: Record<string, string> = { 'Content-Type': JSON_TYPE };

@@ -13,7 +13,7 @@ import type { Deps } from './routes/route.js';
 import { decideVerify, type VerifyDecision } from './services/forward-auth.js';
 
 /** What the proxy tells us about the request it asks about. Nothing else of the client is trusted. */
-export interface OriginalRequest {
+interface OriginalRequest {
   /** Absolute URL of the original request, when the proxy sent one we can use. */
   url: string | undefined;
   /** The header that carried it, named in a refusal. */
@@ -37,7 +37,7 @@ const MAX_URL_LENGTH = 2000;
  * what a client sends under the other style's names (Caddy and Traefik a client's
  * X-Original-URL, nginx its X-Forwarded-*), so both at once is a contradiction, never a choice.
  */
-export function originalRequestOf(header: (name: string) => string): OriginalRequest {
+function originalRequestOf(header: (name: string) => string): OriginalRequest {
   const method = (header('x-forwarded-method') || 'GET').toUpperCase();
   const wantsPage = (method === 'GET' || method === 'HEAD') && /\btext\/html\b/i.test(header('accept')) && header('x-requested-with').toLowerCase() !== 'xmlhttprequest';
   // Built as one object literal, not spread into a new one: that spread cost about a quarter of
@@ -69,7 +69,7 @@ function readOriginal(header: (name: string) => string, wantsPage: boolean): Ori
  * The portal's page for a refused browser (docs/forward-auth.md): it names the app only when the
  * proxy named it (`?app=`) or when it is one the user may ask for (listed to them anyway).
  */
-export function deniedLocation(publicUrl: string, app: string | undefined): string {
+function deniedLocation(publicUrl: string, app: string | undefined): string {
   return app ? `${publicUrl}/auth/#/denied/${encodeURIComponent(app)}` : `${publicUrl}/auth/#/denied`;
 }
 
@@ -82,7 +82,7 @@ export function loginLocation(publicUrl: string, target: string | undefined): st
 
 // Header values must be visible ASCII; anything else (and `%` itself) is percent-encoded as UTF-8.
 // Buffer (not encodeURIComponent) so that a lone surrogate becomes U+FFFD instead of throwing.
-export function headerValue(value: string): string {
+function headerValue(value: string): string {
   if (/^[\x20-\x24\x26-\x7e]*$/.test(value)) return value;
   return value.replace(/[^\x20-\x24\x26-\x7e]+/g, (run) =>
     Array.from(Buffer.from(run, 'utf8'), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
@@ -92,7 +92,7 @@ export function headerValue(value: string): string {
 // Per user object: the auth cache hands out the same one for as long as it keeps the session.
 const identities = new WeakMap<CurrentUser, Record<string, string>>();
 
-export function identityHeaders(user: CurrentUser): Record<string, string> {
+function identityHeaders(user: CurrentUser): Record<string, string> {
   let headers = identities.get(user);
   if (!headers) {
     headers = {
@@ -113,7 +113,7 @@ const NOT_ALLOWED = 'you may not use this app';
 const withHeaders = (answer: HttpAnswer, headers: Record<string, string>): HttpAnswer => ({ ...answer, headers: { ...NO_STORE, ...answer.headers, ...headers } });
 
 /** The answer to a decision: empty for 200 and 302; errors through the one error presenter. */
-export function presentVerify(decision: VerifyDecision, original: OriginalRequest, publicUrl: string): HttpAnswer {
+function presentVerify(decision: VerifyDecision, original: OriginalRequest, publicUrl: string): HttpAnswer {
   switch (decision.outcome) {
     case 'allow':
       return { status: 200, headers: identityHeaders(decision.user), body: '' };

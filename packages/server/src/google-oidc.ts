@@ -20,7 +20,7 @@ export interface OidcChecks {
   codeVerifier: string;
 }
 
-export const SCOPES = 'openid email profile';
+const SCOPES = 'openid email profile';
 
 export function newChecks(): OidcChecks {
   return { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
@@ -87,7 +87,7 @@ export class OidcClient {
 }
 
 /** openid-client's errors as domain errors whose message says what went wrong, for the event log. */
-export function translateOidcError(error: unknown): ApiError {
+function translateOidcError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof oidc.AuthorizationResponseError) return new ApiError('unauthenticated', `the provider answered ${error.error}`);
   if (error instanceof oidc.ResponseBodyError) return new ApiError('unauthenticated', `the token request was refused: ${error.error}`);

@@ -7,7 +7,7 @@
 import { pino, stdSerializers, type Logger as Pino } from 'pino';
 import type { LogLevel } from './config.js';
 
-export type LogFormat = 'json' | 'pretty';
+type LogFormat = 'json' | 'pretty';
 
 export interface Logger {
   debug(message: string, detail?: unknown): void;
@@ -31,7 +31,7 @@ export interface LoggerOptions {
 }
 
 /** The default format: JSON unless stdout is a terminal. */
-export function defaultLogFormat(): LogFormat {
+function defaultLogFormat(): LogFormat {
   return process.stdout.isTTY ? 'pretty' : 'json';
 }
 

@@ -31,7 +31,7 @@ function answerSchema(schema: z.ZodType, names: Map<z.ZodType, string>): JsonSch
 }
 
 /** `/app/:appid/user/:userid` → `/app/{appid}/user/{userid}`, with the parameter names. */
-export function openApiPath(path: string): { path: string; parameters: string[] } {
+function openApiPath(path: string): { path: string; parameters: string[] } {
   const parameters: string[] = [];
   const converted = path.replace(/:(\w+)/g, (_match, name: string) => {
     parameters.push(name);

@@ -47,7 +47,7 @@ export interface StartOptions {
 }
 
 /** The built web portal, if it has been built. */
-export function defaultWebRoot(): string | undefined {
+function defaultWebRoot(): string | undefined {
   const root = fileURLToPath(new URL('../../web/dist/', import.meta.url)).replace(/\/$/, '');
   return fs.existsSync(`${root}/index.html`) ? root : undefined;
 }

@@ -74,7 +74,7 @@ const brotliAtStart = (body: Buffer) =>
 const gzipAtStart = (body: Buffer) => zlib.gzipSync(body, { level: 6 });
 
 /** One file of a folder, with its compressed forms. */
-export function loadFile(root: string, name: string): WebFile {
+function loadFile(root: string, name: string): WebFile {
   const file = path.join(root, name);
   const { mtimeMs } = fs.statSync(file);
   return fileFrom(name, fs.readFileSync(file), (suffix) => prebuilt(file, suffix, mtimeMs));

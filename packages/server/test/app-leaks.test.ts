@@ -30,7 +30,8 @@ describe('an app that exists looks like one that does not', () => {
   });
 
   it('to an anonymous /verify?app=NAME: the same 401, and no registered URL in it', async () => {
-    for (const extra of [{}, { accept: 'text/html' }, { 'x-requested-with': 'XMLHttpRequest' }]) {
+    const extras: Record<string, string>[] = [{}, { accept: 'text/html' }, { 'x-requested-with': 'XMLHttpRequest' }];
+    for (const extra of extras) {
       const existing = await answer(await verify(`?app=${encodeURIComponent(secret.name)}`, extra));
       const absent = await answer(await verify(`?app=${encodeURIComponent(missing)}`, extra));
       expect(existing).toEqual(absent);
@@ -49,7 +50,8 @@ describe('an app that exists looks like one that does not', () => {
   });
 
   it('to a non-admin /verify: the same 403, by name and by URL, for cookie and Bearer', async () => {
-    for (const credential of [{ cookie: `accesstoken=${outsider.token}` }, { authorization: `Bearer ${outsider.token}` }]) {
+    const credentials: Record<string, string>[] = [{ cookie: `accesstoken=${outsider.token}` }, { authorization: `Bearer ${outsider.token}` }];
+    for (const credential of credentials) {
       const existing = await answer(await verify(`?app=${encodeURIComponent(secret.name)}`, credential));
       const absent = await answer(await verify(`?app=${encodeURIComponent(missing)}`, credential));
       expect(existing).toEqual(absent);

@@ -235,7 +235,7 @@ describe.runIf(Boolean(caddyBinary))('Caddy in front of several apps on one host
   });
 
   it('judges the path Caddy routes, whatever X-Original-URL or X-Forwarded-* the client sends', async () => {
-    const spoofs = [
+    const spoofs: Record<string, string>[] = [
       { 'x-original-url': `${caddy.url}/grafana/` },
       { 'x-forwarded-uri': '/grafana/', 'x-forwarded-host': new URL(caddy.url).host, 'x-forwarded-proto': 'http' },
       { 'x-forwarded-host': 'evil.example.net', 'x-forwarded-proto': 'https' },

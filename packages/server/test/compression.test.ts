@@ -164,7 +164,8 @@ describe('JSON answers', () => {
   it('never compress forward auth\'s /verify, in any spelling', async () => {
     const app = await createApp(portal.admin);
     for (const pathname of ['/api/auth/v1/verify', '/api/auth/v1/verify/', '/api/auth/v1/Verify', '/api/auth/v1/VERIFY/']) {
-      for (const auth of [{ authorization: `Bearer ${portal.admin.token}` }, {}]) {
+      const auths: Record<string, string>[] = [{ authorization: `Bearer ${portal.admin.token}` }, {}];
+      for (const auth of auths) {
         const raw = await rawGet(`${pathname}?app=${app.name}`, { ...auth, 'accept-encoding': 'br, gzip' });
         expect(raw.headers['content-encoding'], pathname).toBeUndefined();
         expect(raw.headers.vary ?? '', pathname).not.toMatch(/accept-encoding/i);

@@ -12,10 +12,10 @@ import pg from 'pg';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
-export const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Schemas of test runs are named so; stale ones (from killed runs) are dropped by name. */
-export const TEST_SCHEMA_PREFIX = 'portal_test_';
+const TEST_SCHEMA_PREFIX = 'portal_test_';
 
 export interface TestDatabase {
   dialect: TestDialect;
@@ -86,7 +86,7 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 }
 
 /** Drops test schemas and databases older than `maxAgeMs`, which only a killed run leaves behind. */
-export async function dropStaleTestDatabases(url: string, maxAgeMs = 2 * 60 * 60 * 1000): Promise<void> {
+async function dropStaleTestDatabases(url: string, maxAgeMs = 2 * 60 * 60 * 1000): Promise<void> {
   const stale = (name: string) => {
     const created = Number(/^portal_test_(\d+)_/.exec(name)?.[1]);
     return created > 0 && Date.now() - created > maxAgeMs;
@@ -110,7 +110,7 @@ export async function usePostgresProject(): Promise<boolean> {
     await onTestPostgres(url, (client) => client.query('SELECT 1'));
   } catch (error) {
     const reason = `PostgreSQL at ${url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')} is unreachable (${(error as Error).message})`;
-    if (process.env.CI === 'true') throw new Error(`${reason}; under CI=true the PostgreSQL API tests may not be skipped`);
+    if (process.env.CI === 'true') throw new Error(`${reason}; under CI=true the PostgreSQL API tests may not be skipped`, { cause: error });
     const line = '!'.repeat(100);
     process.stderr.write(`\n${line}\n!! SKIPPED: the API suite on PostgreSQL (project server-postgres).\n!! ${reason}.\n!! Start it, or set TEST_POSTGRES_URL. Only SQLite is tested in this run.\n${line}\n\n`);
     return false;

@@ -15,7 +15,7 @@ afterEach(() => {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-function uploadIcon(token: string, appId: number, body: Buffer | string, contentType: string) {
+function uploadIcon(token: string, appId: number, body: Buffer<ArrayBuffer> | string, contentType: string) {
   return portal.fetch(`/api/auth/v1/app/${appId}/icon`, { method: 'PUT', headers: { ...bearer(token), 'content-type': contentType }, body });
 }
 
@@ -101,7 +101,7 @@ describe('icons', () => {
     const trailing = Buffer.concat([PNG, Buffer.from('<script>alert(1)</script>')]);
     const truncatedJpeg = JPEG.subarray(0, JPEG.length - 2);
     const bigPng = Buffer.concat([PNG, Buffer.alloc(256 * 1024)]);
-    const cases: [string, Buffer | string, string, number][] = [
+    const cases: [string, Buffer<ArrayBuffer> | string, string, number][] = [
       ['too big', bigPng, 'image/png', 413],
       ['SVG declared', svg, 'image/svg+xml', 400],
       ['SVG as PNG', svg, 'image/png', 400],

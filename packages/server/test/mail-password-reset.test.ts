@@ -8,7 +8,7 @@ import { PASSWORD_TOO_SHORT } from '@tools-portal/core';
 import { totpCode } from '../src/services/totp.js';
 import { databaseContents } from './database.js';
 import { useMailedPortal } from './smtp.js';
-import { becomesTrue, failure, refuses, unique, useTestPortal, type TestPortal } from './support.js';
+import { becomesTrue, failure, refuses, signedIn, unique, useTestPortal, type TestPortal } from './support.js';
 
 const NEW_PASSWORD = 'a brand new password';
 let addressCounter = 0;
@@ -45,9 +45,9 @@ describe('password reset with mail', () => {
     expect(await becomesTrue(delivered, 5_000, 50)).toBe(true);
     expect(await databaseContents(portal.deps.db)).not.toContain(token);
 
-    const signedIn = await portal.anonymous.auth.resetPassword({ Token: token, Password: NEW_PASSWORD });
-    expect(signedIn.redirect).toBe('/auth/#/applist/');
-    expect((await portal.client(signedIn.accesstoken).users.me()).email).toBe(user.email);
+    const session = await signedIn(portal.anonymous.auth.resetPassword({ Token: token, Password: NEW_PASSWORD }));
+    expect(session.redirect).toBe('/auth/#/applist/');
+    expect((await portal.client(session.accesstoken).users.me()).email).toBe(user.email);
     expect(await refuses(user.api.users.me())).toBe(true);
     expect(await refuses(portal.login(user.email, user.password))).toBe(true);
     expect(await portal.login(user.email, NEW_PASSWORD)).toBeTruthy();
@@ -133,7 +133,7 @@ describe('password reset with mail', () => {
     expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: 'password123' }))).toMatchObject({ field: 'Password' });
     expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: `my ${user.email.split('@')[0]} secret` }))).toMatchObject({ field: 'Password' });
     // Refused passwords do not use up the link.
-    expect((await portal.anonymous.auth.resetPassword({ Token: token, Password: NEW_PASSWORD })).accesstoken).toBeTruthy();
+    expect((await signedIn(portal.anonymous.auth.resetPassword({ Token: token, Password: NEW_PASSWORD }))).accesstoken).toBeTruthy();
   });
 
   it('of two concurrent uses of one link exactly one wins', async () => {
@@ -228,7 +228,7 @@ describe('password reset with mail', () => {
     const [mail] = await smtp.waitFor(user.email);
     expect(mail.text).toContain(link);
     expect(mail.text).toContain('An administrator sent you this link');
-    const { accesstoken } = await portal.anonymous.auth.resetPassword({ Token: tokenOf(link), Password: NEW_PASSWORD });
+    const { accesstoken } = await signedIn(portal.anonymous.auth.resetPassword({ Token: tokenOf(link), Password: NEW_PASSWORD }));
     expect((await portal.client(accesstoken).users.me()).id).toBe(user.user.id);
     const other = await portal.createUser();
     expect((await failure(other.api.users.passwordReset(user.user.id))).code).toBe('forbidden');
@@ -246,7 +246,7 @@ describe('password reset without mail', () => {
     expect(await portal.deps.db('mail_outbox').select('id')).toEqual([]);
     const { link, sent } = await portal.admin.users.passwordReset(user.user.id);
     expect(sent).toBe(false);
-    const { accesstoken } = await portal.anonymous.auth.resetPassword({ Token: tokenOf(link), Password: NEW_PASSWORD });
+    const { accesstoken } = await signedIn(portal.anonymous.auth.resetPassword({ Token: tokenOf(link), Password: NEW_PASSWORD }));
     expect((await portal.client(accesstoken).users.me()).email).toBe(user.email);
   });
 });

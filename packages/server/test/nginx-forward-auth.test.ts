@@ -282,7 +282,7 @@ describe.runIf(Boolean(nginxBinary))('nginx in front of several apps on one host
   });
 
   it("judges the path nginx routes, whatever X-Forwarded-* or X-Original-URL the client sends", async () => {
-    const spoofs = [
+    const spoofs: Record<string, string>[] = [
       { 'x-forwarded-uri': '/grafana/', 'x-forwarded-host': new URL(nginx.url).host, 'x-forwarded-proto': 'http' },
       { 'x-original-url': `${nginx.url}/grafana/` },
     ];

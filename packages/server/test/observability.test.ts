@@ -161,7 +161,8 @@ describe('GET /metrics', () => {
   });
 
   it('is a 404 to a caller that came through a proxy, unless it presents METRICS_TOKEN', async () => {
-    for (const headers of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-forwarded-for': '127.0.0.1' }]) {
+    const proxied: Record<string, string>[] = [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-forwarded-for': '127.0.0.1' }];
+    for (const headers of proxied) {
       const refused = await scrape(headers);
       expect(refused.status).toBe(404);
       expect(await refused.text()).not.toMatch(/process_cpu/);

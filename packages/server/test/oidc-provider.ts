@@ -6,7 +6,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Provider } from 'oidc-provider';
+import { Provider, type Adapter, type AdapterPayload } from 'oidc-provider';
 
 export interface TestAccount {
   /** The subject (`sub`) of the account, also what is typed into the login form. */
@@ -32,32 +32,35 @@ export interface TestProvider {
 }
 
 /** The provider's storage, in a Map per provider (the built-in one warns and is shared). */
-function mapAdapter() {
-  const store = new Map<string, unknown>();
+function mapAdapter(): new (model: string) => Adapter {
+  const store = new Map<string, AdapterPayload>();
+  const ids = new Map<string, string>(); // `sessionUid:…` and `userCode:…` to the id they name
   const byGrant = new Map<string, string[]>();
-  return class MapAdapter {
+  return class MapAdapter implements Adapter {
     constructor(private readonly model: string) {}
     private key(id: string) {
       return `${this.model}:${id}`;
     }
-    async upsert(id: string, payload: Record<string, unknown>) {
+    async upsert(id: string, payload: AdapterPayload) {
       const key = this.key(id);
-      if (this.model === 'Session') store.set(`sessionUid:${payload.uid}`, id);
+      if (this.model === 'Session') ids.set(`sessionUid:${payload.uid}`, id);
       if (typeof payload.grantId === 'string') byGrant.set(payload.grantId, [...(byGrant.get(payload.grantId) ?? []), key]);
-      if (typeof payload.userCode === 'string') store.set(`userCode:${payload.userCode}`, id);
+      if (typeof payload.userCode === 'string') ids.set(`userCode:${payload.userCode}`, id);
       store.set(key, payload);
     }
     async find(id: string) {
       return store.get(this.key(id));
     }
     async findByUid(uid: string) {
-      return this.find(store.get(`sessionUid:${uid}`) as string);
+      const id = ids.get(`sessionUid:${uid}`);
+      return id === undefined ? undefined : this.find(id);
     }
     async findByUserCode(userCode: string) {
-      return this.find(store.get(`userCode:${userCode}`) as string);
+      const id = ids.get(`userCode:${userCode}`);
+      return id === undefined ? undefined : this.find(id);
     }
     async consume(id: string) {
-      const payload = store.get(this.key(id)) as Record<string, unknown> | undefined;
+      const payload = store.get(this.key(id));
       if (payload) payload.consumed = Math.floor(Date.now() / 1000);
     }
     async destroy(id: string) {

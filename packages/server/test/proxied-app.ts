@@ -14,7 +14,7 @@ export interface EchoApp {
   close(): Promise<void>;
 }
 
-export interface Echo {
+interface Echo {
   app: string;
   path: string;
   user: string | null;

@@ -8,7 +8,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll } from 'vitest';
 import { becomesTrue, freePort, useTestPortal, type TestPortal } from './support.js';
 
-export interface ReceivedMail {
+interface ReceivedMail {
   to: string;
   from: string;
   subject: string;

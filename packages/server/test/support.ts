@@ -3,7 +3,7 @@
  * call it the way clients do. One portal per test file; each test makes the data it needs.
  */
 import net from 'node:net';
-import { PortalClient, generateApiKey, type App, type Client, type CurrentUser } from '@tools-portal/core';
+import { PortalClient, isMfaChallenge, type App, type Client, type CurrentUser, type LoginAnswer, type PasswordAnswer } from '@tools-portal/core';
 import { loadConfig, startPortal, type Logger, type RunningPortal } from '@tools-portal/server';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -172,7 +172,12 @@ export async function createApp(admin: PortalClient, overrides: Partial<App> = {
   return admin.apps.create({ name, url: overrides.url ?? `https://${name}.example.com/`, description: overrides.description ?? '', doclink: overrides.doclink ?? '' });
 }
 
-export { generateApiKey };
+/** The session a sign-in answered, for an account without a second factor (a pending sign-in fails the test). */
+export async function signedIn(answer: Promise<PasswordAnswer>): Promise<LoginAnswer> {
+  const answered = await answer;
+  if (isMfaChallenge(answered)) throw new Error('a second factor was asked for');
+  return answered;
+}
 
 /** Runs a call expected to fail; answers the ApiError's code and the HTTP status it came with. */
 export async function failure(call: Promise<unknown>): Promise<{ code: string; message: string; field?: string }> {

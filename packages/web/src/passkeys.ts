@@ -16,7 +16,7 @@ export function passkeysUnavailable(hostname = window.location.hostname): string
   return null;
 }
 
-export function isIpAddress(hostname: string): boolean {
+function isIpAddress(hostname: string): boolean {
   return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.includes(':') || hostname.startsWith('[');
 }
 

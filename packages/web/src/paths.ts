@@ -31,9 +31,6 @@ export const paths = {
   denied: (app: string) => `/denied/${encodeURIComponent(app)}`,
 } as const;
 
-/** docs/product.md §8: where a visitor without a session is sent (the portal's root, which shows the login). */
-export const NOT_LOGGED_IN_URL = '/auth/#/';
-
 /** A link to the login screen that returns to `redirect` afterwards. */
 export function loginPath(redirect?: string, token?: string): string {
   if (!redirect) return paths.login;

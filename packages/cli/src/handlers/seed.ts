@@ -134,7 +134,6 @@ function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State,
       what: `invite for ${invite.email} in client ${invite.client}`,
       run: async () => {
         const created = await api.invites.create({ email: invite.email, clientid: clientId(invite.client), apps: appIds(invite.apps) });
-        const apps = invite.apps.map((name) => state.apps.get(name)!);
         report.invites.push({ email: created.email, link: created.link });
       },
     });

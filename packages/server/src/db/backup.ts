@@ -11,7 +11,7 @@ import { openDatabase } from './connection.js';
 export type BackupResult = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; command: string; restore: string };
 
 /** `2026-11-22T00-36-12Z`: sortable, and valid in a file name everywhere. */
-export function backupStamp(now: Date): string {
+function backupStamp(now: Date): string {
   return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
 }
 

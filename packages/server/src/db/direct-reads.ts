@@ -38,7 +38,7 @@ interface Remembered {
  * 1,000 rows, about 1 MB with the list and encoded answers made of them): the oldest go first. A
  * single answer of more rows is not remembered.
  */
-export const REMEMBERED_READS = 500;
+const REMEMBERED_READS = 500;
 export const REMEMBERED_ROWS = 50_000;
 
 const readers = new WeakMap<Knex, Reader>();

@@ -84,7 +84,7 @@ function kindOf(error: unknown): Kind | undefined {
 }
 
 /** The table and columns of a unique violation, as each dialect reports them. */
-export function uniqueViolationOf(error: unknown): { table: string; columns: string[] } | undefined {
+function uniqueViolationOf(error: unknown): { table: string; columns: string[] } | undefined {
   const driver = (error ?? {}) as DriverError;
   // SQLite: `UNIQUE constraint failed: user_apps.user_id, user_apps.app_id`
   const sqlite = /(?:UNIQUE|PRIMARY KEY) constraint failed: (.+)$/.exec(driver.message ?? '');

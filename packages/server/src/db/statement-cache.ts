@@ -9,7 +9,7 @@ interface Preparer {
   prepare(sql: string): unknown;
 }
 
-export const STATEMENT_CACHE_SIZE = 200;
+const STATEMENT_CACHE_SIZE = 200;
 
 export function cacheStatements<C extends Preparer>(connection: C, size = STATEMENT_CACHE_SIZE): C {
   const prepare = connection.prepare.bind(connection);

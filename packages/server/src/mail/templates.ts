@@ -12,7 +12,7 @@ export interface RenderedMail {
 /** A paragraph of text, or a link on a line of its own. */
 type Block = string | { link: string };
 
-export const SIGNATURE = 'Tools-Server';
+const SIGNATURE = 'Tools-Server';
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
@@ -38,7 +38,7 @@ function render(subject: string, blocks: Block[]): RenderedMail {
 }
 
 /** A moment as people read it in a mail: `2026-11-23 14:05 UTC`. */
-export function formatWhen(at: number | Date): string {
+function formatWhen(at: number | Date): string {
   return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
@@ -95,7 +95,7 @@ export interface NoticeInput {
 }
 
 /** An API key as a notice names it: masked, with its name and last use. */
-export interface NoticeKey {
+interface NoticeKey {
   token: string;
   name: string | null;
   lastUsedTimestamp: string | null;

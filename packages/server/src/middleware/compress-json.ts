@@ -8,7 +8,7 @@ import type { Context, Next } from 'koa';
 import { preferredEncoding } from '../accept-encoding.js';
 import { EncodedJson } from '../encoded-json.js';
 
-export const COMPRESS_THRESHOLD = 1024;
+const COMPRESS_THRESHOLD = 1024;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -9,14 +9,14 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 
 /** What a proxy may pass as a request id: short, and nothing that could forge a log line. */
-const PROXY_REQUEST_ID = /^[A-Za-z0-9._:@\-]{1,128}$/;
+const PROXY_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
 export function requestIdFor(fromProxy: string | string[] | undefined, trustProxy: boolean): string {
   return trustProxy && typeof fromProxy === 'string' && PROXY_REQUEST_ID.test(fromProxy) ? fromProxy : randomUUID();
 }
 
 /** Requests no declared route matched share one label, so that scans cannot grow the metrics. */
-export const UNMATCHED_ROUTE = '(unmatched)';
+const UNMATCHED_ROUTE = '(unmatched)';
 
 export interface Finished {
   method: string;
@@ -41,7 +41,7 @@ export function recordRequest(logger: Logger, metrics: Metrics, finished: Finish
 }
 
 /** The route template Koa's router matched (`/api/auth/v1/app/:id`), or UNMATCHED_ROUTE. */
-export function routeOf(ctx: Context): string {
+function routeOf(ctx: Context): string {
   return (ctx as { _matchedRoute?: string })._matchedRoute ?? (ctx.state.route as string | undefined) ?? UNMATCHED_ROUTE;
 }
 

@@ -34,7 +34,7 @@ const clientsQuery = (db: Knex) =>
 // Read on every call to the provider that names a client (db/direct-reads.ts).
 const CLIENT_BY_NAME = preparedSelect((db, name: string) => clientsQuery(db).where('apps.name', name).limit(1, LITERAL));
 
-export function discoveryUrl(publicUrl: string): string {
+function discoveryUrl(publicUrl: string): string {
   return `${publicUrl}/.well-known/openid-configuration`;
 }
 
@@ -92,11 +92,6 @@ export async function disableClient(db: Knex, audit: Audit, appId: number): Prom
     if (deleted === 0) throw notFound('OpenID Connect client of app', app.name);
     await logEvent(trx, audit, 'oidc.client', `turned off OpenID Connect for app ${app.name}`);
   });
-}
-
-/** Whether an app is an OpenID client (renaming it would change its client_id: 409). */
-export async function isClient(db: Knex, appId: number): Promise<boolean> {
-  return (await db('oidc_clients').where({ app_id: appId }).first('app_id')) !== undefined;
 }
 
 /**

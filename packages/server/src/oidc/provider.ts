@@ -58,7 +58,7 @@ export const ROUTES = {
 export const INTERACTION_PATH = `${OIDC_PREFIX}/interaction/`;
 
 /** Token lifetimes, in seconds. */
-export const TTL = {
+const TTL = {
   AccessToken: 60 * 60,
   AuthorizationCode: 60,
   IdToken: 60 * 60,
@@ -212,7 +212,7 @@ async function loadExistingGrant(deps: OidcDeps, ctx: KoaContextWithOIDC) {
  * run in the browser by design, and only from the origin of one of their registered redirect URIs;
  * a confidential client's secret never belongs in a browser, so it gets no CORS at all.
  */
-export function corsAllowed(origin: string, client: { clientAuthMethod?: string; redirectUris?: string[] }): boolean {
+function corsAllowed(origin: string, client: { clientAuthMethod?: string; redirectUris?: string[] }): boolean {
   if (client.clientAuthMethod !== 'none') return false;
   return (client.redirectUris ?? []).some((uri) => {
     try {
@@ -359,7 +359,7 @@ async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promi
   };
 
   cacheClients(provider, db);
-  bindSessionToPortal(provider, db);
+  bindSessionToPortal(provider);
   provider.use(cacheHeaders);
   provider.use(async (ctx, next) => {
     await next();
@@ -399,7 +399,7 @@ function cacheClients(provider: Provider, db: Knex): void {
  * that user's (made on the spot, so `prompt=none` gets a code); without one, it is empty; a
  * provider session made under another portal session is never used.
  */
-function bindSessionToPortal(provider: Provider, db: Knex): void {
+function bindSessionToPortal(provider: Provider): void {
   const Session = provider.Session as unknown as {
     get(ctx: KoaContextWithOIDC): Promise<SessionLike>;
     new (payload?: Record<string, unknown>): SessionLike;

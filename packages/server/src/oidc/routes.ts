@@ -16,7 +16,7 @@ import { principalFromToken, type Principal } from '../services/sessions.js';
 import { interactionExpiredPage, PAGE_CSS, PAGE_CSS_PATH } from './pages.js';
 import { ACR_MFA_REASON, INTERACTION_PATH, requestedAcrs, ROUTES, setPortalPrincipal, signInOf } from './provider.js';
 
-export const DISCOVERY_PATH = '/.well-known/openid-configuration';
+const DISCOVERY_PATH = '/.well-known/openid-configuration';
 
 // Routes that act on the browser's sign-in: only these need the portal session looked up.
 const BROWSER_ROUTES = [ROUTES.authorization, ROUTES.end_session];

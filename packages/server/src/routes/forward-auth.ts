@@ -5,7 +5,7 @@ import type { RouteSpec } from './route.js';
 /** Below the API prefix. server.ts answers GET and HEAD here before Koa (verify-fast-path.ts). */
 export const VERIFY_PATH = '/verify';
 
-export const verifyRoute: RouteSpec = {
+const verifyRoute: RouteSpec = {
   method: 'GET',
   path: VERIFY_PATH,
   access: 'public',

@@ -18,11 +18,11 @@ import { finishGoogleSignIn, startGoogleSignIn } from '../services/google-sign-i
 import { principalFromToken } from '../services/sessions.js';
 import { clientInfo, type Deps } from './route.js';
 
-export const GOOGLE_START_PATH = '/auth/google';
-export const GOOGLE_CALLBACK_PATH = '/auth/google/callback';
-export const FAILED_LOGIN = '/auth/#/failedlogin';
+const GOOGLE_START_PATH = '/auth/google';
+const GOOGLE_CALLBACK_PATH = '/auth/google/callback';
+const FAILED_LOGIN = '/auth/#/failedlogin';
 /** Binds a sign-in under way to the browser; sent only to the Google routes. */
-export const GOOGLE_LOGIN_COOKIE = 'google_login';
+const GOOGLE_LOGIN_COOKIE = 'google_login';
 
 const queryText = (ctx: Context, name: string): string | undefined => {
   const value = ctx.query[name];

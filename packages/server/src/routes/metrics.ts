@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Deps } from './route.js';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 function isLoopback(address: string | undefined): boolean {
   return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
@@ -21,7 +21,7 @@ function presentsToken(authorization: string | undefined, token: string | undefi
   return timingSafeEqual(digest(authorization.slice('Bearer '.length).trim()), digest(token));
 }
 
-export function mayReadMetrics(ctx: Context, token: string | undefined): boolean {
+function mayReadMetrics(ctx: Context, token: string | undefined): boolean {
   const headers = ctx.req.headers;
   if (presentsToken(headers.authorization, token)) return true;
   return isLoopback(ctx.req.socket.remoteAddress) && headers['x-forwarded-for'] === undefined && headers.forwarded === undefined;

@@ -16,7 +16,7 @@ import type { PasswordHasher } from '../services/passwords.js';
 import type { SecretBox } from '../services/secret-box.js';
 import type { Principal } from '../services/sessions.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface Deps {
   db: Knex;
@@ -58,7 +58,7 @@ export interface RouteSpec {
   handler(ctx: Context, deps: Deps): Promise<void>;
 }
 
-export interface RouteResponse {
+interface RouteResponse {
   status?: 200 | 201 | 204;
   schema?: z.ZodType;
   description?: string;

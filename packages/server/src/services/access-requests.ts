@@ -12,7 +12,7 @@ import { logEvent, type Audit } from './audit.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
 
 /** How many decided requests admins see besides every open one. */
-export const DECIDED_SHOWN = 100;
+const DECIDED_SHOWN = 100;
 
 interface RequestRow {
   id: number;

@@ -15,7 +15,7 @@ const APP_COLUMNS = [
   'apps.icon_version',
 ];
 
-export interface AppRow {
+interface AppRow {
   id: number;
   name: string;
   url: string;
@@ -27,12 +27,12 @@ export interface AppRow {
 }
 
 /** The path of an app's icon; the version makes every change a new URL (docs/api.md, Icons). */
-export function iconPath(appId: number, version: number | string | null): string | null {
+function iconPath(appId: number, version: number | string | null): string | null {
   return version === null || version === undefined ? null : `${API_PREFIX}/app/${appId}/icon?v=${version}`;
 }
 
 /** The presenter of an app: these fields and no others leave the server. */
-export function toApp(row: AppRow): App {
+function toApp(row: AppRow): App {
   return {
     id: row.id,
     name: row.name,
@@ -50,7 +50,7 @@ export function grantIsLive(query: Knex.QueryBuilder, now: number): Knex.QueryBu
   return query.where((where) => where.whereNull('user_apps.expires_at').orWhere('user_apps.expires_at', '>', now));
 }
 
-export const isoOrUndefined = (ms: number | string | null | undefined) =>
+const isoOrUndefined = (ms: number | string | null | undefined) =>
   ms === null || ms === undefined ? undefined : new Date(Number(ms)).toISOString();
 
 export async function listApps(db: Knex): Promise<App[]> {
@@ -113,11 +113,6 @@ export async function getApp(db: Knex, id: number): Promise<App> {
   const row: AppRow | undefined = await db('apps').select(APP_COLUMNS).where('apps.id', id).first();
   if (!row) throw notFound('app', id);
   return toApp(row);
-}
-
-export async function findAppByName(db: Knex, name: string): Promise<App | undefined> {
-  const row: AppRow | undefined = await db('apps').select(APP_COLUMNS).where('apps.name', name).first();
-  return row && toApp(row);
 }
 
 /** Whether a user may see an app (its icon, its favourite star): admins all, others a live grant. */

@@ -27,7 +27,7 @@ const clip = (value: string, max: number) => (value.length > max ? value.slice(0
 const MINUTE_MS = 60 * 1000;
 
 /** The longest URL an entry's text carries (docs/event-log.md); a longer one ends in `…` at this length. */
-export const MAX_LOGGED_URL = 512;
+const MAX_LOGGED_URL = 512;
 
 /** A URL (or anything a caller sent as one) for an entry's text: at most MAX_LOGGED_URL characters. */
 export const clipUrl = (url: string) => (url.length > MAX_LOGGED_URL ? `${url.slice(0, MAX_LOGGED_URL - 1)}…` : url);
@@ -36,7 +36,7 @@ export const clipUrl = (url: string) => (url.length > MAX_LOGGED_URL ? `${url.sl
 const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/\S*/gi;
 
 /** Cuts every URL in an entry's text to MAX_LOGGED_URL characters. */
-export const clipUrlsIn = (text: string) => text.replace(URL_IN_TEXT, clipUrl);
+const clipUrlsIn = (text: string) => text.replace(URL_IN_TEXT, clipUrl);
 
 function eventRow(audit: Audit, type: EventType, event: string, subject?: EventSubject) {
   return {

@@ -11,7 +11,7 @@ import { grantedAppIds, listApps } from './apps.js';
 import { principalFromToken, type Principal, type SessionPolicy } from './sessions.js';
 
 /** Enough for every active user of a company; a flood of unknown tokens evicts the oldest. */
-export const MAX_ENTRIES = 20_000;
+const MAX_ENTRIES = 20_000;
 
 interface Entry<V> {
   value: Promise<V>;

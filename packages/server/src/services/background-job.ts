@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 
-export const INSTANCE_ID: string = randomUUID();
+const INSTANCE_ID: string = randomUUID();
 
 export interface JobLease {
   /** Marks the job done at `now` and gives up the lease. */

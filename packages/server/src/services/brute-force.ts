@@ -17,7 +17,7 @@ export interface BruteForcePolicy {
 }
 
 /** A device is a browser with a device cookie (services/login-devices.ts); it has the email's limit. */
-export type Kind = 'email' | 'address' | 'device';
+type Kind = 'email' | 'address' | 'device';
 
 /** One subject whose attempts are counted: an email or an address. */
 export interface Subject {
@@ -136,7 +136,7 @@ async function ban(db: Knex, policy: BruteForcePolicy, subjects: Subject[]): Pro
 }
 
 /** Forgets counters whose window has run out (called now and then; the upsert ignores them anyway). */
-export async function sweepAttempts(db: Knex, policy: BruteForcePolicy): Promise<void> {
+async function sweepAttempts(db: Knex, policy: BruteForcePolicy): Promise<void> {
   const now = Date.now();
   await db('login_attempts').where('window_start', '<=', now - policy.loginWindowMinutes * MINUTE_MS).delete();
   await db('login_bans').where('until', '<=', now).delete();

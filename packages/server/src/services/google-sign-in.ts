@@ -18,7 +18,7 @@ import { createStaffAdmin } from './staff-admins.js';
 import { markEmailVerified, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
 /** The claims of a verified ID token that matter here. */
-export interface GoogleIdentity {
+interface GoogleIdentity {
   sub: string;
   email: string;
   emailVerified: boolean;

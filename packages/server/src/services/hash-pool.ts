@@ -6,7 +6,7 @@
  */
 import { ApiError } from '@tools-portal/core';
 
-export const HASH_RETRY_AFTER_SECONDS = 5;
+const HASH_RETRY_AFTER_SECONDS = 5;
 
 export class HashPool {
   private running = 0;

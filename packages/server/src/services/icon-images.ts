@@ -7,7 +7,7 @@ import zlib from 'node:zlib';
 
 export const MAX_ICON_BYTES = 256 * 1024;
 export const ICON_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
-export type IconType = (typeof ICON_TYPES)[number];
+type IconType = (typeof ICON_TYPES)[number];
 
 export type IconCheck = { ok: true; type: IconType } | { ok: false; reason: string };
 

@@ -36,7 +36,7 @@ function invitesQuery(db: Knex) {
 }
 
 /** The invite's registration link: through the app it names (the first app as sent), else the portal. */
-export function inviteLink(publicUrl: string, row: Pick<InviteRow, 'token' | 'link_app_name'>): string {
+function inviteLink(publicUrl: string, row: Pick<InviteRow, 'token' | 'link_app_name'>): string {
   return registrationLink(publicUrl, row.token, row.link_app_name ?? undefined);
 }
 

@@ -7,21 +7,21 @@ import type { CheckedLogFilter, LogEntry, LogExportFormat } from '@tools-portal/
 import type { Knex } from 'knex';
 import { eventBatch, type LogPosition } from './log-query.js';
 
-export const CSV_HEADER = ['timestamp', 'type', 'client', 'user', 'actor', 'event', 'ip', 'userAgent', 'count'] as const;
+const CSV_HEADER = ['timestamp', 'type', 'client', 'user', 'actor', 'event', 'ip', 'userAgent', 'count'] as const;
 
 // A cell a spreadsheet would run as a formula (or hide behind a tab or CR) starts with one of these.
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** One CSV field: a leading `'` defuses formulas; quoted when it holds a quote, comma or line break. */
-export function csvCell(value: string | number): string {
+function csvCell(value: string | number): string {
   let text = String(value);
   if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export const csvLine = (entry: LogEntry) => `${CSV_HEADER.map((field) => csvCell(entry[field])).join(',')}\r\n`;
+const csvLine = (entry: LogEntry) => `${CSV_HEADER.map((field) => csvCell(entry[field])).join(',')}\r\n`;
 
-export const jsonLine = (entry: LogEntry) =>
+const jsonLine = (entry: LogEntry) =>
   `${JSON.stringify(Object.fromEntries(CSV_HEADER.map((field) => [field, entry[field]])))}\n`;
 
 export const EXPORT_TYPES: Record<LogExportFormat, { contentType: string; extension: string }> = {

@@ -10,7 +10,7 @@ import { logEvent, type Audit } from './audit.js';
 import { takeJobLease } from './background-job.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-export const PRUNE_JOB = 'log-prune';
+const PRUNE_JOB = 'log-prune';
 const SYSTEM: Audit = { actor: null, ip: '', userAgent: 'log retention' };
 
 export interface PruneOptions {

@@ -44,7 +44,7 @@ export interface LoginDeps {
 export type { SignedIn } from './sign-in.js';
 
 const WRONG_CREDENTIALS = 'wrong email or password';
-export const NOT_AN_EMAIL = '(not an email)';
+const NOT_AN_EMAIL = '(not an email)';
 
 export async function passwordLogin(
   deps: LoginDeps,
@@ -158,7 +158,7 @@ export async function changePassword(
   const problem = await passwordProblem(next, { email: user.email });
   if (problem) throw invalidInput('NewPassword', problem);
   const reservation = await reserveAttempt(db, policy, subjects);
-  let ok = false;
+  let ok: boolean;
   try {
     const row = await db('users').where({ id: user.id }).first('password_hash');
     ok = row?.password_hash ? (await hasher.verify(row.password_hash, current)).ok : (await hasher.verifyNothing(current)).ok;
@@ -246,7 +246,7 @@ export async function registerWithPassword(
 }
 
 /** The event-log entry of a logout: the portal's own, or an app's through OpenID Connect. */
-export interface LogoutEvent {
+interface LogoutEvent {
   type: 'session.logout' | 'oidc.logout';
   text: string;
 }

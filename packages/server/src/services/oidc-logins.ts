@@ -13,7 +13,7 @@ export const OIDC_LOGIN_TTL_SECONDS = 10 * 60;
  * Most sign-ins under way at once, from every address together: past it the oldest are dropped
  * (a browser that took that long starts again). Each address is limited on its own before this.
  */
-export const MAX_PENDING_LOGINS = 10_000;
+const MAX_PENDING_LOGINS = 10_000;
 
 export interface PendingLogin {
   state: string;

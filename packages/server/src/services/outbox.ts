@@ -19,7 +19,7 @@ const MAX_RETRY_DELAY_MS = HOUR_MS;
  * A claimed row is its sender's for this long; past it (the sender crashed) another may claim
  * it. Far longer than one delivery may take (see mail/sender.ts's timeouts).
  */
-export const LEASE_MS = 5 * 60 * 1000;
+const LEASE_MS = 5 * 60 * 1000;
 
 /** What the services that send mail need to know: whether mail is on, and where links point. */
 export interface MailPolicy {

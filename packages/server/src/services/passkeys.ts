@@ -105,10 +105,6 @@ export async function listPasskeys(db: Knex, userId: number): Promise<Passkey[]>
   return rows.map(present);
 }
 
-export async function hasPasskey(db: Knex, userId: number): Promise<boolean> {
-  return Boolean(await db('passkeys').where({ user_id: userId }).first('id'));
-}
-
 /** Registration options for the browser's ceremony; the challenge is stored for this user. */
 export async function passkeyRegistrationOptions(db: Knex, policy: ChallengePolicy, rp: RelyingParty, user: CurrentUser): Promise<unknown> {
   const existing: PasskeyRow[] = await db('passkeys').where({ user_id: user.id });
@@ -128,7 +124,7 @@ export async function passkeyRegistrationOptions(db: Knex, policy: ChallengePoli
 }
 
 /** A short name from a user agent: "Chrome on Linux", or "Passkey". */
-export function passkeyNameFromUserAgent(userAgent: string): string {
+function passkeyNameFromUserAgent(userAgent: string): string {
   const browser = [
     ['Edg/', 'Edge'],
     ['Firefox/', 'Firefox'],

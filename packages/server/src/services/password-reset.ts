@@ -18,14 +18,14 @@ import type { ClientInfo } from './sessions.js';
 import { beginSignIn, type SignInOutcome, type SignInPolicy } from './sign-in.js';
 import { getUser, markEmailVerified, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
-export const RESET_TTL_MINUTES = 60;
+const RESET_TTL_MINUTES = 60;
 const MINUTE_MS = 60 * 1000;
 /**
  * Reset requests (docs/email.md): per address within the window, past it 429; reset mails per
  * email within any `emailWindowMs`, past it silence (204, nothing sent), so that a stranger
  * asking for someone's email neither gets them a 429 nor holds their mail back for longer.
  */
-export const RESET_LIMITS = { perAddress: 20, windowMs: 60 * MINUTE_MS, perEmail: 3, emailWindowMs: 15 * MINUTE_MS };
+const RESET_LIMITS = { perAddress: 20, windowMs: 60 * MINUTE_MS, perEmail: 3, emailWindowMs: 15 * MINUTE_MS };
 
 interface ResetRow {
   id: number;
@@ -100,7 +100,7 @@ export async function adminPasswordReset(db: Knex, audit: Audit & { actor: Curre
 }
 
 /** The user a reset token stands for while it can be used; else a 400 naming `Token`. */
-export async function openReset(db: Knex, token: string, now = Date.now()): Promise<ResetRow> {
+async function openReset(db: Knex, token: string, now = Date.now()): Promise<ResetRow> {
   const row: ResetRow | undefined = await db('password_resets')
     .join('users', 'users.id', 'password_resets.user_id')
     .where({ 'password_resets.token_hash': sha256(token) })
@@ -130,7 +130,7 @@ export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: M
  * one wins. A reset link replaces the password only: a user with a second factor still has to give
  * it (a pending sign-in), or a stolen mailbox would be enough to take the account.
  */
-export async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<SignInOutcome> {
+async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<SignInOutcome> {
   return db.transaction(async (trx) => {
     const now = Date.now();
     const used = await trx('password_resets').where({ id: reset.id }).whereNull('used_at').andWhere('expires_at', '>', now).update({ used_at: now });

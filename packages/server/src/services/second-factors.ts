@@ -90,7 +90,7 @@ export async function useSecondFactorCode(db: Knex, secrets: SecretBox, userId: 
  * Removes every second factor of a user (admin reset): authenticator app, recovery codes and
  * passkeys. Answers what was set up ("authenticator app", "passkeys"; a pending enrolment is no factor).
  */
-export async function removeSecondFactors(db: Knex, userId: number): Promise<string[]> {
+async function removeSecondFactors(db: Knex, userId: number): Promise<string[]> {
   const confirmed = await db('user_totp').where({ user_id: userId }).whereNotNull('confirmed_at').first('user_id');
   const passkeys = await db('passkeys').where({ user_id: userId }).delete();
   await db('user_totp').where({ user_id: userId }).delete();

@@ -22,8 +22,8 @@ import { sha256 } from './secrets.js';
 import type { ClientInfo, SessionPolicy } from './sessions.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-export const PENDING_SIGN_IN_MS = 5 * 60 * 1000;
-export const PENDING_SIGN_IN_MAX_FAILURES = 5;
+const PENDING_SIGN_IN_MS = 5 * 60 * 1000;
+const PENDING_SIGN_IN_MAX_FAILURES = 5;
 
 /** How a sign-in proved who it is, and the event it writes. */
 export const SIGN_IN_EVENTS = {
@@ -56,7 +56,7 @@ const STEP_UP_EVENTS: Record<'totp' | 'recovery' | 'passkey', string> = {
 };
 
 /** MFA_REQUIRED and MFA_REQUIRED_FOR_GOOGLE (docs/configuration.md). */
-export interface MfaPolicy {
+interface MfaPolicy {
   mfaRequired: 'none' | 'admins' | 'all';
   mfaRequiredForGoogle: boolean;
 }

@@ -4,7 +4,7 @@
  */
 import * as OTPAuth from 'otpauth';
 
-export const TOTP_ISSUER = 'Tools-Server';
+const TOTP_ISSUER = 'Tools-Server';
 const PERIOD_SECONDS = 30;
 const SECRET_BYTES = 20; // 160 bits
 

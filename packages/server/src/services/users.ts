@@ -17,7 +17,7 @@ export function usersQuery(db: Knex) {
     .select('users.id', 'users.email', 'users.name', 'users.client_id', 'clients.name as client_name');
 }
 
-export function toUser(row: UserRow): User {
+function toUser(row: UserRow): User {
   return { id: row.id, email: row.email, name: row.name, client: { id: row.client_id, name: row.client_name } };
 }
 

@@ -1,7 +1,7 @@
 /** The dismissible alert banner (docs/product.md §2, §4, §9): success, danger or warning, gone after 10 s. */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
-export const ALERT_SECONDS = 10;
+const ALERT_SECONDS = 10;
 /** More than this at once would cover the page; the oldest give way. */
 const MAX_SHOWN = 3;
 

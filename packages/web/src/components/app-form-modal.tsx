@@ -22,8 +22,8 @@ const FIELDS: { key: TextField; label: string }[] = [
   { key: 'category', label: 'Category' },
 ];
 
-export const ICON_ACCEPT = 'image/png,image/jpeg,image/webp';
-export const MAX_ICON_BYTES = 256 * 1024;
+const ICON_ACCEPT = 'image/png,image/jpeg,image/webp';
+const MAX_ICON_BYTES = 256 * 1024;
 
 /** What happens to the icon on Save. */
 type IconChange = { kind: 'keep' } | { kind: 'remove' } | { kind: 'upload'; file: File; preview: string };

@@ -4,7 +4,7 @@ import { useId } from 'react';
 
 export type ExpiryChoiceValue = { kind: 'none' } | { kind: 'days'; days: number } | { kind: 'date'; date: string };
 
-export const EXPIRY_DAYS = [1, 7, 30] as const;
+const EXPIRY_DAYS = [1, 7, 30] as const;
 
 /** The ISO time a choice stands for (undefined: none; null: a date not chosen yet). */
 export function expiryOf(choice: ExpiryChoiceValue, now = Date.now()): string | undefined | null {

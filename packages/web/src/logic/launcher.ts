@@ -42,7 +42,7 @@ export function groupApps<T extends Searchable & { name: string; favourite?: boo
   return groups;
 }
 
-export const MONOGRAM_COLOURS = 8;
+const MONOGRAM_COLOURS = 8;
 
 /** The letter and colour of an app without an icon: the same name always looks the same. */
 export function monogram(name: string): { letter: string; colour: number } {

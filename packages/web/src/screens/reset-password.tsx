@@ -14,7 +14,7 @@ import { paths } from '../paths';
 import { useSession } from '../session';
 import { refusedPassword } from './login';
 
-export const LINK_ON_ITS_WAY = 'If the address belongs to an account, a link is on its way.';
+const LINK_ON_ITS_WAY = 'If the address belongs to an account, a link is on its way.';
 
 export function ResetPassword() {
   const alerts = useAlerts();

@@ -9,7 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll } from 'vitest';
 import { freePort, startTestPortal, type TestPortal } from '../../../server/test/support.js';
 
-export { ADMIN_EMAIL, ADMIN_PASSWORD, USER_PASSWORD, createApp, unique } from '../../../server/test/support.js';
+export { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, unique } from '../../../server/test/support.js';
 export type { TestPortal } from '../../../server/test/support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,7 +32,7 @@ export function startWebPortal(env: Record<string, string> = {}, options: Parame
   return startTestPortal({ WEB_ROOT: WEB_DIST, ...env }, options);
 }
 
-export function launchBrowser(): Promise<Browser> {
+function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -145,7 +145,7 @@ export async function columnTexts(page: Page, table: string, column: number): Pr
 }
 
 /** The accessibility rules every screen and dialog must pass: WCAG 2.1 A and AA, and axe's best practices. */
-export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 /**
  * Runs axe-core in the page (through the DevTools protocol, so the page's CSP is untouched) and
