@@ -3,8 +3,14 @@
  * readable lines on a terminal (LOG_FORMAT=pretty). Callers write `logger.warn(message, detail)`;
  * an Error detail lands under `err` with its stack, an object's fields beside the message.
  * Fields that may hold secrets are censored whatever the caller passes (docs/operations.md).
+ *
+ * Lines to stdout are buffered and written asynchronously (pino's own destination, SonicBoom): a
+ * request never waits for a write to a pipe (docs/performance.md, Logging). Each write is whole
+ * lines of at most PIPE_BUF bytes, so the lines of several workers sharing one pipe never
+ * interleave; the buffer is written out at least every FLUSH_INTERVAL_MS, by `flush()` before the
+ * process ends (at shutdown and after a fatal error: main.ts), and synchronously at process exit.
  */
-import { pino, stdSerializers, type Logger as Pino } from 'pino';
+import { destination as pinoDestination, pino, stdSerializers, type Logger as Pino } from 'pino';
 import type { LogLevel } from './config.js';
 
 export type LogFormat = 'json' | 'pretty';
@@ -18,6 +24,8 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
   /** Whether a level is written at all, to skip building a costly line. */
   enabled(level: Exclude<LogLevel, 'silent'>): boolean;
+  /** Resolves once every line logged so far has been written out. */
+  flush(): Promise<void>;
 }
 
 /** Field names whose values are never written, at any depth the callers use. */
@@ -55,7 +63,43 @@ export function prettyLine(json: string): string {
   return `${time} ${LEVEL_NAMES[entry.level as number] ?? entry.level} ${entry.msg ?? ''}${fields.length ? ` ${fields.join(' ')}` : ''}${tail}`;
 }
 
-function adapt(base: Pino): Logger {
+/** Buffered bytes are written once this many have gathered (below PIPE_BUF, 4096 on Linux)... */
+const MIN_WRITE = 2048;
+/** ...in writes of at most this many, whole lines each: atomic on a pipe shared by workers. */
+const MAX_WRITE = 4096;
+/** ...and at least this often, so that a quiet portal's lines are not held back. */
+export const FLUSH_INTERVAL_MS = 100;
+/** How long `flush()` waits for a stalled reader before writing synchronously. */
+const FLUSH_TIMEOUT_MS = 2000;
+
+interface Output {
+  flush(): Promise<void>;
+}
+
+const WRITTEN: Output = { flush: async () => {} };
+
+function bufferedOutput(stream: ReturnType<typeof pinoDestination>): Output {
+  return {
+    flush: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          try {
+            stream.flushSync();
+          } catch {
+            // The reader is gone: nothing more can be written.
+          }
+          resolve();
+        }, FLUSH_TIMEOUT_MS);
+        timer.unref();
+        stream.flush(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}
+
+function adapt(base: Pino, output: Output): Logger {
   const at =
     (name: 'debug' | 'info' | 'warn' | 'error') =>
     (message: string, detail?: unknown): void => {
@@ -70,8 +114,9 @@ function adapt(base: Pino): Logger {
     info: at('info'),
     warn: at('warn'),
     error: at('error'),
-    child: (fields) => adapt(base.child(fields)),
+    child: (fields) => adapt(base.child(fields), output),
     enabled: (level) => base.isLevelEnabled(level),
+    flush: output.flush,
   };
 }
 
@@ -81,13 +126,23 @@ function adapt(base: Pino): Logger {
  */
 export function createLogger(level: LogLevel, options: LoggerOptions | LoggerOptions['write'] = {}): Logger {
   const { format = defaultLogFormat(), write } = typeof options === 'function' ? { write: options } : options;
-  const sink = write ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const destination = {
-    write(chunk: string) {
-      const line = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
-      sink(format === 'pretty' ? prettyLine(line) : line);
-    },
-  };
+  let destination: { write(chunk: string): void };
+  let output = WRITTEN;
+  if (write) {
+    destination = {
+      write(chunk: string) {
+        const line = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
+        write(format === 'pretty' ? prettyLine(line) : line);
+      },
+    };
+  } else {
+    const stream = pinoDestination({ dest: 1, sync: false, minLength: MIN_WRITE, maxWrite: MAX_WRITE, periodicFlush: FLUSH_INTERVAL_MS });
+    output = bufferedOutput(stream);
+    destination =
+      format === 'pretty'
+        ? { write: (chunk: string) => stream.write(`${prettyLine(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk)}\n`) }
+        : stream;
+  }
   const base = pino(
     {
       level,
@@ -97,5 +152,5 @@ export function createLogger(level: LogLevel, options: LoggerOptions | LoggerOpt
     },
     destination,
   );
-  return adapt(base);
+  return adapt(base, output);
 }
