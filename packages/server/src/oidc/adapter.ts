@@ -7,15 +7,23 @@
 import type { Knex } from 'knex';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
+import type { AuthCache } from '../services/auth-cache.js';
 import { clientMetadata } from './clients.js';
 
 const TABLE = 'oidc_payloads';
+const ACCESS_TOKEN = 'AccessToken';
 // How often one instance deletes expired rows (each instance does it; the delete is idempotent).
 const SWEEP_INTERVAL_MS = 60_000;
 
 export interface AdapterOptions {
   db: Knex;
   now?: () => number;
+  /**
+   * Where access tokens' rows are remembered for at most AUTH_CACHE_SECONDS (services/auth-cache.ts):
+   * a userinfo call then does not read its token again. A token revoked through this instance is
+   * forgotten at once (here and in the other workers), through another within that bound.
+   */
+  memory?: Pick<AuthCache, 'accessTokens' | 'clear'>;
 }
 
 type Row = { payload: string; expires_at: number | string | null; consumed_at: number | string | null };
@@ -29,7 +37,7 @@ const BY_USER_CODE = preparedSelect((db, model: string, userCode: string) => db(
 
 /** The adapter class oidc-provider instantiates once per model name. */
 export function knexAdapter(options: AdapterOptions): new (model: string) => Adapter {
-  const { db } = options;
+  const { db, memory } = options;
   const now = options.now ?? Date.now;
   let lastSweep = 0;
 
@@ -73,7 +81,13 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (!plausible(id)) return undefined;
       if (this.model === 'Client') return clientMetadata(db, id);
-      return parse((await readPrepared<Row, [string, string]>(db, BY_ID, [this.model, id]))[0]);
+      const read = async () => (await readPrepared<Row, [string, string]>(db, BY_ID, [this.model, id]))[0];
+      if (this.model !== ACCESS_TOKEN || !memory) return parse(await read());
+      // Only a token found is remembered (its expiry is checked on every use, in parse); the
+      // payload is parsed anew for each caller, which may change it.
+      const row = (await memory.accessTokens.get(id, read)) as Row | undefined;
+      if (!row) memory.accessTokens.delete(id);
+      return parse(row);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -88,10 +102,12 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
 
     async destroy(id: string): Promise<void> {
       await db(TABLE).where({ model: this.model, id }).delete();
+      if (this.model === ACCESS_TOKEN) await memory?.clear();
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
       await db(TABLE).where({ grant_id: grantId }).delete();
+      await memory?.clear();
     }
 
     async consume(id: string): Promise<void> {
