@@ -19,6 +19,7 @@
 //   9. GET /app/ for a user with 200 grants (50 expiring, 20 favourites) in 50 categories, data of row 5
 //   10. row 2 with WORKERS=1 (the default, set explicitly), and 11. with WORKERS=2
 //   12. row 7 with WORKERS=2
+//   13. row 2 with LOG_LEVEL=debug: a JSON access line for every answer (what turning them on costs)
 //
 // The ceiling is measured again just before and just after every other row (one measurement
 // between two rows serves both), and each row's ratios are to the mean of the two; row 1 reports
@@ -54,7 +55,7 @@ const positiveInt = (name, fallback) => {
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 32);
 const WARMUP = Math.min(3, Math.max(1, Math.round(DURATION / 5)));
-const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9,10,11,12').split(',').map((row) => Number(row.trim())));
+const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9,10,11,12,13').split(',').map((row) => Number(row.trim())));
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 // Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
@@ -356,6 +357,14 @@ async function rowsSqliteVerify(tmp) {
   } finally {
     await portal.stop();
   }
+  if (ROWS.has(13)) {
+    const verbose = await startPortal(portalEnv(`sqlite:${file}`, { ADMIN_PASSWORD, LOG_LEVEL: 'debug' }), 'SQLite');
+    try {
+      record(13, await besideCeiling(() => measure({ url: `${verbose.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) }, verbose.pid)), verbose);
+    } finally {
+      await verbose.stop();
+    }
+  }
 }
 
 /**
@@ -501,6 +510,7 @@ const LABELS = {
   10: 'GET /verify, SQLite, WORKERS=1',
   11: 'GET /verify, SQLite, WORKERS=2',
   12: 'GET /oidc/userinfo, SQLite, WORKERS=2',
+  13: 'GET /verify, SQLite, LOG_LEVEL=debug (an access line for every answer)',
 };
 // Targets of issue 7: share of the ceiling (measured just before and after the row) and p99 in ms.
 // Row 9: issue 16's launcher (the app list of a user with 200 apps renders without a visible delay).
@@ -561,7 +571,7 @@ function report(seedSeconds) {
     `|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|`,
   ];
   const configs = [];
-  for (const row of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) {
+  for (const row of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]) {
     const result = results.get(row);
     if (!result) continue;
     if (result.skipped) {
@@ -653,7 +663,7 @@ async function main() {
   try {
     ceilingServer = await startChild(path.join(here, 'ceiling.mjs'), { BENCH_TOKEN: CEILING_TOKEN });
     if (ROWS.has(1)) await measureCeiling();
-    if (ROWS.has(2) || ROWS.has(4) || ROWS.has(7) || ROWS.has(8)) await rowsSqliteVerify(tmp);
+    if (ROWS.has(2) || ROWS.has(4) || ROWS.has(7) || ROWS.has(8) || ROWS.has(13)) await rowsSqliteVerify(tmp);
     if (ROWS.has(3)) record(3, await rowPostgresVerify());
     if (ROWS.has(10) || ROWS.has(11) || ROWS.has(12)) await rowsWorkers(tmp);
     if (ROWS.has(5) || ROWS.has(6) || ROWS.has(9)) seedSeconds = await rowsLarge(tmp);
