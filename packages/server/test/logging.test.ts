@@ -56,6 +56,42 @@ describe('request lines of forward auth', () => {
   });
 });
 
+describe('fields that may hold secrets', () => {
+  it('are censored down to the third level, in details, errors and a child\'s fields, leaving the caller\'s objects as they were', () => {
+    const out: string[] = [];
+    const logger = createLogger('info', { format: 'json', write: (line) => out.push(line) });
+    const detail = {
+      password: 'p1',
+      ok: 'visible',
+      nested: { token: 't1', deeper: { cookie: 'c1', fine: 2 } },
+      headers: { authorization: 'a1', accept: 'text/html' },
+      req: { headers: { cookie: 'c2' } },
+      list: [{ secret: 's1' }],
+    };
+    const before = JSON.stringify(detail);
+    logger.info('with secrets', detail);
+    const error = Object.assign(new Error('it broke'), { apiKey: 'k1' });
+    logger.error('failed', error);
+    logger.child({ reqId: 'r-1', accesstoken: 'x1' }).warn('child');
+    logger.info('plain', { reqId: 'r-2', status: 200 });
+    expect(JSON.stringify(detail)).toBe(before);
+    const [first, second, third, fourth] = out.map((line) => JSON.parse(line) as Record<string, any>);
+    expect(first).toMatchObject({
+      password: '[redacted]',
+      ok: 'visible',
+      nested: { token: '[redacted]', deeper: { cookie: '[redacted]', fine: 2 } },
+      headers: { authorization: '[redacted]', accept: 'text/html' },
+      req: { headers: { cookie: '[redacted]' } },
+      list: [{ secret: '[redacted]' }],
+    });
+    expect(second!.err).toMatchObject({ message: 'it broke', apiKey: '[redacted]' });
+    expect(second!.err.stack).toMatch(/it broke\n\s+at /);
+    expect(third).toMatchObject({ reqId: 'r-1', accesstoken: '[redacted]', msg: 'child' });
+    expect(fourth).toMatchObject({ reqId: 'r-2', status: 200, msg: 'plain' });
+    for (const secret of ['p1', 't1', 'c1', 'a1', 'c2', 's1', 'k1', 'x1']) expect(out.join('\n')).not.toContain(`"${secret}"`);
+  });
+});
+
 /** GET requests on a few kept-alive connections; answers each request's id. */
 async function requestIds(base: string, pathname: string, token: string, count: number): Promise<string[]> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
