@@ -150,7 +150,10 @@ export function createLogger(level: LogLevel, options: LoggerOptions | LoggerOpt
   const { format = defaultLogFormat(), write } = typeof options === 'function' ? { write: options } : options;
   let destination: { write(chunk: string): void };
   let output = WRITTEN;
-  if (write) {
+  if (level === 'silent') {
+    // Nothing is ever written: no buffer, no timer.
+    destination = { write: () => {} };
+  } else if (write) {
     destination = {
       write(chunk: string) {
         const line = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
