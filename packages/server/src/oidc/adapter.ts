@@ -86,6 +86,7 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
         payload.userCode ?? null,
         expiresIn ? now() + expiresIn * 1000 : null,
       ]);
+      if (this.model === ACCESS_TOKEN) memory?.accessTokens.delete(id);
       await sweep();
     }
 
