@@ -56,7 +56,8 @@ process.on('exit', () => {
 });
 
 async function startPortal(databaseUrl, schema) {
-  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, ADMIN_EMAIL: ADMIN, LOG_LEVEL: 'warn', WEB_ROOT: '', BENCH_SCHEMA: schema ?? '' };
+  // The default configuration (issue 26): logging at info, one JSON line a request, to a pipe read below.
+  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, ADMIN_EMAIL: ADMIN, LOG_LEVEL: '', LOG_FORMAT: '', WORKERS: '', WEB_ROOT: '', BENCH_SCHEMA: schema ?? '' };
   const child = spawn(process.execPath, [path.join(root, 'bench/forward-auth/portal.mjs')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   const lines = readline.createInterface({ input: child.stdout });

@@ -38,7 +38,16 @@ async function startPortal(env) {
   const lines = readline.createInterface({ input: child.stdout });
   const url = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the portal exited with ${code}`)));
-    lines.once('line', (line) => resolve(JSON.parse(line).url));
+    // The portal's log shares stdout (JSON lines at info, read to the end): the line with a url.
+    lines.on('line', (line) => {
+      let parsed;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        parsed = undefined;
+      }
+      if (typeof parsed?.url === 'string' && parsed.level === undefined) resolve(parsed.url);
+    });
   });
   return { url, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
 }
@@ -97,7 +106,8 @@ async function measureSetup(tmp, label, concurrency, withTarget, rows) {
     DATABASE_URL: `sqlite:${path.join(tmp, `portal-${concurrency}.db`)}`,
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
-    LOG_LEVEL: 'error',
+    LOG_LEVEL: '',
+    LOG_FORMAT: '',
     SCRYPT_LOGN: '17',
     WEB_ROOT: '',
     LOGIN_FAILURES_PER_ADDRESS: '100000',

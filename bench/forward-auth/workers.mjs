@@ -1,6 +1,7 @@
-// The compiled server as `npm start` runs it (packages/server/dist/main.js), with WORKERS from the
-// environment, on a free loopback port; prints {"url"} once it answers /healthz. Its workers are
-// child processes of that server, which the bench counts in its CPU figures.
+// The compiled server as `npm start` runs it (packages/server/dist/main.js), configured by the
+// environment (WORKERS and all), on a free loopback port; prints {"url"} once it answers /healthz.
+// Its stdout (the log) is this script's stdout, a pipe the bench reads. Its workers are child
+// processes of that server, which the bench counts in its CPU figures.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
@@ -13,7 +14,8 @@ const port = await new Promise((resolve) => {
     probe.close(() => resolve(port));
   });
 });
-const server = spawn(process.execPath, [path.join(root, 'packages/server/dist/main.js')], {
+// Node flags given to this script (BENCH_NODE_ARGS: a profiler, say) apply to the server.
+const server = spawn(process.execPath, [...process.execArgv, path.join(root, 'packages/server/dist/main.js')], {
   env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });

@@ -3,8 +3,14 @@
  * readable lines on a terminal (LOG_FORMAT=pretty). Callers write `logger.warn(message, detail)`;
  * an Error detail lands under `err` with its stack, an object's fields beside the message.
  * Fields that may hold secrets are censored whatever the caller passes (docs/operations.md).
+ *
+ * Lines to stdout are buffered and written asynchronously (pino's own destination, SonicBoom): a
+ * request never waits for a write to a pipe (docs/performance.md, Logging). Each write is whole
+ * lines of at most PIPE_BUF bytes, so the lines of several workers sharing one pipe never
+ * interleave; the buffer is written out at least every FLUSH_INTERVAL_MS, by `flush()` before the
+ * process ends (at shutdown and after a fatal error: main.ts), and synchronously at process exit.
  */
-import { pino, stdSerializers, type Logger as Pino } from 'pino';
+import { destination as pinoDestination, pino, stdSerializers, type Logger as Pino } from 'pino';
 import type { LogLevel } from './config.js';
 
 type LogFormat = 'json' | 'pretty';
@@ -18,11 +24,35 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
   /** Whether a level is written at all, to skip building a costly line. */
   enabled(level: Exclude<LogLevel, 'silent'>): boolean;
+  /** Resolves once every line logged so far has been written out. */
+  flush(): Promise<void>;
 }
 
-/** Field names whose values are never written, at any depth the callers use. */
-const SECRET_FIELDS = ['password', 'Password', 'token', 'Token', 'accesstoken', 'authorization', 'cookie', 'secret', 'apiKey'];
-const REDACT = SECRET_FIELDS.flatMap((name) => [name, `*.${name}`, `*.*.${name}`, `headers.${name}`, `req.headers.${name}`]);
+/** Field names whose values are never written, down to the third level (`req.headers.cookie`). */
+const SECRET_FIELDS = new Set(['password', 'Password', 'token', 'Token', 'accesstoken', 'authorization', 'cookie', 'secret', 'apiKey']);
+const CENSOR = '[redacted]';
+const SECRET_DEPTH = 3;
+
+/**
+ * `value` with every field named like a secret censored, at levels `depth` to SECRET_DEPTH: the
+ * same object when it holds none (the usual case: a request line's five fields cost a glance),
+ * else a copy, so that the caller's objects stay as they were. An Error is serialized first to
+ * keep its message and stack. (pino's path-based `redact` did the same at about 13 µs a line.)
+ */
+function censored(value: unknown, depth: number): unknown {
+  if (depth > SECRET_DEPTH || value === null || typeof value !== 'object') return value;
+  let copy: Record<string, unknown> | undefined;
+  const fields = value as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    const field = fields[key];
+    const written = SECRET_FIELDS.has(key) ? CENSOR : censored(field, depth + 1);
+    if (written !== field) {
+      copy ??= value instanceof Error ? { ...stdSerializers.err(value) } : Array.isArray(value) ? ([...value] as unknown as Record<string, unknown>) : { ...fields };
+      copy[key] = written;
+    }
+  }
+  return copy ?? value;
+}
 
 export interface LoggerOptions {
   format?: LogFormat;
@@ -55,23 +85,60 @@ export function prettyLine(json: string): string {
   return `${time} ${LEVEL_NAMES[entry.level as number] ?? entry.level} ${entry.msg ?? ''}${fields.length ? ` ${fields.join(' ')}` : ''}${tail}`;
 }
 
-function adapt(base: Pino): Logger {
+/** Buffered bytes are written once this many have gathered (below PIPE_BUF, 4096 on Linux)... */
+const MIN_WRITE = 2048;
+/** ...in writes of at most this many, whole lines each: atomic on a pipe shared by workers. */
+const MAX_WRITE = 4096;
+/** ...and at least this often, so that a quiet portal's lines are not held back. */
+export const FLUSH_INTERVAL_MS = 100;
+/** How long `flush()` waits for a stalled reader before writing synchronously. */
+const FLUSH_TIMEOUT_MS = 2000;
+
+interface Output {
+  flush(): Promise<void>;
+}
+
+const WRITTEN: Output = { flush: async () => {} };
+
+function bufferedOutput(stream: ReturnType<typeof pinoDestination>): Output {
+  return {
+    flush: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          try {
+            stream.flushSync();
+          } catch {
+            // The reader is gone: nothing more can be written.
+          }
+          resolve();
+        }, FLUSH_TIMEOUT_MS);
+        timer.unref();
+        stream.flush(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}
+
+function adapt(base: Pino, output: Output): Logger {
   const at =
     (name: 'debug' | 'info' | 'warn' | 'error') =>
     (message: string, detail?: unknown): void => {
       if (!base.isLevelEnabled(name)) return;
       if (detail === undefined) base[name](message);
-      else if (detail instanceof Error) base[name]({ err: detail }, message);
-      else if (detail !== null && typeof detail === 'object' && !Array.isArray(detail)) base[name](detail as object, message);
-      else base[name]({ detail }, message);
+      else if (detail instanceof Error) base[name](censored({ err: detail }, 1) as object, message);
+      else if (detail !== null && typeof detail === 'object' && !Array.isArray(detail)) base[name](censored(detail, 1) as object, message);
+      else base[name](censored({ detail }, 1) as object, message);
     };
   return {
     debug: at('debug'),
     info: at('info'),
     warn: at('warn'),
     error: at('error'),
-    child: (fields) => adapt(base.child(fields)),
+    child: (fields) => adapt(base.child(censored(fields, 1) as Record<string, unknown>), output),
     enabled: (level) => base.isLevelEnabled(level),
+    flush: output.flush,
   };
 }
 
@@ -81,21 +148,33 @@ function adapt(base: Pino): Logger {
  */
 export function createLogger(level: LogLevel, options: LoggerOptions | LoggerOptions['write'] = {}): Logger {
   const { format = defaultLogFormat(), write } = typeof options === 'function' ? { write: options } : options;
-  const sink = write ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const destination = {
-    write(chunk: string) {
-      const line = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
-      sink(format === 'pretty' ? prettyLine(line) : line);
-    },
-  };
+  let destination: { write(chunk: string): void };
+  let output = WRITTEN;
+  if (level === 'silent') {
+    // Nothing is ever written: no buffer, no timer.
+    destination = { write: () => {} };
+  } else if (write) {
+    destination = {
+      write(chunk: string) {
+        const line = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
+        write(format === 'pretty' ? prettyLine(line) : line);
+      },
+    };
+  } else {
+    const stream = pinoDestination({ dest: 1, sync: false, minLength: MIN_WRITE, maxWrite: MAX_WRITE, periodicFlush: FLUSH_INTERVAL_MS });
+    output = bufferedOutput(stream);
+    destination =
+      format === 'pretty'
+        ? { write: (chunk: string) => stream.write(`${prettyLine(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk)}\n`) }
+        : stream;
+  }
   const base = pino(
     {
       level,
       base: { pid: process.pid },
-      redact: { paths: REDACT, censor: '[redacted]' },
       serializers: { err: stdSerializers.err },
     },
     destination,
   );
-  return adapt(base);
+  return adapt(base, output);
 }

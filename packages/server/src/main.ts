@@ -27,7 +27,7 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
   for (let i = 0; i < config.workers; i++) cluster.fork();
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (Object.keys(cluster.workers ?? {}).length === 0) void exitAfterFlush(logger, 0);
       return;
     }
     logger.error(`worker ${worker.process.pid} ended (${signal ?? code}); starting another`);
@@ -36,20 +36,46 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
     }, RESTART_DELAY_MS).unref();
   });
   logger.info(`Tools-Portal primary ${process.pid}: ${config.workers} workers`);
+  void logger.flush();
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal}: shutting down ${config.workers} workers`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    if (Object.keys(cluster.workers ?? {}).length === 0) void exitAfterFlush(logger, 0);
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+/** Every line logged is written before the process ends (the log is buffered: logger.ts). */
+async function exitAfterFlush(logger: Logger, code: number): Promise<never> {
+  await logger.flush();
+  process.exit(code);
+}
+
+/**
+ * A bug that escapes every handler ends the process, as Node would, but its last lines (this one
+ * included) are written first (a write under way finishes before the rest, so nothing is lost or
+ * reordered). The supervisor (or the cluster primary) starts another.
+ */
+function exitOnFatalError(logger: Logger): void {
+  let failed = false;
+  const fatal = (what: string) => (error: unknown) => {
+    logger.error(`fatal: ${what}; exiting`, error instanceof Error ? error : { detail: String(error) });
+    if (failed) return;
+    failed = true;
+    process.exitCode = 1;
+    void exitAfterFlush(logger, 1);
+  };
+  process.on('uncaughtException', fatal('uncaught exception'));
+  process.on('unhandledRejection', fatal('unhandled promise rejection'));
+}
+
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, { format: config.logFormat });
+  exitOnFatalError(logger);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
   const portal = await startPortal(config, {
     logger,
@@ -59,13 +85,15 @@ async function main(): Promise<void> {
     logger.info(`first start: created admin ${portal.bootstrap.adminEmail}`);
   }
   logger.info(`Tools-Portal listening on ${portal.url} (public URL ${config.publicUrl})`);
+  // Whoever waits for this line (a supervisor, a test) sees it at once, not at the next flush.
+  void logger.flush();
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal}: shutting down`);
     await portal.close();
-    process.exit(0);
+    await exitAfterFlush(logger, 0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));

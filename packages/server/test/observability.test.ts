@@ -20,25 +20,26 @@ describe('request ids and request log lines', () => {
   it('puts an X-Request-Id on every answer and logs one line per request with its route template', async () => {
     const app = await createApp(portal.admin);
     const bearer = { authorization: `Bearer ${portal.admin.token}` };
-    const cases: [string, RequestInit, string, number][] = [
-      [`/api/auth/v1/app/${app.id}`, { headers: bearer }, '/api/auth/v1/app/:id', 200],
-      ['/api/auth/v1/app/999999', { headers: bearer }, '/api/auth/v1/app/:id', 404],
-      ['/api/auth/v1/user/me', {}, '/api/auth/v1/user/me', 401],
-      ['/api/auth/v1/nothing/here', {}, '(unmatched)', 404],
-      [`/api/auth/v1/verify?app=${app.name}`, { headers: bearer }, '/api/auth/v1/verify', 200],
-      [`/api/auth/v1/Verify?app=${app.name}`, {}, '/api/auth/v1/verify', 401],
-      ['/healthz', {}, '/healthz', 200],
-      ['/auth/', {}, '/auth/{*path}', 200],
-      ['/no/such/page', {}, '(unmatched)', 404],
-      ['/metrics', {}, '/metrics', 200],
+    // Forward auth's successful answers are access lines at debug (20); everything else at info (30).
+    const cases: [string, RequestInit, string, number, number][] = [
+      [`/api/auth/v1/app/${app.id}`, { headers: bearer }, '/api/auth/v1/app/:id', 200, 30],
+      ['/api/auth/v1/app/999999', { headers: bearer }, '/api/auth/v1/app/:id', 404, 30],
+      ['/api/auth/v1/user/me', {}, '/api/auth/v1/user/me', 401, 30],
+      ['/api/auth/v1/nothing/here', {}, '(unmatched)', 404, 30],
+      [`/api/auth/v1/verify?app=${app.name}`, { headers: bearer }, '/api/auth/v1/verify', 200, 20],
+      [`/api/auth/v1/Verify?app=${app.name}`, {}, '/api/auth/v1/verify', 401, 30],
+      ['/healthz', {}, '/healthz', 200, 30],
+      ['/auth/', {}, '/auth/{*path}', 200, 30],
+      ['/no/such/page', {}, '(unmatched)', 404, 30],
+      ['/metrics', {}, '/metrics', 200, 30],
     ];
-    for (const [path, init, route, status] of cases) {
+    for (const [path, init, route, status, level] of cases) {
       const response = await portal.fetch(path, { ...init, redirect: 'manual' });
       expect(response.status, path).toBe(status);
       const id = response.headers.get('x-request-id') ?? '';
       expect(id, path).toMatch(UUID);
       const line = requestLine(id);
-      expect(line, path).toMatchObject({ level: 30, msg: 'request', method: 'GET', route, status, reqId: id });
+      expect(line, path).toMatchObject({ level, msg: 'request', method: 'GET', route, status, reqId: id });
       expect(typeof line?.durationMs).toBe('number');
       expect(JSON.stringify(line)).not.toContain('?app=');
     }

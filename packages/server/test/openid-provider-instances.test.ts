@@ -72,6 +72,35 @@ describe('the OpenID provider on two instances', () => {
     expect(await becomesTrue(stopped, CACHE_BOUND_MS)).toBe(true);
   });
 
+  it("remembers an access token's lookup on B for userinfo; a revocation on A holds on A at once, on B within the bound", async () => {
+    const app = await createApp(a.admin);
+    const created = await a.admin.apps.oidc.enable(app.id, { redirect_uris: [REDIRECT] });
+    const user = await a.createUser({ apps: [app] });
+    const rp = await rpOnB(app.name, created.client_secret!);
+    const tokens = await signInOnA(rp, user);
+    const userinfo = async (on: TestPortal) => (await fetch(`${on.url}/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status;
+    // Reads of the token's row on B: the first call reads it, the next ones (within the bound) do not.
+    let tokenReads = 0;
+    const count = (query: { sql: string; bindings?: unknown[] }) => {
+      if (query.sql.includes('oidc_payloads') && query.bindings?.includes('AccessToken')) tokenReads++;
+    };
+    b.deps.db.on('query', count);
+    try {
+      expect(await userinfo(b)).toBe(200);
+      expect(tokenReads).toBe(1);
+      for (let i = 0; i < 3; i++) expect(await userinfo(b)).toBe(200);
+      expect(tokenReads).toBe(1);
+    } finally {
+      b.deps.db.off('query', count);
+    }
+    expect(await userinfo(a)).toBe(200);
+    const started = Date.now();
+    await oidc.tokenRevocation((await relyingParty(a.url, app.name, created.client_secret!, REDIRECT)).config, tokens.access_token);
+    expect(await userinfo(a)).toBe(401);
+    expect(await becomesTrue(async () => (await userinfo(b)) === 401, CACHE_BOUND_MS, 100)).toBe(true);
+    expect(Date.now() - started).toBeLessThanOrEqual(CACHE_BOUND_MS + 1000);
+  });
+
   it('a key rotation on A is published and used by B within the bound', async () => {
     const { rp, user } = await setup();
     const rotation = await a.admin.oidc.rotateKeys();

@@ -222,6 +222,29 @@ describe.skipIf(testDialect() !== 'sqlite')('reads on a SQLite file', () => {
   });
 });
 
+describe("the provider's writes", () => {
+  it('store and consume its state through prepared statements, not Knex\'s query runner', async () => {
+    const { rp, user } = await setup();
+    const queries: Array<{ sql: string; direct?: boolean }> = [];
+    const onQuery = (query: { sql: string; direct?: boolean }) => queries.push(query);
+    portal.deps.db.on('query', onQuery);
+    try {
+      const start = await rp.start();
+      const { url } = await browserOf(user.token).navigate(start.url);
+      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), { pkceCodeVerifier: start.verifier, expectedState: start.state, expectedNonce: start.nonce });
+      await oidc.tokenRevocation(rp.config, tokens.access_token);
+    } finally {
+      portal.deps.db.removeListener('query', onQuery);
+    }
+    // Every upsert, consumption and deletion of a row of the provider's (the minutely sweep of
+    // expired rows aside).
+    const writes = queries.filter((query) => /^(insert|update|delete)\b[^;]*\boidc_payloads\b/i.test(query.sql) && !/expires_at["`]? </.test(query.sql));
+    const kinds = new Set(writes.map((query) => query.sql.split(' ')[0]!.toLowerCase()));
+    expect([...kinds].sort()).toEqual(['delete', 'insert', 'update']);
+    expect(writes.filter((query) => !query.direct)).toEqual([]);
+  });
+});
+
 describe('PKCE', () => {
   it('is optional for confidential clients and checked when sent', async () => {
     const { rp, user } = await setup();

@@ -2,8 +2,11 @@
  * Every request gets an id (X-Request-Id on the answer; a proxy's own is kept when TRUST_PROXY is
  * on) and, once answered, one log line and one metrics observation: method, route template,
  * status, duration, request id. Never the URL's query or any header: they may carry secrets.
+ * A successful forward-auth answer is logged at `debug` (a proxy asks on every sub-request);
+ * its refusals and errors, like every other request, at `info` (docs/operations.md).
  */
 import { randomUUID } from 'node:crypto';
+import { API_PREFIX } from '@tools-portal/core';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
@@ -27,10 +30,19 @@ export interface Finished {
   requestId: string;
 }
 
+/** The route of forward auth (routes/forward-auth.ts), whose allowed answers are access lines. */
+const VERIFY_ROUTE = `${API_PREFIX}/verify`;
+
+/** The level of a request's line: `debug` for forward auth's answers that let a request through. */
+export function requestLogLevel(route: string, status: number): 'debug' | 'info' {
+  return status < 300 && route === VERIFY_ROUTE ? 'debug' : 'info';
+}
+
 export function recordRequest(logger: Logger, metrics: Metrics, finished: Finished): void {
   metrics.observeRequest(finished.method, finished.route, finished.status, finished.durationMs);
-  if (logger.enabled('info')) {
-    logger.info('request', {
+  const level = requestLogLevel(finished.route, finished.status);
+  if (logger.enabled(level)) {
+    logger[level]('request', {
       reqId: finished.requestId,
       method: finished.method,
       route: finished.route,

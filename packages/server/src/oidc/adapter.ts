@@ -7,15 +7,24 @@
 import type { Knex } from 'knex';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
+import { preparedWrite, runPrepared } from '../db/prepared-writes.js';
+import type { AuthCache } from '../services/auth-cache.js';
 import { clientMetadata } from './clients.js';
 
 const TABLE = 'oidc_payloads';
+const ACCESS_TOKEN = 'AccessToken';
 // How often one instance deletes expired rows (each instance does it; the delete is idempotent).
 const SWEEP_INTERVAL_MS = 60_000;
 
 export interface AdapterOptions {
   db: Knex;
   now?: () => number;
+  /**
+   * Where access tokens' rows are remembered for at most AUTH_CACHE_SECONDS (services/auth-cache.ts):
+   * a userinfo call then does not read its token again. A token revoked through this instance is
+   * forgotten at once (here and in the other workers), through another within that bound.
+   */
+  memory?: Pick<AuthCache, 'accessTokens' | 'clear'>;
 }
 
 type Row = { payload: string; expires_at: number | string | null; consumed_at: number | string | null };
@@ -27,9 +36,20 @@ const BY_ID = preparedSelect((db, model: string, id: string) => db(TABLE).where(
 const BY_UID = preparedSelect((db, model: string, uid: string) => db(TABLE).where({ model, uid }).orderBy('expires_at', 'desc').select(COLUMNS).limit(1, LITERAL));
 const BY_USER_CODE = preparedSelect((db, model: string, userCode: string) => db(TABLE).where({ model, user_code: userCode }).select(COLUMNS).limit(1, LITERAL));
 
+// Written on every authorization request and code exchange: compiled once as well, and run on a
+// pool connection without Knex's runner (db/prepared-writes.ts), on SQLite and PostgreSQL.
+const MERGED = ['payload', 'grant_id', 'uid', 'user_code', 'expires_at'];
+const UPSERT = preparedWrite(
+  (db, model: string, id: string, payload: string, grantId: string | null, uid: string | null, userCode: string | null, expiresAt: number | null) =>
+    db(TABLE).insert({ model, id, payload, grant_id: grantId, uid, user_code: userCode, expires_at: expiresAt }).onConflict(['model', 'id']).merge(MERGED),
+);
+const CONSUME = preparedWrite((db, consumedAt: number, model: string, id: string) => db(TABLE).where({ model, id }).whereNull('consumed_at').update({ consumed_at: consumedAt }));
+const DESTROY = preparedWrite((db, model: string, id: string) => db(TABLE).where({ model, id }).delete());
+const REVOKE_GRANT = preparedWrite((db, grantId: string) => db(TABLE).where({ grant_id: grantId }).delete());
+
 /** The adapter class oidc-provider instantiates once per model name. */
 export function knexAdapter(options: AdapterOptions): new (model: string) => Adapter {
-  const { db } = options;
+  const { db, memory } = options;
   const now = options.now ?? Date.now;
   let lastSweep = 0;
 
@@ -57,23 +77,29 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      const row = {
-        model: this.model,
+      await runPrepared(db, UPSERT, [
+        this.model,
         id,
-        payload: JSON.stringify(payload),
-        grant_id: payload.grantId ?? null,
-        uid: payload.uid ?? null,
-        user_code: payload.userCode ?? null,
-        expires_at: expiresIn ? now() + expiresIn * 1000 : null,
-      };
-      await db(TABLE).insert(row).onConflict(['model', 'id']).merge(['payload', 'grant_id', 'uid', 'user_code', 'expires_at']);
+        JSON.stringify(payload),
+        payload.grantId ?? null,
+        payload.uid ?? null,
+        payload.userCode ?? null,
+        expiresIn ? now() + expiresIn * 1000 : null,
+      ]);
+      if (this.model === ACCESS_TOKEN) memory?.accessTokens.delete(id);
       await sweep();
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (!plausible(id)) return undefined;
       if (this.model === 'Client') return clientMetadata(db, id);
-      return parse((await readPrepared<Row, [string, string]>(db, BY_ID, [this.model, id]))[0]);
+      const read = async () => (await readPrepared<Row, [string, string]>(db, BY_ID, [this.model, id]))[0];
+      if (this.model !== ACCESS_TOKEN || !memory) return parse(await read());
+      // Only a token found is remembered (its expiry is checked on every use, in parse); the
+      // payload is parsed anew for each caller, which may change it.
+      const row = (await memory.accessTokens.get(id, read)) as Row | undefined;
+      if (!row) memory.accessTokens.delete(id);
+      return parse(row);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -87,17 +113,19 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
     }
 
     async destroy(id: string): Promise<void> {
-      await db(TABLE).where({ model: this.model, id }).delete();
+      await runPrepared(db, DESTROY, [this.model, id]);
+      if (this.model === ACCESS_TOKEN) await memory?.clear();
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await db(TABLE).where({ grant_id: grantId }).delete();
+      await runPrepared(db, REVOKE_GRANT, [grantId]);
+      await memory?.clear();
     }
 
     async consume(id: string): Promise<void> {
       // A conditional update: of two requests racing to use one code or refresh token, exactly
       // one wins; the other is answered invalid_grant (and the provider revokes the grant).
-      const won = await db(TABLE).where({ model: this.model, id }).whereNull('consumed_at').update({ consumed_at: Math.floor(now() / 1000) });
+      const won = await runPrepared(db, CONSUME, [Math.floor(now() / 1000), this.model, id]);
       if (won === 0) throw new errors.InvalidGrant(`${this.model} already used`);
     }
   };

@@ -272,7 +272,7 @@ async function buildProvider(deps: OidcDeps, keys: Configuration['jwks']): Promi
   // Cookie signing keys shared by every instance: derived from SECRET_KEY, never stored.
   const cookieKey = createHmac('sha256', deps.secrets.requireKey()).update('oidc-provider cookies').digest('base64url');
   const configuration: Configuration = {
-    adapter: knexAdapter({ db }),
+    adapter: knexAdapter({ db, memory: deps.authCache }),
     clients: [],
     jwks: keys,
     cookies: {

@@ -1,6 +1,6 @@
 /**
  * The forward-auth hot path's short memory (docs/product.md, Forward auth): who a token stands for,
- * which apps a user holds, and the app list. Each entry lives at most `ttlMs`
+ * which apps a user holds, and the app list; and the OpenID provider's access tokens (docs/oidc.md). Each entry lives at most `ttlMs`
  * (AUTH_CACHE_SECONDS, at most 5 s), so a change made through another instance takes effect
  * here within that time; a change made through this instance calls `clear()` and takes effect
  * at once. Concurrent misses for one key share a single lookup.
@@ -48,6 +48,10 @@ export class TtlMap<K, V> {
     return entry.value;
   }
 
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }
@@ -64,6 +68,12 @@ export class AuthCache {
   private readonly principals: TtlMap<string, Principal | null>;
   private readonly grants: TtlMap<number, ReadonlySet<number>>;
   private readonly appList: TtlMap<'apps', AppIndex>;
+  /**
+   * The OpenID provider's access tokens by id, as oidc/adapter.ts stored them (a token's row never
+   * changes; it is only deleted): within the same bound, so that a userinfo call does not read it
+   * again, and a revocation made on another instance holds here within AUTH_CACHE_SECONDS.
+   */
+  readonly accessTokens: TtlMap<string, unknown>;
 
   constructor(
     private readonly db: Knex,
@@ -74,6 +84,7 @@ export class AuthCache {
     this.principals = new TtlMap(options.ttlMs, now, options.maxEntries);
     this.grants = new TtlMap(options.ttlMs, now, options.maxEntries);
     this.appList = new TtlMap(options.ttlMs, now, 1);
+    this.accessTokens = new TtlMap(options.ttlMs, now, options.maxEntries);
   }
 
   /** The user a session token or API key stands for (null: nobody, also remembered). */
@@ -104,6 +115,7 @@ export class AuthCache {
     this.principals.clear();
     this.grants.clear();
     this.appList.clear();
+    this.accessTokens.clear();
   }
 
   /** Under node:cluster: how to make the other workers forget too (cluster-peers.ts). */
@@ -113,6 +125,6 @@ export class AuthCache {
 
   /** Entries held now (tests). */
   get size(): number {
-    return this.principals.size + this.grants.size + this.appList.size;
+    return this.principals.size + this.grants.size + this.appList.size + this.accessTokens.size;
   }
 }
