@@ -90,7 +90,7 @@ const MIN_WRITE = 2048;
 /** ...in writes of at most this many, whole lines each: atomic on a pipe shared by workers. */
 const MAX_WRITE = 4096;
 /** ...and at least this often, so that a quiet portal's lines are not held back. */
-export const FLUSH_INTERVAL_MS = 100;
+const FLUSH_INTERVAL_MS = 100;
 /** How long `flush()` waits for a stalled reader before writing synchronously. */
 const FLUSH_TIMEOUT_MS = 2000;
 

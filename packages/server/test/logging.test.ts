@@ -75,7 +75,7 @@ describe('fields that may hold secrets', () => {
     logger.child({ reqId: 'r-1', accesstoken: 'x1' }).warn('child');
     logger.info('plain', { reqId: 'r-2', status: 200 });
     expect(JSON.stringify(detail)).toBe(before);
-    const [first, second, third, fourth] = out.map((line) => JSON.parse(line) as Record<string, any>);
+    const [first, second, third, fourth] = out.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(first).toMatchObject({
       password: '[redacted]',
       ok: 'visible',
@@ -85,7 +85,7 @@ describe('fields that may hold secrets', () => {
       list: [{ secret: '[redacted]' }],
     });
     expect(second!.err).toMatchObject({ message: 'it broke', apiKey: '[redacted]' });
-    expect(second!.err.stack).toMatch(/it broke\n\s+at /);
+    expect((second!.err as { stack?: string }).stack).toMatch(/it broke\n\s+at /);
     expect(third).toMatchObject({ reqId: 'r-1', accesstoken: '[redacted]', msg: 'child' });
     expect(fourth).toMatchObject({ reqId: 'r-2', status: 200, msg: 'plain' });
     for (const secret of ['p1', 't1', 'c1', 'a1', 'c2', 's1', 'k1', 'x1']) expect(out.join('\n')).not.toContain(`"${secret}"`);

@@ -34,7 +34,7 @@ export interface Finished {
 const VERIFY_ROUTE = `${API_PREFIX}/verify`;
 
 /** The level of a request's line: `debug` for forward auth's answers that let a request through. */
-export function requestLogLevel(route: string, status: number): 'debug' | 'info' {
+function requestLogLevel(route: string, status: number): 'debug' | 'info' {
   return status < 300 && route === VERIFY_ROUTE ? 'debug' : 'info';
 }
 
