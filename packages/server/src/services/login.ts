@@ -21,7 +21,7 @@ import type { PasswordCheck, PasswordHasher } from './passwords.js';
 import { useSecondFactorCode } from './second-factors.js';
 import type { SecretBox } from './secret-box.js';
 import { endSession, endSessionsOfUser, type ClientInfo } from './sessions.js';
-import { admitSignInAttempt, attemptSubjects, refuseSignInAttempt } from './sign-in-attempts.js';
+import { admitSignInAttempt, attemptSubjects, refuseSignInAttempt, signInAttempt } from './sign-in-attempts.js';
 import {
   beginSignIn,
   completeSignIn,
@@ -55,7 +55,6 @@ export async function passwordLogin(
 ): Promise<SignInOutcome & { deviceId?: string }> {
   const { db, hasher, policy } = deps;
   const email = emailInput.trim().toLowerCase();
-  const audit: Audit = { actor: null, ...info };
   // Whatever was typed into the email field may be a password; only an email is written to the log.
   const logged = emailSchema.safeParse(email).success ? email : NOT_AN_EMAIL;
   // A browser that signed in to this account before is counted as itself, not as the email: an
@@ -63,28 +62,18 @@ export async function passwordLogin(
   const subjects = await attemptSubjects(db, info, logged, deviceId);
   const device = subjects[0]!.kind === 'device';
   const emailBanned = device ? (await banRemaining(db, [emailSubject(email)])) > 0 : false;
-  // Reserved before hashing: concurrent guesses cannot all be checked (docs/security.md).
-  const reservation = await admitSignInAttempt(db, policy, audit, subjects, { user: logged });
-  let row: (UserRow & { password_hash: string | null }) | undefined;
-  let check: PasswordCheck;
-  try {
-    row = await usersQuery(db).where('users.email', email).select('users.password_hash').first();
-    check = row?.password_hash ? await hasher.verify(row.password_hash, password) : await hasher.verifyNothing(password);
-  } catch (error) {
-    await releaseAttempt(db, reservation);
-    throw error;
-  }
-  if (!row || !check.ok) {
-    const reason = !row ? 'unknown email' : row.password_hash ? 'wrong password' : 'no password set';
-    await refuseSignInAttempt(db, policy, info, reservation, {
-      type: 'login.failure',
-      event: `login failed: ${reason}`,
-      email: row ? email : undefined,
-      about: { client: row?.client_name, user: logged },
-    });
-    throw new ApiError('unauthenticated', WRONG_CREDENTIALS);
-  }
-  await releaseAttempt(db, reservation);
+  // Admitted before hashing: concurrent guesses cannot all be checked (docs/security.md).
+  const { row, check } = await signInAttempt(deps, info, { subjects, about: { user: logged } }, async () => {
+    const found: (UserRow & { password_hash: string | null }) | undefined = await usersQuery(db).where('users.email', email).select('users.password_hash').first();
+    const checked: PasswordCheck = found?.password_hash ? await hasher.verify(found.password_hash, password) : await hasher.verifyNothing(password);
+    if (found && checked.ok) return { ok: true, value: { row: found, check: checked } };
+    const reason = !found ? 'unknown email' : found.password_hash ? 'wrong password' : 'no password set';
+    return {
+      ok: false,
+      error: new ApiError('unauthenticated', WRONG_CREDENTIALS),
+      refusal: { type: 'login.failure', event: `login failed: ${reason}`, email: found ? email : undefined, about: { client: found?.client_name, user: logged } },
+    };
+  });
   if (check.needsRehash) {
     await db('users').where({ id: row.id }).update({ password_hash: await hasher.hash(password) });
   }
