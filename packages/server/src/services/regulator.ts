@@ -60,8 +60,6 @@ interface Slot extends Counter {
 /** Retry-After when every slot is held by checks under way (they may yet succeed and give it back). */
 const BUSY_RETRY_SECONDS = 5;
 
-export const subjectText = (text: string) => text.slice(0, 254);
-
 /**
  * Admits, checks, then releases or refuses one attempt (see above). A check that throws gives its
  * slots back (when only failures count) and the error goes on.

@@ -4,20 +4,9 @@
  * regulator (services/regulator.ts: bans first, a slot reserved before the check, released or
  * refused after it) with what a refused one leaves behind.
  */
-import { ApiError } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
-import {
-  addressSubject,
-  admitAttempt,
-  deviceSubject,
-  emailSubject,
-  recordFailure,
-  tooManyAttempts,
-  type BruteForcePolicy,
-  type Reservation,
-  type Subject,
-} from './brute-force.js';
+import { addressSubject, deviceSubject, emailSubject, tooManyAttempts, type BruteForcePolicy, type Subject } from './brute-force.js';
 import { knownDevice } from './login-devices.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
@@ -36,27 +25,6 @@ export async function attemptSubjects(db: Knex, info: ClientInfo, email: string 
   return [device ? deviceSubject(device) : emailSubject(email), addressSubject(info.ip)];
 }
 
-/**
- * Admits one attempt (429 while a subject is banned or at its limit). A blocked attempt costs the
- * sender nothing, so it is logged as one row a minute per address and account, with a count.
- */
-export async function admitSignInAttempt(
-  db: Knex,
-  policy: BruteForcePolicy,
-  audit: Audit,
-  subjects: Subject[],
-  about: EventSubject | undefined,
-): Promise<Reservation> {
-  try {
-    return await admitAttempt(db, policy, subjects);
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'too_many_requests') {
-      await logRepeated(db, audit, 'login.blocked', 'login blocked: too many failed logins', undefined, about);
-    }
-    throw error;
-  }
-}
-
 export interface Refusal {
   type: 'login.failure' | 'mfa.failure';
   event: string;
@@ -65,24 +33,6 @@ export interface Refusal {
   about: EventSubject | undefined;
   /** The pending sign-in a wrong second factor counts against. */
   pending?: PendingRow;
-}
-
-/** A refused check keeps its reservation (it may ban), counts against the pending sign-in, and is logged. */
-export async function refuseSignInAttempt(
-  db: Knex,
-  policy: BruteForcePolicy & MailPolicy,
-  info: ClientInfo,
-  reservation: Reservation,
-  refusal: Refusal,
-): Promise<void> {
-  await db.transaction(async (trx) => {
-    const banned = await recordFailure(trx, policy, reservation);
-    if (refusal.pending) await failPendingSignIn(trx, refusal.pending);
-    await logEvent(trx, { actor: null, ...info }, refusal.type, refusal.event, refusal.about);
-    if (refusal.email && banned.some((each) => each.kind === 'email')) {
-      await queueNotice(trx, policy, 'account-locked', { email: refusal.email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
-    }
-  });
 }
 
 const MINUTE_MS = 60 * 1000;
