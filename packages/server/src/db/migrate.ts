@@ -19,6 +19,7 @@ import * as eventLogActorType from './migrations/20261123-350-event-log-actor-ty
 import * as backgroundJobs from './migrations/20261123-351-background-jobs.js';
 import * as emailVerified from './migrations/20261125-200-email-verified.js';
 import * as apiKeyNameExpiry from './migrations/20261125-300-api-key-name-expiry.js';
+import * as oneCounterTable from './migrations/20261125-600-one-counter-table.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '20261123-600-event-log-day-counts': eventLogDayCounts,
   '20261125-200-email-verified': emailVerified,
   '20261125-300-api-key-name-expiry': apiKeyNameExpiry,
+  '20261125-600-one-counter-table': oneCounterTable,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

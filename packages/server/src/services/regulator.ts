@@ -66,6 +66,9 @@ const BUSY_RETRY_SECONDS = 5;
  */
 export async function attempt<T>(regulator: Regulator, subjects: Counter[], check: () => Promise<Checked<T>>): Promise<T> {
   const slots = await admit(regulator, subjects);
+  // Where nothing fails, counters are forgotten as new windows start.
+  const fresh = slots.filter((slot) => slot.count === 1);
+  if (regulator.counts === 'every' && fresh.length > 0) await sweep(regulator.db, fresh);
   let checked: Checked<T>;
   try {
     checked = await check();
@@ -179,4 +182,25 @@ export async function sweep(db: Knex, counters: Pick<Counter, 'kind' | 'windowMs
   const windows = new Map(counters.map(({ kind, windowMs }) => [kind, windowMs]));
   for (const [kind, windowMs] of windows) await db('login_attempts').where({ kind }).andWhere('window_start', '<=', now - windowMs).delete();
   await db('login_bans').where('until', '<=', now).delete();
+}
+
+/**
+ * A sliding limit that refuses silently: at most `limit` of one subject in any `windowMs`. The
+ * subject has `limit` slot rows (`SUBJECT#0` …); a request takes the first slot last taken at
+ * least `windowMs` ago, by one conditional update each, so two requests never take one slot, on
+ * any instance. Answers whether a slot was taken. Slots taken at t and t' of one subject are thus
+ * at least `windowMs` apart, and any window holds at most `limit` of them.
+ */
+export async function takeSlot(db: Knex, counter: Counter, now = Date.now()): Promise<boolean> {
+  const { kind, limit, windowMs } = counter;
+  const slots = Array.from({ length: limit }, (_, index) => `${counter.subject.slice(0, 310)}#${index}`);
+  await db('login_attempts')
+    .insert(slots.map((subject) => ({ kind, subject, window_start: 0, attempts: 0 })))
+    .onConflict(['kind', 'subject'])
+    .ignore();
+  for (const subject of slots) {
+    const taken = await db('login_attempts').where({ kind, subject }).andWhere('window_start', '<=', now - windowMs).update({ window_start: now, attempts: 1 });
+    if (taken === 1) return true;
+  }
+  return false;
 }
