@@ -8,11 +8,12 @@ import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
 import { passwordReset } from '../mail/templates.js';
 import { activeKeysOfUser } from './api-keys.js';
+import { emailSubject } from './brute-force.js';
 import { logEvent, logRepeated, thisMinute, type Audit } from './audit.js';
 import { queueNotice } from './notices.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
 import type { PasswordHasher } from './passwords.js';
-import { attempt, takeSlot, type Regulation } from './regulator.js';
+import { attempt, forget, takeSlot, type Regulation } from './regulator.js';
 import { sha256 } from './secrets.js';
 import type { ClientInfo } from './sessions.js';
 import { beginSignIn, type SignInOutcome, type SignInPolicy } from './sign-in.js';
@@ -154,8 +155,7 @@ export async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info
     if (reset.mailed) await markEmailVerified(trx, row.id, row.email, now);
     await trx('sessions').where({ user_id: row.id }).delete();
     await trx('password_resets').where({ user_id: row.id }).whereNull('used_at').delete();
-    await trx('login_bans').where({ kind: 'email', subject: row.email }).delete();
-    await trx('login_attempts').where({ kind: 'email', subject: row.email }).delete();
+    await forget(trx, [emailSubject(row.email)]);
     // The notice names the keys that survive the reset (docs/email.md).
     const apiKeys = { keys: await activeKeysOfUser(trx, row.id, now), link: accessTokensLink(policy.publicUrl) };
     await queueNotice(trx, policy, 'password-reset', { email: row.email, origin: info, apiKeys });

@@ -176,6 +176,14 @@ async function ban(db: Knex, subjects: Counter[], until: number): Promise<void> 
   }
 }
 
+/** Forgets the counters and bans of these subjects (a password reset frees its email). */
+export async function forget(db: Knex, subjects: Pick<Counter, 'kind' | 'subject'>[]): Promise<void> {
+  for (const { kind, subject } of subjects) {
+    await db('login_bans').where({ kind, subject }).delete();
+    await db('login_attempts').where({ kind, subject }).delete();
+  }
+}
+
 /** Forgets counters of these kinds whose window has run out, and bans that ended (after a failure; the upsert ignores them anyway). */
 export async function sweep(db: Knex, counters: Pick<Counter, 'kind' | 'windowMs'>[]): Promise<void> {
   const now = Date.now();
