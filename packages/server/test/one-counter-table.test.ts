@@ -1,8 +1,12 @@
 /**
- * One counter table (docs/architecture.md, Data; services/regulator.ts): the migration moves the
- * live counts of the password-reset limits and the anonymous rate limits into `login_attempts`
- * and back, on the dialect under test.
+ * One regulator and one counter table (docs/architecture.md, Data; services/regulator.ts): only
+ * the regulator reads or writes the counters and bans, and the migration moves the live counts of
+ * the password-reset limits and the anonymous rate limits into `login_attempts` and back, on the
+ * dialect under test.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, migrateToLatest, openDatabase } from '@tools-portal/server';
@@ -66,5 +70,27 @@ describe('the one counter table', () => {
     ]);
     await up(db);
     expect(await counters(['email'])).toEqual([{ kind: 'email', subject: 'ann@example.com', window_start: now, attempts: 2 }]);
+  });
+});
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+function sources(dir = SRC): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? sources(full) : entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+describe('the regulator', () => {
+  it('is the only module that reads or writes counters and bans', () => {
+    const offenders: string[] = [];
+    for (const file of sources()) {
+      const relative = path.relative(SRC, file);
+      if (relative === path.join('services', 'regulator.ts') || relative.startsWith(`db${path.sep}migrations${path.sep}`)) continue;
+      const text = fs.readFileSync(file, 'utf8');
+      for (const table of ['login_attempts', 'login_bans', 'request_limits', 'rate_limits']) if (text.includes(`'${table}'`)) offenders.push(`${relative}: ${table}`);
+    }
+    expect(offenders).toEqual([]);
   });
 });
