@@ -20,6 +20,7 @@ import * as backgroundJobs from './migrations/20261123-351-background-jobs.js';
 import * as sessionSignInFactors from './migrations/20261125-100-session-sign-in-factors.js';
 import * as emailVerified from './migrations/20261125-200-email-verified.js';
 import * as apiKeyNameExpiry from './migrations/20261125-300-api-key-name-expiry.js';
+import * as oneCounterTable from './migrations/20261125-600-one-counter-table.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '20261125-100-session-sign-in-factors': sessionSignInFactors,
   '20261125-200-email-verified': emailVerified,
   '20261125-300-api-key-name-expiry': apiKeyNameExpiry,
+  '20261125-600-one-counter-table': oneCounterTable,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -3,16 +3,7 @@ import { ApiError, email as emailSchema, invalidInput, type CurrentUser } from '
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
 import { logEvent, logRepeated, type Audit } from './audit.js';
-import {
-  addressSubject,
-  banRemaining,
-  emailSubject,
-  recordFailure,
-  releaseAttempt,
-  reserveAttempt,
-  tooManyAttempts,
-  type BruteForcePolicy,
-} from './brute-force.js';
+import { addressSubject, banRemaining, emailSubject, type BruteForcePolicy } from './brute-force.js';
 import { hasDevices, rememberDevice } from './login-devices.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
@@ -21,7 +12,8 @@ import type { PasswordCheck, PasswordHasher } from './passwords.js';
 import { useSecondFactorCode } from './second-factors.js';
 import type { SecretBox } from './secret-box.js';
 import { endSession, endSessionsOfUser, type ClientInfo } from './sessions.js';
-import { admitSignInAttempt, attemptSubjects, refuseSignInAttempt } from './sign-in-attempts.js';
+import { attempt } from './regulator.js';
+import { attemptSubjects, signInAttempt, signInCounters, signInRegulator } from './sign-in-attempts.js';
 import {
   beginSignIn,
   completeSignIn,
@@ -56,7 +48,6 @@ export async function passwordLogin(
 ): Promise<SignInOutcome & { deviceId?: string }> {
   const { db, hasher, policy } = deps;
   const email = emailInput.trim().toLowerCase();
-  const audit: Audit = { actor: null, ...info };
   // Whatever was typed into the email field may be a password; only an email is written to the log.
   const logged = emailSchema.safeParse(email).success ? email : NOT_AN_EMAIL;
   // A browser that signed in to this account before is counted as itself, not as the email: an
@@ -64,28 +55,18 @@ export async function passwordLogin(
   const subjects = await attemptSubjects(db, info, logged, deviceId);
   const device = subjects[0]!.kind === 'device';
   const emailBanned = device ? (await banRemaining(db, [emailSubject(email)])) > 0 : false;
-  // Reserved before hashing: concurrent guesses cannot all be checked (docs/security.md).
-  const reservation = await admitSignInAttempt(db, policy, audit, subjects, { user: logged });
-  let row: (UserRow & { password_hash: string | null }) | undefined;
-  let check: PasswordCheck;
-  try {
-    row = await usersQuery(db).where('users.email', email).select('users.password_hash').first();
-    check = row?.password_hash ? await hasher.verify(row.password_hash, password) : await hasher.verifyNothing(password);
-  } catch (error) {
-    await releaseAttempt(db, reservation);
-    throw error;
-  }
-  if (!row || !check.ok) {
-    const reason = !row ? 'unknown email' : row.password_hash ? 'wrong password' : 'no password set';
-    await refuseSignInAttempt(db, policy, info, reservation, {
-      type: 'login.failure',
-      event: `login failed: ${reason}`,
-      email: row ? email : undefined,
-      about: { client: row?.client_name, user: logged },
-    });
-    throw new ApiError('unauthenticated', WRONG_CREDENTIALS);
-  }
-  await releaseAttempt(db, reservation);
+  // Admitted before hashing: concurrent guesses cannot all be checked (docs/security.md).
+  const { row, check } = await signInAttempt(deps, info, { subjects, about: { user: logged } }, async () => {
+    const found: (UserRow & { password_hash: string | null }) | undefined = await usersQuery(db).where('users.email', email).select('users.password_hash').first();
+    const checked: PasswordCheck = found?.password_hash ? await hasher.verify(found.password_hash, password) : await hasher.verifyNothing(password);
+    if (found && checked.ok) return { ok: true, value: { row: found, check: checked } };
+    const reason = !found ? 'unknown email' : found.password_hash ? 'wrong password' : 'no password set';
+    return {
+      ok: false,
+      error: new ApiError('unauthenticated', WRONG_CREDENTIALS),
+      refusal: { type: 'login.failure', event: `login failed: ${reason}`, email: found ? email : undefined, about: { client: found?.client_name, user: logged } },
+    };
+  });
   if (check.needsRehash) {
     await db('users').where({ id: row.id }).update({ password_hash: await hasher.hash(password) });
   }
@@ -118,8 +99,7 @@ export async function secondFactorLogin(
   const pending = await openPendingSignIn(db, mfaToken);
   const user = await currentUserById(db, pending.user_id);
   const about = { client: user.client.name, user: user.email };
-  const audit: Audit = { actor: null, ...info };
-  const reservation = await admitSignInAttempt(db, policy, audit, await attemptSubjects(db, info, user.email, deviceId), about);
+  const subjects = await attemptSubjects(db, info, user.email, deviceId);
   // The code is used up in the transaction that takes the pending sign-in: of codes racing for
   // it, the losers' are left unused (services/sign-in.ts).
   const useCode = async (trx: Knex) => {
@@ -127,19 +107,18 @@ export async function secondFactorLogin(
     if (factor === 'recovery') await logEvent(trx, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
     return factor;
   };
-  let signedIn: SignedIn & { deviceId: string };
-  try {
-    signedIn = await finishPendingSignIn(db, pending, user, { secondFactor: useCode }, info, policy, deviceId);
-  } catch (error) {
-    if (!(error instanceof WrongSecondFactor)) {
-      await releaseAttempt(db, reservation);
-      throw error;
+  return signInAttempt(deps, info, { subjects, about }, async () => {
+    try {
+      return { ok: true, value: await finishPendingSignIn(db, pending, user, { secondFactor: useCode }, info, policy, deviceId) };
+    } catch (error) {
+      if (!(error instanceof WrongSecondFactor)) throw error;
+      return {
+        ok: false,
+        error: new ApiError('unauthenticated', 'wrong code'),
+        refusal: { type: 'mfa.failure', event: 'login failed: wrong second-factor code', email: user.email, about, pending },
+      };
     }
-    await refuseSignInAttempt(db, policy, info, reservation, { type: 'mfa.failure', event: 'login failed: wrong second-factor code', email: user.email, about, pending });
-    throw new ApiError('unauthenticated', 'wrong code');
-  }
-  await releaseAttempt(db, reservation);
-  return signedIn;
+  });
 }
 
 /** Changes the caller's password (SPEC rules) and ends their other sessions. */
@@ -153,25 +132,19 @@ export async function changePassword(
   const { db, hasher, policy } = deps;
   const user = audit.actor;
   const subjects = [emailSubject(user.email), addressSubject(audit.ip)];
-  const banned = await banRemaining(db, subjects);
-  if (banned > 0) throw tooManyAttempts(banned);
-  const problem = await passwordProblem(next, { email: user.email });
-  if (problem) throw invalidInput('NewPassword', problem);
-  const reservation = await reserveAttempt(db, policy, subjects);
-  let ok: boolean;
-  try {
+  // Not a sign-in: no blocked row and no notice, but the same limits and bans as a password.
+  await attempt(signInRegulator(db, policy), signInCounters(policy, subjects), async () => {
+    const problem = await passwordProblem(next, { email: user.email });
+    if (problem) throw invalidInput('NewPassword', problem);
     const row = await db('users').where({ id: user.id }).first('password_hash');
-    ok = row?.password_hash ? (await hasher.verify(row.password_hash, current)).ok : (await hasher.verifyNothing(current)).ok;
-  } catch (error) {
-    await releaseAttempt(db, reservation);
-    throw error;
-  }
-  if (!ok) {
-    await recordFailure(db, policy, reservation);
-    await logRepeated(db, audit, 'login.failure', 'password change refused: wrong current password');
-    throw new ApiError('unauthenticated', 'the current password is wrong');
-  }
-  await releaseAttempt(db, reservation);
+    const ok = row?.password_hash ? (await hasher.verify(row.password_hash, current)).ok : (await hasher.verifyNothing(current)).ok;
+    if (ok) return { ok: true, value: undefined };
+    return {
+      ok: false,
+      error: new ApiError('unauthenticated', 'the current password is wrong'),
+      refuse: (trx) => logRepeated(trx, audit, 'login.failure', 'password change refused: wrong current password'),
+    };
+  });
   const passwordHash = await hasher.hash(next);
   await db.transaction(async (trx) => {
     await trx('users').where({ id: user.id }).update({ password_hash: passwordHash });

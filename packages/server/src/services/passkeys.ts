@@ -4,7 +4,7 @@
  * host is the RP ID, its origin the only accepted origin. Challenges live in the database (any
  * instance finishes a ceremony another started), are used once (a conditional delete) and expire
  * in 5 minutes; the table is swept and capped, and sign-in options are limited per address. Signature counters must move forward. A refused assertion counts toward the
- * brute-force limits like a wrong password (services/brute-force.ts).
+ * brute-force limits like a wrong password (services/regulator.ts).
  */
 import {
   generateAuthenticationOptions,
@@ -20,12 +20,12 @@ import { ApiError, type CurrentUser, type Passkey } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
 import { insertBounded } from './bounded-rows.js';
-import { releaseAttempt, type BruteForcePolicy } from './brute-force.js';
+import type { BruteForcePolicy } from './brute-force.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import { hitRateLimit, type RateLimit } from './rate-limits.js';
 import type { ClientInfo } from './sessions.js';
-import { admitSignInAttempt, attemptSubjects, refuseSignInAttempt } from './sign-in-attempts.js';
+import { attemptSubjects, signInAttempt } from './sign-in-attempts.js';
 import { completeSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow, type SignedIn, type SignInPolicy } from './sign-in.js';
 import { currentUserById } from './users.js';
 
@@ -279,25 +279,17 @@ export async function passkeyLogin(
   confirms?: number,
 ): Promise<SignedIn> {
   const { db, policy } = deps;
-  const audit: Audit = { actor: null, ...info };
   const pending = mfaToken === undefined ? undefined : await openPendingSignIn(db, mfaToken);
   const row: PasskeyRow | undefined = await db('passkeys').where({ credential_id: response.id }).first();
   const ownerId = pending ? pending.user_id : row?.user_id;
   const owner = ownerId === undefined ? undefined : await currentUserById(db, ownerId).catch(() => undefined);
   const subject: EventSubject | undefined = owner ? { client: owner.client.name, user: owner.email } : undefined;
-  const reservation = await admitSignInAttempt(db, policy, audit, await attemptSubjects(db, info, owner?.email, deviceId), subject);
-  let accepted: PasskeyProof | undefined;
-  try {
-    accepted = await checkAssertion(db, rp, response, row, pending);
-  } catch (error) {
-    await releaseAttempt(db, reservation);
-    throw error;
-  }
-  if (!accepted) {
-    await refuseSignInAttempt(db, policy, info, reservation, { type: 'mfa.failure', event: 'login failed: passkey refused', email: owner?.email, about: subject, pending });
-    throw refused();
-  }
-  await releaseAttempt(db, reservation);
+  const subjects = await attemptSubjects(db, info, owner?.email, deviceId);
+  const accepted = await signInAttempt(deps, info, { subjects, about: subject }, async () => {
+    const proof = await checkAssertion(db, rp, response, row, pending);
+    if (proof) return { ok: true, value: proof };
+    return { ok: false, error: refused(), refusal: { type: 'mfa.failure', event: 'login failed: passkey refused', email: owner?.email, about: subject, pending } };
+  });
   const user = owner ?? (await currentUserById(db, row!.user_id));
   if (pending) return finishPendingSignIn(db, pending, user, { secondFactor: 'passkey', key: accepted.key }, info, policy, deviceId);
   return completeSignIn(db, user, 'passkey', info, policy, { key: accepted.key, confirms });

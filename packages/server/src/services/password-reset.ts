@@ -3,16 +3,17 @@
  * SHA-256 hash, valid for 60 minutes and once; a newer link voids the older ones. Asking for one
  * answers the same, after the same work, whether or not the email belongs to a user.
  */
-import { accessTokensLink, invalidInput, passwordResetLink, randomToken, type CurrentUser } from '@tools-portal/core';
+import { accessTokensLink, ApiError, invalidInput, passwordResetLink, randomToken, type CurrentUser } from '@tools-portal/core';
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
 import { passwordReset } from '../mail/templates.js';
 import { activeKeysOfUser } from './api-keys.js';
+import { emailSubject } from './brute-force.js';
 import { logEvent, logRepeated, thisMinute, type Audit } from './audit.js';
 import { queueNotice } from './notices.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
 import type { PasswordHasher } from './passwords.js';
-import { takeRequest, takeSlot } from './request-limits.js';
+import { attempt, forget, takeSlot, type Regulation } from './regulator.js';
 import { sha256 } from './secrets.js';
 import type { ClientInfo } from './sessions.js';
 import { beginSignIn, type SignInOutcome, type SignInPolicy } from './sign-in.js';
@@ -26,6 +27,12 @@ const MINUTE_MS = 60 * 1000;
  * asking for someone's email neither gets them a 429 nor holds their mail back for longer.
  */
 const RESET_LIMITS = { perAddress: 20, windowMs: 60 * MINUTE_MS, perEmail: 3, emailWindowMs: 15 * MINUTE_MS };
+
+/** Every reset request counts (services/regulator.ts); past the limit 429 until the window ends. */
+const RESET_REQUESTS: Regulation = {
+  counts: 'every',
+  tooMany: (retryAfter) => new ApiError('too_many_requests', `too many requests; try again in ${Math.ceil(retryAfter / 60)} minutes`, { retryAfter }),
+};
 
 interface ResetRow {
   id: number;
@@ -57,10 +64,15 @@ async function markMailed(trx: Knex, token: string): Promise<void> {
  */
 export async function requestPasswordReset(db: Knex, policy: MailPolicy, info: ClientInfo, emailInput: string): Promise<void> {
   const email = emailInput.trim().toLowerCase();
-  await takeRequest(db, [{ subject: `reset-address:${info.ip}`, limit: RESET_LIMITS.perAddress }], RESET_LIMITS.windowMs);
+  const perAddress = { kind: 'reset-address', subject: info.ip.slice(0, 254), limit: RESET_LIMITS.perAddress, windowMs: RESET_LIMITS.windowMs };
+  await attempt({ db, ...RESET_REQUESTS }, [perAddress], async () => ({ ok: true, value: await sendResetLink(db, policy, info, email) }));
+}
+
+/** The email's mail slot, then the link and its mail when the email belongs to a user. */
+async function sendResetLink(db: Knex, policy: MailPolicy, info: ClientInfo, email: string): Promise<void> {
   const audit: Audit = { actor: null, ...info };
   // Known and unknown emails alike, so that the work and the answer are the same.
-  if (!(await takeSlot(db, `reset-email:${email}`, RESET_LIMITS.perEmail, RESET_LIMITS.emailWindowMs))) {
+  if (!(await takeSlot(db, { kind: 'reset-email', subject: email, limit: RESET_LIMITS.perEmail, windowMs: RESET_LIMITS.emailWindowMs }))) {
     const event = `password reset not sent: ${RESET_LIMITS.perEmail} mails to this email in ${RESET_LIMITS.emailWindowMs / MINUTE_MS} minutes`;
     await logRepeated(db, audit, 'password.reset_request', event, thisMinute(), { user: email });
     return;
@@ -143,8 +155,7 @@ async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: Clien
     if (reset.mailed) await markEmailVerified(trx, row.id, row.email, now);
     await trx('sessions').where({ user_id: row.id }).delete();
     await trx('password_resets').where({ user_id: row.id }).whereNull('used_at').delete();
-    await trx('login_bans').where({ kind: 'email', subject: row.email }).delete();
-    await trx('login_attempts').where({ kind: 'email', subject: row.email }).delete();
+    await forget(trx, [emailSubject(row.email)]);
     // The notice names the keys that survive the reset (docs/email.md).
     const apiKeys = { keys: await activeKeysOfUser(trx, row.id, now), link: accessTokensLink(policy.publicUrl) };
     await queueNotice(trx, policy, 'password-reset', { email: row.email, origin: info, apiKeys });

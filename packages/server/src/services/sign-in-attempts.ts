@@ -1,15 +1,16 @@
 /**
  * One sign-in attempt under the brute-force limits (docs/security.md, Password guessing), shared by
- * passwords, second-factor codes and passkeys: who it counts against, its admission (bans first,
- * then a reservation before the check) and what a refused one leaves behind.
+ * passwords, second-factor codes and passkeys: who it counts against, and its run through the
+ * regulator (services/regulator.ts: bans first, a slot reserved before the check, released or
+ * refused after it) with what a refused one leaves behind.
  */
-import { ApiError } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
-import { addressSubject, admitAttempt, deviceSubject, emailSubject, recordFailure, type BruteForcePolicy, type Reservation, type Subject } from './brute-force.js';
+import { addressSubject, deviceSubject, emailSubject, tooManyAttempts, type BruteForcePolicy, type Subject } from './brute-force.js';
 import { knownDevice } from './login-devices.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
+import { attempt, type Counter, type Regulator } from './regulator.js';
 import type { ClientInfo } from './sessions.js';
 import { failPendingSignIn, type PendingRow } from './sign-in.js';
 
@@ -24,28 +25,7 @@ export async function attemptSubjects(db: Knex, info: ClientInfo, email: string 
   return [device ? deviceSubject(device) : emailSubject(email), addressSubject(info.ip)];
 }
 
-/**
- * Admits one attempt (429 while a subject is banned or at its limit). A blocked attempt costs the
- * sender nothing, so it is logged as one row a minute per address and account, with a count.
- */
-export async function admitSignInAttempt(
-  db: Knex,
-  policy: BruteForcePolicy,
-  audit: Audit,
-  subjects: Subject[],
-  about: EventSubject | undefined,
-): Promise<Reservation> {
-  try {
-    return await admitAttempt(db, policy, subjects);
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'too_many_requests') {
-      await logRepeated(db, audit, 'login.blocked', 'login blocked: too many failed logins', undefined, about);
-    }
-    throw error;
-  }
-}
-
-export interface Refusal {
+interface Refusal {
   type: 'login.failure' | 'mfa.failure';
   event: string;
   /** The account the attempt was for, whose owner learns of a ban. */
@@ -55,20 +35,62 @@ export interface Refusal {
   pending?: PendingRow;
 }
 
-/** A refused check keeps its reservation (it may ban), counts against the pending sign-in, and is logged. */
-export async function refuseSignInAttempt(
-  db: Knex,
-  policy: BruteForcePolicy & MailPolicy,
+const MINUTE_MS = 60 * 1000;
+
+/** The counters of sign-in subjects: an address has its own limit; an email and a known device the email's. */
+export function signInCounters(policy: BruteForcePolicy, subjects: Subject[]): Counter[] {
+  return subjects.map(({ kind, subject }) => ({
+    kind,
+    subject,
+    limit: kind === 'address' ? policy.loginFailuresPerAddress : policy.loginFailuresPerEmail,
+    windowMs: policy.loginWindowMinutes * MINUTE_MS,
+  }));
+}
+
+/**
+ * Sign-in attempts count failures only and ban; one refused before its check is logged, when
+ * `blocked` is given, as one `login.blocked` row a minute per address and account, with a count.
+ */
+export function signInRegulator(db: Knex, policy: BruteForcePolicy, blocked?: { audit: Audit; about: EventSubject | undefined }): Regulator {
+  return {
+    db,
+    counts: 'failures',
+    banMs: policy.loginBanMinutes * MINUTE_MS,
+    tooMany: tooManyAttempts,
+    blocked: blocked && (() => logRepeated(db, blocked.audit, 'login.blocked', 'login blocked: too many failed logins', undefined, blocked.about)),
+  };
+}
+
+/** What a sign-in check found: a value, or a refusal to write (and the error to answer). */
+export type SignInChecked<T> = { ok: true; value: T } | { ok: false; error: Error; refusal: Refusal };
+
+/**
+ * One sign-in attempt through the regulator (429 while a subject is banned or at its limit). A
+ * refused check keeps its slot (it may ban), counts against the pending sign-in, and is logged; an
+ * email's ban earns its owner a notice.
+ */
+export async function signInAttempt<T>(
+  deps: { db: Knex; policy: BruteForcePolicy & MailPolicy },
   info: ClientInfo,
-  reservation: Reservation,
-  refusal: Refusal,
-): Promise<void> {
-  await db.transaction(async (trx) => {
-    const banned = await recordFailure(trx, policy, reservation);
-    if (refusal.pending) await failPendingSignIn(trx, refusal.pending);
-    await logEvent(trx, { actor: null, ...info }, refusal.type, refusal.event, refusal.about);
-    if (refusal.email && banned.some((each) => each.kind === 'email')) {
-      await queueNotice(trx, policy, 'account-locked', { email: refusal.email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
-    }
+  attempted: { subjects: Subject[]; about: EventSubject | undefined },
+  check: () => Promise<SignInChecked<T>>,
+): Promise<T> {
+  const { db, policy } = deps;
+  const regulator = signInRegulator(db, policy, { audit: { actor: null, ...info }, about: attempted.about });
+  return attempt(regulator, signInCounters(policy, attempted.subjects), async () => {
+    const checked = await check();
+    if (checked.ok) return checked;
+    const { refusal } = checked;
+    return {
+      ok: false,
+      error: checked.error,
+      refuse: async (trx, banned) => {
+        if (refusal.pending) await failPendingSignIn(trx, refusal.pending);
+        await logEvent(trx, { actor: null, ...info }, refusal.type, refusal.event, refusal.about);
+        if (refusal.email && banned.some((each) => each.kind === 'email')) {
+          await queueNotice(trx, policy, 'account-locked', { email: refusal.email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
+        }
+      },
+    };
   });
 }
