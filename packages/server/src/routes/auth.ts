@@ -7,124 +7,120 @@ import { requestPasswordReset, resetWithToken } from '../services/password-reset
 import { redirectAfterSignIn } from '../services/redirects.js';
 import type { ClientInfo } from '../services/sessions.js';
 import { isPending, type SignInOutcome } from '../services/sign-in.js';
-import { auditOf, bodyOf, clientInfo, noContent, principalOf, type Deps, type RouteSpec } from './route.js';
+import type { Context } from 'koa';
+import { auditOf, clientInfo, principalOf, route, type Deps, type RouteSpec } from './route.js';
 
 /**
  * Password login and registration from an invite answer alike: the session cookie, and
  * {accesstoken, redirect} with the requested redirect if it may be followed for this user. A password login
  * of a user with a second factor answers {mfa: {token, methods}} instead, without a session.
  */
-function signInHandler<S extends z.ZodType<{ redirect?: string }>>(
-  schema: S,
-  signIn: (deps: Deps, info: ClientInfo, input: z.output<S>, deviceId: string | undefined) => Promise<SignInOutcome & { deviceId?: string }>,
-): RouteSpec['handler'] {
-  return async (ctx, deps) => {
-    const input = bodyOf(ctx, schema);
-    const outcome = await signIn(deps, clientInfo(ctx), input, ctx.cookies.get(DEVICE_COOKIE));
+function signInHandler<Input extends { redirect?: string }>(
+  signIn: (deps: Deps, info: ClientInfo, input: Input, deviceId: string | undefined) => Promise<SignInOutcome & { deviceId?: string }>,
+) {
+  return async ({ body }: { body: Input }, ctx: Context, deps: Deps) => {
+    const outcome = await signIn(deps, clientInfo(ctx), body, ctx.cookies.get(DEVICE_COOKIE));
     if (outcome.deviceId) setDeviceCookie(ctx, deps.config, outcome.deviceId);
-    if (isPending(outcome)) {
-      ctx.body = { mfa: outcome.mfa };
-      return;
-    }
+    if (isPending(outcome)) return { mfa: outcome.mfa };
     setSessionCookie(ctx, deps.config, outcome.token);
-    ctx.body = { accesstoken: outcome.token, redirect: await redirectAfterSignIn(deps.db, deps.config.publicOrigin, input.redirect, outcome.user) };
+    return { accesstoken: outcome.token, redirect: await redirectAfterSignIn(deps.db, deps.config.publicOrigin, body.redirect, outcome.user) };
   };
 }
 
 const loginDeps = (deps: Deps): LoginDeps => ({ db: deps.db, hasher: deps.hasher, policy: deps.config });
 
 export const authRoutes: RouteSpec[] = [
-  {
+  route({
     method: 'POST',
     path: '/validatepassword',
     body: loginInput,
     response: { schema: passwordAnswer },
     access: 'public',
     summary: 'Log in: {Email, Password, redirect?} answers {accesstoken, redirect} and sets the cookie',
-    handler: signInHandler(loginInput, (deps, info, input, deviceId) => passwordLogin(loginDeps(deps), info, input.Email, input.Password, deviceId)),
-  },
-  {
+    handler: signInHandler((deps, info, input: z.output<typeof loginInput>, deviceId) => passwordLogin(loginDeps(deps), info, input.Email, input.Password, deviceId)),
+  }),
+  route({
     method: 'POST',
     path: '/register',
     body: registerInput,
     response: { schema: loginAnswer },
     access: 'public',
     summary: 'Register from an invite: {Token, Password, redirect?} answers {accesstoken, redirect}',
-    handler: signInHandler(registerInput, (deps, info, input, deviceId) => registerWithPassword(loginDeps(deps), info, input.Token, input.Password, deviceId)),
-  },
-  {
+    handler: signInHandler((deps, info, input: z.output<typeof registerInput>, deviceId) => registerWithPassword(loginDeps(deps), info, input.Token, input.Password, deviceId)),
+  }),
+  route({
     method: 'POST',
     path: '/passkey/options',
     body: passkeyOptionsInput,
     access: 'public',
     summary: "WebAuthn authentication options: {MfaToken?} (a pending sign-in's passkeys, or discoverable with user verification)",
-    async handler(ctx, { db, config }) {
-      const { MfaToken } = bodyOf(ctx, passkeyOptionsInput);
-      ctx.body = await passkeyAuthenticationOptions(db, config, relyingPartyOf(config.publicUrl), clientInfo(ctx), MfaToken);
+    async handler({ body }, ctx, { db, config }) {
+      return passkeyAuthenticationOptions(db, config, relyingPartyOf(config.publicUrl), clientInfo(ctx), body.MfaToken);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/validatepasskey',
     body: passkeyLoginInput,
     response: { schema: loginAnswer },
     access: 'public',
     summary: 'Sign in with a passkey, alone or finishing a pending sign-in: {response, MfaToken?, redirect?} answers {accesstoken, redirect} and sets the cookie',
-    handler: signInHandler(passkeyLoginInput, (deps, info, input, deviceId) =>
+    handler: signInHandler((deps, info, input: z.output<typeof passkeyLoginInput>, deviceId) =>
       passkeyLogin({ db: deps.db, policy: deps.config }, relyingPartyOf(deps.config.publicUrl), info, input.response, input.MfaToken, deviceId),
     ),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/validatemfa',
     access: 'public',
     summary: 'Second factor of a pending sign-in: {MfaToken, Code, redirect?} answers {accesstoken, redirect} and sets the cookie',
-    handler: signInHandler(mfaInput, (deps, info, input, deviceId) => secondFactorLogin(loginDeps(deps), deps.secrets, info, input.MfaToken, input.Code, deviceId)),
-  },
-  {
+    body: mfaInput,
+    handler: signInHandler((deps, info, input: z.output<typeof mfaInput>, deviceId) => secondFactorLogin(loginDeps(deps), deps.secrets, info, input.MfaToken, input.Code, deviceId)),
+  }),
+  route({
     method: 'POST',
     path: '/forgotpassword',
     access: 'public',
     summary: 'Ask for a password-reset link by mail: {Email}; always 204 (429 past the limits per email and address)',
-    async handler(ctx, { db, config }) {
-      const input = bodyOf(ctx, forgotPasswordInput);
-      await requestPasswordReset(db, config, clientInfo(ctx), input.Email);
-      noContent(ctx);
+    body: forgotPasswordInput,
+    response: { status: 204 },
+    async handler({ body }, ctx, { db, config }) {
+      await requestPasswordReset(db, config, clientInfo(ctx), body.Email);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/resetpassword',
     access: 'public',
     summary: 'Set a new password with a mailed link: {Token, Password, redirect?} answers {accesstoken, redirect} like a login, or {mfa} for a user with a second factor',
-    handler: signInHandler(resetPasswordInput, async ({ db, hasher, config }, info, input, deviceId) => {
+    body: resetPasswordInput,
+    handler: signInHandler(async ({ db, hasher, config }, info, input: z.output<typeof resetPasswordInput>, deviceId) => {
       const outcome = await resetWithToken(db, hasher, config, info, input.Token, input.Password);
       if (isPending(outcome)) return outcome;
       return { ...outcome, deviceId: await rememberDevice(db, outcome.user.id, deviceId, config.sessionTtlDays) };
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/loginoptions',
     response: { schema: loginOptionsAnswer },
     access: 'public',
     summary: 'Which ways to log in the portal offers: {google, passwordReset}',
-    async handler(ctx, { config }) {
-      ctx.body = { google: config.google !== undefined, passwordReset: config.mail !== undefined };
+    async handler(_input, _ctx, { config }) {
+      return { google: config.google !== undefined, passwordReset: config.mail !== undefined };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/logout',
     response: { status: 204 },
     access: 'public',
     summary: 'End the current session and clear the cookie',
     duringEnrolment: true,
-    async handler(ctx, { db, config }) {
+    async handler(_input, ctx, { db, config }) {
       const principal = principalOf(ctx);
       if (principal) await logout(db, auditOf(ctx), principal.sessionId);
       clearSessionCookie(ctx, config);
-      noContent(ctx);
     },
-  },
+  }),
 ];
