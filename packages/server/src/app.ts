@@ -48,7 +48,7 @@ function guard(route: RouteSpec) {
 async function answer(route: RouteSpec, ctx: Context, deps: Deps): Promise<void> {
   const body = await route.handler(await inputOf(route, ctx), ctx, deps);
   if (ctx.respond === false) return;
-  const status = route.response?.status ?? 200;
+  const status = route.response.status ?? 200;
   if (status === 204) ctx.status = 204;
   else if (body !== undefined) {
     ctx.status = status;

@@ -1,4 +1,4 @@
-import { accessRequestInput, approveInput, denyInput } from '@tools-portal/core';
+import { accessRequestAnswer, accessRequestInput, approveInput, denyInput, z } from '@tools-portal/core';
 import * as requests from '../services/access-requests.js';
 import { actorOf, auditOf, route, type RouteSpec } from './route.js';
 
@@ -6,6 +6,7 @@ export const accessRequestRoutes: RouteSpec[] = [
   route({
     method: 'GET',
     path: '/accessrequest',
+    response: { schema: z.array(accessRequestAnswer) },
     access: 'user',
     summary: "The caller's own access requests; for admins every open one and the last 100 decided",
     async handler(_input, ctx, { db }) {
@@ -16,7 +17,7 @@ export const accessRequestRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/accessrequest',
     body: accessRequestInput,
-    response: { status: 201 },
+    response: { status: 201, schema: accessRequestAnswer },
     access: 'user',
     summary: 'Ask for a requestable app: {appid, reason}; 404 if not requestable, 409 if granted or already asked',
     async handler({ body }, ctx, { db, config }) {
@@ -27,6 +28,7 @@ export const accessRequestRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/accessrequest/:id/approve',
     body: approveInput,
+    response: { schema: accessRequestAnswer },
     access: 'admin',
     summary: 'Approve an open access request, granting the app: {expires?}',
     async handler({ params, body }, ctx, { db, config }) {
@@ -37,6 +39,7 @@ export const accessRequestRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/accessrequest/:id/deny',
     body: denyInput,
+    response: { schema: accessRequestAnswer },
     access: 'admin',
     summary: 'Deny an open access request: {reason?}',
     async handler({ params, body }, ctx, { db, config }) {

@@ -3,7 +3,7 @@
  * reset of a user's second factors. None of these takes an API key: a leaked key must not be able
  * to take over an account.
  */
-import { ApiError, codeInput, meAnswer, passkeyAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z } from '@tools-portal/core';
+import { ApiError, codeInput, meAnswer, passkeyAnswer, recoveryCodesAnswer, totpEnrolmentAnswer, userSessionAnswer, webAuthnOptionsAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z } from '@tools-portal/core';
 import { changePassword } from '../services/login.js';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, relyingPartyOf, renamePasskey } from '../services/passkeys.js';
 import { confirmTotp, resetSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/second-factors.js';
@@ -28,6 +28,7 @@ export const accountRoutes: RouteSpec[] = [
   route({
     method: 'POST',
     path: '/user/me/totp',
+    response: { schema: totpEnrolmentAnswer },
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,
@@ -39,6 +40,7 @@ export const accountRoutes: RouteSpec[] = [
   route({
     method: 'POST',
     path: '/user/me/totp/confirm',
+    response: { schema: recoveryCodesAnswer },
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,
@@ -53,6 +55,7 @@ export const accountRoutes: RouteSpec[] = [
   route({
     method: 'POST',
     path: '/user/me/passkey/options',
+    response: { schema: webAuthnOptionsAnswer },
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,
@@ -116,6 +119,7 @@ export const accountRoutes: RouteSpec[] = [
   route({
     method: 'GET',
     path: '/user/me/session',
+    response: { schema: z.array(userSessionAnswer) },
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,

@@ -1,4 +1,4 @@
-import { appInput, appUpdate, notFound, appAnswer, userAnswer, z } from '@tools-portal/core';
+import { appInput, appUpdate, notFound, appAnswer, appUserAnswer, listedAppAnswer, z } from '@tools-portal/core';
 import { encodedOnce } from '../encoded-json.js';
 import { readIcon, removeIcon, setIcon } from '../services/app-icons.js';
 import * as apps from '../services/apps.js';
@@ -10,7 +10,7 @@ export const appRoutes: RouteSpec[] = [
   route({
     method: 'GET',
     path: '/app',
-    response: { schema: z.array(appAnswer) },
+    response: { schema: z.array(listedAppAnswer) },
     access: 'user',
     summary: 'Apps the caller may use (every app for admins): GET /app/ and GET /app alike',
     async handler(_input, ctx, { db }) {
@@ -63,7 +63,7 @@ export const appRoutes: RouteSpec[] = [
   route({
     method: 'GET',
     path: '/app/:id/user',
-    response: { schema: z.array(userAnswer) },
+    response: { schema: z.array(appUserAnswer) },
     access: 'admin',
     summary: 'Users granted an app, by email',
     async handler({ params }, _ctx, { db }) {
@@ -88,6 +88,7 @@ export const appRoutes: RouteSpec[] = [
     summary: "Set an app's icon: a PNG, JPEG or WebP body of at most 256 KB (content checked; SVG refused)",
     // Not JSON: the image's bytes, judged by their content (services/icon-images.ts).
     body: rawBody('icon', MAX_ICON_BYTES, ['image/png', 'image/jpeg', 'image/webp']),
+    response: { schema: appAnswer },
     async handler({ params, body }, ctx, { db }) {
       return setIcon(db, auditOf(ctx), params.id, ctx.get('content-type'), body);
     },

@@ -1,4 +1,4 @@
-import { forgotPasswordInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, passwordAnswer } from '@tools-portal/core';
+import { forgotPasswordInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, passwordAnswer, webAuthnOptionsAnswer } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginDeps } from '../services/login.js';
 import { rememberDevice } from '../services/login-devices.js';
@@ -52,6 +52,7 @@ export const authRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/passkey/options',
     body: passkeyOptionsInput,
+    response: { schema: webAuthnOptionsAnswer },
     access: 'public',
     summary: "WebAuthn authentication options: {MfaToken?} (a pending sign-in's passkeys, or discoverable with user verification)",
     async handler({ body }, ctx, { db, config }) {
@@ -75,6 +76,7 @@ export const authRoutes: RouteSpec[] = [
     access: 'public',
     summary: 'Second factor of a pending sign-in: {MfaToken, Code, redirect?} answers {accesstoken, redirect} and sets the cookie',
     body: mfaInput,
+    response: { schema: loginAnswer },
     handler: signInHandler((deps, info, input: z.output<typeof mfaInput>, deviceId) => secondFactorLogin(loginDeps(deps), deps.secrets, info, input.MfaToken, input.Code, deviceId)),
   }),
   route({
@@ -94,6 +96,7 @@ export const authRoutes: RouteSpec[] = [
     access: 'public',
     summary: 'Set a new password with a mailed link: {Token, Password, redirect?} answers {accesstoken, redirect} like a login, or {mfa} for a user with a second factor',
     body: resetPasswordInput,
+    response: { schema: passwordAnswer },
     handler: signInHandler(async ({ db, hasher, config }, info, input: z.output<typeof resetPasswordInput>, deviceId) => {
       const outcome = await resetWithToken(db, hasher, config, info, input.Token, input.Password);
       if (isPending(outcome)) return outcome;

@@ -14,7 +14,7 @@ export const verifyRoute: RouteSpec = route({
     'X-Original-URL or X-Forwarded-Proto/Host/Uri, normalized; ambiguous paths 400)? 200 with ' +
     'Remote-User/Email/Name/Groups, 401 or 302 to the login, 403',
   query: z.object({ app: z.string().optional().describe('the app to judge, instead of the original URL') }),
-  response: { status: 200, description: 'allowed: an empty body, the user in Remote-User, Remote-Email, Remote-Name, Remote-Groups' },
+  response: { status: 200, empty: true, description: 'allowed: an empty body, the user in Remote-User, Remote-Email, Remote-Name, Remote-Groups' },
   readsRequest: "the fast path's reader (forward-auth-http.ts) judges the raw request: its query, headers and cookie",
   // Reached only by a spelling the fast path does not recognize: the same answer, written the same
   // way, byte for byte (what Koa's middleware set so far is dropped).

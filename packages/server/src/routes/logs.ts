@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { checkCountLimit, checkLogFilter, LOG_COUNT_MAX_LIMIT, logEntryAnswer, logPage, z } from '@tools-portal/core';
+import { checkCountLimit, checkLogFilter, LOG_COUNT_MAX_LIMIT, logCountAnswer, logEntryAnswer, logPage, z } from '@tools-portal/core';
 import { encodedOnce } from '../encoded-json.js';
 import { EXPORT_TYPES, exportLog } from '../services/log-export.js';
 import { countEvents, listEvents } from '../services/log-query.js';
@@ -40,6 +40,7 @@ export const logRoutes: RouteSpec[] = [
     access: 'admin',
     summary: 'How many entries the filters (user, client, actor, type, q, from, to) match: {total}; with max, at most max',
     query: countQuery,
+    response: { schema: logCountAnswer },
     async handler({ query }, _ctx, { db }) {
       return { total: await countEvents(db, query.filter, query.max) };
     },

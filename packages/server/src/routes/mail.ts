@@ -1,3 +1,4 @@
+import { mailEntryAnswer, z } from '@tools-portal/core';
 import { listOutbox } from '../services/outbox.js';
 import { route, type RouteSpec } from './route.js';
 
@@ -5,6 +6,7 @@ export const mailRoutes: RouteSpec[] = [
   route({
     method: 'GET',
     path: '/mail',
+    response: { schema: z.array(mailEntryAnswer) },
     access: 'admin',
     summary: 'The mail outbox, newest first: to, subject, status, attempts, last error (never bodies)',
     async handler(_input, _ctx, { db }) {

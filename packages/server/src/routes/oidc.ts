@@ -1,4 +1,4 @@
-import { oidcClientInput } from '@tools-portal/core';
+import { oidcClientCreatedAnswer, oidcClientInput, oidcClientSettingsAnswer, oidcKeyRotationAnswer } from '@tools-portal/core';
 import { disableClient, enableClient, getClientSettings } from '../oidc/clients.js';
 import { rotateSigningKeys } from '../oidc/signing-keys.js';
 import { auditOf, route, type RouteSpec } from './route.js';
@@ -11,7 +11,7 @@ export const oidcRoutes: RouteSpec[] = [
     access: 'admin',
     summary: 'Make an app an OpenID Connect client (or replace its settings): answers client_id and, once, client_secret',
     body: oidcClientInput,
-    response: { status: 201 },
+    response: { status: 201, schema: oidcClientCreatedAnswer },
     async handler({ params, body }, ctx, { db, config, secrets }) {
       secrets.requireKey();
       return enableClient(db, auditOf(ctx), params.id, body, config.publicUrl);
@@ -20,6 +20,7 @@ export const oidcRoutes: RouteSpec[] = [
   route({
     method: 'GET',
     path: '/app/:id/oidc',
+    response: { schema: oidcClientSettingsAnswer },
     access: 'admin',
     summary: "An app's OpenID Connect client settings, without the secret (404 when not enabled)",
     async handler({ params }, _ctx, { db, config }) {
@@ -39,6 +40,7 @@ export const oidcRoutes: RouteSpec[] = [
   route({
     method: 'POST',
     path: '/oidc/keys/rotate',
+    response: { schema: oidcKeyRotationAnswer },
     access: 'admin',
     summary: 'Add new OpenID Connect signing keys; the old ones stay published until their tokens have expired',
     async handler(_input, ctx, { db, secrets, oidc }) {

@@ -1,4 +1,4 @@
-import { openApiDocument, OPENAPI_PATH } from '../openapi.js';
+import { openApiDocument, openApiDocumentAnswer, OPENAPI_PATH } from '../openapi.js';
 import { route, type RouteSpec } from './route.js';
 
 /** GET /openapi.json: the document of every route in `routes()` (made once, on first use). */
@@ -7,6 +7,7 @@ export function openApiRoute(routes: () => readonly RouteSpec[]): RouteSpec {
   return route({
     method: 'GET',
     path: OPENAPI_PATH,
+    response: { schema: openApiDocumentAnswer },
     access: 'public',
     summary: 'This API as an OpenAPI 3.1 document (a readable page at /api/docs)',
     async handler(_input, ctx) {

@@ -93,7 +93,7 @@ export interface RouteDeclaration<Path extends string, P, Q, B> {
    */
   readsRequest?: string;
   /** The success answer: the OpenAPI document and the contract check of every answer use it. */
-  response?: RouteResponse;
+  response: RouteResponse;
   /**
    * Refuses API keys (403 `session_required`): calls on credentials, i.e. API keys, factors,
    * sessions or the password (docs/security.md).
@@ -124,7 +124,7 @@ export interface RouteResponse {
   schema?: z.ZodType;
   /** A body that is not JSON: its content type (`image/*`, `text/csv`...). */
   content?: readonly string[];
-  /** An answer with no body at all (forward auth's 200). */
+  /** An answer with no body at all though not 204 (forward auth's 200). */
   empty?: true;
   description?: string;
 }

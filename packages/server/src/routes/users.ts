@@ -1,4 +1,4 @@
-import { forbidden, grantInput, grantUpdate, accessTokenAnswer, appAnswer, currentUserAnswer, userAnswer, z } from '@tools-portal/core';
+import { forbidden, grantInput, grantUpdate, accessTokenAnswer, grantedAppAnswer, keysRevokedAnswer, passwordResetLinkAnswer, requestableAppAnswer, userAnswer, z } from '@tools-portal/core';
 import { requestableApps } from '../services/access-requests.js';
 import { listKeysOfUser, revokeKeysOfUser } from '../services/api-keys.js';
 import { appsOfUser, grantApp, revokeApp, setGrantExpiry } from '../services/apps.js';
@@ -31,6 +31,7 @@ export const userRoutes: RouteSpec[] = [
   route({
     method: 'GET',
     path: '/user/me/requestable',
+    response: { schema: z.array(requestableAppAnswer) },
     access: 'user',
     summary: 'Requestable apps the caller cannot use yet: {id, name, description, category}',
     async handler(_input, ctx, { db }) {
@@ -81,7 +82,7 @@ export const userRoutes: RouteSpec[] = [
   route({
     method: 'GET',
     path: '/user/:id/app',
-    response: { schema: z.array(appAnswer) },
+    response: { schema: z.array(grantedAppAnswer) },
     access: 'admin',
     summary: 'Apps granted to a user',
     async handler({ params }, _ctx, { db }) {
@@ -134,7 +135,7 @@ export const userRoutes: RouteSpec[] = [
   route({
     method: 'DELETE',
     path: '/user/:id/accesstoken',
-    response: { schema: z.object({ revoked: z.number().int() }) },
+    response: { schema: keysRevokedAnswer },
     access: 'admin',
     sessionOnly: true,
     summary: 'Delete every API key of a user now: {revoked} (how many); needs a session, not an API key',
@@ -145,6 +146,7 @@ export const userRoutes: RouteSpec[] = [
   route({
     method: 'POST',
     path: '/user/:id/passwordreset',
+    response: { schema: passwordResetLinkAnswer },
     access: 'admin',
     summary: 'A password-reset link for the user: {link, sent}; mailed to the user when mail is configured',
     async handler({ params }, ctx, { db, config }) {
