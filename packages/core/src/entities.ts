@@ -13,7 +13,9 @@ import type {
   currentUserAnswer,
   grantedAppAnswer,
   healthAnswer,
+  keysRevokedAnswer,
   listedAppAnswer,
+  logCountAnswer,
   logEntryAnswer,
   loginAnswer,
   loginOptionsAnswer,
@@ -31,6 +33,7 @@ import type {
   totpEnrolmentAnswer,
   userAnswer,
   userSessionAnswer,
+  webAuthnOptionsAnswer,
 } from './answers.js';
 
 export type App = z.infer<typeof appAnswer>;
@@ -57,6 +60,10 @@ export type RegistrationToken = z.infer<typeof registrationTokenAnswer>;
 /** An API key as lists show it: `token` is masked (`apikey-AbCd…wxyz`); the full key is shown once. */
 export type AccessToken = z.infer<typeof accessTokenAnswer>;
 export type LogEntry = z.infer<typeof logEntryAnswer>;
+/** `GET /log/count`. */
+export type LogCount = z.infer<typeof logCountAnswer>;
+/** `DELETE /user/{id}/accesstoken`: how many keys were deleted. */
+export type KeysRevoked = z.infer<typeof keysRevokedAnswer>;
 /** Answer of `POST /validatepassword` and `POST /register/`. */
 export type LoginAnswer = z.infer<typeof loginAnswer>;
 /** A second factor a pending sign-in may be finished with. */
@@ -76,6 +83,8 @@ export type TotpEnrolment = z.infer<typeof totpEnrolmentAnswer>;
 export type RecoveryCodes = z.infer<typeof recoveryCodesAnswer>;
 /** One of the caller's passkeys. */
 export type Passkey = z.infer<typeof passkeyAnswer>;
+/** WebAuthn options as the server's library makes them, for the browser's library. */
+export type WebAuthnOptions = z.infer<typeof webAuthnOptionsAnswer>;
 /** One of the caller's sessions (`GET /user/me/session`). */
 export type UserSession = z.infer<typeof userSessionAnswer>;
 export type Health = z.infer<typeof healthAnswer>;

@@ -8,7 +8,7 @@ import { answerSchemas, API_PREFIX, z, type Access } from '@tools-portal/core';
 import { isRaw, STRING_PARAMETERS, type RouteSpec } from './routes/route.js';
 
 type JsonSchema = Record<string, unknown>;
-type Document = Record<string, unknown> & { paths: Record<string, Record<string, unknown>> };
+type Document = z.infer<typeof openApiDocumentAnswer>;
 
 export const OPENAPI_PATH = '/openapi.json';
 

@@ -3,7 +3,7 @@
  * reset of a user's second factors. None of these takes an API key: a leaked key must not be able
  * to take over an account.
  */
-import { ApiError, codeInput, meAnswer, passkeyAnswer, recoveryCodesAnswer, totpEnrolmentAnswer, userSessionAnswer, webAuthnOptionsAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z } from '@tools-portal/core';
+import { ApiError, codeInput, meAnswer, passkeyAnswer, recoveryCodesAnswer, totpEnrolmentAnswer, userSessionAnswer, webAuthnOptionsAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z, type WebAuthnOptions } from '@tools-portal/core';
 import { changePassword } from '../services/login.js';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, relyingPartyOf, renamePasskey } from '../services/passkeys.js';
 import { confirmTotp, resetSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/second-factors.js';
@@ -61,7 +61,7 @@ export const accountRoutes: RouteSpec[] = [
     duringEnrolment: true,
     summary: 'WebAuthn registration options for adding a passkey (the challenge lasts 5 minutes, used once)',
     async handler(_input, ctx, { db, config }) {
-      return passkeyRegistrationOptions(db, config, relyingPartyOf(config.publicUrl), actorOf(ctx));
+      return (await passkeyRegistrationOptions(db, config, relyingPartyOf(config.publicUrl), actorOf(ctx))) as WebAuthnOptions;
     },
   }),
   route({

@@ -1,4 +1,4 @@
-import { forgotPasswordInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, passwordAnswer, webAuthnOptionsAnswer } from '@tools-portal/core';
+import { forgotPasswordInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, passwordAnswer, webAuthnOptionsAnswer, type LoginAnswer, type MfaChallenge, type WebAuthnOptions } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginDeps } from '../services/login.js';
 import { rememberDevice } from '../services/login-devices.js';
@@ -6,19 +6,23 @@ import { passkeyAuthenticationOptions, passkeyLogin, relyingPartyOf } from '../s
 import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
 import { redirectAfterSignIn } from '../services/redirects.js';
 import type { ClientInfo } from '../services/sessions.js';
-import { isPending, type SignInOutcome } from '../services/sign-in.js';
+import { isPending, type SignedIn, type SignInOutcome } from '../services/sign-in.js';
 import type { Context } from 'koa';
 import { auditOf, clientInfo, principalOf, route, type Deps, type RouteSpec } from './route.js';
+
+type SignIn<Input, Outcome> = (deps: Deps, info: ClientInfo, input: Input, deviceId: string | undefined) => Promise<Outcome & { deviceId?: string }>;
+type SignInRoute<Input, Answer> = (input: { body: Input }, ctx: Context, deps: Deps) => Promise<Answer>;
 
 /**
  * Password login and registration from an invite answer alike: the session cookie, and
  * {accesstoken, redirect} with the requested redirect if it may be followed for this user. A password login
  * of a user with a second factor answers {mfa: {token, methods}} instead, without a session.
+ * A sign-in that cannot stop at a second factor (it is one, or the user has none yet) answers a session.
  */
-function signInHandler<Input extends { redirect?: string }>(
-  signIn: (deps: Deps, info: ClientInfo, input: Input, deviceId: string | undefined) => Promise<SignInOutcome & { deviceId?: string }>,
-) {
-  return async ({ body }: { body: Input }, ctx: Context, deps: Deps) => {
+function signInHandler<Input extends { redirect?: string }>(signIn: SignIn<Input, SignedIn>): SignInRoute<Input, LoginAnswer>;
+function signInHandler<Input extends { redirect?: string }>(signIn: SignIn<Input, SignInOutcome>): SignInRoute<Input, LoginAnswer | MfaChallenge>;
+function signInHandler<Input extends { redirect?: string }>(signIn: SignIn<Input, SignInOutcome>): SignInRoute<Input, LoginAnswer | MfaChallenge> {
+  return async ({ body }, ctx, deps) => {
     const outcome = await signIn(deps, clientInfo(ctx), body, ctx.cookies.get(DEVICE_COOKIE));
     if (outcome.deviceId) setDeviceCookie(ctx, deps.config, outcome.deviceId);
     if (isPending(outcome)) return { mfa: outcome.mfa };
@@ -56,7 +60,7 @@ export const authRoutes: RouteSpec[] = [
     access: 'public',
     summary: "WebAuthn authentication options: {MfaToken?} (a pending sign-in's passkeys, or discoverable with user verification)",
     async handler({ body }, ctx, { db, config }) {
-      return passkeyAuthenticationOptions(db, config, relyingPartyOf(config.publicUrl), clientInfo(ctx), body.MfaToken);
+      return (await passkeyAuthenticationOptions(db, config, relyingPartyOf(config.publicUrl), clientInfo(ctx), body.MfaToken)) as WebAuthnOptions;
     },
   }),
   route({

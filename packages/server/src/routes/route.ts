@@ -16,6 +16,7 @@ import type { Audit } from '../services/audit.js';
 import type { AuthCache } from '../services/auth-cache.js';
 import type { PasswordHasher } from '../services/passwords.js';
 import type { SecretBox } from '../services/secret-box.js';
+import type { EncodedJson } from '../encoded-json.js';
 import type { Principal } from '../services/sessions.js';
 import { rawBodyOf } from './raw-body.js';
 
@@ -72,7 +73,10 @@ export interface RouteInput<Params, Query, Body> {
   body: Body;
 }
 
-export interface RouteDeclaration<Path extends string, P, Q, B> {
+/** What a handler returns: the declared answer (or it encoded once), nothing for 204, else any body it sends. */
+type AnswerOf<R> = R extends { schema: infer S extends z.ZodType } ? z.input<S> | EncodedJson : R extends { status: 204 } ? void : unknown;
+
+export interface RouteDeclaration<Path extends string, P, Q, B, R extends RouteResponse = RouteResponse> {
   method: Method;
   /** Path below the API prefix, in @koa/router syntax; a trailing slash is optional on every path. */
   path: Path;
@@ -93,7 +97,7 @@ export interface RouteDeclaration<Path extends string, P, Q, B> {
    */
   readsRequest?: string;
   /** The success answer: the OpenAPI document and the contract check of every answer use it. */
-  response: RouteResponse;
+  response: R;
   /**
    * Refuses API keys (403 `session_required`): calls on credentials, i.e. API keys, factors,
    * sessions or the password (docs/security.md).
@@ -105,16 +109,20 @@ export interface RouteDeclaration<Path extends string, P, Q, B> {
    * Returns the answer's body, sent with `response.status` (none for 204); a handler that writes
    * the answer itself (headers, a stream, an image) returns undefined.
    */
-  handler(input: RouteInput<Parsed<P, PathParameters<Path>>, Parsed<Q, Record<string, never>>, Parsed<B, undefined>>, ctx: Context, deps: Deps): Promise<unknown>;
+  handler(input: RouteInput<Parsed<P, PathParameters<Path>>, Parsed<Q, Record<string, never>>, Parsed<B, undefined>>, ctx: Context, deps: Deps): Promise<AnswerOf<R>>;
 }
 
 /** A route as the router, the permission tests and the OpenAPI document see it. */
 export type RouteSpec = RouteDeclaration<string, z.ZodType | undefined, z.ZodType | undefined, z.ZodType | RawBody | undefined>;
 
 /** Declares a route: its input types follow from its path and schemas. */
-export function route<Path extends string, P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | RawBody | undefined = undefined>(
-  declaration: RouteDeclaration<Path, P, Q, B>,
-): RouteSpec {
+export function route<
+  Path extends string,
+  const R extends RouteResponse,
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | RawBody | undefined = undefined,
+>(declaration: RouteDeclaration<Path, P, Q, B, R>): RouteSpec {
   return declaration as unknown as RouteSpec;
 }
 
