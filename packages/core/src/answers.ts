@@ -1,76 +1,216 @@
 /**
- * The shapes the REST API answers with, as zod schemas: the server's OpenAPI document is generated
- * from them (and the API tests check every answer against it). They describe entities.ts; an
- * answer may carry fields added later (loose objects), never fewer or differently typed ones.
+ * The shapes the REST API answers with, as zod schemas, written once: entities.ts takes its types
+ * from them (`z.infer`), the server's OpenAPI document is generated from them, and the API tests
+ * check every answer against that document. The objects are strict: an answer with a field its
+ * schema does not name, or without one it requires, fails the check. The few open parts say so
+ * (error details, WebAuthn options). Timestamps are ISO 8601 strings.
  */
 import { z } from 'zod';
 import { errorCodes } from './errors.js';
+import { oidcClientCreatedAnswer, oidcClientSettingsAnswer, oidcKeyRotationAnswer } from './oidc.js';
 
 const timestamp = z.string().describe('ISO 8601 timestamp');
-const clientRef = z.looseObject({ id: z.number().int(), name: z.string() });
+const id = z.number().int();
 
-export const appAnswer = z.looseObject({ id: z.number().int(), name: z.string(), url: z.string(), description: z.string(), doclink: z.string() });
-export const clientAnswer = clientRef;
-export const userAnswer = z.looseObject({ id: z.number().int(), email: z.string(), name: z.string(), client: clientRef });
-export const currentUserAnswer = z
-  .looseObject({ id: z.number().int(), email: z.string(), name: z.string(), client: clientRef, admin: z.boolean() });
-/** `GET /user/me`: the caller's second factors as well. */
-export const meAnswer = currentUserAnswer.extend({
+export const clientAnswer = z.strictObject({ id, name: z.string() });
+
+export const appAnswer = z.strictObject({
+  id,
+  name: z.string(),
+  url: z.string(),
+  description: z.string(),
+  doclink: z.string(),
+  category: z.string().describe('free text that groups apps in the app list; may be empty'),
+  requestable: z.boolean().describe('whether users may ask for access to it (POST /accessrequest/)'),
+  icon: z.string().nullable().describe('the path of its icon on the portal, with a version (/api/auth/v1/app/7/icon?v=3), or null'),
+});
+/** An app in the caller's own list (`GET /app/`, `GET /app`). */
+export const listedAppAnswer = appAnswer.extend({ favourite: z.boolean() });
+/** An app granted to a user (`GET /user/{id}/app`); `expires` only when the grant expires. */
+export const grantedAppAnswer = appAnswer.extend({ expires: timestamp.optional() });
+
+export const userAnswer = z.strictObject({ id, email: z.string(), name: z.string(), client: clientAnswer });
+/** A user of an app (`GET /app/{id}/user`); `expires` only when the grant expires. */
+export const appUserAnswer = userAnswer.extend({ expires: timestamp.optional() });
+
+/** The current user, with the admin flag the server derived. */
+export const currentUserAnswer = userAnswer.extend({
+  admin: z.boolean(),
+  mfa: z.boolean().optional(),
+  totp: z.boolean().optional(),
+  mfaEnrollmentRequired: z.boolean().optional(),
+});
+/** `GET /user/me`: the caller, whether they have a second factor (and an authenticator app), and whether this session is restricted to enrolling one. */
+export const meAnswer = userAnswer.extend({
+  admin: z.boolean(),
   mfa: z.boolean().describe('has a second factor: an authenticator app or a passkey'),
   totp: z.boolean().describe('has an authenticator app set up'),
   mfaEnrollmentRequired: z.boolean().describe('this session is restricted to setting up a second factor'),
 });
-export const registrationTokenAnswer = z
-  .looseObject({
-    id: z.number().int(),
-    email: z.string(),
-    token: z.string(),
-    sent_timestamp: timestamp,
-    expires_timestamp: timestamp,
-    client: clientRef,
-    apps: z.array(z.number().int()),
-  });
-export const accessTokenAnswer = z
-  .looseObject({
-    id: z.number().int(),
-    token: z.string().describe('masked (apikey-AbCd…wxyz)'),
-    name: z.string().nullable(),
-    createdTimestamp: timestamp,
-    expiresTimestamp: timestamp.nullable(),
-    lastUsedTimestamp: timestamp.nullable(),
-    user: z.looseObject({ id: z.number().int(), email: z.string() }),
-  });
-export const logEntryAnswer = z
-  .looseObject({ id: z.number().int(), timestamp, client: z.string(), user: z.string(), event: z.string() });
-export const loginAnswer = z.looseObject({ accesstoken: z.string(), redirect: z.string() });
-/** What a correct password gets when the account has a second factor: the pending sign-in. */
-export const mfaChallengeAnswer = z.looseObject({ mfa: z.looseObject({ token: z.string(), methods: z.array(z.string()) }) });
-export const passwordAnswer = z.union([loginAnswer, mfaChallengeAnswer]);
-export const loginOptionsAnswer = z.looseObject({ google: z.boolean() });
-export const passkeyAnswer = z.looseObject({ id: z.number().int(), name: z.string(), createdTimestamp: timestamp });
 
-/** Every error answer: `{"error": {"code", "message", "details"}}`. */
-export const errorAnswer = z
-  .looseObject({
-    error: z.looseObject({
-      code: z.enum(errorCodes),
-      message: z.string(),
-      details: z.looseObject({ field: z.string().optional(), retryAfter: z.number().optional(), requestId: z.string().optional() }).optional(),
-    }),
-  });
+/** `GET /user/me/requestable`: what a user may ask for, never its URL. */
+export const requestableAppAnswer = z.strictObject({ id, name: z.string(), description: z.string(), category: z.string() });
+
+export const accessRequestStatuses = ['open', 'approved', 'denied'] as const;
+/** A user's request for an app; decided requests also carry who decided, when, and why. */
+export const accessRequestAnswer = z.strictObject({
+  id,
+  app: z.strictObject({ id, name: z.string() }),
+  user: z.strictObject({ id, email: z.string() }),
+  reason: z.string(),
+  status: z.enum(accessRequestStatuses),
+  createdTimestamp: timestamp,
+  decidedTimestamp: timestamp.optional(),
+  decidedBy: z.string().optional(),
+  decision: z.string().optional().describe('the reason an admin gave for a denial'),
+});
+
+/** An invitation. `token` is the registration secret that goes into the link. */
+export const registrationTokenAnswer = z.strictObject({
+  id,
+  email: z.string(),
+  token: z.string(),
+  sent_timestamp: timestamp,
+  expires_timestamp: timestamp,
+  client: clientAnswer,
+  apps: z.array(id),
+  link: z.string().describe('the registration link, built by the server from PUBLIC_URL: {PUBLIC_URL}/{app}/register?token=…'),
+});
+
+/** An API key as lists show it: `token` is masked (`apikey-AbCd…wxyz`); the full key is shown once. */
+export const accessTokenAnswer = z.strictObject({
+  id,
+  token: z.string().describe('masked (apikey-AbCd…wxyz)'),
+  name: z.string().nullable().describe('what the owner called it, or null'),
+  createdTimestamp: timestamp,
+  expiresTimestamp: timestamp.nullable().describe('when it stops working, or null for never; an expired key answers 401 (it stays listed until deleted)'),
+  lastUsedTimestamp: timestamp.nullable(),
+  user: z.strictObject({ id, email: z.string() }),
+});
+
+/** `DELETE /user/{id}/accesstoken`: how many keys were deleted. */
+export const keysRevokedAnswer = z.strictObject({ revoked: z.number().int() });
+
+export const logEntryAnswer = z.strictObject({
+  id,
+  timestamp,
+  type: z.string().describe('a type of the catalogue in events.ts, e.g. login.success (older entries may hold another)'),
+  client: z.string().describe('the client the event is about'),
+  user: z.string().describe('the user the event is about'),
+  actor: z.string().describe('the email of who did it; empty when anonymous'),
+  event: z.string(),
+  ip: z.string(),
+  userAgent: z.string(),
+  count: z.number().int().describe('how many times it happened: repeated denials within a minute share one entry'),
+});
+
+/** `GET /log/count`: how many entries match. */
+export const logCountAnswer = z.strictObject({ total: z.number().int() });
+
+/** Answer of `POST /validatepassword` and `POST /register/`. */
+export const loginAnswer = z.strictObject({
+  accesstoken: z.string(),
+  redirect: z.string().describe('where the browser should go next: the requested target if it is safe, else the default'),
+});
+
+export const mfaMethods = ['totp', 'passkey', 'recovery'] as const;
+/** What a correct password gets when the account has a second factor: the pending sign-in. */
+export const mfaChallengeAnswer = z.strictObject({
+  mfa: z.strictObject({ token: z.string().describe('the pending sign-in: 5 minutes, single use'), methods: z.array(z.enum(mfaMethods)) }),
+});
+/** What a correct password gets: a session, or a second factor to give first. */
+export const passwordAnswer = z.union([loginAnswer, mfaChallengeAnswer]);
+
+/** `GET /loginoptions`: which ways to log in the login screen should offer. */
+export const loginOptionsAnswer = z.strictObject({
+  google: z.boolean(),
+  passwordReset: z.boolean().describe('whether "Forgot password?" works: mail is configured'),
+});
+
+/** `POST /user/me/totp`: a pending authenticator-app enrolment. */
+export const totpEnrolmentAnswer = z.strictObject({
+  secret: z.string().describe('Base32, 160 bits'),
+  uri: z.string().describe('otpauth://totp/…, for the QR code'),
+});
+
+/** `POST /user/me/totp/confirm`: the recovery codes, shown this once. */
+export const recoveryCodesAnswer = z.strictObject({ recoveryCodes: z.array(z.string()) });
+
+/** One of the caller's passkeys. */
+export const passkeyAnswer = z.strictObject({ id, name: z.string(), createdTimestamp: timestamp });
+
+/**
+ * WebAuthn options as @simplewebauthn/server makes them (the W3C `PublicKeyCredential…OptionsJSON`),
+ * passed to the browser as they are: open beyond the challenge, by design.
+ */
+export const webAuthnOptionsAnswer = z.looseObject({ challenge: z.string() }).describe('WebAuthn options (W3C PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON)');
+
+/** One of the caller's sessions (`GET /user/me/session`). */
+export const userSessionAnswer = z.strictObject({
+  id,
+  current: z.boolean().describe('the session this call was made with'),
+  createdTimestamp: timestamp,
+  lastUsedTimestamp: timestamp.nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+});
+
+export const healthAnswer = z.strictObject({ status: z.enum(['ok', 'unavailable']) });
+
+export const mailStatuses = ['queued', 'sending', 'sent', 'failed'] as const;
+/** A mail of the outbox as admins see it (`GET /mail`): never its body. */
+export const mailEntryAnswer = z.strictObject({
+  id,
+  kind: z.string().describe('invite, password-reset, notice.…'),
+  to: z.string(),
+  subject: z.string(),
+  status: z.enum(mailStatuses),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  createdTimestamp: timestamp,
+  nextAttemptTimestamp: timestamp.nullable().describe('when the next attempt is due, while queued'),
+  sentTimestamp: timestamp.nullable(),
+});
+
+/** `POST /user/{id}/passwordreset`: the link, and whether it was mailed to the user too. */
+export const passwordResetLinkAnswer = z.strictObject({ link: z.string(), sent: z.boolean() });
+
+/** Every error answer: `{"error": {"code", "message", "details"}}`; details are open (field, retryAfter, requestId, …). */
+export const errorAnswer = z.strictObject({
+  error: z.strictObject({
+    code: z.enum(errorCodes),
+    message: z.string(),
+    details: z.looseObject({ field: z.string().optional(), retryAfter: z.number().optional(), requestId: z.string().optional() }).optional(),
+  }),
+});
 
 /** The named answer shapes: the OpenAPI document's components. */
 export const answerSchemas = {
   App: appAnswer,
+  ListedApp: listedAppAnswer,
+  GrantedApp: grantedAppAnswer,
+  RequestableApp: requestableAppAnswer,
+  AccessRequest: accessRequestAnswer,
   Client: clientAnswer,
   User: userAnswer,
+  AppUser: appUserAnswer,
   CurrentUser: currentUserAnswer,
   Me: meAnswer,
   RegistrationToken: registrationTokenAnswer,
   AccessToken: accessTokenAnswer,
   LogEntry: logEntryAnswer,
   LoginAnswer: loginAnswer,
+  MfaChallenge: mfaChallengeAnswer,
   LoginOptions: loginOptionsAnswer,
+  TotpEnrolment: totpEnrolmentAnswer,
+  RecoveryCodes: recoveryCodesAnswer,
   Passkey: passkeyAnswer,
+  WebAuthnOptions: webAuthnOptionsAnswer,
+  UserSession: userSessionAnswer,
+  MailEntry: mailEntryAnswer,
+  PasswordResetLink: passwordResetLinkAnswer,
+  OidcClientSettings: oidcClientSettingsAnswer,
+  OidcClientCreated: oidcClientCreatedAnswer,
+  OidcKeyRotation: oidcKeyRotationAnswer,
   Error: errorAnswer,
 } as const;

@@ -8,15 +8,17 @@ import type {
   App,
   AppUser,
   GrantedApp,
+  KeysRevoked,
   ListedApp,
+  LogCount,
   RequestableApp,
   Client,
-  CurrentUser,
   Health,
   LogEntry,
   LoginAnswer,
   LoginOptions,
   MailEntry,
+  Me,
   Passkey,
   PasswordAnswer,
   MfaChallenge,
@@ -132,7 +134,7 @@ export class PortalClient {
   readonly users = {
     list: () => this.request<User[]>('GET', '/user/'),
     get: (id: number) => this.request<User>('GET', `/user/${segment(id)}`),
-    me: () => this.request<CurrentUser>('GET', '/user/me'),
+    me: () => this.request<Me>('GET', '/user/me'),
     delete: (id: number) => this.request<void>('DELETE', `/user/${segment(id)}`),
     apps: (id: number) => this.request<GrantedApp[]>('GET', `/user/${segment(id)}/app`),
     /** Grants an app; `expires` (ISO 8601, in the future) makes the grant end then. */
@@ -150,7 +152,7 @@ export class PortalClient {
     /** Ends every session of a user at once (API keys stay valid). */
     endSessions: (id: number) => this.request<void>('DELETE', `/user/${segment(id)}/session`),
     /** Admins, signed in (not with an API key): deletes every API key of a user; answers how many. */
-    revokeKeys: (id: number) => this.request<{ revoked: number }>('DELETE', `/user/${segment(id)}/accesstoken`),
+    revokeKeys: (id: number) => this.request<KeysRevoked>('DELETE', `/user/${segment(id)}/accesstoken`),
     /** A password-reset link for the user, mailed to them too when mail is configured. */
     passwordReset: (id: number) => this.request<PasswordResetLink>('POST', `/user/${segment(id)}/passwordreset`),
     /** Admins: removes every second factor of a user and ends their sessions. */
@@ -239,7 +241,7 @@ export class PortalClient {
       this.request<LogEntry[]>('GET', `/log/${segment(currentPage)}/${segment(perPage)}${logFilterQuery(filter)}`),
     /** How many entries match; with `max`, counting stops there (the web's 50 pages need 1,000). */
     count: (filter: LogFilter = {}, max?: number) =>
-      this.request<{ total: number }>('GET', `/log/count${logFilterQuery(filter, max === undefined ? {} : { max: String(max) })}`),
+      this.request<LogCount>('GET', `/log/count${logFilterQuery(filter, max === undefined ? {} : { max: String(max) })}`),
     /** Every matching entry, newest first, as a streamed CSV or JSON Lines answer. */
     export: (format: LogExportFormat, filter: LogFilter = {}) => this.stream(this.logs.exportPath(format, filter)),
     exportPath: (format: LogExportFormat, filter: LogFilter = {}) => `/log/export${logFilterQuery(filter, { format })}`,

@@ -48,26 +48,26 @@ export const oidcClientInput = z.object({
 export type OidcClientInput = z.input<typeof oidcClientInput>;
 
 /** `GET /app/{id}/oidc`: the settings, never a secret. */
-export interface OidcClientSettings {
-  client_id: string;
-  redirect_uris: string[];
-  post_logout_redirect_uris: string[];
-  public: boolean;
-  id_token_signed_response_alg: OidcSigningAlg;
-  /** `{PUBLIC_URL}/.well-known/openid-configuration` */
-  discovery_url: string;
-  createdTimestamp: string;
-  updatedTimestamp: string;
-}
+/** `GET /app/{id}/oidc`: an app's OpenID Connect client settings, never its secret. */
+export const oidcClientSettingsAnswer = z.strictObject({
+  client_id: z.string(),
+  redirect_uris: z.array(z.string()),
+  post_logout_redirect_uris: z.array(z.string()),
+  public: z.boolean(),
+  id_token_signed_response_alg: z.enum(OIDC_SIGNING_ALGS),
+  discovery_url: z.string().describe('{PUBLIC_URL}/.well-known/openid-configuration'),
+  createdTimestamp: z.string().describe('ISO 8601 timestamp'),
+  updatedTimestamp: z.string().describe('ISO 8601 timestamp'),
+});
+export type OidcClientSettings = z.infer<typeof oidcClientSettingsAnswer>;
 
-/** `POST /app/{id}/oidc`: the settings and, for a confidential client, the secret, shown this once. */
-export interface OidcClientCreated extends OidcClientSettings {
-  client_secret?: string;
-}
+/** `POST /app/{id}/oidc`: the settings and, for a confidential client, its secret (shown this once). */
+export const oidcClientCreatedAnswer = oidcClientSettingsAnswer.extend({ client_secret: z.string().optional() });
+export type OidcClientCreated = z.infer<typeof oidcClientCreatedAnswer>;
 
-export interface OidcKeyRotation {
-  /** Key ids now used for signing. */
-  signing: string[];
-  /** Key ids still published for tokens signed before. */
-  published: string[];
-}
+/** `POST /oidc/keys/rotate`. */
+export const oidcKeyRotationAnswer = z.strictObject({
+  signing: z.array(z.string()).describe('key ids now used for signing'),
+  published: z.array(z.string()).describe('key ids still published for tokens signed before'),
+});
+export type OidcKeyRotation = z.infer<typeof oidcKeyRotationAnswer>;

@@ -19,7 +19,7 @@ import { oidcMiddleware } from './oidc/routes.js';
 import { googleRouter } from './routes/google.js';
 import { VERIFY_PATH } from './routes/forward-auth.js';
 import { apiRoutes, type Deps } from './routes/index.js';
-import type { RouteSpec } from './routes/route.js';
+import { inputOf, type RouteSpec } from './routes/route.js';
 import { metricsEndpoint } from './routes/metrics.js';
 import { portalRouter } from './routes/portal.js';
 import { principalFromToken, type Principal } from './services/sessions.js';
@@ -42,6 +42,18 @@ function guard(route: RouteSpec) {
     }
     await next();
   };
+}
+
+/** Parses the route's declared input (after the guard: 401 and 403 come before 400), runs it, sends its answer. */
+async function answer(route: RouteSpec, ctx: Context, deps: Deps): Promise<void> {
+  const body = await route.handler(await inputOf(route, ctx), ctx, deps);
+  if (ctx.respond === false) return;
+  const status = route.response.status ?? 200;
+  if (status === 204) ctx.status = 204;
+  else if (body !== undefined) {
+    ctx.status = status;
+    ctx.body = body;
+  }
 }
 
 const METHOD_ERRORS = {
@@ -67,7 +79,7 @@ function apiRouter(deps: Deps): Koa.Middleware {
     let router = routers.get(segment);
     if (!router) routers.set(segment, (router = new Router({ prefix: API_PREFIX })));
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[method](route.path, guard(route), (ctx: Context) => route.handler(ctx, deps));
+    router[method](route.path, guard(route), (ctx: Context) => answer(route, ctx, deps));
   }
   const stacks = new Map([...routers].map(([segment, router]) => [segment, compose([router.routes(), router.allowedMethods(METHOD_ERRORS)] as Koa.Middleware[])]));
   const prefix = `${API_PREFIX.toLowerCase()}/`;

@@ -5,12 +5,23 @@
  * the API tests check every answer they receive against it (docs/operations.md).
  */
 import { answerSchemas, API_PREFIX, z, type Access } from '@tools-portal/core';
-import type { RouteSpec } from './routes/route.js';
+import { isRaw, STRING_PARAMETERS, type RouteSpec } from './routes/route.js';
 
 type JsonSchema = Record<string, unknown>;
-type Document = Record<string, unknown> & { paths: Record<string, Record<string, unknown>> };
+type Document = z.infer<typeof openApiDocumentAnswer>;
 
 export const OPENAPI_PATH = '/openapi.json';
+
+const record = z.record(z.string(), z.unknown());
+/** The answer of GET /openapi.json: the document's parts; what is inside each is OpenAPI's. */
+export const openApiDocumentAnswer = z.strictObject({
+  openapi: z.string(),
+  info: record,
+  jsonSchemaDialect: z.string(),
+  servers: z.array(record),
+  paths: z.record(z.string(), record),
+  components: record,
+});
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
@@ -40,9 +51,6 @@ function openApiPath(path: string): { path: string; parameters: string[] } {
   return { path: converted, parameters };
 }
 
-// Path parameters that are not numeric ids.
-const STRING_PARAMETERS = new Set(['token']);
-
 function errorAnswers(access: Access, hasBody: boolean, hasParameters: boolean): Record<string, unknown> {
   const error = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
   const answers: Record<string, unknown> = {};
@@ -62,11 +70,10 @@ function errorAnswers(access: Access, hasBody: boolean, hasParameters: boolean):
 const SECURED = [{ cookieAuth: [] }, { bearerAuth: [] }];
 
 function operation(route: RouteSpec, parameters: string[], names: Map<z.ZodType, string>): Record<string, unknown> {
-  // A route without a declared answer is documented as any success with any body ('2XX').
-  const status = route.response ? String(route.response.status ?? 200) : '2XX';
-  const success: Record<string, unknown> = { description: route.response?.description ?? (status === '204' ? 'done, no body' : 'success') };
-  if (route.response?.schema) success.content = { 'application/json': { schema: answerSchema(route.response.schema, names) } };
-  else if (!route.response) success.content = { '*/*': { schema: {} } };
+  const status = String(route.response.status ?? 200);
+  const success: Record<string, unknown> = { description: route.response.description ?? (status === '204' ? 'done, no body' : 'success') };
+  if (route.response.schema) success.content = { 'application/json': { schema: answerSchema(route.response.schema, names) } };
+  else if (route.response.content) success.content = Object.fromEntries(route.response.content.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]));
   const op: Record<string, unknown> = {
     operationId: `${route.method.toLowerCase()}${openApiPath(route.path).path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase())}`,
     summary: route.summary,
@@ -86,10 +93,13 @@ function operation(route: RouteSpec, parameters: string[], names: Map<z.ZodType,
       name,
       in: 'path',
       required: true,
-      schema: STRING_PARAMETERS.has(name) ? { type: 'string' } : { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+      schema: (STRING_PARAMETERS as readonly string[]).includes(name) ? { type: 'string' } : { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
     })), ...queryParameters];
   }
-  if (route.body) {
+  if (route.body && isRaw(route.body)) {
+    const content = Object.fromEntries(route.body.contentTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]));
+    op.requestBody = { required: true, description: `not JSON: the bytes, at most ${Math.round(route.body.limit / 1024)} KB`, content };
+  } else if (route.body) {
     op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } };
   }
   return op;

@@ -53,9 +53,14 @@ export async function checkAnswer(method: string, url: string, response: Respons
     violations.push(`${where}: status not declared for ${found?.template ?? '(no such path)'}`);
     return;
   }
-  // A route without a declared answer is documented as answering anything.
-  if (declared.content?.['*/*']) return;
   const schema = declared.content?.['application/json']?.schema;
+  // A body that is not JSON (an icon, an export): its declared content types.
+  const types = Object.keys(declared.content ?? {}).filter((type) => type !== 'application/json');
+  if (!schema && types.length > 0) {
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    if (!types.includes(type)) violations.push(`${where}: content type ${type} is not one of ${types.join(', ')}`);
+    return;
+  }
   const text = await response.clone().text();
   if (!schema) {
     if (text !== '') violations.push(`${where}: a body where none is declared`);

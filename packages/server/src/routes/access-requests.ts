@@ -1,45 +1,49 @@
-import { accessRequestInput, approveInput, denyInput } from '@tools-portal/core';
+import { accessRequestAnswer, accessRequestInput, approveInput, denyInput, z } from '@tools-portal/core';
 import * as requests from '../services/access-requests.js';
-import { actorOf, auditOf, bodyOf, created, idParam, type RouteSpec } from './route.js';
+import { actorOf, auditOf, route, type RouteSpec } from './route.js';
 
 export const accessRequestRoutes: RouteSpec[] = [
-  {
+  route({
     method: 'GET',
     path: '/accessrequest',
+    response: { schema: z.array(accessRequestAnswer) },
     access: 'user',
     summary: "The caller's own access requests; for admins every open one and the last 100 decided",
-    async handler(ctx, { db }) {
-      ctx.body = await requests.listRequests(db, actorOf(ctx));
+    async handler(_input, ctx, { db }) {
+      return requests.listRequests(db, actorOf(ctx));
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/accessrequest',
+    body: accessRequestInput,
+    response: { status: 201, schema: accessRequestAnswer },
     access: 'user',
     summary: 'Ask for a requestable app: {appid, reason}; 404 if not requestable, 409 if granted or already asked',
-    async handler(ctx, { db, config }) {
-      const { appid, reason } = bodyOf(ctx, accessRequestInput);
-      created(ctx, await requests.createRequest(db, auditOf(ctx), appid, reason, config));
+    async handler({ body }, ctx, { db, config }) {
+      return requests.createRequest(db, auditOf(ctx), body.appid, body.reason, config);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/accessrequest/:id/approve',
+    body: approveInput,
+    response: { schema: accessRequestAnswer },
     access: 'admin',
     summary: 'Approve an open access request, granting the app: {expires?}',
-    async handler(ctx, { db, config }) {
-      const { expires } = bodyOf(ctx, approveInput);
-      ctx.body = await requests.approveRequest(db, auditOf(ctx), idParam(ctx, 'id'), expires, config);
+    async handler({ params, body }, ctx, { db, config }) {
+      return requests.approveRequest(db, auditOf(ctx), params.id, body.expires, config);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/accessrequest/:id/deny',
+    body: denyInput,
+    response: { schema: accessRequestAnswer },
     access: 'admin',
     summary: 'Deny an open access request: {reason?}',
-    async handler(ctx, { db, config }) {
-      const { reason } = bodyOf(ctx, denyInput);
-      ctx.body = await requests.denyRequest(db, auditOf(ctx), idParam(ctx, 'id'), reason, config);
+    async handler({ params, body }, ctx, { db, config }) {
+      return requests.denyRequest(db, auditOf(ctx), params.id, body.reason, config);
     },
-  },
+  }),
 ];

@@ -1,11 +1,11 @@
 import { accessTokenAnswer, accessTokenInput } from '@tools-portal/core';
 import { createApiKey, deleteApiKey } from '../services/api-keys.js';
-import { auditOf, bodyOf, created, noContent, type RouteSpec } from './route.js';
+import { auditOf, route, type RouteSpec } from './route.js';
 
 // Keys mint and delete keys only from a session (docs/security.md): a leaked key must not be able
 // to make a second one that outlives its own deletion.
 export const accessTokenRoutes: RouteSpec[] = [
-  {
+  route({
     method: 'POST',
     path: '/accesstoken/:token',
     body: accessTokenInput,
@@ -13,21 +13,19 @@ export const accessTokenRoutes: RouteSpec[] = [
     access: 'user',
     sessionOnly: true,
     summary: 'Register an API key the caller generated (apikey- and 100 letters or digits), with an optional body {name?, expires?} (expires: ISO 8601, in the future)',
-    async handler(ctx, { db }) {
-      const input = bodyOf(ctx, accessTokenInput);
-      created(ctx, await createApiKey(db, auditOf(ctx), ctx.params.token ?? '', input));
+    async handler({ params, body }, ctx, { db }) {
+      return createApiKey(db, auditOf(ctx), params.token, body);
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/accesstoken/:token',
     response: { status: 204 },
     access: 'user',
     sessionOnly: true,
     summary: 'Delete an own API key, named by the full key or its id (admins: any key)',
-    async handler(ctx, { db }) {
-      await deleteApiKey(db, auditOf(ctx), ctx.params.token ?? '');
-      noContent(ctx);
+    async handler({ params }, ctx, { db }) {
+      await deleteApiKey(db, auditOf(ctx), params.token);
     },
-  },
+  }),
 ];

@@ -3,65 +3,68 @@
  * reset of a user's second factors. None of these takes an API key: a leaked key must not be able
  * to take over an account.
  */
-import { ApiError, codeInput, meAnswer, passkeyAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z } from '@tools-portal/core';
+import { ApiError, codeInput, meAnswer, passkeyAnswer, recoveryCodesAnswer, totpEnrolmentAnswer, userSessionAnswer, webAuthnOptionsAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z, type WebAuthnOptions } from '@tools-portal/core';
 import { changePassword } from '../services/login.js';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, relyingPartyOf, renamePasskey } from '../services/passkeys.js';
 import { confirmTotp, resetSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/second-factors.js';
 import { liftRestriction, listSessionsOfUser, revokeOtherOwnSessions, revokeOwnSession } from '../services/sessions.js';
 import { getUser } from '../services/users.js';
-import { actorOf, auditOf, bodyOf, created, idParam, noContent, principalOf, type RouteSpec } from './route.js';
+import { actorOf, auditOf, principalOf, route, type RouteSpec } from './route.js';
 
 export const accountRoutes: RouteSpec[] = [
-  {
+  route({
     method: 'GET',
     path: '/user/me',
     response: { schema: meAnswer },
     access: 'user',
     duringEnrolment: true,
     summary: 'The caller, with its client, admin flag, mfa (has a second factor), totp (has an authenticator app) and mfaEnrollmentRequired (this session is restricted)',
-    async handler(ctx, { db }) {
+    async handler(_input, ctx, { db }) {
       const user = actorOf(ctx);
       const factors = await secondFactorsOf(db, user.id);
-      ctx.body = { ...user, mfa: factors.length > 0, totp: factors.includes('totp'), mfaEnrollmentRequired: principalOf(ctx)?.restricted ?? false };
+      return { ...user, mfa: factors.length > 0, totp: factors.includes('totp'), mfaEnrollmentRequired: principalOf(ctx)?.restricted ?? false };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/user/me/totp',
+    response: { schema: totpEnrolmentAnswer },
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,
     summary: 'Start setting up an authenticator app: answers {secret, uri}',
-    async handler(ctx, { db, secrets }) {
-      ctx.body = await startTotpEnrolment(db, secrets, actorOf(ctx));
+    async handler(_input, ctx, { db, secrets }) {
+      return startTotpEnrolment(db, secrets, actorOf(ctx));
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/user/me/totp/confirm',
+    response: { schema: recoveryCodesAnswer },
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,
     summary: 'Turn the authenticator app on with a code: {Code} answers {recoveryCodes} (shown this once)',
-    async handler(ctx, { db, secrets, config }) {
-      const { Code } = bodyOf(ctx, codeInput);
-      const recoveryCodes = await confirmTotp(db, secrets, config, auditOf(ctx), Code.replace(/\s+/g, ''), Date.now());
+    body: codeInput,
+    async handler({ body }, ctx, { db, secrets, config }) {
+      const recoveryCodes = await confirmTotp(db, secrets, config, auditOf(ctx), body.Code.replace(/\s+/g, ''), Date.now());
       await liftRestriction(db, principalOf(ctx)?.sessionId);
-      ctx.body = { recoveryCodes };
+      return { recoveryCodes };
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/user/me/passkey/options',
+    response: { schema: webAuthnOptionsAnswer },
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,
     summary: 'WebAuthn registration options for adding a passkey (the challenge lasts 5 minutes, used once)',
-    async handler(ctx, { db, config }) {
-      ctx.body = await passkeyRegistrationOptions(db, config, relyingPartyOf(config.publicUrl), actorOf(ctx));
+    async handler(_input, ctx, { db, config }) {
+      return (await passkeyRegistrationOptions(db, config, relyingPartyOf(config.publicUrl), actorOf(ctx))) as WebAuthnOptions;
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/user/me/passkey',
     body: passkeyRegisterInput,
@@ -70,14 +73,13 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     duringEnrolment: true,
     summary: 'Register a passkey: {response, name?} answers 201 {id, name, createdTimestamp}; lifts an MFA_REQUIRED restriction of this session',
-    async handler(ctx, { db, config }) {
-      const input = bodyOf(ctx, passkeyRegisterInput);
-      const passkey = await registerPasskey(db, relyingPartyOf(config.publicUrl), config, auditOf(ctx), input.response, input.name);
+    async handler({ body }, ctx, { db, config }) {
+      const passkey = await registerPasskey(db, relyingPartyOf(config.publicUrl), config, auditOf(ctx), body.response, body.name);
       await liftRestriction(db, principalOf(ctx)?.sessionId);
-      created(ctx, passkey);
+      return passkey;
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/user/me/passkey',
     response: { schema: z.array(passkeyAnswer) },
@@ -85,11 +87,11 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     duringEnrolment: true,
     summary: "The caller's passkeys: [{id, name, createdTimestamp}]",
-    async handler(ctx, { db }) {
-      ctx.body = await listPasskeys(db, actorOf(ctx).id);
+    async handler(_input, ctx, { db }) {
+      return listPasskeys(db, actorOf(ctx).id);
     },
-  },
-  {
+  }),
+  route({
     method: 'PUT',
     path: '/user/me/passkey/:id',
     body: passkeyRenameInput,
@@ -98,13 +100,11 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     duringEnrolment: true,
     summary: "Rename one of the caller's passkeys: {name}",
-    async handler(ctx, { db }) {
-      const id = idParam(ctx, 'id');
-      const { name } = bodyOf(ctx, passkeyRenameInput);
-      ctx.body = await renamePasskey(db, auditOf(ctx), id, name);
+    async handler({ params, body }, ctx, { db }) {
+      return renamePasskey(db, auditOf(ctx), params.id, body.name);
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/user/me/passkey/:id',
     response: { status: 204 },
@@ -112,68 +112,67 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     duringEnrolment: true,
     summary: "Delete one of the caller's passkeys",
-    async handler(ctx, { db, config }) {
-      await deletePasskey(db, config, auditOf(ctx), idParam(ctx, 'id'));
-      noContent(ctx);
+    async handler({ params }, ctx, { db, config }) {
+      await deletePasskey(db, config, auditOf(ctx), params.id);
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/user/me/session',
+    response: { schema: z.array(userSessionAnswer) },
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,
     summary: "The caller's sessions: [{id, current, createdTimestamp, lastUsedTimestamp, ip, userAgent}]",
-    async handler(ctx, { db }) {
-      ctx.body = await listSessionsOfUser(db, actorOf(ctx).id, principalOf(ctx)?.sessionId);
+    async handler(_input, ctx, { db }) {
+      return listSessionsOfUser(db, actorOf(ctx).id, principalOf(ctx)?.sessionId);
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/user/me/session/:id',
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,
     summary: "End one of the caller's own sessions",
-    async handler(ctx, { db }) {
-      const id = idParam(ctx, 'id');
-      if (!(await revokeOwnSession(db, auditOf(ctx), id))) throw new ApiError('not_found', `session ${id} does not exist`);
-      noContent(ctx);
+    response: { status: 204 },
+    async handler({ params }, ctx, { db }) {
+      if (!(await revokeOwnSession(db, auditOf(ctx), params.id))) throw new ApiError('not_found', `session ${params.id} does not exist`);
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/user/me/session',
     access: 'user',
     sessionOnly: true,
     duringEnrolment: true,
     summary: "End all of the caller's sessions but the current one",
-    async handler(ctx, { db }) {
+    response: { status: 204 },
+    async handler(_input, ctx, { db }) {
       await revokeOtherOwnSessions(db, auditOf(ctx), principalOf(ctx)?.sessionId);
-      noContent(ctx);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/user/me/password',
     access: 'user',
     sessionOnly: true,
     summary: "Change the caller's password: {Password, NewPassword}; ends their other sessions",
-    async handler(ctx, deps) {
-      const input = bodyOf(ctx, passwordChangeInput);
-      await changePassword({ db: deps.db, hasher: deps.hasher, policy: deps.config }, auditOf(ctx), principalOf(ctx)?.sessionId, input.Password, input.NewPassword);
-      noContent(ctx);
+    body: passwordChangeInput,
+    response: { status: 204 },
+    async handler({ body }, ctx, deps) {
+      await changePassword({ db: deps.db, hasher: deps.hasher, policy: deps.config }, auditOf(ctx), principalOf(ctx)?.sessionId, body.Password, body.NewPassword);
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/user/:id/mfa',
     access: 'admin',
     sessionOnly: true,
     summary: "Remove every second factor of a user and end their sessions (admin)",
-    async handler(ctx, { db, config }) {
-      await resetSecondFactors(db, config, auditOf(ctx), await getUser(db, idParam(ctx, 'id')));
-      noContent(ctx);
+    response: { status: 204 },
+    async handler({ params }, ctx, { db, config }) {
+      await resetSecondFactors(db, config, auditOf(ctx), await getUser(db, params.id));
     },
-  },
+  }),
 ];

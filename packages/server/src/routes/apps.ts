@@ -1,124 +1,124 @@
-import { appInput, appUpdate, notFound, appAnswer, userAnswer, z } from '@tools-portal/core';
+import { appInput, appUpdate, notFound, appAnswer, appUserAnswer, listedAppAnswer, z } from '@tools-portal/core';
 import { encodedOnce } from '../encoded-json.js';
 import { readIcon, removeIcon, setIcon } from '../services/app-icons.js';
 import * as apps from '../services/apps.js';
 import { MAX_ICON_BYTES } from '../services/icon-images.js';
 import { usersOfApp } from '../services/users.js';
-import { rawBodyOf } from './raw-body.js';
-import { actorOf, auditOf, bodyOf, created, idParam, noContent, type RouteSpec } from './route.js';
+import { actorOf, auditOf, rawBody, route, type RouteSpec } from './route.js';
 
 export const appRoutes: RouteSpec[] = [
-  {
+  route({
     method: 'GET',
     path: '/app',
-    response: { schema: z.array(appAnswer) },
+    response: { schema: z.array(listedAppAnswer) },
     access: 'user',
     summary: 'Apps the caller may use (every app for admins): GET /app/ and GET /app alike',
-    async handler(ctx, { db }) {
+    async handler(_input, ctx, { db }) {
       // Remembered until the database changes or a grant expires: encoded (and compressed) once.
-      ctx.body = encodedOnce(await apps.appListOf(db, actorOf(ctx)));
+      return encodedOnce(await apps.appListOf(db, actorOf(ctx)));
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/app/:id',
     response: { schema: appAnswer },
     access: 'admin',
     summary: 'One app',
-    async handler(ctx, { db }) {
-      ctx.body = await apps.getApp(db, idParam(ctx, 'id'));
+    async handler({ params }, _ctx, { db }) {
+      return apps.getApp(db, params.id);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/app',
     body: appInput,
     response: { status: 201, schema: appAnswer },
     access: 'admin',
     summary: 'Create an app from {name, url, description, doclink, category, requestable}',
-    async handler(ctx, { db }) {
-      created(ctx, await apps.createApp(db, auditOf(ctx), bodyOf(ctx, appInput)));
+    async handler({ body }, ctx, { db }) {
+      return apps.createApp(db, auditOf(ctx), body);
     },
-  },
-  {
+  }),
+  route({
     method: 'PUT',
     path: '/app',
     body: appUpdate,
     response: { schema: appAnswer },
     access: 'admin',
     summary: 'Update an app from {id, name, url, description, doclink, category?, requestable?}',
-    async handler(ctx, { db }) {
-      ctx.body = await apps.updateApp(db, auditOf(ctx), bodyOf(ctx, appUpdate));
+    async handler({ body }, ctx, { db }) {
+      return apps.updateApp(db, auditOf(ctx), body);
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/app/:id',
     response: { status: 204 },
     access: 'admin',
     summary: 'Delete an app and every grant of it',
-    async handler(ctx, { db }) {
-      await apps.deleteApp(db, auditOf(ctx), idParam(ctx, 'id'));
-      noContent(ctx);
+    async handler({ params }, ctx, { db }) {
+      await apps.deleteApp(db, auditOf(ctx), params.id);
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/app/:id/user',
-    response: { schema: z.array(userAnswer) },
+    response: { schema: z.array(appUserAnswer) },
     access: 'admin',
     summary: 'Users granted an app, by email',
-    async handler(ctx, { db }) {
-      const app = await apps.getApp(db, idParam(ctx, 'id'));
-      ctx.body = await usersOfApp(db, app.id);
+    async handler({ params }, _ctx, { db }) {
+      const app = await apps.getApp(db, params.id);
+      return usersOfApp(db, app.id);
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/app/:appid/user/:userid',
     response: { status: 204 },
     access: 'admin',
     summary: 'Remove a user from an app',
-    async handler(ctx, { db }) {
-      await apps.revokeApp(db, auditOf(ctx), idParam(ctx, 'userid'), idParam(ctx, 'appid'));
-      noContent(ctx);
+    async handler({ params }, ctx, { db }) {
+      await apps.revokeApp(db, auditOf(ctx), params.userid, params.appid);
     },
-  },
-  {
+  }),
+  route({
     method: 'PUT',
     path: '/app/:id/icon',
     access: 'admin',
     summary: "Set an app's icon: a PNG, JPEG or WebP body of at most 256 KB (content checked; SVG refused)",
-    async handler(ctx, { db }) {
-      const id = idParam(ctx, 'id');
-      const bytes = await rawBodyOf(ctx, MAX_ICON_BYTES, 'icon');
-      ctx.body = await setIcon(db, auditOf(ctx), id, ctx.get('content-type'), bytes);
+    // Not JSON: the image's bytes, judged by their content (services/icon-images.ts).
+    body: rawBody('icon', MAX_ICON_BYTES, ['image/png', 'image/jpeg', 'image/webp']),
+    response: { schema: appAnswer },
+    async handler({ params, body }, ctx, { db }) {
+      return setIcon(db, auditOf(ctx), params.id, ctx.get('content-type'), body);
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/app/:id/icon',
     access: 'admin',
     summary: "Remove an app's icon",
-    async handler(ctx, { db }) {
-      await removeIcon(db, auditOf(ctx), idParam(ctx, 'id'));
-      noContent(ctx);
+    response: { status: 204 },
+    async handler({ params }, ctx, { db }) {
+      await removeIcon(db, auditOf(ctx), params.id);
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/app/:id/icon',
     access: 'user',
     summary: "An app's icon, for users who may see the app; cached for long when the URL's version is current",
-    async handler(ctx, { db }) {
-      const id = idParam(ctx, 'id');
-      const icon = (await apps.mayUseAppNow(db, actorOf(ctx), id)) ? await readIcon(db, id) : undefined;
-      if (!icon) throw notFound('icon of app', id);
+    // `v` names the version the URL was made for; anything else (or a repeated v) is not current.
+    query: z.object({ v: z.string().optional().catch(undefined).describe("the icon's version, from the app's icon path") }),
+    response: { content: ['image/png', 'image/jpeg', 'image/webp'], description: 'the icon' },
+    async handler({ params, query }, ctx, { db }) {
+      const icon = (await apps.mayUseAppNow(db, actorOf(ctx), params.id)) ? await readIcon(db, params.id) : undefined;
+      if (!icon) throw notFound('icon of app', params.id);
       ctx.set('Content-Type', icon.contentType);
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.set('Content-Disposition', 'inline');
-      ctx.set('Cache-Control', ctx.query.v === icon.version ? 'private, max-age=31536000, immutable' : 'private, no-cache');
-      ctx.body = icon.data;
+      ctx.set('Cache-Control', query.v === icon.version ? 'private, max-age=31536000, immutable' : 'private, no-cache');
+      return icon.data;
     },
-  },
+  }),
 ];

@@ -13,7 +13,14 @@ import { oidcRoutes } from './oidc.js';
 import type { RouteSpec } from './route.js';
 import { userRoutes } from './users.js';
 
-/** Every call below /api/auth/v1, in one list: the router mounts it, the permission tests walk it. */
+/**
+ * Every call below /api/auth/v1, in one list: the router mounts it, parsing each one's declared
+ * input; the permission tests, the OpenAPI document and its contract check walk it. Not here, and
+ * not JSON APIs: the OpenID provider's routes (oidc/routes.ts, oidc-provider parses its own input),
+ * Google's browser routes (google.ts), health, the portal's files and invitation links
+ * (portal.ts), /metrics and /api/docs; forward auth's GET and HEAD /verify are answered before Koa
+ * (verify-fast-path.ts), and its declared route here reads the raw request the same way.
+ */
 export const apiRoutes: readonly RouteSpec[] = [
   ...appRoutes,
   ...accountRoutes,

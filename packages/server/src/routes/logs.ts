@@ -1,68 +1,76 @@
 import { Readable } from 'node:stream';
-import { checkCountLimit, checkLogFilter, invalidInput, LOG_COUNT_MAX_LIMIT, logEntryAnswer, logPage, parse, z, type LogExportFormat } from '@tools-portal/core';
+import { checkCountLimit, checkLogFilter, LOG_COUNT_MAX_LIMIT, logCountAnswer, logEntryAnswer, logPage, z } from '@tools-portal/core';
 import { encodedOnce } from '../encoded-json.js';
 import { EXPORT_TYPES, exportLog } from '../services/log-export.js';
 import { countEvents, listEvents } from '../services/log-query.js';
-import type { RouteSpec } from './route.js';
+import { route, type RouteSpec } from './route.js';
 
-const exportFormat = (value: unknown): LogExportFormat => {
-  if (value === undefined) return 'csv';
-  if (value === 'csv' || value === 'jsonl') return value;
-  throw invalidInput('format', 'must be csv or jsonl');
-};
-
-// The filters, for the OpenAPI document (core's checkLogFilter checks them).
-const logFilterParameters = z.object({
-  user: z.string().optional().describe('the user the event is about: an exact email or name, any case'),
-  client: z.string().optional().describe('the client the event is about: an exact name, any case'),
-  actor: z.string().optional().describe('who did it: an exact email, any case'),
-  type: z.string().optional().describe('a type (login.failure) or a prefix ending in . (login.)'),
-  q: z.string().optional().describe('a piece of the event text, any case'),
-  from: z.string().optional().describe('ISO 8601 date (the day\'s start, UTC) or date and time'),
-  to: z.string().optional().describe('ISO 8601 date (up to the day\'s end, UTC) or date and time, inclusive'),
+// The filters: documented by these fields, checked by core's checkLogFilter, which also refuses
+// parameters that are no filter. A query value is a list only when given more than once.
+const filterField = (description: string) => z.string({ error: 'must be given once' }).optional().describe(description);
+const logFilterParameters = z.looseObject({
+  user: filterField('the user the event is about: an exact email or name, any case'),
+  client: filterField('the client the event is about: an exact name, any case'),
+  actor: filterField('who did it: an exact email, any case'),
+  type: filterField('a type (login.failure) or a prefix ending in . (login.)'),
+  q: filterField('a piece of the event text, any case'),
+  from: filterField('ISO 8601 date (the day\'s start, UTC) or date and time'),
+  to: filterField('ISO 8601 date (up to the day\'s end, UTC) or date and time, inclusive'),
 });
 
+// checkLogFilter and checkCountLimit throw core's invalid_input naming the parameter; zod lets
+// what a transform throws through, so the router answers it as it is.
+const logQuery = logFilterParameters.transform((query) => ({ filter: checkLogFilter(query) }));
+const countQuery = logFilterParameters
+  .extend({
+    max: z
+      .string({ error: `must be a whole number from 1 to ${LOG_COUNT_MAX_LIMIT}` })
+      .optional()
+      .describe(`count at most this many (1 to ${LOG_COUNT_MAX_LIMIT}): total is then the smaller of the matches and max`),
+  })
+  .transform((query) => ({ filter: checkLogFilter(query, ['max']), max: checkCountLimit(query.max) }));
+const exportQuery = logFilterParameters
+  .extend({ format: z.enum(['csv', 'jsonl'], { error: 'must be csv or jsonl' }).optional().describe('csv (the default) or jsonl') })
+  .transform((query) => ({ filter: checkLogFilter(query, ['format']), format: query.format ?? 'csv' }));
+
 export const logRoutes: RouteSpec[] = [
-  {
+  route({
     method: 'GET',
     path: '/log/count',
     access: 'admin',
     summary: 'How many entries the filters (user, client, actor, type, q, from, to) match: {total}; with max, at most max',
-    query: logFilterParameters.extend({
-      max: z.string().optional().describe(`count at most this many (1 to ${LOG_COUNT_MAX_LIMIT}): total is then the smaller of the matches and max`),
-    }),
-    async handler(ctx, { db }) {
-      const filter = checkLogFilter(ctx.query, ['max']);
-      ctx.body = { total: await countEvents(db, filter, checkCountLimit(ctx.query.max)) };
+    query: countQuery,
+    response: { schema: logCountAnswer },
+    async handler({ query }, _ctx, { db }) {
+      return { total: await countEvents(db, query.filter, query.max) };
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/log/export',
     access: 'admin',
     summary: 'Every entry the filters match, newest first, streamed as CSV (?format=csv, the default) or JSON Lines (?format=jsonl)',
-    query: logFilterParameters.extend({ format: z.enum(['csv', 'jsonl']).optional().describe('csv (the default) or jsonl') }),
-    async handler(ctx, { db }) {
-      const filter = checkLogFilter(ctx.query, ['format']);
-      const format = exportFormat(ctx.query.format);
+    query: exportQuery,
+    response: { content: ['text/csv', 'application/x-ndjson'], description: 'the entries, streamed' },
+    async handler({ query: { filter, format } }, ctx, { db }) {
       const day = new Date().toISOString().slice(0, 10);
       ctx.set('content-disposition', `attachment; filename="event-log-${day}.${EXPORT_TYPES[format].extension}"`);
       ctx.set('cache-control', 'no-store');
       ctx.type = EXPORT_TYPES[format].contentType;
-      ctx.body = Readable.from(exportLog(db, filter, format), { objectMode: false, highWaterMark: 64 * 1024 });
+      return Readable.from(exportLog(db, filter, format), { objectMode: false, highWaterMark: 64 * 1024 });
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/log/:currentPage/:perPage',
     response: { schema: z.array(logEntryAnswer) },
     access: 'admin',
     summary: 'A page of the event log, newest first; pages count from 1, perPage at most 100; filters as query parameters (user, client, actor, type, q, from, to)',
-    query: logFilterParameters,
-    async handler(ctx, { db }) {
-      const { currentPage, perPage } = parse(logPage, ctx.params);
+    params: logPage,
+    query: logQuery,
+    async handler({ params, query }, _ctx, { db }) {
       // Remembered until the database changes: encoded (and compressed) once.
-      ctx.body = encodedOnce(await listEvents(db, checkLogFilter(ctx.query), currentPage, perPage));
+      return encodedOnce(await listEvents(db, query.filter, params.currentPage, params.perPage));
     },
-  },
+  }),
 ];

@@ -1,14 +1,16 @@
+import { mailEntryAnswer, z } from '@tools-portal/core';
 import { listOutbox } from '../services/outbox.js';
-import type { RouteSpec } from './route.js';
+import { route, type RouteSpec } from './route.js';
 
 export const mailRoutes: RouteSpec[] = [
-  {
+  route({
     method: 'GET',
     path: '/mail',
+    response: { schema: z.array(mailEntryAnswer) },
     access: 'admin',
     summary: 'The mail outbox, newest first: to, subject, status, attempts, last error (never bodies)',
-    async handler(ctx, { db }) {
-      ctx.body = await listOutbox(db);
+    async handler(_input, _ctx, { db }) {
+      return listOutbox(db);
     },
-  },
+  }),
 ];

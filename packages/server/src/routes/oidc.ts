@@ -1,49 +1,52 @@
-import { oidcClientInput } from '@tools-portal/core';
+import { oidcClientCreatedAnswer, oidcClientInput, oidcClientSettingsAnswer, oidcKeyRotationAnswer } from '@tools-portal/core';
 import { disableClient, enableClient, getClientSettings } from '../oidc/clients.js';
 import { rotateSigningKeys } from '../oidc/signing-keys.js';
-import { auditOf, bodyOf, created, idParam, noContent, type RouteSpec } from './route.js';
+import { auditOf, route, type RouteSpec } from './route.js';
 
 /** Apps as OpenID Connect clients and the provider's signing keys (docs/oidc.md). */
 export const oidcRoutes: RouteSpec[] = [
-  {
+  route({
     method: 'POST',
     path: '/app/:id/oidc',
     access: 'admin',
     summary: 'Make an app an OpenID Connect client (or replace its settings): answers client_id and, once, client_secret',
-    async handler(ctx, { db, config, secrets }) {
+    body: oidcClientInput,
+    response: { status: 201, schema: oidcClientCreatedAnswer },
+    async handler({ params, body }, ctx, { db, config, secrets }) {
       secrets.requireKey();
-      const input = bodyOf(ctx, oidcClientInput);
-      created(ctx, await enableClient(db, auditOf(ctx), idParam(ctx, 'id'), input, config.publicUrl));
+      return enableClient(db, auditOf(ctx), params.id, body, config.publicUrl);
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/app/:id/oidc',
+    response: { schema: oidcClientSettingsAnswer },
     access: 'admin',
     summary: "An app's OpenID Connect client settings, without the secret (404 when not enabled)",
-    async handler(ctx, { db, config }) {
-      ctx.body = await getClientSettings(db, idParam(ctx, 'id'), config.publicUrl);
+    async handler({ params }, _ctx, { db, config }) {
+      return getClientSettings(db, params.id, config.publicUrl);
     },
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/app/:id/oidc',
     access: 'admin',
     summary: 'Turn OpenID Connect off for an app: its client is refused at once',
-    async handler(ctx, { db }) {
-      await disableClient(db, auditOf(ctx), idParam(ctx, 'id'));
-      noContent(ctx);
+    response: { status: 204 },
+    async handler({ params }, ctx, { db }) {
+      await disableClient(db, auditOf(ctx), params.id);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/oidc/keys/rotate',
+    response: { schema: oidcKeyRotationAnswer },
     access: 'admin',
     summary: 'Add new OpenID Connect signing keys; the old ones stay published until their tokens have expired',
-    async handler(ctx, { db, secrets, oidc }) {
+    async handler(_input, ctx, { db, secrets, oidc }) {
       const answer = await rotateSigningKeys(db, secrets, auditOf(ctx));
       oidc.invalidate();
-      ctx.body = answer;
+      return answer;
     },
-  },
+  }),
 ];
