@@ -1,4 +1,4 @@
-/** What the OpenID provider's parts need from the server (oidc/provider.ts builds them). */
+/** What the OpenID provider's parts need from the server (oidc/configuration.ts hands them on). */
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
