@@ -8,7 +8,8 @@ import { MAX_URL_LENGTH } from './validation.js';
 export const OIDC_SIGNING_ALGS = ['RS256', 'ES256'] as const;
 export type OidcSigningAlg = (typeof OIDC_SIGNING_ALGS)[number];
 
-export const OIDC_SCOPES = ['openid', 'email', 'profile', 'groups', 'offline_access'] as const;
+/** The scopes the provider supports, in the order its discovery document lists them. */
+export const OIDC_SCOPES = ['openid', 'offline_access', 'email', 'profile', 'groups'] as const;
 
 /** Where the provider's endpoints live below PUBLIC_URL (the portal's own `/auth/` is the web portal). */
 export const OIDC_PREFIX = '/oidc';

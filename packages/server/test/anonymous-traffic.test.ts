@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHALLENGE_MS } from '../src/services/passkeys.js';
 import { addPasskey, call, json, type Options } from './passkey-ceremony.js';
-import { startTestProvider, type TestProvider } from './oidc-provider.js';
+import { startTestProvider, type TestProvider } from './google-issuer.js';
 import { createApp, startTestPortal, unique, useTestPortal, useTwoPortals, type TestPortal } from './support.js';
 
 const DENIALS = 2000;

@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfig } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestProvider, type TestProvider } from './oidc-provider.js';
+import { startTestProvider, type TestProvider } from './google-issuer.js';
 import { freePort, startTestPortal, useTestPortal, type TestPortal } from './support.js';
 
 async function lastEvent(portal: TestPortal): Promise<string> {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { DEFAULT_REDIRECT } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser, type Landing, type NavigateOptions } from './browser.js';
-import { startTestProvider, type TestAccount, type TestProvider } from './oidc-provider.js';
+import { startTestProvider, type TestAccount, type TestProvider } from './google-issuer.js';
 import { createApp, startTestPortal, unique, type TestPortal } from './support.js';
 
 const STAFF_DOMAIN = 'staff.example';

@@ -8,7 +8,7 @@
 import { isMfaChallenge, type App, type PasswordAnswer } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from './browser.js';
-import { startTestProvider, type TestAccount, type TestProvider } from './oidc-provider.js';
+import { startTestProvider, type TestAccount, type TestProvider } from './google-issuer.js';
 import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
 import { startTestSmtp, type TestSmtp } from './smtp.js';
 import { createApp, startTestPortal, unique, useTestPortal, USER_PASSWORD, type TestPortal } from './support.js';

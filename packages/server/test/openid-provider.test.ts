@@ -5,7 +5,7 @@
  * rotation, revocation by the portal (user deleted, grant removed, session ended), logout.
  */
 import { createPublicKey, verify } from 'node:crypto';
-import type { App } from '@tools-portal/core';
+import { OIDC_SCOPES, OIDC_SIGNING_ALGS, type App } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { testDialect } from './database.js';
 import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
@@ -95,6 +95,13 @@ describe('discovery', () => {
     expect(doc).not.toHaveProperty('registration_endpoint');
     // The portal's own /auth/ is untouched.
     expect((await portal.fetch('/auth/')).status).not.toBe(404);
+  });
+
+  it("lists exactly core's scopes and signing algorithms, declared once (OIDC_SCOPES, OIDC_SIGNING_ALGS)", async () => {
+    const doc = (await (await portal.fetch('/.well-known/openid-configuration')).json()) as Record<string, unknown>;
+    expect(doc.scopes_supported).toEqual([...OIDC_SCOPES]);
+    // oidc-provider lists the algorithms in an order of its own.
+    expect([...(doc.id_token_signing_alg_values_supported as string[])].sort()).toEqual([...OIDC_SIGNING_ALGS].sort());
   });
 });
 

@@ -3,7 +3,7 @@
  * provider reads on every request (so that turning a client off or issuing a new secret takes
  * effect at once on every instance). The client id is the app's name. Secrets are random 256-bit
  * values, shown once and stored as SHA-256 hashes; the provider compares them through
- * `compareClientSecret` (oidc/provider.ts), never in plain text.
+ * `compareClientSecret` (oidc/client-model.ts), never in plain text.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError, notFound, randomToken, type OidcClientCreated, type OidcClientInput, type OidcClientSettings, type OidcSigningAlg } from '@tools-portal/core';

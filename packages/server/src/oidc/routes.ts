@@ -14,7 +14,9 @@ import { secretKeyMissing } from '../services/secret-box.js';
 import { secondFactorsOf } from '../services/second-factors.js';
 import { principalFromToken, type Principal } from '../services/sessions.js';
 import { interactionExpiredPage, PAGE_CSS, PAGE_CSS_PATH } from './pages.js';
-import { ACR_MFA_REASON, INTERACTION_PATH, requestedAcrs, ROUTES, setPortalPrincipal, signInOf } from './provider.js';
+import { ACR_MFA_REASON, requestedAcrs } from './interaction-policy.js';
+import { INTERACTION_PATH, ROUTES } from './paths.js';
+import { setPortalPrincipal, signInOf } from './portal-session.js';
 
 const DISCOVERY_PATH = '/.well-known/openid-configuration';
 

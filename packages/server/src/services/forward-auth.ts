@@ -87,12 +87,20 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
     await logDenial(deps, question, user, { text: `no registered app for ${what}`, sameAs: 'no registered app' });
     return { outcome: 'not_allowed', user, deniedApp };
   }
-  const granted = user.admin ? new Set<number>() : await deps.cache.grantsOf(user.id);
-  if (!mayUseApp(user, granted, app.id)) {
+  if (!(await userMayUseApp(deps.cache, user, app.id))) {
     await logDenial(deps, question, user, `${user.email} may not use app ${app.name}`);
     return { outcome: 'not_allowed', user, deniedApp };
   }
   return { outcome: 'allow', user };
+}
+
+/**
+ * Whether a user may use an app now: core's rule (mayUseApp) over the user's grants from the cache
+ * (at most AUTH_CACHE_SECONDS old). Forward auth and the OpenID provider both ask it.
+ */
+export async function userMayUseApp(cache: Pick<AuthCache, 'grantsOf'>, user: CurrentUser, appId: number): Promise<boolean> {
+  const granted = user.admin ? new Set<number>() : await cache.grantsOf(user.id);
+  return mayUseApp(user, granted, appId);
 }
 
 // A failed log write must not turn a denial into an error the proxy would pass on as a 500.

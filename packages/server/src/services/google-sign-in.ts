@@ -7,10 +7,10 @@
 import { ApiError, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../db/errors.js';
-import { newChecks, type OidcClient } from '../google-oidc.js';
+import { newChecks, type OidcClient } from '../google-relying-party.js';
 import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
 import { openInvite, registerFromInvite } from './login.js';
-import { savePendingLogin, takePendingLogin, type PendingLogin } from './oidc-logins.js';
+import { savePendingLogin, takePendingLogin, type PendingLogin } from './google-pending-logins.js';
 import { redirectAfterSignIn, redirectToKeep } from './redirects.js';
 import type { ClientInfo } from './sessions.js';
 import { completeSignIn, type SignedIn, type SignInMethod, type SignInPolicy } from './sign-in.js';

@@ -55,6 +55,14 @@ const SESSION_BY_HASH = preparedSelect((db, tokenHash: string) =>
     .limit(1, LITERAL),
 );
 
+/**
+ * Whether a session still holds at `now`: before the end of its lifetime (SESSION_TTL_DAYS, fixed at
+ * sign-in) and used within SESSION_IDLE_DAYS. The one rule, also for grants of the OpenID provider.
+ */
+export function sessionStillValid(session: { expires_at: number | string; last_seen_at: number | string }, policy: Pick<SessionPolicy, 'sessionIdleDays'>, now: number): boolean {
+  return Number(session.expires_at) > now && Number(session.last_seen_at) + policy.sessionIdleDays * DAY_MS > now;
+}
+
 /** The user a session token or API key stands for, or null when it stands for nobody now. */
 export async function principalFromToken(db: Knex, token: string, policy: SessionPolicy): Promise<Principal | null> {
   if (token.length === 0 || token.length > 512) return null;
@@ -81,7 +89,7 @@ export async function principalFromToken(db: Knex, token: string, policy: Sessio
   );
   if (!row) return null;
   const lastSeen = Number(row.last_seen_at);
-  if (Number(row.expires_at) <= now || lastSeen + policy.sessionIdleDays * DAY_MS <= now) {
+  if (!sessionStillValid(row, policy, now)) {
     await db('sessions').where({ id: row.session_id }).delete();
     return null;
   }

@@ -5,7 +5,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '@tools-portal/core/errors';
-import type { OidcClientCreated, OidcClientSettings, OidcSigningAlg } from '@tools-portal/core/oidc';
+import { OIDC_SIGNING_ALGS, type OidcClientCreated, type OidcClientSettings, type OidcSigningAlg } from '@tools-portal/core/oidc';
 import { api, logFailure } from '../api';
 import { useAlerts } from './alerts';
 import { CopyField } from './copy-field';
@@ -180,8 +180,11 @@ function EnableForm({
             ID token signature
           </label>
           <select id="oidc-alg" className="form-select form-select-sm" value={alg} onChange={(event) => setAlg(event.target.value as OidcSigningAlg)}>
-            <option value="RS256">ID tokens RS256</option>
-            <option value="ES256">ID tokens ES256</option>
+            {OIDC_SIGNING_ALGS.map((value) => (
+              <option key={value} value={value}>
+                ID tokens {value}
+              </option>
+            ))}
           </select>
         </div>
       </div>

@@ -5,6 +5,7 @@
 // take the signed-in user through Confirm it's you (or the second factor alone) before the code.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { OIDC_SIGNING_ALGS } from '@tools-portal/core/oidc';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../../server/src/services/totp.js';
@@ -198,6 +199,8 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
       const section = page.getByRole('region', { name: 'OpenID Connect' });
       await section.getByLabel('Redirect URIs (one a line)').fill('https://grafana.example.com/login/generic_oauth\nhttp://localhost:3000/login/generic_oauth');
       await screenshot(page, '61-app-oidc-off');
+      // The signature choices are core's algorithms (OIDC_SIGNING_ALGS), RS256 first.
+      expect(await section.getByLabel('ID token signature').locator('option').allTextContents()).toEqual(OIDC_SIGNING_ALGS.map((alg) => `ID tokens ${alg}`));
       await section.getByRole('button', { name: 'Enable' }).click();
       const secretField = section.getByLabel('Client secret');
       await expect.poll(() => secretField.count()).toBe(1);

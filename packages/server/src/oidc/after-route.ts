@@ -1,0 +1,31 @@
+/** After a provider route: the event-log row of a sign-in, and RP-initiated logout ending the portal session. */
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import { logEvent } from '../services/audit.js';
+import { logout } from '../services/login.js';
+import type { OidcDeps } from './deps.js';
+import { withFormAction } from './pages.js';
+import { portalPrincipalOf } from './portal-session.js';
+
+export async function afterProviderRoute(deps: OidcDeps, ctx: KoaContextWithOIDC): Promise<void> {
+  const route = ctx.oidc?.route;
+  if (!route) return;
+  const principal = portalPrincipalOf(ctx);
+  const audit = { actor: principal?.user ?? null, ip: ctx.ip, userAgent: ctx.get('user-agent') };
+  if ((route === 'authorization' || route === 'resume') && principal && ctx.oidc.client) {
+    const location = ctx.response.get('location');
+    const issued = ctx.status === 303 && location && new URL(location, deps.config.publicUrl).searchParams.has('code');
+    const formPost = ctx.status === 200 && ctx.oidc.params?.response_mode === 'form_post';
+    if (issued || formPost) await logEvent(deps.db, audit, 'oidc.signin', `signed in to app ${ctx.oidc.client.clientId} (OpenID Connect)`);
+    if (formPost) withFormAction(ctx, String(ctx.oidc.params?.redirect_uri ?? ''));
+  }
+  if (route === 'end_session_confirm' && ctx.oidc.params?.logout && principal && ctx.status === 303) {
+    const app = ctx.oidc.client ? ` from app ${ctx.oidc.client.clientId}` : '';
+    await logout(deps.db, { ...audit, actor: principal.user }, principal.sessionId, { type: 'oidc.logout', text: `logged out (OpenID Connect logout${app})` });
+    deps.authCache.clear();
+    ctx.append('Set-Cookie', clearPortalCookie(deps.config.secureCookies));
+  }
+}
+
+function clearPortalCookie(secure: boolean): string {
+  return `accesstoken=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}

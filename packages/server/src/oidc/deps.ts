@@ -1,0 +1,14 @@
+/** What the OpenID provider's parts need from the server (oidc/configuration.ts hands them on). */
+import type { Knex } from 'knex';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { AuthCache } from '../services/auth-cache.js';
+import type { SecretBox } from '../services/secret-box.js';
+
+export interface OidcDeps {
+  db: Knex;
+  config: Config;
+  logger: Logger;
+  secrets: SecretBox;
+  authCache: AuthCache;
+}
