@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { freePort, startTestPortal, type TestPortal } from '../../../server/test/support.js';
 import { CHROMIUM, CHROMIUM_OPTIONS } from './chromium.js';
@@ -116,6 +116,16 @@ export async function openPage(browser: Browser, viewport = LAPTOP, options: { t
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.problems = () => [...problems];
   return { context, page };
+}
+
+/**
+ * The text of a finished download. Read as a stream: the run's Chromium is a remote browser to
+ * the test files (`launchBrowser`), and Playwright gives no local path of a remote download.
+ */
+export async function downloadedText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Opens a hash route of the portal, e.g. `/applist`. */
