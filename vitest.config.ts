@@ -1,6 +1,8 @@
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { usePostgresProject } from './packages/server/test/database.js';
+import SlowestFirstSequencer from './scripts/slowest-first-sequencer.js';
 import SlowestTestFiles from './scripts/slowest-test-files.js';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -19,6 +21,12 @@ export default defineConfig({
   },
   test: {
     reporters: ['default', new SlowestTestFiles()],
+    // Most test files spend their time waiting (on servers, databases, proxies, a browser), so
+    // one worker a core, at least two, instead of vitest's default of one less than the cores
+    // (a single worker on a 2-core machine). `--maxWorkers` overrides it.
+    maxWorkers: Math.max(2, os.availableParallelism()),
+    // The slowest files first, over all projects (./scripts/slowest-first-sequencer.ts).
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       { extends: true, test: { name: 'core', include: ['packages/core/test/**/*.test.ts'] } },
       {

@@ -72,8 +72,9 @@ describe.skipIf(testDialect() !== 'postgres')('backup on PostgreSQL', () => {
     if (result.dialect !== 'postgres') throw new Error('expected the PostgreSQL answer');
     const [, file, url] = /--file=(\S+) '(.+)'$/.exec(result.command) ?? [];
     const dump = path.join(dir, file);
-    const schema = portal.deps.db.client.config.searchPath[0] as string;
-    // Tests keep their tables in a schema of their own; production uses the database's default.
+    // A test portal's tables are in a database of its own (a copy of the run's template), in its
+    // default schema as in production; portals given an empty test database use a schema of their own.
+    const schema = (portal.deps.db.client.config.searchPath?.[0] as string | undefined) ?? 'public';
     const made = spawnSync('pg_dump', ['--format=custom', '--no-owner', `--file=${dump}`, `--schema=${schema}`, url], { encoding: 'utf8' });
     expect(made.stderr).toBe('');
     expect(made.status).toBe(0);

@@ -15,7 +15,7 @@ export type TestDialect = 'sqlite' | 'postgres';
 const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Schemas of test runs are named so; stale ones (from killed runs) are dropped by name. */
-const TEST_SCHEMA_PREFIX = 'portal_test_';
+export const TEST_SCHEMA_PREFIX = 'portal_test_';
 
 export interface TestDatabase {
   dialect: TestDialect;
@@ -67,17 +67,48 @@ export async function onTestPostgres<T>(url: string, work: (client: pg.Client) =
 
 /**
  * A fresh PostgreSQL database of its own, for servers that run as separate processes and use the
- * database's default schema, as in production.
+ * database's default schema, as in production. With `template`, a copy of that database.
  */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createPostgresDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = testPostgresUrl();
   const name = `${TEST_SCHEMA_PREFIX}${Date.now()}_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await onTestPostgres(admin, (client) => client.query(`CREATE DATABASE "${name}"`));
+  await onTestPostgres(admin, (client) => client.query(template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`));
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     drop: () => onTestPostgres(admin, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+/**
+ * A database migrated to the latest version and otherwise empty, made once per run by global
+ * setup (./database-template.ts) for the test portals to copy.
+ */
+export interface DatabaseTemplate {
+  dialect: TestDialect;
+  /** SQLite: the template's file; PostgreSQL: the template database's name. */
+  name: string;
+}
+
+/**
+ * A fresh database of the dialect under test, already migrated: a copy of the run's template (a
+ * file copy on SQLite, CREATE DATABASE … TEMPLATE on PostgreSQL), so that each test file does not
+ * run every migration again. Without a template of that dialect, an empty one as
+ * createTestDatabase makes it (the portal then migrates it). Migrations themselves are tested
+ * on empty databases (database-setup, instances, startup tests).
+ */
+export async function createMigratedTestDatabase(template: DatabaseTemplate | undefined, dialect: TestDialect = testDialect()): Promise<TestDatabase> {
+  if (template?.dialect !== dialect) return createTestDatabase(dialect);
+  if (dialect === 'postgres') return { dialect, ...(await createPostgresDatabase(template.name)) };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-portal-test-'));
+  fs.copyFileSync(template.name, path.join(dir, 'portal.db'));
+  return {
+    dialect,
+    url: `sqlite:${path.join(dir, 'portal.db')}`,
+    async drop() {
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 

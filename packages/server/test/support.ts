@@ -5,8 +5,8 @@
 import net from 'node:net';
 import { PortalClient, isMfaChallenge, type App, type Client, type CurrentUser, type LoginAnswer, type PasswordAnswer } from '@tools-portal/core';
 import { loadConfig, startPortal, type Logger, type RunningPortal } from '@tools-portal/server';
-import { afterAll, beforeAll } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { createMigratedTestDatabase, createTestDatabase, type DatabaseTemplate, type TestDatabase } from './database.js';
 import { checkingFetch, violations } from './openapi-check.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
@@ -68,16 +68,33 @@ export const refuses = (call: Promise<unknown>) => call.then(() => false, (error
 let counter = 0;
 export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Given by global setup (./database-template.ts); none in projects whose setup makes none. */
+    databaseTemplate: DatabaseTemplate | undefined;
+  }
+}
+
+/**
+ * A fresh database of the dialect under test, already migrated (a copy of the run's template,
+ * see ./database-template.ts), for portals whose test is not about migrating.
+ */
+export function createPortalDatabase(): Promise<TestDatabase> {
+  return createMigratedTestDatabase(inject('databaseTemplate'));
+}
+
 /**
  * Starts a portal for one test file on a fresh database of the dialect under test (TEST_DATABASE,
- * see ./database.ts), removed at close. Pass a `database` to share one between several portals;
- * its owner drops it.
+ * see ./database.ts), migrated already, removed at close. Pass a `database` to share one between
+ * several portals (createTestDatabase for an empty one); its owner drops it.
  */
 export async function startTestPortal(
   env: Record<string, string> = {},
   options: { logger?: Logger; database?: TestDatabase; keepPublicUrl?: boolean } = {},
 ): Promise<TestPortal> {
-  const own = options.database ? undefined : createTestDatabase();
+  // A DATABASE_URL of the test's own (a proxy in front of the test PostgreSQL) reaches the test
+  // database, not a copy: the portal gets a schema there and migrates it.
+  const own = options.database ? undefined : env.DATABASE_URL ? createTestDatabase() : await createPortalDatabase();
   const db = options.database ?? own!;
   const config = loadConfig({
     PORT: '0',
@@ -155,7 +172,7 @@ export function useTwoPortals(env: Record<string, string> = {}, options: { sameP
   const b = {} as TestPortal;
   let database: TestDatabase | undefined;
   beforeAll(async () => {
-    database = createTestDatabase();
+    database = await createPortalDatabase();
     Object.assign(a, await startTestPortal(env, { database }));
     const bEnv = options.samePublicUrl ? { ...env, PUBLIC_URL: a.url } : env;
     Object.assign(b, await startTestPortal(bEnv, { database, keepPublicUrl: options.samePublicUrl }));

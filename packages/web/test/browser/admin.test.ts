@@ -1,6 +1,5 @@
 // An admin's day in a real browser: log in, manage clients, apps, invites (the invitee registers in
 // a fresh browser context), a user's apps, the log, and the help page.
-import fs from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '@tools-portal/core';
@@ -12,6 +11,7 @@ import {
   chromiumAvailable,
   columnTexts,
   createApp,
+  downloadedText,
   goto,
   loginInBrowser,
   openPage,
@@ -339,7 +339,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await filters.getByRole('link', { name: 'Export CSV' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^event-log-\d{4}-\d{2}-\d{2}\.csv$/);
-    const records = parseCsv(fs.readFileSync((await download.path())!, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    const records = parseCsv(await downloadedText(download), { columns: true }) as Array<Record<string, string>>;
     expect(records.map((record) => [record.type, record.actor, record.client])).toEqual([
       ['invite.delete', ADMIN_EMAIL, client.name],
       ['invite.create', ADMIN_EMAIL, client.name],

@@ -1,8 +1,14 @@
-// Builds the web bundle once before the browser tests, when a source is newer than the build.
+// Builds the web bundle once before the browser tests, when a source is newer than the build;
+// migrates the database template the test portals copy; starts the one Chromium that every
+// browser test file connects to (each in contexts of its own), instead of one launch a file.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { TestProject } from 'vitest/node';
+import { provideDatabaseTemplate } from '../../../server/test/database-template.js';
+import { CHROMIUM, CHROMIUM_OPTIONS } from './chromium.js';
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const root = path.resolve(web, '../..');
@@ -17,7 +23,19 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-export default function setup(): void {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  build();
+  const removeTemplate = await provideDatabaseTemplate(project);
+  // Without Chromium the tests skip (or, under CI, fail) as support.ts decides.
+  const browser = fs.existsSync(CHROMIUM) ? await chromium.launchServer(CHROMIUM_OPTIONS) : undefined;
+  project.provide('chromiumEndpoint', browser?.wsEndpoint());
+  return async () => {
+    await browser?.close();
+    await removeTemplate();
+  };
+}
+
+function build(): void {
   const built = path.join(web, 'dist/index.html');
   const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
   const sources = Math.max(newestMtime(web), newestMtime(path.join(root, 'packages/core/src')));

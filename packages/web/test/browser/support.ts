@@ -5,9 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { freePort, startTestPortal, type TestPortal } from '../../../server/test/support.js';
+import { CHROMIUM, CHROMIUM_OPTIONS } from './chromium.js';
 
 export { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, unique } from '../../../server/test/support.js';
 export type { TestPortal } from '../../../server/test/support.js';
@@ -16,7 +17,6 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../../..');
 export const WEB_DIST = path.resolve(here, '../../dist');
 const SCREENSHOTS = path.join(root, 'test-results/screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const LAPTOP = { width: 1366, height: 800 };
 export const PHONE = { width: 390, height: 844 };
@@ -32,21 +32,21 @@ export function startWebPortal(env: Record<string, string> = {}, options: Parame
   return startTestPortal({ WEB_ROOT: WEB_DIST, ...env }, options);
 }
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The Chromium that global setup started for the whole run (./global-setup.ts). */
+    chromiumEndpoint: string | undefined;
+  }
+}
+
+/**
+ * The run's Chromium (one for every browser test file, started by global setup) as a connection
+ * of this file's own: closing it closes the contexts it opened and leaves the browser running.
+ * Without the shared one (a project whose setup starts none), a Chromium of its own.
+ */
 function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const endpoint = inject('chromiumEndpoint');
+  return endpoint ? chromium.connect(endpoint) : chromium.launch(CHROMIUM_OPTIONS);
 }
 
 /** The portal and browser of a test file, filled in before its first test (see `useBrowserPortal`). */
@@ -116,6 +116,16 @@ export async function openPage(browser: Browser, viewport = LAPTOP, options: { t
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.problems = () => [...problems];
   return { context, page };
+}
+
+/**
+ * The text of a finished download. Read as a stream: the run's Chromium is a remote browser to
+ * the test files (`launchBrowser`), and Playwright gives no local path of a remote download.
+ */
+export async function downloadedText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Opens a hash route of the portal, e.g. `/applist`. */

@@ -1,0 +1,55 @@
+/**
+ * The migrated database that test portals copy (./database-template.ts): made by global setup for
+ * the dialect under test, every copy as a fresh migration leaves it, and copies independent of
+ * each other, so that a test file sees nothing of another.
+ */
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, migrateToLatest, openDatabase } from '@tools-portal/server';
+import { prepareDatabase } from '../src/db/connection.js';
+import { createTestDatabase, testDialect, type TestDatabase } from './database.js';
+import { createPortalDatabase } from './support.js';
+
+const opened: { database: TestDatabase; db: Knex }[] = [];
+
+async function open(database: TestDatabase): Promise<Knex> {
+  const db = openDatabase({ url: database.url, schema: database.schema, logger: createLogger('silent') });
+  opened.push({ database, db });
+  await prepareDatabase(db, database.schema);
+  return db;
+}
+
+afterAll(async () => {
+  for (const { database, db } of opened) {
+    await db.destroy();
+    await database.drop();
+  }
+});
+
+describe('a test portal database', () => {
+  let first: Knex;
+  let second: Knex;
+  beforeAll(async () => {
+    first = await open(await createPortalDatabase());
+    second = await open(await createPortalDatabase());
+  });
+
+  it('is a copy of the template global setup migrated for this dialect, not an empty database', async () => {
+    const copied: { name: string }[] = await first('knex_migrations').orderBy('name').select('name');
+    const fresh = await open(createTestDatabase());
+    await migrateToLatest(fresh);
+    const migrated: { name: string }[] = await fresh('knex_migrations').orderBy('name').select('name');
+    expect(migrated.length).toBeGreaterThan(0);
+    expect(copied).toEqual(migrated);
+    expect(await first('knex_migrations_lock').select('is_locked')).toEqual([{ is_locked: 0 }]);
+    expect(first.client.config.client).toBe(testDialect() === 'postgres' ? 'pg' : 'better-sqlite3');
+  });
+
+  it('holds no data, and what one copy stores the other does not see', async () => {
+    expect(await first('clients').select('id')).toEqual([]);
+    expect(await first('users').select('id')).toEqual([]);
+    await first('clients').insert({ name: 'only-in-the-first', created_at: Date.now() });
+    expect(await first('clients').pluck('name')).toEqual(['only-in-the-first']);
+    expect(await second('clients').select('id')).toEqual([]);
+  });
+});
