@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import { apiRoutes } from '@tools-portal/server';
+import { apiRoutes, createLogger, migrateToLatest, openDatabase } from '@tools-portal/server';
 import { describe, expect, it } from 'vitest';
+import { createTestDatabase } from './database.js';
 
 const read = (path: string) => fs.readFileSync(new URL(path, import.meta.url), 'utf8');
 const apiDoc = read('../../../docs/api.md');
@@ -38,5 +39,25 @@ describe('docs/configuration.md', () => {
     );
     expect(variables.length).toBeGreaterThan(30);
     expect([...new Set(documented)].sort()).toEqual([...new Set(variables)].sort());
+  });
+});
+
+describe('docs/architecture.md', () => {
+  it('the Data table names every table the migrations create, and no other', async () => {
+    const database = createTestDatabase('sqlite');
+    const db = openDatabase({ url: database.url, logger: createLogger('silent') });
+    try {
+      await migrateToLatest(db);
+      const rows: { name: string }[] = await db('sqlite_master').where({ type: 'table' }).select('name');
+      const tables = rows.map((row) => row.name).filter((name) => !name.startsWith('knex_') && !name.startsWith('sqlite_'));
+      const documented = tableRows(read('../../../docs/architecture.md'), '## Data').flatMap((cells) =>
+        [...cells[0]!.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]!),
+      );
+      expect(tables.length).toBeGreaterThan(20);
+      expect([...new Set(documented)].sort()).toEqual([...new Set(tables)].sort());
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
   });
 });
