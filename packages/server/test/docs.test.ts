@@ -61,3 +61,11 @@ describe('docs/architecture.md', () => {
     }
   });
 });
+
+describe('README.md', () => {
+  it('indexes every document of docs/, and links only to documents that exist', () => {
+    const docs = fs.readdirSync(new URL('../../../docs/', import.meta.url)).filter((name) => name.endsWith('.md'));
+    const linked = [...read('../../../README.md').matchAll(/\]\(docs\/([a-z0-9-]+\.md)(?:#[^)]*)?\)/g)].map((match) => match[1]!);
+    expect([...new Set(linked)].sort()).toEqual(docs.sort());
+  });
+});
