@@ -55,7 +55,7 @@ export interface Config {
   passkeyChallengesMax: number;
   /** SECRET_KEY: encrypts secrets that must be read back (services/secret-box.ts); undefined when unset. */
   secretKey: Buffer | undefined;
-  /** Seconds an in-process cache entry of a session or grant may live (docs/product.md, Forward auth: at most 5). */
+  /** Seconds an in-process cache entry (session, grants, app list, OpenID access token) may live (docs/product.md, Forward auth: at most 5). */
   authCacheSeconds: number;
   /** Event-log entries older than this many days are deleted in the background; 0 keeps all. */
   logRetentionDays: number;
@@ -226,8 +226,8 @@ function loadDotEnv(file = '.env'): boolean {
 }
 
 /**
- * For the command-line entry points: `.env` first, then the configuration, or its problems on
- * stderr and exit code 1.
+ * Outgoing mail (docs/email.md): undefined without SMTP_URL; MAIL_FROM, MAIL_POLL_SECONDS and
+ * MAIL_RETRY_SECONDS are checked even then.
  */
 function mailConfig(
   read: (name: string) => string | undefined,
@@ -272,7 +272,7 @@ function isMailFrom(value: string): boolean {
   return address !== undefined && /^[^\s@]+@[^\s@]+$/.test(address);
 }
 
-/** For the command-line entry points: the configuration, or its problems on stderr and exit code 1. */
+/** For the command-line entry points: `.env` first, then the configuration, or its problems on stderr and exit code 1. */
 export function loadConfigOrExit(env: Env = process.env): Config {
   try {
     if (env === process.env) loadDotEnv();

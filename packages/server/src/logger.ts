@@ -5,7 +5,7 @@
  * Fields that may hold secrets are censored whatever the caller passes (docs/operations.md).
  *
  * Lines to stdout are buffered and written asynchronously (pino's own destination, SonicBoom): a
- * request never waits for a write to a pipe (docs/performance.md, Logging). Each write is whole
+ * request never waits for a write to a pipe (docs/performance.md, "Fast in the configuration people run"). Each write is whole
  * lines of at most PIPE_BUF bytes, so the lines of several workers sharing one pipe never
  * interleave; the buffer is written out at least every FLUSH_INTERVAL_MS, by `flush()` before the
  * process ends (at shutdown and after a fatal error: main.ts), and synchronously at process exit.

@@ -1,5 +1,5 @@
 /**
- * Google sign-in (issue 5). Starting stores the sign-in's secrets and requested redirect; finishing
+ * Google sign-in (docs/google-sign-in.md). Starting stores the sign-in's secrets and requested redirect; finishing
  * redeems the callback for verified claims and decides what the Google identity may do: sign in
  * as the user it is linked to or whose email it has, register from an invite, or, for staff of
  * STAFF_EMAIL_DOMAIN, become an admin. Anything else is refused. Every outcome is one event.

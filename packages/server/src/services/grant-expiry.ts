@@ -1,5 +1,5 @@
 /**
- * Expired grants are removed and each removal logged (docs/api.md, Grants). Every query already
+ * Expired grants are removed and each removal logged (docs/api.md, Users). Every query already
  * ignores a grant past its expiry, so the sweep only tidies up and records; several instances
  * may sweep at once, and a grant's removal is logged by whichever deleted it.
  */

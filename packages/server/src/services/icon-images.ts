@@ -1,5 +1,5 @@
 /**
- * What an uploaded icon really is (docs/security.md, Icons): its bytes are walked, not just its
+ * What an uploaded icon really is (docs/security.md, A hostile icon): its bytes are walked, not just its
  * first few, so a PNG signature in front of something else, an SVG (which may carry script), or
  * a truncated file are all refused. Pure: bytes in, a type or a reason out.
  */

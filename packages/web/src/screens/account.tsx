@@ -1,5 +1,5 @@
 /**
- * /account: the signed-in user's own password, second factors and sessions (issue 13). A session
+ * /account: the signed-in user's own password, second factors and sessions (docs/web.md). A session
  * restricted by MFA_REQUIRED lands here until it enrols a factor (components/guards.tsx).
  */
 import { useState, type FormEvent, type ReactNode } from 'react';

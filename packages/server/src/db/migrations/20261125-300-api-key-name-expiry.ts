@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * API keys (docs/api.md, Access tokens): an optional name and expiry. An expired key answers 401
+ * API keys (docs/api.md, API keys): an optional name and expiry. An expired key answers 401
  * and stays listed until its owner or an admin deletes it.
  */
 export async function up(knex: Knex): Promise<void> {
