@@ -30,7 +30,7 @@
 // fresh database beside it and drops it afterwards), BENCH_NODE_ARGS (node flags for the
 // servers, e.g. for --cpu-prof).
 // Exit code 1 when a row saw a non-2xx answer or a socket error, or missed its target; the end
-// of the output is a table of issue 26's targets, each with the row that measured it and ✓ or ✗.
+// of the output is a table of the targets, each with the row that measured it and ✓ or ✗.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -512,12 +512,12 @@ const LABELS = {
   12: 'GET /oidc/userinfo, SQLite, WORKERS=2',
   13: 'GET /verify, SQLite, LOG_LEVEL=debug (an access line for every answer)',
 };
-// Targets of issue 7: share of the ceiling (measured just before and after the row) and p99 in ms.
-// Row 9: issue 16's launcher (the app list of a user with 200 apps renders without a visible delay).
-// Issue 18: /verify at least 0.6 of the ceiling; rows 5 and 6 at most 8 times its CPU per request.
-// Issue 26: all of these in the default configuration (logging on); the code exchange at half the
-// CPU it cost before the adapter's writes were prepared: 1,967 µs against a ceiling of 19 on
-// 2026-11-23 17:38 (about 100 times; docs/performance.md), so at most 50 times the ceiling's.
+// Targets (docs/performance.md): share of the ceiling (measured just before and after the row) and
+// p99 in ms; row 9, the launcher of a user with 200 apps renders without a visible delay; /verify
+// at least 0.6 of the ceiling; rows 5 and 6 at most 8 times its CPU per request; all of these in the
+// default configuration (logging on); the code exchange at half the CPU it cost before the
+// adapter's writes were prepared: 1,967 µs against a ceiling of 19 on 2026-11-23 17:38 (about 100
+// times), so at most 50 times the ceiling's.
 const TARGETS = {
   2: { ratio: 0.6, p99: 10 },
   3: { ratio: 0.6, p99: 10 },
@@ -528,7 +528,7 @@ const TARGETS = {
   8: { cpuRatio: 50 },
   9: { p99: 20 },
 };
-/** What the targets table lists: issue 26's targets, each the row that measures it. */
+/** What the targets table lists: the targets of the default configuration, each the row that measures it. */
 const ISSUE_TARGETS = [
   [2, '/verify, SQLite, default configuration: ≥ 0.6 of the ceiling, p99 < 10 ms at 32 connections'],
   [3, '/verify, PostgreSQL, default configuration: ≥ 0.6 of the ceiling, p99 < 10 ms at 32 connections'],
@@ -609,7 +609,7 @@ function report(seedSeconds) {
       `| ${row} | ${label} | ${Math.round(result.rps).toLocaleString('en-US')} | ${ratio === undefined ? '' : ratio.toFixed(2)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${Number.isFinite(result.cpuUs) ? `${Math.round(result.cpuUs)}${cpuRatio === undefined || row === 1 ? '' : ` (${cpuRatio.toFixed(1)}×)`}` : ''} | ${ceiling ? Math.round(ceiling.cpuUs) : ''} | ${Number.isFinite(result.generatorUs) ? Math.round(result.generatorUs) : ''} | ${targetText} | ${problems.length ? `✗ ${problems.join('; ')}` : target ? '✓' : ''} |`,
     );
   }
-  const targetLines = ['| target (issue 26) | row | measured | met |', '|---|---|---|---|'];
+  const targetLines = ['| target | row | measured | met |', '|---|---|---|---|'];
   for (const [row, text] of ISSUE_TARGETS) {
     const result = results.get(row);
     const verdict = verdicts.get(row);
