@@ -3,16 +3,10 @@
  * and what the API answers. The client id is the app's name.
  */
 import { z } from 'zod';
+import { OIDC_SIGNING_ALGS } from './oidc-names.js';
 import { MAX_URL_LENGTH } from './validation.js';
 
-export const OIDC_SIGNING_ALGS = ['RS256', 'ES256'] as const;
-export type OidcSigningAlg = (typeof OIDC_SIGNING_ALGS)[number];
-
-/** The scopes the provider supports, in the order its discovery document lists them. */
-export const OIDC_SCOPES = ['openid', 'offline_access', 'email', 'profile', 'groups'] as const;
-
-/** Where the provider's endpoints live below PUBLIC_URL (the portal's own `/auth/` is the web portal). */
-export const OIDC_PREFIX = '/oidc';
+export { OIDC_PREFIX, OIDC_SCOPES, OIDC_SIGNING_ALGS, type OidcSigningAlg } from './oidc-names.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 

@@ -5,7 +5,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '@tools-portal/core/errors';
-import { OIDC_SIGNING_ALGS, type OidcClientCreated, type OidcClientSettings, type OidcSigningAlg } from '@tools-portal/core/oidc';
+import { OIDC_SIGNING_ALGS, type OidcSigningAlg } from '@tools-portal/core/oidc-names';
+import type { OidcClientCreated, OidcClientSettings } from '@tools-portal/core/oidc';
 import { api, logFailure } from '../api';
 import { useAlerts } from './alerts';
 import { CopyField } from './copy-field';
