@@ -6,13 +6,13 @@ import { rememberDevice } from '../services/login-devices.js';
 import { passkeyAuthenticationOptions, passkeyLogin, relyingPartyOf } from '../services/passkeys.js';
 import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
 import { redirectAfterSignIn } from '../services/redirects.js';
-import type { ClientInfo } from '../services/sessions.js';
+import type { Origin } from '../services/context.js';
 import { beginStepUp, isPending, type SignedIn, type SignInOutcome } from '../services/sign-in.js';
 import type { Context } from 'koa';
 import { actorOf, auditOf, clientInfo, principalOf, route, type Deps, type RouteSpec } from './route.js';
 
 /** A way in; `confirms` is the signed-in session that `Confirm: true` confirms (Confirm it's you, docs/oidc.md). */
-type SignIn<Input, Outcome> = (deps: Deps, info: ClientInfo, input: Input, deviceId: string | undefined, confirms: number | undefined) => Promise<Outcome & { deviceId?: string }>;
+type SignIn<Input, Outcome> = (deps: Deps, info: Origin, input: Input, deviceId: string | undefined, confirms: number | undefined) => Promise<Outcome & { deviceId?: string }>;
 type SignInRoute<Input, Answer> = (input: { body: Input }, ctx: Context, deps: Deps) => Promise<Answer>;
 
 /**

@@ -5,7 +5,7 @@ import { appsOfUser, grantApp, revokeApp, setGrantExpiry } from '../services/app
 import { setFavourite } from '../services/favourites.js';
 import { adminPasswordReset } from '../services/password-reset.js';
 import * as users from '../services/users.js';
-import { actorOf, auditOf, route, type RouteSpec } from './route.js';
+import { actorContext, actorOf, auditOf, route, type RouteSpec } from './route.js';
 
 export const userRoutes: RouteSpec[] = [
   route({
@@ -44,8 +44,8 @@ export const userRoutes: RouteSpec[] = [
     access: 'user',
     summary: 'Mark an app the caller may use as a favourite',
     response: { status: 204 },
-    async handler({ params }, ctx, { db }) {
-      await setFavourite(db, actorOf(ctx), params.appid, true);
+    async handler({ params }, ctx, deps) {
+      await setFavourite(actorContext(ctx, deps), { appId: params.appid, favourite: true });
     },
   }),
   route({
@@ -54,8 +54,8 @@ export const userRoutes: RouteSpec[] = [
     access: 'user',
     summary: 'Unmark a favourite app',
     response: { status: 204 },
-    async handler({ params }, ctx, { db }) {
-      await setFavourite(db, actorOf(ctx), params.appid, false);
+    async handler({ params }, ctx, deps) {
+      await setFavourite(actorContext(ctx, deps), { appId: params.appid, favourite: false });
     },
   }),
   route({

@@ -5,14 +5,13 @@
  */
 import { eventArea, type CurrentUser, type EventType, type LogEntry } from '@tools-portal/core';
 import type { Knex } from 'knex';
+import type { Origin } from './context.js';
 import { sha256 } from './secrets.js';
 
-/** Who did something, and from where; every service that changes data takes one. */
-export interface Audit {
+/** Who did something, and from where; every service that changes data takes one (a ServiceContext is one). */
+export interface Audit extends Origin {
   /** Who did it; null when anonymous (a failed login, a denied request). */
   actor: CurrentUser | null;
-  ip: string;
-  userAgent: string;
   /** The API key the actor called with, if one: its refusals collapse apart from the session's (`logRepeated`). */
   apiKeyId?: number;
 }

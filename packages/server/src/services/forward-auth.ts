@@ -10,7 +10,8 @@ import type { Knex } from 'knex';
 import type { Logger } from '../logger.js';
 import { clipUrl, logRepeated, type RepeatedEvent } from './audit.js';
 import type { AuthCache } from './auth-cache.js';
-import type { ClientInfo, Principal } from './sessions.js';
+import type { Origin } from './context.js';
+import type { Principal } from './sessions.js';
 
 export interface VerifyQuestion {
   principal: Principal | null;
@@ -20,7 +21,7 @@ export interface VerifyQuestion {
   originalUrl: string | undefined;
   /** Why the proxy's headers do not name one original URL (both header styles at once). */
   contradiction: string | undefined;
-  client: ClientInfo;
+  client: Origin;
 }
 
 export type VerifyDecision =

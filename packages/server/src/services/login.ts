@@ -11,7 +11,8 @@ import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js'
 import type { PasswordCheck, PasswordHasher } from './passwords.js';
 import { useSecondFactorCode } from './second-factors.js';
 import type { SecretBox } from './secret-box.js';
-import { endSession, endSessionsOfUser, type ClientInfo } from './sessions.js';
+import type { Origin } from './context.js';
+import { endSession, endSessionsOfUser } from './sessions.js';
 import { attempt } from './regulator.js';
 import { attemptSubjects, signInAttempt, signInCounters, signInRegulator } from './sign-in-attempts.js';
 import {
@@ -40,7 +41,7 @@ const NOT_AN_EMAIL = '(not an email)';
 
 export async function passwordLogin(
   deps: LoginDeps,
-  info: ClientInfo,
+  info: Origin,
   emailInput: string,
   password: string,
   deviceId?: string,
@@ -90,7 +91,7 @@ export async function passwordLogin(
 export async function secondFactorLogin(
   deps: LoginDeps,
   secrets: SecretBox,
-  info: ClientInfo,
+  info: Origin,
   mfaToken: string,
   code: string,
   deviceId?: string,
@@ -170,7 +171,7 @@ export async function openInvite(db: Knex, token: string): Promise<InviteRow> {
  */
 export async function registerFromInvite(
   db: Knex,
-  info: ClientInfo,
+  info: Origin,
   invite: InviteRow,
   credentials: { passwordHash?: string; googleSub?: string; googleVerifiedEmail?: string },
   method: 'invite-password' | 'invite-google',
@@ -204,7 +205,7 @@ export async function registerFromInvite(
  */
 export async function registerWithPassword(
   deps: LoginDeps,
-  info: ClientInfo,
+  info: Origin,
   token: string,
   password: string,
   deviceId?: string,

@@ -5,7 +5,8 @@
  */
 import { passwordResetLink } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { notice, type NoticeInput, type NoticeKind, type Origin } from '../mail/templates.js';
+import { notice, type NoticeInput, type NoticeKind } from '../mail/templates.js';
+import type { Origin } from './context.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
 
 export type { NoticeKind } from '../mail/templates.js';

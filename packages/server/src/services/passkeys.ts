@@ -24,7 +24,7 @@ import type { BruteForcePolicy } from './brute-force.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import { hitRateLimit, type RateLimit } from './rate-limits.js';
-import type { ClientInfo } from './sessions.js';
+import type { Origin } from './context.js';
 import { attemptSubjects, signInAttempt } from './sign-in-attempts.js';
 import { completeSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow, type SignedIn, type SignInPolicy } from './sign-in.js';
 import { currentUserById } from './users.js';
@@ -80,7 +80,7 @@ async function storeChallenge(db: Knex, policy: ChallengePolicy, challenge: stri
  * stored, so that refused calls leave no challenge; past it 429 until the window ends, and one
  * `login.blocked` row per address and window counts the refusals.
  */
-async function admitChallenge(db: Knex, policy: ChallengePolicy, info: ClientInfo): Promise<void> {
+async function admitChallenge(db: Knex, policy: ChallengePolicy, info: Origin): Promise<void> {
   const now = Date.now();
   const rate: RateLimit = { kind: 'passkey-challenge', limit: policy.passkeyChallengesPerAddress, windowMs: CHALLENGE_MS };
   const hit = await hitRateLimit(db, rate, info.ip, now);
@@ -215,7 +215,7 @@ export async function deletePasskey(db: Knex, policy: MailPolicy, audit: Audit &
  * Authentication options: for a pending sign-in, its user's passkeys; without one, a discoverable
  * ceremony with user verification required (the passkey is the whole sign-in).
  */
-export async function passkeyAuthenticationOptions(db: Knex, policy: ChallengePolicy, rp: RelyingParty, info: ClientInfo, mfaToken?: string): Promise<unknown> {
+export async function passkeyAuthenticationOptions(db: Knex, policy: ChallengePolicy, rp: RelyingParty, info: Origin, mfaToken?: string): Promise<unknown> {
   await admitChallenge(db, policy, info);
   let userId: number | null = null;
   let allow: PasskeyRow[] = [];
@@ -272,7 +272,7 @@ async function checkAssertion(db: Knex, rp: RelyingParty, response: { id: string
 export async function passkeyLogin(
   deps: { db: Knex; policy: SignInPolicy & BruteForcePolicy & MailPolicy },
   rp: RelyingParty,
-  info: ClientInfo,
+  info: Origin,
   response: { id: string },
   mfaToken?: string,
   deviceId?: string,

@@ -15,7 +15,7 @@ import { enqueueMail, type MailPolicy } from './outbox.js';
 import type { PasswordHasher } from './passwords.js';
 import { attempt, forget, takeSlot, type Regulation } from './regulator.js';
 import { sha256 } from './secrets.js';
-import type { ClientInfo } from './sessions.js';
+import type { Origin } from './context.js';
 import { beginSignIn, type SignInOutcome, type SignInPolicy } from './sign-in.js';
 import { getUser, markEmailVerified, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -62,14 +62,14 @@ async function markMailed(trx: Knex, token: string): Promise<void> {
  * the email's mail slots (none free: logged, nothing sent), then, if the email belongs to a user,
  * makes a link and queues the mail. The caller answers 204 either way.
  */
-export async function requestPasswordReset(db: Knex, policy: MailPolicy, info: ClientInfo, emailInput: string): Promise<void> {
+export async function requestPasswordReset(db: Knex, policy: MailPolicy, info: Origin, emailInput: string): Promise<void> {
   const email = emailInput.trim().toLowerCase();
   const perAddress = { kind: 'reset-address', subject: info.ip.slice(0, 254), limit: RESET_LIMITS.perAddress, windowMs: RESET_LIMITS.windowMs };
   await attempt({ db, ...RESET_REQUESTS }, [perAddress], async () => ({ ok: true, value: await sendResetLink(db, policy, info, email) }));
 }
 
 /** The email's mail slot, then the link and its mail when the email belongs to a user. */
-async function sendResetLink(db: Knex, policy: MailPolicy, info: ClientInfo, email: string): Promise<void> {
+async function sendResetLink(db: Knex, policy: MailPolicy, info: Origin, email: string): Promise<void> {
   const audit: Audit = { actor: null, ...info };
   // Known and unknown emails alike, so that the work and the answer are the same.
   if (!(await takeSlot(db, { kind: 'reset-email', subject: email, limit: RESET_LIMITS.perEmail, windowMs: RESET_LIMITS.emailWindowMs }))) {
@@ -127,7 +127,7 @@ async function openReset(db: Knex, token: string, now = Date.now()): Promise<Res
  * `POST /resetpassword`: checks the link and the new password (every rule, before hashing), then
  * uses the link and signs in through the one sign-in pipeline.
  */
-export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: MailPolicy & SignInPolicy, info: ClientInfo, token: string, password: string): Promise<SignInOutcome> {
+export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: MailPolicy & SignInPolicy, info: Origin, token: string, password: string): Promise<SignInOutcome> {
   const reset = await openReset(db, token);
   const problem = await passwordProblem(password, { email: reset.email });
   if (problem) throw invalidInput('Password', problem);
@@ -142,7 +142,7 @@ export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: M
  * one wins. A reset link replaces the password only: a user with a second factor still has to give
  * it (a pending sign-in), or a stolen mailbox would be enough to take the account.
  */
-async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<SignInOutcome> {
+async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: Origin, reset: ResetRow, passwordHash: string): Promise<SignInOutcome> {
   return db.transaction(async (trx) => {
     const now = Date.now();
     const used = await trx('password_resets').where({ id: reset.id }).whereNull('used_at').andWhere('expires_at', '>', now).update({ used_at: now });

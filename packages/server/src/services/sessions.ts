@@ -6,6 +6,7 @@ import { isApiKey, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { logEvent, type Audit } from './audit.js';
+import type { Origin } from './context.js';
 import { sha256 } from './secrets.js';
 import { toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -30,10 +31,8 @@ export interface Principal {
   amr?: string[];
 }
 
-export interface ClientInfo {
-  ip: string;
-  userAgent: string;
-}
+/** @deprecated `Origin` (services/context.ts); the name stays for services/google-sign-in.ts until its rename lands. */
+export type ClientInfo = Origin;
 
 // Read on every API call: compiled once, and remembered until the database changes.
 const API_KEY_BY_HASH = preparedSelect((db, keyHash: string) =>

@@ -11,7 +11,7 @@ import { knownDevice } from './login-devices.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import { attempt, type Counter, type Regulator } from './regulator.js';
-import type { ClientInfo } from './sessions.js';
+import type { Origin } from './context.js';
 import { failPendingSignIn, type PendingRow } from './sign-in.js';
 
 /**
@@ -19,7 +19,7 @@ import { failPendingSignIn, type PendingRow } from './sign-in.js';
  * before (services/login-devices.ts): an attacker banning the email does not lock the owner out.
  * Without an account (an unknown passkey) only the address.
  */
-export async function attemptSubjects(db: Knex, info: ClientInfo, email: string | undefined, deviceId: string | undefined): Promise<Subject[]> {
+export async function attemptSubjects(db: Knex, info: Origin, email: string | undefined, deviceId: string | undefined): Promise<Subject[]> {
   if (email === undefined) return [addressSubject(info.ip)];
   const device = await knownDevice(db, email, deviceId);
   return [device ? deviceSubject(device) : emailSubject(email), addressSubject(info.ip)];
@@ -71,7 +71,7 @@ export type SignInChecked<T> = { ok: true; value: T } | { ok: false; error: Erro
  */
 export async function signInAttempt<T>(
   deps: { db: Knex; policy: BruteForcePolicy & MailPolicy },
-  info: ClientInfo,
+  info: Origin,
   attempted: { subjects: Subject[]; about: EventSubject | undefined },
   check: () => Promise<SignInChecked<T>>,
 ): Promise<T> {

@@ -19,7 +19,8 @@ import { logEvent } from './audit.js';
 import { rememberDevice } from './login-devices.js';
 import { secondFactorsOf, type SecondFactorMethod } from './second-factors.js';
 import { sha256 } from './secrets.js';
-import type { ClientInfo, SessionPolicy } from './sessions.js';
+import type { Origin } from './context.js';
+import type { SessionPolicy } from './sessions.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PENDING_SIGN_IN_MS = 5 * 60 * 1000;
@@ -152,7 +153,7 @@ export async function completeSignIn(
   db: Knex,
   user: CurrentUser,
   method: SignInMethod,
-  info: ClientInfo,
+  info: Origin,
   policy: SignInPolicy,
   proof: SignInProof = {},
 ): Promise<SignedIn> {
@@ -201,7 +202,7 @@ async function mustEnrol(db: Knex, user: CurrentUser, method: SignInMethod, poli
 }
 
 /** A first factor has been checked: a user with a second factor gets a pending sign-in, others a session. */
-export async function beginSignIn(db: Knex, user: CurrentUser, method: SignInMethod, info: ClientInfo, policy: SignInPolicy, confirms?: number): Promise<SignInOutcome> {
+export async function beginSignIn(db: Knex, user: CurrentUser, method: SignInMethod, info: Origin, policy: SignInPolicy, confirms?: number): Promise<SignInOutcome> {
   const methods = await secondFactorsOf(db, user.id);
   if (methods.length === 0) return completeSignIn(db, user, method, info, policy, { confirms });
   const token = randomToken(32);
@@ -291,7 +292,7 @@ export async function finishPendingSignIn(
   pending: PendingRow,
   user: CurrentUser,
   proof: Omit<SignInProof, 'secondFactor'> & { secondFactor: SecondFactorUsed | SecondFactorUse },
-  info: ClientInfo,
+  info: Origin,
   policy: SignInPolicy,
   deviceId: string | undefined,
 ): Promise<SignedIn & { deviceId: string }> {
