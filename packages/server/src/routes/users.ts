@@ -97,8 +97,8 @@ export const userRoutes: RouteSpec[] = [
     response: { status: 204 },
     access: 'admin',
     summary: 'Grant an app to a user: {appid, expires?} (expires: ISO 8601, in the future)',
-    async handler({ params, body }, ctx, { db }) {
-      await grantApp(db, auditOf(ctx), params.id, body.appid, body.expires);
+    async handler({ params, body }, ctx, deps) {
+      await grantApp(actorContext(ctx, deps), { userId: params.id, appId: body.appid, expiresAt: body.expires });
     },
   }),
   route({
@@ -108,8 +108,8 @@ export const userRoutes: RouteSpec[] = [
     summary: "Change a grant's expiry: {expires} (an ISO 8601 time in the future, or null for none)",
     body: grantUpdate,
     response: { status: 204 },
-    async handler({ params, body }, ctx, { db }) {
-      await setGrantExpiry(db, auditOf(ctx), params.id, params.appid, body.expires);
+    async handler({ params, body }, ctx, deps) {
+      await setGrantExpiry(actorContext(ctx, deps), { userId: params.id, appId: params.appid, expiresAt: body.expires });
     },
   }),
   route({
@@ -118,8 +118,8 @@ export const userRoutes: RouteSpec[] = [
     response: { status: 204 },
     access: 'admin',
     summary: 'Revoke an app from a user',
-    async handler({ params }, ctx, { db }) {
-      await revokeApp(db, auditOf(ctx), params.id, params.appid);
+    async handler({ params }, ctx, deps) {
+      await revokeApp(actorContext(ctx, deps), { userId: params.id, appId: params.appid });
     },
   }),
   route({

@@ -140,7 +140,7 @@ export async function approveRequest(db: Knex, audit: Audit & { actor: CurrentUs
   return db.transaction(async (trx) => {
     const request = await decide(trx, audit, id, 'approved', null);
     const already = await grantIsLive(trx('user_apps').where({ user_id: request.user_id, app_id: request.app_id }), Date.now()).first('app_id');
-    if (!already) await insertGrant(trx, { id: request.user_id, email: request.user_email }, { id: request.app_id, name: request.app_name }, expiresAt);
+    if (!already) await insertGrant(trx, { user: { id: request.user_id, email: request.user_email }, app: { id: request.app_id, name: request.app_name }, expiresAt });
     const until = expiresAt ? `, expiring ${new Date(expiresAt).toISOString()}` : '';
     await logEvent(trx, audit, 'access.approve', `approved access request ${id}: granted app ${request.app_name} to ${request.user_email}${already ? ' (had it already)' : until}`, {
       client: request.client_name,

@@ -11,6 +11,6 @@ export async function setFavourite(ctx: ServiceContext & { actor: { id: number; 
     return;
   }
   // A user cannot tell an app it may not use from one that does not exist.
-  if (!(await mayUseAppNow(db, user, appId))) throw notFound('app', appId);
+  if (!(await mayUseAppNow(ctx, appId))) throw notFound('app', appId);
   await db('favourites').insert({ user_id: user.id, app_id: appId }).onConflict(['user_id', 'app_id']).ignore();
 }

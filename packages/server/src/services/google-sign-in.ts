@@ -119,7 +119,7 @@ async function decide(
   const linked: UserRow | undefined = await usersQuery(db).where('users.google_sub', sub).first();
   if (linked) {
     // Google's verified claim proves the mailbox only while it names the user's own email.
-    if (linked.email === email) await markEmailVerified(db, linked.id, email);
+    if (linked.email === email) await markEmailVerified(db, { userId: linked.id, email });
     return signIn(toCurrentUser(linked), 'google');
   }
 
@@ -132,7 +132,7 @@ async function decide(
     // Linking happens once: a user already linked to another Google account stays with it.
     const linkedNow = known.google_sub === null ? await db('users').where({ id: known.id }).whereNull('google_sub').update({ google_sub: sub }) : 0;
     if (linkedNow === 0) throw refused('the user is linked to another Google account');
-    await markEmailVerified(db, known.id, email);
+    await markEmailVerified(db, { userId: known.id, email });
     return signIn(toCurrentUser(known), 'google-linked');
   }
 

@@ -6,6 +6,7 @@ import { conflict, invalidInput, notFound, randomToken, registrationLink, type R
 import type { Knex } from 'knex';
 import { invitation } from '../mail/templates.js';
 import { logEvent, type Audit } from './audit.js';
+import type { ServiceContext } from './context.js';
 import { getClient } from './clients.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
 import { findUserByEmail } from './users.js';
@@ -75,15 +76,14 @@ export async function listInvites(db: Knex, publicUrl: string): Promise<Registra
  * transaction), which needs mail configured.
  */
 export async function createInvite(
-  db: Knex,
-  audit: Audit,
+  ctx: ServiceContext<{ inviteTtlDays: number } & MailPolicy>,
   input: { email: string; clientid: number; apps: number[]; send?: boolean },
-  options: { ttlDays: number } & MailPolicy,
 ): Promise<RegistrationToken> {
+  const options = ctx.policy;
   if (input.send && !options.mail) throw invalidInput('send', 'mail is not configured on this server (SMTP_URL)');
   const appIds = [...new Set(input.apps)];
-  const ttlDays = options.ttlDays;
-  return await db.transaction(async (trx) => {
+  const ttlDays = options.inviteTtlDays;
+  return await ctx.db.transaction(async (trx) => {
     const client = await getClient(trx, input.clientid);
     if (await findUserByEmail(trx, input.email)) throw conflict(`a user with email ${input.email} already exists`);
     if (appIds.length > 0) {
@@ -91,7 +91,7 @@ export async function createInvite(
       const missing = appIds.find((id) => !found.some((app) => app.id === id));
       if (missing !== undefined) throw notFound('app', missing);
     }
-    const now = Date.now();
+    const now = ctx.now();
     // An expired open invite for the same email gives way to the new one.
     await trx('invites').where({ email: input.email }).whereNull('used_at').where('expires_at', '<=', now).delete();
     const [row] = await trx('invites')
@@ -113,7 +113,7 @@ export async function createInvite(
       await enqueueMail(trx, options, { kind: 'invite', to: invite.email, ...mail });
     }
     const how = input.send ? ' (link sent by mail)' : '';
-    await logEvent(trx, audit, 'invite.create', `invited ${input.email} to client ${client.name}${how}`, { client: client.name, user: input.email });
+    await logEvent(trx, ctx, 'invite.create', `invited ${input.email} to client ${client.name}${how}`, { client: client.name, user: input.email });
     return invite;
   });
 }

@@ -152,7 +152,7 @@ async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: Origi
     if (!row) throw invalidInput('Token', 'this password reset link is not valid');
     await trx('users').where({ id: row.id }).update({ password_hash: passwordHash });
     // A link that went out by mail proves the mailbox (docs/oidc.md, `email_verified`).
-    if (reset.mailed) await markEmailVerified(trx, row.id, row.email, now);
+    if (reset.mailed) await markEmailVerified(trx, { userId: row.id, email: row.email, now });
     await trx('sessions').where({ user_id: row.id }).delete();
     await trx('password_resets').where({ user_id: row.id }).whereNull('used_at').delete();
     await forget(trx, [emailSubject(row.email)]);

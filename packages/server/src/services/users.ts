@@ -47,7 +47,7 @@ export async function getUser(db: Knex, id: number): Promise<User> {
  * sent there by mail was used, or Google vouched for that address. Only while the user still has
  * that email; the first proof's time is kept.
  */
-export async function markEmailVerified(db: Knex, userId: number, email: string, now = Date.now()): Promise<void> {
+export async function markEmailVerified(db: Knex, { userId, email, now = Date.now() }: { userId: number; email: string; now?: number }): Promise<void> {
   await db('users').where({ id: userId, email }).whereNull('email_verified_at').update({ email_verified_at: now });
 }
 
