@@ -6,7 +6,7 @@ import { conflict, invalidInput, notFound, randomToken, registrationLink, type R
 import type { Knex } from 'knex';
 import { invitation } from '../mail/templates.js';
 import { logEvent, type Audit } from './audit.js';
-import type { ServiceContext } from './context.js';
+import { withDb, type ServiceContext } from './context.js';
 import { getClient } from './clients.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
 import { findUserByEmail } from './users.js';
@@ -110,7 +110,7 @@ export async function createInvite(
     const invite = toRegistrationToken(created, appIds.sort((a, b) => a - b), options.publicUrl);
     if (input.send) {
       const mail = invitation({ email: invite.email, client: client.name, link: invite.link, expiresAt: Number(created.expires_at) });
-      await enqueueMail(trx, options, { kind: 'invite', to: invite.email, ...mail });
+      await enqueueMail(withDb(ctx, trx), { kind: 'invite', to: invite.email, ...mail });
     }
     const how = input.send ? ' (link sent by mail)' : '';
     await logEvent(trx, ctx, 'invite.create', `invited ${input.email} to client ${client.name}${how}`, { client: client.name, user: input.email });

@@ -75,7 +75,7 @@ export async function passwordLogin(
   const outcome = await db.transaction(async (trx) => {
     const done = await beginSignIn(trx, user, emailBanned ? 'password-known-device' : 'password', info, policy, confirms);
     // A browser this account has not signed in from before (its very first sign-in aside).
-    if (!device && (await hasDevices(trx, user.id))) await queueNotice(trx, policy, 'new-browser', { email, origin: info });
+    if (!device && (await hasDevices(trx, user.id))) await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'new-browser', email, origin: info });
     return done;
   });
   // A pending sign-in remembers the browser when its second factor finishes it (services/sign-in.ts).
@@ -151,7 +151,7 @@ export async function changePassword(
     await trx('users').where({ id: user.id }).update({ password_hash: passwordHash });
     const ended = await endSessionsOfUser(trx, user.id, sessionId);
     await logEvent(trx, audit, 'password.change', `changed password (${ended} other sessions ended)`);
-    await queueNotice(trx, policy, 'password-changed', { email: user.email, origin: { ip: audit.ip, userAgent: audit.userAgent } });
+    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'password-changed', email: user.email, origin: { ip: audit.ip, userAgent: audit.userAgent } });
   });
 }
 

@@ -182,7 +182,7 @@ export async function registerPasskey(
     const [inserted] = await trx('passkeys').insert(row).returning('id');
     const id = typeof inserted === 'object' ? (inserted as { id: number }).id : (inserted as number);
     await logEvent(trx, audit, 'passkey.add', `added passkey "${row.name}"`);
-    await queueNotice(trx, policy, 'second-factor-added', { email: user.email, origin: audit, detail: `passkey "${row.name}"` });
+    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-added', email: user.email, origin: audit, detail: `passkey "${row.name}"` });
     return present({ id, name: row.name, created_at: now });
   });
 }
@@ -207,7 +207,7 @@ export async function deletePasskey(db: Knex, policy: MailPolicy, audit: Audit &
     const row = await ownPasskey(trx, audit.actor.id, id);
     await trx('passkeys').where({ id }).delete();
     await logEvent(trx, audit, 'passkey.remove', `removed passkey "${row.name}"`);
-    await queueNotice(trx, policy, 'second-factor-removed', { email: audit.actor.email, origin: audit, detail: `passkey "${row.name}"` });
+    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-removed', email: audit.actor.email, origin: audit, detail: `passkey "${row.name}"` });
   });
 }
 

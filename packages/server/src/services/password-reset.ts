@@ -87,7 +87,7 @@ async function sendResetLink(db: Knex, policy: MailPolicy, info: Origin, email: 
     const token = await newResetToken(trx, user.id, now);
     const link = passwordResetLink(policy.publicUrl, token);
     const mail = passwordReset({ email, link, minutes: RESET_TTL_MINUTES, at: now, origin: info, byAdmin: false });
-    const sent = await enqueueMail(trx, policy, { kind: 'password-reset', to: email, ...mail });
+    const sent = await enqueueMail({ db: trx, policy, now: Date.now }, { kind: 'password-reset', to: email, ...mail });
     if (sent) await markMailed(trx, token);
     await logEvent(trx, audit, 'password.reset_request', sent ? 'password reset link sent by mail' : 'password reset asked (mail is not configured)', {
       client: user.client_name,
@@ -104,7 +104,7 @@ export async function adminPasswordReset(db: Knex, audit: Audit & { actor: Curre
     const token = await newResetToken(trx, user.id, now);
     const link = passwordResetLink(policy.publicUrl, token);
     const mail = passwordReset({ email: user.email, link, minutes: RESET_TTL_MINUTES, at: now, origin: audit, byAdmin: true });
-    const sent = await enqueueMail(trx, policy, { kind: 'password-reset', to: user.email, ...mail });
+    const sent = await enqueueMail({ db: trx, policy, now: Date.now }, { kind: 'password-reset', to: user.email, ...mail });
     if (sent) await markMailed(trx, token);
     await logEvent(trx, audit, 'password.reset_request', `made a password reset link for ${user.email}${sent ? ' (sent by mail)' : ''}`, { client: user.client.name, user: user.email });
     return { link, sent };
@@ -158,7 +158,7 @@ async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: Origi
     await forget(trx, [emailSubject(row.email)]);
     // The notice names the keys that survive the reset (docs/email.md).
     const apiKeys = { keys: await activeKeysOfUser(trx, row.id, now), link: accessTokensLink(policy.publicUrl) };
-    await queueNotice(trx, policy, 'password-reset', { email: row.email, origin: info, apiKeys });
+    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'password-reset', email: row.email, origin: info, apiKeys });
     const user = toCurrentUser(row);
     await logEvent(trx, { actor: user, ...info }, 'password.reset', 'password reset with a link from mail; every session ended');
     return beginSignIn(trx, user, 'password-reset', info, policy);

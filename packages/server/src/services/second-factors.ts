@@ -59,7 +59,7 @@ export async function confirmTotp(
     await trx('recovery_codes').where({ user_id: user.id }).delete();
     await trx('recovery_codes').insert(codes.map((plain) => ({ user_id: user.id, code_hash: sha256(normalizeRecoveryCode(plain)) })));
     await logEvent(trx, audit, 'mfa.enable', 'enabled authenticator app (10 recovery codes)');
-    await queueNotice(trx, policy, 'second-factor-added', { email: user.email, origin: audit, detail: 'authenticator app' });
+    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-added', email: user.email, origin: audit, detail: 'authenticator app' });
   });
   return codes;
 }
@@ -108,7 +108,7 @@ export async function resetSecondFactors(db: Knex, policy: MailPolicy, audit: Au
     const ended = await endSessionsOfUser(trx, user.id);
     await logEvent(trx, audit, 'mfa.reset', `reset two-factor of ${user.email} (${ended} sessions ended)`, { client: user.client.name, user: user.email });
     // From the admin's address (the audit's origin).
-    if (removed.length > 0) await queueNotice(trx, policy, 'second-factor-removed', { email: user.email, origin: audit, detail: `${removed.join(' and ')}, by an administrator` });
+    if (removed.length > 0) await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-removed', email: user.email, origin: audit, detail: `${removed.join(' and ')}, by an administrator` });
   });
 }
 

@@ -88,7 +88,7 @@ export async function signInAttempt<T>(
         if (refusal.pending) await failPendingSignIn(trx, refusal.pending);
         await logEvent(trx, { actor: null, ...info }, refusal.type, refusal.event, refusal.about);
         if (refusal.email && banned.some((each) => each.kind === 'email')) {
-          await queueNotice(trx, policy, 'account-locked', { email: refusal.email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
+          await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'account-locked', email: refusal.email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
         }
       },
     };
