@@ -9,7 +9,7 @@ import { redirectAfterSignIn } from '../services/redirects.js';
 import type { Origin } from '../services/context.js';
 import { beginStepUp, isPending, type SignedIn, type SignInOutcome } from '../services/sign-in.js';
 import type { Context } from 'koa';
-import { actorOf, auditOf, clientInfo, principalOf, route, type Deps, type RouteSpec } from './route.js';
+import { actorOf, auditOf, clientInfo, principalOf, route, serviceContext, type Deps, type RouteSpec } from './route.js';
 
 /** A way in; `confirms` is the signed-in session that `Confirm: true` confirms (Confirm it's you, docs/oidc.md). */
 type SignIn<Input, Outcome> = (deps: Deps, info: Origin, input: Input, deviceId: string | undefined, confirms: number | undefined) => Promise<Outcome & { deviceId?: string }>;
@@ -124,8 +124,8 @@ export const authRoutes: RouteSpec[] = [
     summary: 'Ask for a password-reset link by mail: {Email}; always 204 (at most 3 mails per email in 15 minutes; 429 past the limit per address)',
     body: forgotPasswordInput,
     response: { status: 204 },
-    async handler({ body }, ctx, { db, config }) {
-      await requestPasswordReset(db, config, clientInfo(ctx), body.Email);
+    async handler({ body }, ctx, deps) {
+      await requestPasswordReset(serviceContext(ctx, deps), body.Email);
     },
   }),
   route({
@@ -136,7 +136,7 @@ export const authRoutes: RouteSpec[] = [
     body: resetPasswordInput,
     response: { schema: passwordAnswer },
     handler: signInHandler(async ({ db, hasher, config }, info, input: z.output<typeof resetPasswordInput>, deviceId) => {
-      const outcome = await resetWithToken(db, hasher, config, info, input.Token, input.Password);
+      const outcome = await resetWithToken({ db, policy: config, now: Date.now, actor: null, ...info, hasher }, { token: input.Token, password: input.Password });
       if (isPending(outcome)) return outcome;
       return { ...outcome, deviceId: await rememberDevice(db, outcome.user.id, deviceId, config.sessionTtlDays) };
     }),

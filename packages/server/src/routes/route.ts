@@ -157,7 +157,7 @@ export function clientInfo(ctx: Context): Origin {
  * The services' context of this request (services/context.ts): the database, the configuration
  * as policy, the clock, the caller (null when anonymous) with the API key it used, and its origin.
  */
-function serviceContext(ctx: Context, deps: Pick<Deps, 'db' | 'config'>): ServiceContext<Config> {
+export function serviceContext(ctx: Context, deps: Pick<Deps, 'db' | 'config'>): ServiceContext<Config> {
   const principal = principalOf(ctx);
   return {
     db: deps.db,

@@ -149,8 +149,8 @@ export const userRoutes: RouteSpec[] = [
     response: { schema: passwordResetLinkAnswer },
     access: 'admin',
     summary: 'A password-reset link for the user: {link, sent}; mailed to the user when mail is configured',
-    async handler({ params }, ctx, { db, config }) {
-      return adminPasswordReset(db, auditOf(ctx), config, params.id);
+    async handler({ params }, ctx, deps) {
+      return adminPasswordReset(actorContext(ctx, deps), params.id);
     },
   }),
 ];

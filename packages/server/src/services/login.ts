@@ -104,7 +104,7 @@ export async function secondFactorLogin(
   // The code is used up in the transaction that takes the pending sign-in: of codes racing for
   // it, the losers' are left unused (services/sign-in.ts).
   const useCode = async (trx: Knex) => {
-    const factor = await useSecondFactorCode(trx, secrets, user.id, code, Date.now());
+    const factor = await useSecondFactorCode(trx, secrets, { userId: user.id, code, now: Date.now() });
     if (factor === 'recovery') await logEvent(trx, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
     return factor;
   };

@@ -18,13 +18,13 @@ import {
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { ApiError, type CurrentUser, type Passkey } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
+import { logEvent, logRepeated, type EventSubject } from './audit.js';
 import { insertBounded } from './bounded-rows.js';
 import type { BruteForcePolicy } from './brute-force.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import { hitRateLimit, type RateLimit } from './rate-limits.js';
-import type { Origin } from './context.js';
+import type { Origin, ServiceContext } from './context.js';
 import { attemptSubjects, signInAttempt } from './sign-in-attempts.js';
 import { completeSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow, type SignedIn, type SignInPolicy } from './sign-in.js';
 import { currentUserById } from './users.js';
@@ -69,7 +69,14 @@ export interface ChallengePolicy {
 }
 
 /** Stores a challenge; the table is swept and capped (services/bounded-rows.ts). */
-async function storeChallenge(db: Knex, policy: ChallengePolicy, challenge: string, purpose: 'registration' | 'authentication', userId: number | null): Promise<void> {
+/** A WebAuthn challenge: what it is for, and for which user (none: a passkey sign-in). */
+interface Challenge {
+  challenge: string;
+  purpose: 'registration' | 'authentication';
+  userId: number | null;
+}
+
+async function storeChallenge(db: Knex, policy: ChallengePolicy, { challenge, purpose, userId }: Challenge): Promise<void> {
   const now = Date.now();
   await insertBounded(db, 'webauthn_challenges', { challenge, purpose, user_id: userId, expires_at: now + CHALLENGE_MS }, policy.passkeyChallengesMax, now);
 }
@@ -93,7 +100,7 @@ async function admitChallenge(db: Knex, policy: ChallengePolicy, info: Origin): 
 }
 
 /** Takes a challenge once: true for the one caller that deleted it while it was still valid. */
-async function takeChallenge(db: Knex, challenge: string, purpose: 'registration' | 'authentication', userId: number | null): Promise<boolean> {
+async function takeChallenge(db: Knex, { challenge, purpose, userId }: Challenge): Promise<boolean> {
   if (typeof challenge !== 'string' || challenge.length === 0 || challenge.length > 200) return false;
   const query = db('webauthn_challenges').where({ challenge, purpose }).andWhere('expires_at', '>', Date.now());
   const taken = await (userId === null ? query.whereNull('user_id') : query.andWhere('user_id', userId)).delete();
@@ -106,7 +113,9 @@ export async function listPasskeys(db: Knex, userId: number): Promise<Passkey[]>
 }
 
 /** Registration options for the browser's ceremony; the challenge is stored for this user. */
-export async function passkeyRegistrationOptions(db: Knex, policy: ChallengePolicy, rp: RelyingParty, user: CurrentUser): Promise<unknown> {
+export async function passkeyRegistrationOptions(ctx: ServiceContext<ChallengePolicy & { publicUrl: string }> & { actor: CurrentUser }): Promise<unknown> {
+  const { db, policy, actor: user } = ctx;
+  const rp = relyingPartyOf(policy.publicUrl);
   const existing: PasskeyRow[] = await db('passkeys').where({ user_id: user.id });
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
@@ -119,7 +128,7 @@ export async function passkeyRegistrationOptions(db: Knex, policy: ChallengePoli
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     supportedAlgorithmIDs: [-7, -8, -257],
   });
-  await storeChallenge(db, policy, options.challenge, 'registration', user.id);
+  await storeChallenge(db, policy, { challenge: options.challenge, purpose: 'registration', userId: user.id });
   return options;
 }
 
@@ -144,20 +153,15 @@ function passkeyNameFromUserAgent(userAgent: string): string {
 }
 
 /** Checks a registration answer against this user's stored challenge and keeps the passkey. */
-export async function registerPasskey(
-  db: Knex,
-  rp: RelyingParty,
-  policy: MailPolicy,
-  audit: Audit & { actor: CurrentUser },
-  response: unknown,
-  name?: string,
-): Promise<Passkey> {
-  const user = audit.actor;
+export async function registerPasskey(ctx: ServiceContext<MailPolicy> & { actor: CurrentUser }, { response, name }: { response: unknown; name?: string }): Promise<Passkey> {
+  const { db, policy, actor: user } = ctx;
+  const audit = ctx;
+  const rp = relyingPartyOf(policy.publicUrl);
   let verification;
   try {
     verification = await verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
-      expectedChallenge: (challenge) => takeChallenge(db, challenge, 'registration', user.id),
+      expectedChallenge: (challenge) => takeChallenge(db, { challenge, purpose: 'registration', userId: user.id }),
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       requireUserVerification: false,
@@ -193,8 +197,9 @@ async function ownPasskey(db: Knex, userId: number, id: number): Promise<Passkey
   return row;
 }
 
-export async function renamePasskey(db: Knex, audit: Audit & { actor: CurrentUser }, id: number, name: string): Promise<Passkey> {
-  return db.transaction(async (trx) => {
+export async function renamePasskey(ctx: ServiceContext & { actor: CurrentUser }, { id, name }: { id: number; name: string }): Promise<Passkey> {
+  const audit = ctx;
+  return ctx.db.transaction(async (trx) => {
     const row = await ownPasskey(trx, audit.actor.id, id);
     await trx('passkeys').where({ id }).update({ name });
     await logEvent(trx, audit, 'passkey.rename', `renamed passkey "${row.name}" to "${name}"`);
@@ -202,8 +207,10 @@ export async function renamePasskey(db: Knex, audit: Audit & { actor: CurrentUse
   });
 }
 
-export async function deletePasskey(db: Knex, policy: MailPolicy, audit: Audit & { actor: CurrentUser }, id: number): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function deletePasskey(ctx: ServiceContext<MailPolicy> & { actor: CurrentUser }, id: number): Promise<void> {
+  const { policy } = ctx;
+  const audit = ctx;
+  await ctx.db.transaction(async (trx) => {
     const row = await ownPasskey(trx, audit.actor.id, id);
     await trx('passkeys').where({ id }).delete();
     await logEvent(trx, audit, 'passkey.remove', `removed passkey "${row.name}"`);
@@ -228,7 +235,7 @@ export async function passkeyAuthenticationOptions(db: Knex, policy: ChallengePo
     allowCredentials: allow.map((row) => ({ id: row.credential_id, transports: transportsOf(row) })),
     userVerification: userId === null ? 'required' : 'preferred',
   });
-  await storeChallenge(db, policy, options.challenge, 'authentication', userId);
+  await storeChallenge(db, policy, { challenge: options.challenge, purpose: 'authentication', userId });
   return options;
 }
 
@@ -246,7 +253,7 @@ async function checkAssertion(db: Knex, rp: RelyingParty, response: { id: string
   try {
     verification = await verifyAuthenticationResponse({
       response: response as AuthenticationResponseJSON,
-      expectedChallenge: (challenge) => takeChallenge(db, challenge, 'authentication', pending ? pending.user_id : null),
+      expectedChallenge: (challenge) => takeChallenge(db, { challenge, purpose: 'authentication', userId: pending ? pending.user_id : null }),
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       credential: { id: row.credential_id, publicKey: isoBase64URL.toBuffer(row.public_key), counter: Number(row.counter), transports: transportsOf(row) },

@@ -15,7 +15,7 @@ import { enqueueMail, type MailPolicy } from './outbox.js';
 import type { PasswordHasher } from './passwords.js';
 import { attempt, forget, takeSlot, type Regulation } from './regulator.js';
 import { sha256 } from './secrets.js';
-import type { Origin } from './context.js';
+import type { Origin, ServiceContext } from './context.js';
 import { beginSignIn, type SignInOutcome, type SignInPolicy } from './sign-in.js';
 import { getUser, markEmailVerified, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -62,14 +62,17 @@ async function markMailed(trx: Knex, token: string): Promise<void> {
  * the email's mail slots (none free: logged, nothing sent), then, if the email belongs to a user,
  * makes a link and queues the mail. The caller answers 204 either way.
  */
-export async function requestPasswordReset(db: Knex, policy: MailPolicy, info: Origin, emailInput: string): Promise<void> {
+export async function requestPasswordReset(ctx: ServiceContext<MailPolicy>, emailInput: string): Promise<void> {
   const email = emailInput.trim().toLowerCase();
-  const perAddress = { kind: 'reset-address', subject: info.ip.slice(0, 254), limit: RESET_LIMITS.perAddress, windowMs: RESET_LIMITS.windowMs };
-  await attempt({ db, ...RESET_REQUESTS }, [perAddress], async () => ({ ok: true, value: await sendResetLink(db, policy, info, email) }));
+  const perAddress = { kind: 'reset-address', subject: ctx.ip.slice(0, 254), limit: RESET_LIMITS.perAddress, windowMs: RESET_LIMITS.windowMs };
+  await attempt({ db: ctx.db, ...RESET_REQUESTS }, [perAddress], async () => ({ ok: true, value: await sendResetLink(ctx, email) }));
 }
 
 /** The email's mail slot, then the link and its mail when the email belongs to a user. */
-async function sendResetLink(db: Knex, policy: MailPolicy, info: Origin, email: string): Promise<void> {
+async function sendResetLink(ctx: ServiceContext<MailPolicy>, email: string): Promise<void> {
+  const { db, policy } = ctx;
+  const info: Origin = { ip: ctx.ip, userAgent: ctx.userAgent };
+  // Anonymous, whoever asks.
   const audit: Audit = { actor: null, ...info };
   // Known and unknown emails alike, so that the work and the answer are the same.
   if (!(await takeSlot(db, { kind: 'reset-email', subject: email, limit: RESET_LIMITS.perEmail, windowMs: RESET_LIMITS.emailWindowMs }))) {
@@ -78,7 +81,7 @@ async function sendResetLink(db: Knex, policy: MailPolicy, info: Origin, email: 
     return;
   }
   await db.transaction(async (trx) => {
-    const now = Date.now();
+    const now = ctx.now();
     const user: UserRow | undefined = await usersQuery(trx).where('users.email', email).first();
     if (!user) {
       await logEvent(trx, audit, 'password.reset_request', 'password reset asked for an unknown email', { user: email });
@@ -97,10 +100,12 @@ async function sendResetLink(db: Knex, policy: MailPolicy, info: Origin, email: 
 }
 
 /** `POST /user/{id}/passwordreset` (admins): a link for the user, mailed too when mail is configured. */
-export async function adminPasswordReset(db: Knex, audit: Audit & { actor: CurrentUser }, policy: MailPolicy, userId: number): Promise<{ link: string; sent: boolean }> {
-  return db.transaction(async (trx) => {
+export async function adminPasswordReset(ctx: ServiceContext<MailPolicy> & { actor: CurrentUser }, userId: number): Promise<{ link: string; sent: boolean }> {
+  const { policy } = ctx;
+  const audit = ctx;
+  return ctx.db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
-    const now = Date.now();
+    const now = ctx.now();
     const token = await newResetToken(trx, user.id, now);
     const link = passwordResetLink(policy.publicUrl, token);
     const mail = passwordReset({ email: user.email, link, minutes: RESET_TTL_MINUTES, at: now, origin: audit, byAdmin: true });
@@ -127,11 +132,14 @@ async function openReset(db: Knex, token: string, now = Date.now()): Promise<Res
  * `POST /resetpassword`: checks the link and the new password (every rule, before hashing), then
  * uses the link and signs in through the one sign-in pipeline.
  */
-export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: MailPolicy & SignInPolicy, info: Origin, token: string, password: string): Promise<SignInOutcome> {
-  const reset = await openReset(db, token);
+export async function resetWithToken(
+  ctx: ServiceContext<MailPolicy & SignInPolicy> & { hasher: PasswordHasher },
+  { token, password }: { token: string; password: string },
+): Promise<SignInOutcome> {
+  const reset = await openReset(ctx.db, token);
   const problem = await passwordProblem(password, { email: reset.email });
   if (problem) throw invalidInput('Password', problem);
-  return useReset(db, policy, info, reset, await hasher.hash(password));
+  return useReset(ctx, { reset, passwordHash: await ctx.hasher.hash(password) });
 }
 
 /**
@@ -142,9 +150,11 @@ export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: M
  * one wins. A reset link replaces the password only: a user with a second factor still has to give
  * it (a pending sign-in), or a stolen mailbox would be enough to take the account.
  */
-async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: Origin, reset: ResetRow, passwordHash: string): Promise<SignInOutcome> {
-  return db.transaction(async (trx) => {
-    const now = Date.now();
+async function useReset(ctx: ServiceContext<MailPolicy & SignInPolicy>, { reset, passwordHash }: { reset: ResetRow; passwordHash: string }): Promise<SignInOutcome> {
+  const { policy } = ctx;
+  const info: Origin = { ip: ctx.ip, userAgent: ctx.userAgent };
+  return ctx.db.transaction(async (trx) => {
+    const now = ctx.now();
     const used = await trx('password_resets').where({ id: reset.id }).whereNull('used_at').andWhere('expires_at', '>', now).update({ used_at: now });
     if (used === 0) throw invalidInput('Token', 'this password reset link has already been used');
     const row: UserRow | undefined = await usersQuery(trx).where('users.id', reset.user_id).first();
