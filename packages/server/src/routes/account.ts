@@ -161,7 +161,7 @@ export const accountRoutes: RouteSpec[] = [
     body: passwordChangeInput,
     response: { status: 204 },
     async handler({ body }, ctx, deps) {
-      await changePassword({ db: deps.db, hasher: deps.hasher, policy: deps.config }, auditOf(ctx), principalOf(ctx)?.sessionId, body.Password, body.NewPassword);
+      await changePassword({ ...actorContext(ctx, deps), hasher: deps.hasher }, { sessionId: principalOf(ctx)?.sessionId, current: body.Password, next: body.NewPassword });
     },
   }),
   route({

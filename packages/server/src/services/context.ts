@@ -29,6 +29,9 @@ export interface ServiceContext<Policy = unknown> extends Origin {
   apiKeyId?: number;
 }
 
+/** Just the address and user agent of a context (spreading a whole context would carry its actor too). */
+export const originOf = ({ ip, userAgent }: Origin): Origin => ({ ip, userAgent });
+
 /**
  * The same context on another database handle: several services in one transaction.
  * `await db.transaction((trx) => Promise.all([a(withDb(ctx, trx), x), b(withDb(ctx, trx), y)]))`.

@@ -140,7 +140,7 @@ async function decide(
 
   if (inviteToken) {
     try {
-      return await registerFromInvite(db, info, await openInvite(db, inviteToken), { googleSub: sub, googleVerifiedEmail: email }, 'invite-google', policy);
+      return await registerFromInvite({ db, policy, now: Date.now, actor: null, ...info }, { invite: await openInvite(db, inviteToken), credentials: { googleSub: sub, googleVerifiedEmail: email }, method: 'invite-google' });
     } catch (error) {
       if (error instanceof ApiError) throw refused(`the invitation cannot be used: ${error.message}`);
       throw error;

@@ -11,7 +11,7 @@ import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js'
 import type { PasswordCheck, PasswordHasher } from './passwords.js';
 import { useSecondFactorCode } from './second-factors.js';
 import type { SecretBox } from './secret-box.js';
-import type { Origin } from './context.js';
+import { originOf, type ServiceContext } from './context.js';
 import { endSession, endSessionsOfUser } from './sessions.js';
 import { attempt } from './regulator.js';
 import { attemptSubjects, signInAttempt, signInCounters, signInRegulator } from './sign-in-attempts.js';
@@ -28,10 +28,13 @@ import {
 } from './sign-in.js';
 import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
-export interface LoginDeps {
-  db: Knex;
-  hasher: PasswordHasher;
-  policy: SignInPolicy & BruteForcePolicy & MailPolicy;
+/** The context of a sign-in (anonymous: who signs in is what it finds out), with the password hasher. */
+export type LoginContext = ServiceContext<SignInPolicy & BruteForcePolicy & MailPolicy> & { hasher: PasswordHasher };
+
+/** The browser a sign-in comes from: its known-device cookie, and the session that `Confirm: true` confirms. */
+export interface SignInBrowser {
+  deviceId?: string;
+  confirms?: number;
 }
 
 export type { SignedIn } from './sign-in.js';
@@ -40,14 +43,12 @@ const WRONG_CREDENTIALS = 'wrong email or password';
 const NOT_AN_EMAIL = '(not an email)';
 
 export async function passwordLogin(
-  deps: LoginDeps,
-  info: Origin,
-  emailInput: string,
-  password: string,
-  deviceId?: string,
-  confirms?: number,
+  deps: LoginContext,
+  { email: emailInput, password }: { email: string; password: string },
+  { deviceId, confirms }: SignInBrowser = {},
 ): Promise<SignInOutcome & { deviceId?: string }> {
   const { db, hasher, policy } = deps;
+  const info = originOf(deps);
   const email = emailInput.trim().toLowerCase();
   // Whatever was typed into the email field may be a password; only an email is written to the log.
   const logged = emailSchema.safeParse(email).success ? email : NOT_AN_EMAIL;
@@ -89,14 +90,12 @@ export async function passwordLogin(
  * this known browser; a wrong code also counts toward the pending sign-in's 5.
  */
 export async function secondFactorLogin(
-  deps: LoginDeps,
-  secrets: SecretBox,
-  info: Origin,
-  mfaToken: string,
-  code: string,
-  deviceId?: string,
+  deps: LoginContext & { secrets: SecretBox },
+  { mfaToken, code }: { mfaToken: string; code: string },
+  { deviceId }: SignInBrowser = {},
 ): Promise<SignedIn> {
-  const { db, policy } = deps;
+  const { db, policy, secrets } = deps;
+  const info = originOf(deps);
   const pending = await openPendingSignIn(db, mfaToken);
   const user = await currentUserById(db, pending.user_id);
   const about = { client: user.client.name, user: user.email };
@@ -124,14 +123,11 @@ export async function secondFactorLogin(
 
 /** Changes the caller's password (SPEC rules) and ends their other sessions. */
 export async function changePassword(
-  deps: LoginDeps,
-  audit: Audit & { actor: CurrentUser },
-  sessionId: number | undefined,
-  current: string,
-  next: string,
+  deps: LoginContext & { actor: CurrentUser },
+  { sessionId, current, next }: { sessionId: number | undefined; current: string; next: string },
 ): Promise<void> {
-  const { db, hasher, policy } = deps;
-  const user = audit.actor;
+  const { db, hasher, policy, actor: user } = deps;
+  const audit: Audit & { actor: CurrentUser } = { actor: user, ...originOf(deps) };
   const subjects = [emailSubject(user.email), addressSubject(audit.ip)];
   // Not a sign-in: no blocked row and no notice, but the same limits and bans as a password.
   await attempt(signInRegulator(db, policy), signInCounters(policy, subjects), async () => {
@@ -170,14 +166,16 @@ export async function openInvite(db: Knex, token: string): Promise<InviteRow> {
  * rest answer conflict.
  */
 export async function registerFromInvite(
-  db: Knex,
-  info: Origin,
-  invite: InviteRow,
-  credentials: { passwordHash?: string; googleSub?: string; googleVerifiedEmail?: string },
-  method: 'invite-password' | 'invite-google',
-  policy: SignInPolicy,
+  ctx: ServiceContext<SignInPolicy>,
+  {
+    invite,
+    credentials,
+    method,
+  }: { invite: InviteRow; credentials: { passwordHash?: string; googleSub?: string; googleVerifiedEmail?: string }; method: 'invite-password' | 'invite-google' },
 ): Promise<SignedIn> {
-  return await db.transaction(async (trx) => {
+  const { policy } = ctx;
+  const info = originOf(ctx);
+  return await ctx.db.transaction(async (trx) => {
     const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
     if (consumed === 0) throw new ApiError('conflict', 'this invitation has already been used');
     if (await findUserByEmail(trx, invite.email)) throw new ApiError('conflict', `a user with email ${invite.email} already exists`);
@@ -204,18 +202,16 @@ export async function registerFromInvite(
  * (services/login-devices.ts), so a first sign-in from another browser sends the new-browser notice.
  */
 export async function registerWithPassword(
-  deps: LoginDeps,
-  info: Origin,
-  token: string,
-  password: string,
-  deviceId?: string,
+  deps: LoginContext,
+  { token, password }: { token: string; password: string },
+  { deviceId }: SignInBrowser = {},
 ): Promise<SignedIn & { deviceId: string }> {
   const { db, hasher, policy } = deps;
   const invite = await openInvite(db, token);
   const problem = await passwordProblem(password, { email: invite.email });
   if (problem) throw invalidInput('Password', problem);
   const passwordHash = await hasher.hash(password);
-  const signedIn = await registerFromInvite(db, info, invite, { passwordHash }, 'invite-password', policy);
+  const signedIn = await registerFromInvite(deps, { invite, credentials: { passwordHash }, method: 'invite-password' });
   return { ...signedIn, deviceId: await rememberDevice(db, signedIn.user.id, deviceId, policy.sessionTtlDays) };
 }
 
@@ -228,7 +224,7 @@ interface LogoutEvent {
 const PORTAL_LOGOUT: LogoutEvent = { type: 'session.logout', text: 'logout' };
 
 /** Ends the session and writes its entry in one transaction: both or neither (docs/event-log.md). */
-export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number | undefined, event = PORTAL_LOGOUT): Promise<void> {
+export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, { sessionId, event = PORTAL_LOGOUT }: { sessionId: number | undefined; event?: LogoutEvent }): Promise<void> {
   await db.transaction(async (trx) => {
     if (sessionId !== undefined) await endSession(trx, sessionId);
     await logEvent(trx, audit, event.type, event.text);

@@ -24,7 +24,7 @@ import type { BruteForcePolicy } from './brute-force.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import { hitRateLimit, type RateLimit } from './rate-limits.js';
-import type { Origin, ServiceContext } from './context.js';
+import { originOf, type Origin, type ServiceContext } from './context.js';
 import { attemptSubjects, signInAttempt } from './sign-in-attempts.js';
 import { completeSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow, type SignedIn, type SignInPolicy } from './sign-in.js';
 import { currentUserById } from './users.js';
@@ -33,12 +33,12 @@ export const CHALLENGE_MS = 5 * 60 * 1000;
 const RP_NAME = 'Tools Portal';
 
 /** The relying party of PUBLIC_URL. */
-export interface RelyingParty {
+interface RelyingParty {
   id: string;
   origin: string;
 }
 
-export function relyingPartyOf(publicUrl: string): RelyingParty {
+function relyingPartyOf(publicUrl: string): RelyingParty {
   const url = new URL(publicUrl);
   return { id: url.hostname, origin: url.origin };
 }
@@ -222,8 +222,10 @@ export async function deletePasskey(ctx: ServiceContext<MailPolicy> & { actor: C
  * Authentication options: for a pending sign-in, its user's passkeys; without one, a discoverable
  * ceremony with user verification required (the passkey is the whole sign-in).
  */
-export async function passkeyAuthenticationOptions(db: Knex, policy: ChallengePolicy, rp: RelyingParty, info: Origin, mfaToken?: string): Promise<unknown> {
-  await admitChallenge(db, policy, info);
+export async function passkeyAuthenticationOptions(ctx: ServiceContext<ChallengePolicy & { publicUrl: string }>, mfaToken?: string): Promise<unknown> {
+  const { db, policy } = ctx;
+  const rp = relyingPartyOf(policy.publicUrl);
+  await admitChallenge(db, policy, originOf(ctx));
   let userId: number | null = null;
   let allow: PasskeyRow[] = [];
   if (mfaToken !== undefined) {
@@ -247,7 +249,11 @@ interface PasskeyProof {
 }
 
 /** Whether the assertion holds for the stored passkey and its challenge (used up), with a counter that moved on. */
-async function checkAssertion(db: Knex, rp: RelyingParty, response: { id: string }, row: PasskeyRow | undefined, pending: PendingRow | undefined): Promise<PasskeyProof | undefined> {
+async function checkAssertion(
+  db: Knex,
+  rp: RelyingParty,
+  { response, row, pending }: { response: { id: string }; row: PasskeyRow | undefined; pending: PendingRow | undefined },
+): Promise<PasskeyProof | undefined> {
   if (!row || (pending && row.user_id !== pending.user_id)) return undefined;
   let verification;
   try {
@@ -277,15 +283,13 @@ async function checkAssertion(db: Knex, rp: RelyingParty, response: { id: string
  * limits; a refused one keeps its reservation and counts against the pending sign-in too.
  */
 export async function passkeyLogin(
-  deps: { db: Knex; policy: SignInPolicy & BruteForcePolicy & MailPolicy },
-  rp: RelyingParty,
-  info: Origin,
-  response: { id: string },
-  mfaToken?: string,
-  deviceId?: string,
-  confirms?: number,
+  deps: ServiceContext<SignInPolicy & BruteForcePolicy & MailPolicy>,
+  { response, mfaToken }: { response: { id: string }; mfaToken?: string },
+  { deviceId, confirms }: { deviceId?: string; confirms?: number } = {},
 ): Promise<SignedIn> {
   const { db, policy } = deps;
+  const rp = relyingPartyOf(policy.publicUrl);
+  const info = originOf(deps);
   const pending = mfaToken === undefined ? undefined : await openPendingSignIn(db, mfaToken);
   const row: PasskeyRow | undefined = await db('passkeys').where({ credential_id: response.id }).first();
   const ownerId = pending ? pending.user_id : row?.user_id;
@@ -293,7 +297,7 @@ export async function passkeyLogin(
   const subject: EventSubject | undefined = owner ? { client: owner.client.name, user: owner.email } : undefined;
   const subjects = await attemptSubjects(db, info, owner?.email, deviceId);
   const accepted = await signInAttempt(deps, info, { subjects, about: subject }, async () => {
-    const proof = await checkAssertion(db, rp, response, row, pending);
+    const proof = await checkAssertion(db, rp, { response, row, pending });
     if (proof) return { ok: true, value: proof };
     return { ok: false, error: refused(), refusal: { type: 'mfa.failure', event: 'login failed: passkey refused', email: owner?.email, about: subject, pending } };
   });
