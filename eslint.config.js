@@ -60,8 +60,6 @@ export default defineConfig([
       'packages/server/src/services/rate-limits.ts',
       'packages/server/src/services/redirects.ts',
       'packages/server/src/services/sign-in-attempts.ts',
-      'packages/server/src/services/sign-in.ts',
-      'packages/server/src/services/staff-admins.ts',
       'packages/server/src/services/totp.ts',
     ],
     rules: { '@typescript-eslint/max-params': 'off' },

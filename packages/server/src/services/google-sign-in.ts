@@ -112,7 +112,7 @@ async function decide(
   const { email, sub } = identity;
   const audit: Audit = { actor: null, ...info };
   // A confirmation updates the signed-in session, and only its user's Google account can (services/sign-in.ts).
-  const signIn = (user: CurrentUser, method: SignInMethod) => completeSignIn(db, user, method, info, policy, { confirms: confirms ?? undefined });
+  const signIn = (user: CurrentUser, method: SignInMethod) => completeSignIn({ db, policy, now: Date.now, actor: null, ...info }, { user, method, proof: { confirms: confirms ?? undefined } });
 
   if (!email || !identity.emailVerified) throw refused('the Google account has no verified email address');
 
@@ -150,7 +150,7 @@ async function decide(
   const staff = policy.staffEmailDomain;
   if (staff && email.endsWith(`@${staff}`)) {
     if (identity.hostedDomain !== staff) throw refused(`the account is not managed by the ${staff} Google Workspace (hd claim)`);
-    return createStaffAdmin(db, audit, { email, googleSub: sub }, policy);
+    return createStaffAdmin({ db, policy, now: Date.now, ...audit }, { email, googleSub: sub });
   }
 
   throw refused('no user, invitation or staff domain matches this Google account');

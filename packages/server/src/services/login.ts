@@ -11,7 +11,7 @@ import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js'
 import type { PasswordCheck, PasswordHasher } from './passwords.js';
 import { useSecondFactorCode } from './second-factors.js';
 import type { SecretBox } from './secret-box.js';
-import { originOf, type ServiceContext } from './context.js';
+import { originOf, withDb, type ServiceContext } from './context.js';
 import { endSession, endSessionsOfUser } from './sessions.js';
 import { attempt } from './regulator.js';
 import { attemptSubjects, signInAttempt, signInCounters, signInRegulator } from './sign-in-attempts.js';
@@ -74,7 +74,7 @@ export async function passwordLogin(
   }
   const user = toCurrentUser(row);
   const outcome = await db.transaction(async (trx) => {
-    const done = await beginSignIn(trx, user, emailBanned ? 'password-known-device' : 'password', info, policy, confirms);
+    const done = await beginSignIn(withDb(deps, trx), { user, method: emailBanned ? 'password-known-device' : 'password', confirms });
     // A browser this account has not signed in from before (its very first sign-in aside).
     if (!device && (await hasDevices(trx, user.id))) await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'new-browser', email, origin: info });
     return done;
@@ -94,7 +94,7 @@ export async function secondFactorLogin(
   { mfaToken, code }: { mfaToken: string; code: string },
   { deviceId }: SignInBrowser = {},
 ): Promise<SignedIn> {
-  const { db, policy, secrets } = deps;
+  const { db, secrets } = deps;
   const info = originOf(deps);
   const pending = await openPendingSignIn(db, mfaToken);
   const user = await currentUserById(db, pending.user_id);
@@ -109,7 +109,7 @@ export async function secondFactorLogin(
   };
   return signInAttempt(deps, info, { subjects, about }, async () => {
     try {
-      return { ok: true, value: await finishPendingSignIn(db, pending, user, { secondFactor: useCode }, info, policy, deviceId) };
+      return { ok: true, value: await finishPendingSignIn(deps, { pending, user, proof: { secondFactor: useCode }, deviceId }) };
     } catch (error) {
       if (!(error instanceof WrongSecondFactor)) throw error;
       return {
@@ -173,8 +173,6 @@ export async function registerFromInvite(
     method,
   }: { invite: InviteRow; credentials: { passwordHash?: string; googleSub?: string; googleVerifiedEmail?: string }; method: 'invite-password' | 'invite-google' },
 ): Promise<SignedIn> {
-  const { policy } = ctx;
-  const info = originOf(ctx);
   return await ctx.db.transaction(async (trx) => {
     const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
     if (consumed === 0) throw new ApiError('conflict', 'this invitation has already been used');
@@ -193,7 +191,7 @@ export async function registerFromInvite(
       .returning('id');
     const appIds = await appIdsOfInvite(trx, invite.id);
     if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
-    return completeSignIn(trx, await currentUserById(trx, row.id), method, info, policy);
+    return completeSignIn(withDb(ctx, trx), { user: await currentUserById(trx, row.id), method });
   });
 }
 

@@ -302,6 +302,6 @@ export async function passkeyLogin(
     return { ok: false, error: refused(), refusal: { type: 'mfa.failure', event: 'login failed: passkey refused', email: owner?.email, about: subject, pending } };
   });
   const user = owner ?? (await currentUserById(db, row!.user_id));
-  if (pending) return finishPendingSignIn(db, pending, user, { secondFactor: 'passkey', key: accepted.key }, info, policy, deviceId);
-  return completeSignIn(db, user, 'passkey', info, policy, { key: accepted.key, confirms });
+  if (pending) return finishPendingSignIn(deps, { pending, user, proof: { secondFactor: 'passkey', key: accepted.key }, deviceId });
+  return completeSignIn(deps, { user, method: 'passkey', proof: { key: accepted.key, confirms } });
 }

@@ -15,7 +15,7 @@ import { enqueueMail, type MailPolicy } from './outbox.js';
 import type { PasswordHasher } from './passwords.js';
 import { attempt, forget, takeSlot, type Regulation } from './regulator.js';
 import { sha256 } from './secrets.js';
-import type { Origin, ServiceContext } from './context.js';
+import { withDb, type Origin, type ServiceContext } from './context.js';
 import { beginSignIn, type SignInOutcome, type SignInPolicy } from './sign-in.js';
 import { getUser, markEmailVerified, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -171,6 +171,6 @@ async function useReset(ctx: ServiceContext<MailPolicy & SignInPolicy>, { reset,
     await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'password-reset', email: row.email, origin: info, apiKeys });
     const user = toCurrentUser(row);
     await logEvent(trx, { actor: user, ...info }, 'password.reset', 'password reset with a link from mail; every session ended');
-    return beginSignIn(trx, user, 'password-reset', info, policy);
+    return beginSignIn(withDb(ctx, trx), { user, method: 'password-reset' });
   });
 }
