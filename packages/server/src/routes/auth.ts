@@ -52,7 +52,7 @@ function signInHandler<Input extends SignInInput>(signIn: SignIn<Input, SignInOu
     // A confirmation (here or through its pending second factor) keeps the session and its cookie.
     const token = outcome.confirmed ? (credentialOf(ctx)?.token ?? '') : outcome.token;
     if (!outcome.confirmed) setSessionCookie(ctx, deps.config, token);
-    return { accesstoken: token, redirect: await redirectAfterSignIn(deps.db, deps.config.publicOrigin, body.redirect, outcome.user) };
+    return { accesstoken: token, redirect: await redirectAfterSignIn(deps.db, { portalOrigin: deps.config.publicOrigin, target: body.redirect, user: outcome.user }) };
   };
 }
 
@@ -147,7 +147,7 @@ export const authRoutes: RouteSpec[] = [
     handler: signInHandler(async (ctx, input: z.output<typeof resetPasswordInput>, { deviceId }) => {
       const outcome = await resetWithToken(ctx, { token: input.Token, password: input.Password });
       if (isPending(outcome)) return outcome;
-      return { ...outcome, deviceId: await rememberDevice(ctx.db, outcome.user.id, deviceId, ctx.policy.sessionTtlDays) };
+      return { ...outcome, deviceId: await rememberDevice(ctx.db, { userId: outcome.user.id, oldId: deviceId, ttlDays: ctx.policy.sessionTtlDays }) };
     }),
   }),
   route({

@@ -59,7 +59,7 @@ export function googleRouter(deps: Deps): Router {
   /** False (and the browser sent to Failed Login, one row logged per window) past the limit. */
   const withinStartLimit = async (ctx: Context): Promise<boolean> => {
     const { ip } = clientInfo(ctx);
-    const hit = await hitRateLimit(db, startLimit, ip);
+    const hit = await hitRateLimit(db, startLimit, { subject: ip });
     if (hit.allowed) return true;
     await logRepeatedFailure(ctx, 'Google sign-in refused: too many sign-ins started from this address', `window ${hit.windowStart}`);
     ctx.redirect(FAILED_LOGIN);

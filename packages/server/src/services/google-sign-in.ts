@@ -78,7 +78,7 @@ export async function finishGoogleSignIn(
     const identity = toIdentity(claims);
     subject = { user: identity.email || `google:${identity.sub}` };
     const signedIn = await decide(db, info, identity, pending, policy, (found) => (subject = found));
-    return { ...signedIn, redirect: await redirectAfterSignIn(db, policy.publicOrigin, pending.redirect, signedIn.user) };
+    return { ...signedIn, redirect: await redirectAfterSignIn(db, { portalOrigin: policy.publicOrigin, target: pending.redirect, user: signedIn.user }) };
   } catch (error) {
     const known = translateDatabaseError(error);
     const event = `Google sign-in refused: ${known ? known.message : 'internal error'}`;

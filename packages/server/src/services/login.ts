@@ -54,11 +54,11 @@ export async function passwordLogin(
   const logged = emailSchema.safeParse(email).success ? email : NOT_AN_EMAIL;
   // A browser that signed in to this account before is counted as itself, not as the email: an
   // attacker's guesses cannot lock the owner out (docs/security.md).
-  const subjects = await attemptSubjects(db, info, logged, deviceId);
+  const subjects = await attemptSubjects(db, { ip: info.ip, email: logged, deviceId });
   const device = subjects[0]!.kind === 'device';
   const emailBanned = device ? (await banRemaining(db, [emailSubject(email)])) > 0 : false;
   // Admitted before hashing: concurrent guesses cannot all be checked (docs/security.md).
-  const { row, check } = await signInAttempt(deps, info, { subjects, about: { user: logged } }, async () => {
+  const { row, check } = await signInAttempt(deps, { subjects, about: { user: logged } }, async () => {
     const found: (UserRow & { password_hash: string | null }) | undefined = await usersQuery(db).where('users.email', email).select('users.password_hash').first();
     const checked: PasswordCheck = found?.password_hash ? await hasher.verify(found.password_hash, password) : await hasher.verifyNothing(password);
     if (found && checked.ok) return { ok: true, value: { row: found, check: checked } };
@@ -81,7 +81,7 @@ export async function passwordLogin(
   });
   // A pending sign-in remembers the browser when its second factor finishes it (services/sign-in.ts).
   if (isPending(outcome)) return outcome;
-  return { ...outcome, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
+  return { ...outcome, deviceId: await rememberDevice(db, { userId: user.id, oldId: deviceId, ttlDays: policy.sessionTtlDays }) };
 }
 
 /**
@@ -99,7 +99,7 @@ export async function secondFactorLogin(
   const pending = await openPendingSignIn(db, mfaToken);
   const user = await currentUserById(db, pending.user_id);
   const about = { client: user.client.name, user: user.email };
-  const subjects = await attemptSubjects(db, info, user.email, deviceId);
+  const subjects = await attemptSubjects(db, { ip: info.ip, email: user.email, deviceId });
   // The code is used up in the transaction that takes the pending sign-in: of codes racing for
   // it, the losers' are left unused (services/sign-in.ts).
   const useCode = async (trx: Knex) => {
@@ -107,7 +107,7 @@ export async function secondFactorLogin(
     if (factor === 'recovery') await logEvent(trx, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
     return factor;
   };
-  return signInAttempt(deps, info, { subjects, about }, async () => {
+  return signInAttempt(deps, { subjects, about }, async () => {
     try {
       return { ok: true, value: await finishPendingSignIn(deps, { pending, user, proof: { secondFactor: useCode }, deviceId }) };
     } catch (error) {
@@ -210,7 +210,7 @@ export async function registerWithPassword(
   if (problem) throw invalidInput('Password', problem);
   const passwordHash = await hasher.hash(password);
   const signedIn = await registerFromInvite(deps, { invite, credentials: { passwordHash }, method: 'invite-password' });
-  return { ...signedIn, deviceId: await rememberDevice(db, signedIn.user.id, deviceId, policy.sessionTtlDays) };
+  return { ...signedIn, deviceId: await rememberDevice(db, { userId: signedIn.user.id, oldId: deviceId, ttlDays: policy.sessionTtlDays }) };
 }
 
 /** The event-log entry of a logout: the portal's own, or an app's through OpenID Connect. */

@@ -90,7 +90,7 @@ async function storeChallenge(db: Knex, policy: ChallengePolicy, { challenge, pu
 async function admitChallenge(db: Knex, policy: ChallengePolicy, info: Origin): Promise<void> {
   const now = Date.now();
   const rate: RateLimit = { kind: 'passkey-challenge', limit: policy.passkeyChallengesPerAddress, windowMs: CHALLENGE_MS };
-  const hit = await hitRateLimit(db, rate, info.ip, now);
+  const hit = await hitRateLimit(db, rate, { subject: info.ip, now });
   if (hit.allowed) return;
   await logRepeated(db, { actor: null, ...info }, 'login.blocked', 'passkey sign-in blocked: too many started from this address', `window ${hit.windowStart}`);
   const retryAfter = Math.max(1, Math.ceil((hit.windowStart + CHALLENGE_MS - now) / 1000));
@@ -295,8 +295,8 @@ export async function passkeyLogin(
   const ownerId = pending ? pending.user_id : row?.user_id;
   const owner = ownerId === undefined ? undefined : await currentUserById(db, ownerId).catch(() => undefined);
   const subject: EventSubject | undefined = owner ? { client: owner.client.name, user: owner.email } : undefined;
-  const subjects = await attemptSubjects(db, info, owner?.email, deviceId);
-  const accepted = await signInAttempt(deps, info, { subjects, about: subject }, async () => {
+  const subjects = await attemptSubjects(db, { ip: info.ip, email: owner?.email, deviceId });
+  const accepted = await signInAttempt(deps, { subjects, about: subject }, async () => {
     const proof = await checkAssertion(db, rp, { response, row, pending });
     if (proof) return { ok: true, value: proof };
     return { ok: false, error: refused(), refusal: { type: 'mfa.failure', event: 'login failed: passkey refused', email: owner?.email, about: subject, pending } };

@@ -306,5 +306,5 @@ export async function finishPendingSignIn(
     if (!factor) throw new WrongSecondFactor();
     return completeSignIn(withDb(ctx, trx), { user, method: pending.method, proof: { ...proof, secondFactor: factor, confirms: pending.session_id ?? undefined } });
   });
-  return { ...signedIn, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
+  return { ...signedIn, deviceId: await rememberDevice(db, { userId: user.id, oldId: deviceId, ttlDays: policy.sessionTtlDays }) };
 }
