@@ -37,7 +37,7 @@ export async function removeExpiredGrants(db: Knex, now = Date.now(), limit = 50
 }
 
 /** Sweeps every `intervalMs` until stopped; a failed sweep is logged and tried again next time. */
-export function startGrantExpiry(db: Knex, logger: Logger, intervalMs: number, onRemoved: () => void): { stop(): Promise<void> } {
+export function startGrantExpiry(db: Knex, logger: Logger, { intervalMs, onRemoved }: { intervalMs: number; onRemoved: () => void }): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
     running = running.then(async () => {

@@ -78,7 +78,7 @@ interface Challenge {
 
 async function storeChallenge(db: Knex, policy: ChallengePolicy, { challenge, purpose, userId }: Challenge): Promise<void> {
   const now = Date.now();
-  await insertBounded(db, 'webauthn_challenges', { challenge, purpose, user_id: userId, expires_at: now + CHALLENGE_MS }, policy.passkeyChallengesMax, now);
+  await insertBounded(db, 'webauthn_challenges', { row: { challenge, purpose, user_id: userId, expires_at: now + CHALLENGE_MS }, max: policy.passkeyChallengesMax, now });
 }
 
 /**

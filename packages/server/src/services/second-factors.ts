@@ -46,7 +46,7 @@ export async function confirmTotp(ctx: ServiceContext<MailPolicy> & { actor: Cur
   if (!row) throw new ApiError('not_found', 'no authenticator app enrolment is under way; start one first');
   if (row.confirmed_at) throw new ApiError('conflict', 'an authenticator app is already set up');
   const secret = secrets.decrypt(row.secret_sealed, purposeOf(user.id)).toString('utf8');
-  const step = totpStep(secret, code, now);
+  const step = totpStep(secret, code, { timestamp: now });
   if (step === undefined) throw new ApiError('invalid_input', 'the code is not valid; check the clock of the device', { field: 'Code' });
   const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
   await db.transaction(async (trx) => {
@@ -70,7 +70,7 @@ export async function useSecondFactorCode(db: Knex, secrets: SecretBox, { userId
   if (/^\d{6}$/.test(trimmed)) {
     const row = await db('user_totp').where({ user_id: userId }).whereNotNull('confirmed_at').first('secret_sealed');
     if (!row) return undefined;
-    const step = totpStep(secrets.decrypt(row.secret_sealed, purposeOf(userId)).toString('utf8'), trimmed, now);
+    const step = totpStep(secrets.decrypt(row.secret_sealed, purposeOf(userId)).toString('utf8'), trimmed, { timestamp: now });
     if (step === undefined) return undefined;
     // Atomic: of two requests with the same code, one moves last_step on, the other finds it there.
     const accepted = await db('user_totp').where({ user_id: userId }).andWhere('last_step', '<', step).update({ last_step: step });
