@@ -48,7 +48,6 @@ export default defineConfig([
       'packages/server/src/db/direct-reads.ts',
       'packages/server/src/forward-auth-http.ts',
       'packages/server/src/metrics.ts',
-      'packages/server/src/services/audit.ts',
     ],
     rules: { '@typescript-eslint/max-params': 'off' },
   },

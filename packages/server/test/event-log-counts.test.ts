@@ -133,7 +133,7 @@ describe('GET /log/count from the day summary', () => {
     const filter = { type: 'verify.denied', fromMs: Math.floor(Date.now() / DAY) * DAY - DAY };
     const before = await countEvents(db(), filter);
     const audit = { actor: null, ip: '192.0.2.44', userAgent: 'test' };
-    for (let i = 0; i < 3; i++) await logRepeated(db(), audit, 'verify.denied', 'forward auth denied: not logged in, for app counts', 'the same group');
+    for (let i = 0; i < 3; i++) await logRepeated(db(), audit, { type: 'verify.denied', event: 'forward auth denied: not logged in, for app counts', group: 'the same group' });
     expect(await db()('auth_log').where({ ip: '192.0.2.44' }).pluck('count')).toEqual([3]);
     expect(await countEvents(db(), filter)).toBe(before + 1);
     expect(await countEvents(db(), {})).toBe(await plainCount({}));

@@ -176,7 +176,7 @@ async function loadExistingGrant(deps: OidcDeps, ctx: KoaContextWithOIDC) {
   const granted = user.admin ? new Set<number>() : await deps.authCache.grantsOf(user.id);
   if (!mayUseApp(user, granted, appId)) {
     // One row a minute per user and app, with a count: a refused user can repeat this at will.
-    await logRepeated(deps.db, { actor: user, ip: ctx.ip, userAgent: ctx.get('user-agent') }, 'oidc.denied', `${user.email} may not use app ${client.clientId} (OpenID Connect): access denied`);
+    await logRepeated(deps.db, { actor: user, ip: ctx.ip, userAgent: ctx.get('user-agent') }, { type: 'oidc.denied', event: `${user.email} may not use app ${client.clientId} (OpenID Connect): access denied` });
     throw new errors.AccessDenied(`you may not use app ${client.clientId}`);
   }
   restoreOfflineAccess(ctx);
@@ -447,7 +447,7 @@ async function afterProviderRoute(deps: OidcDeps, ctx: KoaContextWithOIDC): Prom
     const location = ctx.response.get('location');
     const issued = ctx.status === 303 && location && new URL(location, deps.config.publicUrl).searchParams.has('code');
     const formPost = ctx.status === 200 && ctx.oidc.params?.response_mode === 'form_post';
-    if (issued || formPost) await logEvent(deps.db, audit, 'oidc.signin', `signed in to app ${ctx.oidc.client.clientId} (OpenID Connect)`);
+    if (issued || formPost) await logEvent(deps.db, audit, { type: 'oidc.signin', event: `signed in to app ${ctx.oidc.client.clientId} (OpenID Connect)` });
     if (formPost) withFormAction(ctx, String(ctx.oidc.params?.redirect_uri ?? ''));
   }
   if (route === 'end_session_confirm' && ctx.oidc.params?.logout && principal && ctx.status === 303) {

@@ -105,7 +105,7 @@ export async function createRequest(ctx: RequestContext, { appId, reason }: { ap
     // After the insert: an approval committed meanwhile is seen here (a request racing its approval).
     const granted = await grantIsLive(trx('user_apps').where({ user_id: user.id, app_id: appId }), ctx.now()).first('app_id');
     if (granted) throw conflict(`you may use app ${app.name} already`);
-    await logEvent(trx, ctx, 'access.request', `requested access to app ${app.name}`);
+    await logEvent(trx, ctx, { type: 'access.request', event: `requested access to app ${app.name}` });
     if (policy.mail) {
       const mail = accessRequested({ email: user.email, app: app.name, reason, link: `${policy.publicUrl}/auth/#/accessrequests` });
       for (const admin of (await adminsQuery(trx)) as { email: string }[]) await enqueueMail(withDb(ctx, trx), { kind: 'access-request', to: admin.email, ...mail });
@@ -148,10 +148,10 @@ export async function approveRequest(ctx: RequestContext, { id, expiresAt }: { i
     const already = await grantIsLive(trx('user_apps').where({ user_id: request.user_id, app_id: request.app_id }), ctx.now()).first('app_id');
     if (!already) await insertGrant(trx, { user: { id: request.user_id, email: request.user_email }, app: { id: request.app_id, name: request.app_name }, expiresAt });
     const until = expiresAt ? `, expiring ${new Date(expiresAt).toISOString()}` : '';
-    await logEvent(trx, ctx, 'access.approve', `approved access request ${id}: granted app ${request.app_name} to ${request.user_email}${already ? ' (had it already)' : until}`, {
+    await logEvent(trx, ctx, { type: 'access.approve', event: `approved access request ${id}: granted app ${request.app_name} to ${request.user_email}${already ? ' (had it already)' : until}`, subject: {
       client: request.client_name,
       user: request.user_email,
-    });
+    } });
     if (policy.mail) {
       const mail = accessDecided({ app: request.app_name, approved: true, expiresAt: already ? undefined : expiresAt, decision: '', link: `${policy.publicUrl}/auth/#/applist` });
       await enqueueMail(withDb(ctx, trx), { kind: 'access-decision', to: request.user_email, ...mail });
@@ -164,10 +164,10 @@ export async function denyRequest(ctx: RequestContext, { id, reason }: { id: num
   const { policy } = ctx;
   return ctx.db.transaction(async (trx) => {
     const request = await decide(withDb(ctx, trx), { id, status: 'denied', decision: reason });
-    await logEvent(trx, ctx, 'access.deny', `denied access request ${id} for app ${request.app_name} by ${request.user_email}${reason ? `: ${reason}` : ''}`, {
+    await logEvent(trx, ctx, { type: 'access.deny', event: `denied access request ${id} for app ${request.app_name} by ${request.user_email}${reason ? `: ${reason}` : ''}`, subject: {
       client: request.client_name,
       user: request.user_email,
-    });
+    } });
     if (policy.mail) {
       const mail = accessDecided({ app: request.app_name, approved: false, decision: reason, link: `${policy.publicUrl}/auth/#/requests` });
       await enqueueMail(withDb(ctx, trx), { kind: 'access-decision', to: request.user_email, ...mail });

@@ -77,7 +77,7 @@ export async function createApiKey(ctx: ServiceContext & { actor: CurrentUser },
       .returning('id');
     const named = input.name === undefined ? '' : ` (${input.name})`;
     const until = input.expires === undefined ? '' : `, expiring ${new Date(input.expires).toISOString()}`;
-    await logEvent(trx, ctx, 'apikey.create', `created API key ${masked}${named}${until}`);
+    await logEvent(trx, ctx, { type: 'apikey.create', event: `created API key ${masked}${named}${until}` });
     const [created] = await keysQuery(trx).where('api_keys.id', row.id);
     return toAccessToken(created);
   });
@@ -97,7 +97,7 @@ export async function deleteApiKey(db: Knex, audit: Audit & { actor: CurrentUser
       throw notFound('API key', isApiKey(keyOrId) ? maskApiKey(keyOrId) : keyOrId);
     }
     await trx('api_keys').where({ id: row.id }).delete();
-    await logEvent(trx, audit, 'apikey.delete', `deleted API key ${row.masked} of ${row.email}`, { client: row.client_name, user: row.email });
+    await logEvent(trx, audit, { type: 'apikey.delete', event: `deleted API key ${row.masked} of ${row.email}`, subject: { client: row.client_name, user: row.email } });
   });
 }
 
@@ -106,7 +106,7 @@ export async function revokeKeysOfUser(db: Knex, audit: Audit, userId: number): 
   return db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
     const revoked = await trx('api_keys').where({ user_id: userId }).delete();
-    await logEvent(trx, audit, 'apikey.revoke_all', `revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${user.email}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, { type: 'apikey.revoke_all', event: `revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${user.email}`, subject: { client: user.client.name, user: user.email } });
     return revoked;
   });
 }

@@ -29,7 +29,7 @@ export async function setIcon(ctx: ServiceContext, { appId, declaredType, data }
     await trx('app_icons').where({ app_id: appId }).delete();
     await trx('app_icons').insert({ app_id: appId, content_type: check.type, data });
     await trx('apps').where({ id: appId }).update({ icon_version: version });
-    await logEvent(trx, ctx, 'app.icon', `set the icon of app ${app.name}`);
+    await logEvent(trx, ctx, { type: 'app.icon', event: `set the icon of app ${app.name}` });
     return getApp(trx, appId);
   });
 }
@@ -40,7 +40,7 @@ export async function removeIcon(db: Knex, audit: Audit, appId: number): Promise
     if (app.icon === null) throw notFound('icon of app', appId);
     await trx('app_icons').where({ app_id: appId }).delete();
     await trx('apps').where({ id: appId }).update({ icon_version: null });
-    await logEvent(trx, audit, 'app.icon', `removed the icon of app ${app.name}`);
+    await logEvent(trx, audit, { type: 'app.icon', event: `removed the icon of app ${app.name}` });
   });
 }
 

@@ -143,7 +143,7 @@ export async function createApp(db: Knex, audit: Audit, input: AppFields): Promi
   const { name, url, description, doclink, category, requestable } = input;
   return await db.transaction(async (trx) => {
     const [row] = await trx('apps').insert({ name, url, description, doclink, category, requestable, created_at: Date.now() }).returning('id');
-    await logEvent(trx, audit, 'app.create', `created app ${name}`);
+    await logEvent(trx, audit, { type: 'app.create', event: `created app ${name}` });
     return getApp(trx, row.id);
   });
 }
@@ -158,7 +158,7 @@ export async function updateApp(db: Knex, audit: Audit, input: Omit<AppUpdate, '
     const changes = { name, url, description, doclink, category: category ?? before.category, requestable: requestable ?? before.requestable };
     await trx('apps').where({ id }).update(changes);
     const renamed = before.name === name ? '' : ` (was ${before.name})`;
-    await logEvent(trx, audit, 'app.update', `updated app ${name}${renamed}`);
+    await logEvent(trx, audit, { type: 'app.update', event: `updated app ${name}${renamed}` });
     return getApp(trx, id);
   });
 }
@@ -168,7 +168,7 @@ export async function deleteApp(db: Knex, audit: Audit, id: number): Promise<voi
   await db.transaction(async (trx) => {
     const app = await getApp(trx, id);
     await trx('apps').where({ id }).delete();
-    await logEvent(trx, audit, 'app.delete', `deleted app ${app.name}`);
+    await logEvent(trx, audit, { type: 'app.delete', event: `deleted app ${app.name}` });
   });
 }
 
@@ -192,7 +192,7 @@ export async function grantApp(ctx: ServiceContext, { userId, appId, expiresAt }
     const user = await getUser(trx, userId);
     const app = await getApp(trx, appId);
     await insertGrant(trx, { user, app, expiresAt });
-    await logEvent(trx, ctx, 'grant.add', `granted app ${app.name} to ${user.email}${expirySuffix(expiresAt)}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, ctx, { type: 'grant.add', event: `granted app ${app.name} to ${user.email}${expirySuffix(expiresAt)}`, subject: { client: user.client.name, user: user.email } });
   });
 }
 
@@ -218,7 +218,7 @@ export async function setGrantExpiry(ctx: ServiceContext, { userId, appId, expir
     const changed = await grantIsLive(trx('user_apps').where({ user_id: userId, app_id: appId }), now).update({ expires_at: expiresAt });
     if (changed === 0) throw notFound(`grant of app ${app.name} to user`, user.email);
     const what = expiresAt === null ? 'no longer expires' : `expires ${new Date(expiresAt).toISOString()}`;
-    await logEvent(trx, ctx, 'grant.update', `grant of app ${app.name} to ${user.email} ${what}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, ctx, { type: 'grant.update', event: `grant of app ${app.name} to ${user.email} ${what}`, subject: { client: user.client.name, user: user.email } });
   });
 }
 
@@ -228,7 +228,7 @@ export async function revokeApp(ctx: ServiceContext, { userId, appId }: { userId
     const app = await getApp(trx, appId);
     const removed = await grantIsLive(trx('user_apps').where({ user_id: userId, app_id: appId }), ctx.now()).delete();
     if (removed === 0) throw notFound(`grant of app ${app.name} to user`, user.email);
-    await logEvent(trx, ctx, 'grant.remove', `revoked app ${app.name} from ${user.email}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, ctx, { type: 'grant.remove', event: `revoked app ${app.name} from ${user.email}`, subject: { client: user.client.name, user: user.email } });
   });
 }
 

@@ -16,7 +16,7 @@ export async function getClient(db: Knex, id: number): Promise<Client> {
 /** Creates the client Admin (first start, or after it was deleted); answers its id. */
 export async function createAdminClient(db: Knex, audit: Audit): Promise<number> {
   const [row] = await db('clients').insert({ name: ADMIN_CLIENT_NAME, created_at: Date.now() }).returning('id');
-  await logEvent(db, audit, 'client.create', `created client ${ADMIN_CLIENT_NAME}`, { client: ADMIN_CLIENT_NAME, user: '' });
+  await logEvent(db, audit, { type: 'client.create', event: `created client ${ADMIN_CLIENT_NAME}`, subject: { client: ADMIN_CLIENT_NAME, user: '' } });
   return row.id;
 }
 
@@ -26,7 +26,7 @@ export async function createClient(ctx: ServiceContext, name: string): Promise<C
   if (lookalike) throw lookalike;
   return await ctx.db.transaction(async (trx) => {
     const [row] = await trx('clients').insert({ name, created_at: ctx.now() }).returning(['id', 'name']);
-    await logEvent(trx, ctx, 'client.create', `created client ${name}`, { client: name, user: '' });
+    await logEvent(trx, ctx, { type: 'client.create', event: `created client ${name}`, subject: { client: name, user: '' } });
     return { id: row.id, name: row.name };
   });
 }
@@ -45,7 +45,7 @@ export async function renameClient(ctx: ServiceContext, { id, name }: { id: numb
       throw new ApiError('forbidden', `client ${ADMIN_CLIENT_NAME} cannot be renamed: it holds the admins`);
     }
     await trx('clients').where({ id }).update({ name });
-    await logEvent(trx, ctx, 'client.update', `renamed client ${before.name} to ${name}`, { client: name, user: '' });
+    await logEvent(trx, ctx, { type: 'client.update', event: `renamed client ${before.name} to ${name}`, subject: { client: name, user: '' } });
     return { id, name };
   });
 }
@@ -59,6 +59,6 @@ export async function deleteClient(ctx: ServiceContext, id: number): Promise<voi
     }
     const { count } = (await trx('users').where({ client_id: id }).count({ count: '*' }).first()) as { count: number };
     await trx('clients').where({ id }).delete();
-    await logEvent(trx, ctx, 'client.delete', `deleted client ${client.name} with ${Number(count)} users`, { client: client.name, user: '' });
+    await logEvent(trx, ctx, { type: 'client.delete', event: `deleted client ${client.name} with ${Number(count)} users`, subject: { client: client.name, user: '' } });
   });
 }

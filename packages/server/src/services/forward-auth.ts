@@ -103,7 +103,7 @@ async function logDenial(deps: ForwardAuthDeps, question: VerifyQuestion, { acto
   const { text, sameAs } = typeof reason === 'string' ? { text: reason, sameAs: reason } : reason;
   try {
     const audit = { actor, ...question.client, apiKeyId: actor ? question.principal?.apiKeyId : undefined };
-    await logRepeated(deps.db, audit, 'verify.denied', { text: `forward auth denied: ${text}`, sameAs });
+    await logRepeated(deps.db, audit, { type: 'verify.denied', event: { text: `forward auth denied: ${text}`, sameAs } });
   } catch (error) {
     deps.logger.warn(`could not log a forward-auth denial (${sameAs})`, error);
   }

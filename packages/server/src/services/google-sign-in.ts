@@ -83,8 +83,8 @@ export async function finishGoogleSignIn(
     const known = translateDatabaseError(error);
     const event = `Google sign-in refused: ${known ? known.message : 'internal error'}`;
     // Before Google named anyone, anybody can repeat this at will: one row a minute per address.
-    if (subject.user === undefined) await logRepeated(db, audit, 'google.failure', event);
-    else await logEvent(db, audit, 'google.failure', event, subject);
+    if (subject.user === undefined) await logRepeated(db, audit, { type: 'google.failure', event: event });
+    else await logEvent(db, audit, { type: 'google.failure', event: event, subject: subject });
     throw known ?? error;
   }
 }

@@ -30,7 +30,7 @@ export async function removeExpiredGrants(db: Knex, now = Date.now(), limit = 50
       if (deleted === 0) return;
       removed++;
       const at = new Date(Number(grant.expires_at)).toISOString();
-      await logEvent(trx, SYSTEM, 'grant.expire', `grant of app ${grant.app} to ${grant.email} expired (${at}) and was removed`, { client: grant.client, user: grant.email });
+      await logEvent(trx, SYSTEM, { type: 'grant.expire', event: `grant of app ${grant.app} to ${grant.email} expired (${at}) and was removed`, subject: { client: grant.client, user: grant.email } });
     });
   }
   return removed;

@@ -113,7 +113,7 @@ export async function createInvite(
       await enqueueMail(withDb(ctx, trx), { kind: 'invite', to: invite.email, ...mail });
     }
     const how = input.send ? ' (link sent by mail)' : '';
-    await logEvent(trx, ctx, 'invite.create', `invited ${input.email} to client ${client.name}${how}`, { client: client.name, user: input.email });
+    await logEvent(trx, ctx, { type: 'invite.create', event: `invited ${input.email} to client ${client.name}${how}`, subject: { client: client.name, user: input.email } });
     return invite;
   });
 }
@@ -123,7 +123,7 @@ export async function deleteInvite(db: Knex, audit: Audit, id: number): Promise<
     const row: InviteRow | undefined = await invitesQuery(trx).where('invites.id', id).whereNull('invites.used_at').first();
     if (!row) throw notFound('registration token', id);
     await trx('invites').where({ id }).delete();
-    await logEvent(trx, audit, 'invite.delete', `deleted invite for ${row.email}`, { client: row.client_name, user: row.email });
+    await logEvent(trx, audit, { type: 'invite.delete', event: `deleted invite for ${row.email}`, subject: { client: row.client_name, user: row.email } });
   });
 }
 

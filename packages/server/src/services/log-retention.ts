@@ -44,7 +44,7 @@ export async function pruneLog(db: Knex, { retentionDays, now }: { retentionDays
     await sleep(pauseMs);
   }
   // The deletions are many small transactions by design; the entry sums them up.
-  if (removed > 0) await logEvent(db, SYSTEM, 'log.prune', `deleted ${removed} log entries older than ${retentionDays} days`, { client: '', user: '' });
+  if (removed > 0) await logEvent(db, SYSTEM, { type: 'log.prune', event: `deleted ${removed} log entries older than ${retentionDays} days`, subject: { client: '', user: '' } });
   await lease.finish(now);
   return removed;
 }

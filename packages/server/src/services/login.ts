@@ -104,7 +104,7 @@ export async function secondFactorLogin(
   // it, the losers' are left unused (services/sign-in.ts).
   const useCode = async (trx: Knex) => {
     const factor = await useSecondFactorCode(trx, secrets, { userId: user.id, code, now: Date.now() });
-    if (factor === 'recovery') await logEvent(trx, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
+    if (factor === 'recovery') await logEvent(trx, { actor: user, ...info }, { type: 'recovery.use', event: 'used a recovery code' });
     return factor;
   };
   return signInAttempt(deps, { subjects, about }, async () => {
@@ -139,14 +139,14 @@ export async function changePassword(
     return {
       ok: false,
       error: new ApiError('unauthenticated', 'the current password is wrong'),
-      refuse: (trx) => logRepeated(trx, audit, 'login.failure', 'password change refused: wrong current password'),
+      refuse: (trx) => logRepeated(trx, audit, { type: 'login.failure', event: 'password change refused: wrong current password' }),
     };
   });
   const passwordHash = await hasher.hash(next);
   await db.transaction(async (trx) => {
     await trx('users').where({ id: user.id }).update({ password_hash: passwordHash });
     const ended = await endSessionsOfUser(trx, user.id, sessionId);
-    await logEvent(trx, audit, 'password.change', `changed password (${ended} other sessions ended)`);
+    await logEvent(trx, audit, { type: 'password.change', event: `changed password (${ended} other sessions ended)` });
     await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'password-changed', email: user.email, origin: { ip: audit.ip, userAgent: audit.userAgent } });
   });
 }
@@ -225,6 +225,6 @@ const PORTAL_LOGOUT: LogoutEvent = { type: 'session.logout', text: 'logout' };
 export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, { sessionId, event = PORTAL_LOGOUT }: { sessionId: number | undefined; event?: LogoutEvent }): Promise<void> {
   await db.transaction(async (trx) => {
     if (sessionId !== undefined) await endSession(trx, sessionId);
-    await logEvent(trx, audit, event.type, event.text);
+    await logEvent(trx, audit, { type: event.type, event: event.text });
   });
 }

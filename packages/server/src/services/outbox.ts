@@ -149,9 +149,7 @@ export async function markFailed(db: Knex, { row, error, retrySeconds, now = Dat
         await logEvent(
           trx,
           { actor: null, ip: '', userAgent: '' },
-          'mail.failed',
-          `mail failed: ${row.subject} to ${row.recipient} after ${row.attempts} attempts (${lastError})`,
-          { user: row.recipient },
+          { type: 'mail.failed', event: `mail failed: ${row.subject} to ${row.recipient} after ${row.attempts} attempts (${lastError})`, subject: { user: row.recipient } },
         );
       }
       return changed === 1;

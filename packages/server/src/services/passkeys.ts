@@ -92,7 +92,7 @@ async function admitChallenge(db: Knex, policy: ChallengePolicy, info: Origin): 
   const rate: RateLimit = { kind: 'passkey-challenge', limit: policy.passkeyChallengesPerAddress, windowMs: CHALLENGE_MS };
   const hit = await hitRateLimit(db, rate, { subject: info.ip, now });
   if (hit.allowed) return;
-  await logRepeated(db, { actor: null, ...info }, 'login.blocked', 'passkey sign-in blocked: too many started from this address', `window ${hit.windowStart}`);
+  await logRepeated(db, { actor: null, ...info }, { type: 'login.blocked', event: 'passkey sign-in blocked: too many started from this address', group: `window ${hit.windowStart}` });
   const retryAfter = Math.max(1, Math.ceil((hit.windowStart + CHALLENGE_MS - now) / 1000));
   throw new ApiError('too_many_requests', `too many passkey sign-ins started from this address; try again in ${Math.ceil(retryAfter / 60)} minutes`, {
     retryAfter,
@@ -185,7 +185,7 @@ export async function registerPasskey(ctx: ServiceContext<MailPolicy> & { actor:
     if (await trx('passkeys').where({ credential_id: credential.id }).first('id')) throw new ApiError('conflict', 'this passkey is already registered');
     const [inserted] = await trx('passkeys').insert(row).returning('id');
     const id = typeof inserted === 'object' ? (inserted as { id: number }).id : (inserted as number);
-    await logEvent(trx, audit, 'passkey.add', `added passkey "${row.name}"`);
+    await logEvent(trx, audit, { type: 'passkey.add', event: `added passkey "${row.name}"` });
     await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-added', email: user.email, origin: audit, detail: `passkey "${row.name}"` });
     return present({ id, name: row.name, created_at: now });
   });
@@ -202,7 +202,7 @@ export async function renamePasskey(ctx: ServiceContext & { actor: CurrentUser }
   return ctx.db.transaction(async (trx) => {
     const row = await ownPasskey(trx, audit.actor.id, id);
     await trx('passkeys').where({ id }).update({ name });
-    await logEvent(trx, audit, 'passkey.rename', `renamed passkey "${row.name}" to "${name}"`);
+    await logEvent(trx, audit, { type: 'passkey.rename', event: `renamed passkey "${row.name}" to "${name}"` });
     return present({ ...row, name });
   });
 }
@@ -213,7 +213,7 @@ export async function deletePasskey(ctx: ServiceContext<MailPolicy> & { actor: C
   await ctx.db.transaction(async (trx) => {
     const row = await ownPasskey(trx, audit.actor.id, id);
     await trx('passkeys').where({ id }).delete();
-    await logEvent(trx, audit, 'passkey.remove', `removed passkey "${row.name}"`);
+    await logEvent(trx, audit, { type: 'passkey.remove', event: `removed passkey "${row.name}"` });
     await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-removed', email: audit.actor.email, origin: audit, detail: `passkey "${row.name}"` });
   });
 }

@@ -77,14 +77,14 @@ async function sendResetLink(ctx: ServiceContext<MailPolicy>, email: string): Pr
   // Known and unknown emails alike, so that the work and the answer are the same.
   if (!(await takeSlot(db, { kind: 'reset-email', subject: email, limit: RESET_LIMITS.perEmail, windowMs: RESET_LIMITS.emailWindowMs }))) {
     const event = `password reset not sent: ${RESET_LIMITS.perEmail} mails to this email in ${RESET_LIMITS.emailWindowMs / MINUTE_MS} minutes`;
-    await logRepeated(db, audit, 'password.reset_request', event, thisMinute(), { user: email });
+    await logRepeated(db, audit, { type: 'password.reset_request', event: event, group: thisMinute(), subject: { user: email } });
     return;
   }
   await db.transaction(async (trx) => {
     const now = ctx.now();
     const user: UserRow | undefined = await usersQuery(trx).where('users.email', email).first();
     if (!user) {
-      await logEvent(trx, audit, 'password.reset_request', 'password reset asked for an unknown email', { user: email });
+      await logEvent(trx, audit, { type: 'password.reset_request', event: 'password reset asked for an unknown email', subject: { user: email } });
       return;
     }
     const token = await newResetToken(trx, user.id, now);
@@ -92,10 +92,10 @@ async function sendResetLink(ctx: ServiceContext<MailPolicy>, email: string): Pr
     const mail = passwordReset({ email, link, minutes: RESET_TTL_MINUTES, at: now, origin: info, byAdmin: false });
     const sent = await enqueueMail({ db: trx, policy, now: Date.now }, { kind: 'password-reset', to: email, ...mail });
     if (sent) await markMailed(trx, token);
-    await logEvent(trx, audit, 'password.reset_request', sent ? 'password reset link sent by mail' : 'password reset asked (mail is not configured)', {
+    await logEvent(trx, audit, { type: 'password.reset_request', event: sent ? 'password reset link sent by mail' : 'password reset asked (mail is not configured)', subject: {
       client: user.client_name,
       user: email,
-    });
+    } });
   });
 }
 
@@ -111,7 +111,7 @@ export async function adminPasswordReset(ctx: ServiceContext<MailPolicy> & { act
     const mail = passwordReset({ email: user.email, link, minutes: RESET_TTL_MINUTES, at: now, origin: audit, byAdmin: true });
     const sent = await enqueueMail({ db: trx, policy, now: Date.now }, { kind: 'password-reset', to: user.email, ...mail });
     if (sent) await markMailed(trx, token);
-    await logEvent(trx, audit, 'password.reset_request', `made a password reset link for ${user.email}${sent ? ' (sent by mail)' : ''}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, { type: 'password.reset_request', event: `made a password reset link for ${user.email}${sent ? ' (sent by mail)' : ''}`, subject: { client: user.client.name, user: user.email } });
     return { link, sent };
   });
 }
@@ -170,7 +170,7 @@ async function useReset(ctx: ServiceContext<MailPolicy & SignInPolicy>, { reset,
     const apiKeys = { keys: await activeKeysOfUser(trx, row.id, now), link: accessTokensLink(policy.publicUrl) };
     await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'password-reset', email: row.email, origin: info, apiKeys });
     const user = toCurrentUser(row);
-    await logEvent(trx, { actor: user, ...info }, 'password.reset', 'password reset with a link from mail; every session ended');
+    await logEvent(trx, { actor: user, ...info }, { type: 'password.reset', event: 'password reset with a link from mail; every session ended' });
     return beginSignIn(withDb(ctx, trx), { user, method: 'password-reset' });
   });
 }

@@ -54,7 +54,7 @@ export async function confirmTotp(ctx: ServiceContext<MailPolicy> & { actor: Cur
     if (updated === 0) throw new ApiError('conflict', 'an authenticator app is already set up');
     await trx('recovery_codes').where({ user_id: user.id }).delete();
     await trx('recovery_codes').insert(codes.map((plain) => ({ user_id: user.id, code_hash: sha256(normalizeRecoveryCode(plain)) })));
-    await logEvent(trx, audit, 'mfa.enable', 'enabled authenticator app (10 recovery codes)');
+    await logEvent(trx, audit, { type: 'mfa.enable', event: 'enabled authenticator app (10 recovery codes)' });
     await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-added', email: user.email, origin: audit, detail: 'authenticator app' });
   });
   return codes;
@@ -104,7 +104,7 @@ export async function resetSecondFactors(ctx: ServiceContext<MailPolicy>, user: 
   await ctx.db.transaction(async (trx) => {
     const removed = await removeSecondFactors(trx, user.id);
     const ended = await endSessionsOfUser(trx, user.id);
-    await logEvent(trx, audit, 'mfa.reset', `reset two-factor of ${user.email} (${ended} sessions ended)`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, { type: 'mfa.reset', event: `reset two-factor of ${user.email} (${ended} sessions ended)`, subject: { client: user.client.name, user: user.email } });
     // From the admin's address (the audit's origin).
     if (removed.length > 0) await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-removed', email: user.email, origin: audit, detail: `${removed.join(' and ')}, by an administrator` });
   });

@@ -134,7 +134,7 @@ export async function endSessionsOfUser(db: Knex, userId: number, except?: numbe
 export async function revokeOwnSession(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number): Promise<boolean> {
   return db.transaction(async (trx) => {
     const ended = await trx('sessions').where({ id: sessionId, user_id: audit.actor.id }).delete();
-    if (ended > 0) await logEvent(trx, audit, 'session.revoke', `ended session ${sessionId}`);
+    if (ended > 0) await logEvent(trx, audit, { type: 'session.revoke', event: `ended session ${sessionId}` });
     return ended > 0;
   });
 }
@@ -143,7 +143,7 @@ export async function revokeOwnSession(db: Knex, audit: Audit & { actor: Current
 export async function revokeOtherOwnSessions(db: Knex, audit: Audit & { actor: CurrentUser }, keep: number | undefined): Promise<number> {
   return db.transaction(async (trx) => {
     const ended = await endSessionsOfUser(trx, audit.actor.id, keep);
-    await logEvent(trx, audit, 'session.revoke', `ended ${ended} other sessions`);
+    await logEvent(trx, audit, { type: 'session.revoke', event: `ended ${ended} other sessions` });
     return ended;
   });
 }

@@ -57,7 +57,7 @@ export function signInRegulator(db: Knex, policy: BruteForcePolicy, blocked?: { 
     counts: 'failures',
     banMs: policy.loginBanMinutes * MINUTE_MS,
     tooMany: tooManyAttempts,
-    blocked: blocked && (() => logRepeated(db, blocked.audit, 'login.blocked', 'login blocked: too many failed logins', undefined, blocked.about)),
+    blocked: blocked && (() => logRepeated(db, blocked.audit, { type: 'login.blocked', event: 'login blocked: too many failed logins', subject: blocked.about })),
   };
 }
 
@@ -86,7 +86,7 @@ export async function signInAttempt<T>(
       error: checked.error,
       refuse: async (trx, banned) => {
         if (refusal.pending) await failPendingSignIn(trx, refusal.pending);
-        await logEvent(trx, { actor: null, ...info }, refusal.type, refusal.event, refusal.about);
+        await logEvent(trx, { actor: null, ...info }, { type: refusal.type, event: refusal.event, subject: refusal.about });
         if (refusal.email && banned.some((each) => each.kind === 'email')) {
           await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'account-locked', email: refusal.email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
         }

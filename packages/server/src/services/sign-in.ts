@@ -165,7 +165,7 @@ export async function completeSignIn(
       const amr = amrOf(method, { ...proof, previousAmr: String(previous?.amr ?? '').split(' ') });
       const updated = await trx('sessions').where({ id: confirms, user_id: user.id }).andWhere('expires_at', '>', now).update({ signed_in_at: now, amr });
       if (updated === 0) throw new ApiError('unauthenticated', "only the signed-in user can confirm it's them; log in again");
-      await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, SIGN_IN_TYPES[method], event.filter(Boolean).join(' '));
+      await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, { type: SIGN_IN_TYPES[method], event: event.filter(Boolean).join(' ') });
     });
     return { token: '', user, confirmed: true };
   }
@@ -187,7 +187,7 @@ export async function completeSignIn(
       user_agent: info.userAgent.slice(0, 512),
       mfa_enrollment_required: restricted,
     });
-    await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, SIGN_IN_TYPES[method], event.filter(Boolean).join(' '));
+    await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, { type: SIGN_IN_TYPES[method], event: event.filter(Boolean).join(' ') });
   });
   return { token, user, restricted };
 }

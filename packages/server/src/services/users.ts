@@ -76,7 +76,7 @@ export async function deleteUser(db: Knex, audit: Audit, id: number): Promise<vo
   await db.transaction(async (trx) => {
     const user = await getUser(trx, id);
     await trx('users').where({ id }).delete();
-    await logEvent(trx, audit, 'user.delete', `deleted user ${user.email}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, { type: 'user.delete', event: `deleted user ${user.email}`, subject: { client: user.client.name, user: user.email } });
   });
 }
 
@@ -85,6 +85,6 @@ export async function endUserSessions(db: Knex, audit: Audit, id: number): Promi
   await db.transaction(async (trx) => {
     const user = await getUser(trx, id);
     const ended = await trx('sessions').where({ user_id: id }).delete();
-    await logEvent(trx, audit, 'session.end_all', `ended ${ended} sessions of ${user.email}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, { type: 'session.end_all', event: `ended ${ended} sessions of ${user.email}`, subject: { client: user.client.name, user: user.email } });
   });
 }
