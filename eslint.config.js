@@ -26,6 +26,37 @@ export default defineConfig([
     },
   },
   {
+    // Services take one context and one input (docs/architecture.md, "Services"): at most three
+    // parameters, so that a call cannot mix up the order of several handles, ids and flags.
+    files: ['packages/*/src/**/*.{ts,tsx}'],
+    rules: { '@typescript-eslint/max-params': ['error', { max: 3 }] },
+  },
+  {
+    // Not services, and not yet down to three parameters (the CLI's commands and handlers, the
+    // API client, config, direct reads, forward auth's HTTP answer): they follow file by
+    // file; take a file off this list when it passes.
+    files: [
+      'packages/cli/src/commands/apps.ts',
+      'packages/cli/src/commands/clients.ts',
+      'packages/cli/src/commands/users.ts',
+      'packages/cli/src/handlers/apps.ts',
+      'packages/cli/src/handlers/logs.ts',
+      'packages/cli/src/handlers/seed.ts',
+      'packages/cli/src/handlers/users.ts',
+      'packages/cli/src/resolve.ts',
+      'packages/core/src/client.ts',
+      'packages/server/src/config.ts',
+      'packages/server/src/db/direct-reads.ts',
+      'packages/server/src/forward-auth-http.ts',
+    ],
+    rules: { '@typescript-eslint/max-params': 'off' },
+  },
+  {
+    // The OpenID provider's adapter and clients and the Google sign-in: not yet down to three.
+    files: ['packages/server/src/oidc/adapter.ts', 'packages/server/src/oidc/clients.ts', 'packages/server/src/services/google-sign-in.ts'],
+    rules: { '@typescript-eslint/max-params': 'off' },
+  },
+  {
     files: ['packages/web/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
   },

@@ -95,7 +95,7 @@ export class Metrics {
   /** The text a scrape answers; under WORKERS, the whole instance's (cluster-peers.ts). */
   text: () => Promise<string> = () => this.registry.metrics();
 
-  observeRequest(method: string, route: string, status: number, durationMs: number): void {
+  observeRequest({ method, route, status, durationMs }: { method: string; route: string; status: number; durationMs: number }): void {
     this.requests.observe({ method, route, status: String(status) }, durationMs / 1000);
     if (route === VERIFY_ROUTE) this.decisions.inc({ decision: verifyDecision(status) });
     else if (route === LOGIN_ROUTE && method === 'POST') this.logins.inc({ outcome: loginOutcome(status) });

@@ -124,10 +124,10 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));
-    const pruner = startLogPruner(db, final.logRetentionDays, logger);
+    const pruner = startLogPruner(db, { retentionDays: final.logRetentionDays, logger });
     const sender = final.mail ? new MailSender(db, final.mail, logger) : undefined;
     sender?.start();
-    const grantExpiry = startGrantExpiry(db, logger, options.grantSweepMs ?? 5000, () => authCache.clear());
+    const grantExpiry = startGrantExpiry(db, logger, { intervalMs: options.grantSweepMs ?? 5000, onRemoved: () => authCache.clear() });
     return {
       url,
       server,

@@ -114,7 +114,7 @@ describe('GET /log/count from the day summary', () => {
     await insertRandom(300, 3);
     const before = await countEvents(db(), {});
     // The cutoff at noon of the third day: two days go, the third in part.
-    const pruned = await pruneLog(db(), 400, MIDNIGHT + 2 * DAY + DAY / 2 + 400 * DAY, { pauseMs: 0, batchSize: 50 });
+    const pruned = await pruneLog(db(), { retentionDays: 400, now: MIDNIGHT + 2 * DAY + DAY / 2 + 400 * DAY }, { pauseMs: 0, batchSize: 50 });
     expect(pruned).toBeGreaterThan(0);
     // One entry less per pruned entry, and one more: the entry saying how many went.
     expect(await countEvents(db(), {})).toBe(before - pruned! + 1);
@@ -124,7 +124,7 @@ describe('GET /log/count from the day summary', () => {
     await expectSummaryOfEntries();
 
     // A cutoff at an exact midnight, a day later.
-    expect(await pruneLog(db(), 400, MIDNIGHT + 4 * DAY + 400 * DAY, { pauseMs: 0 })).toBeGreaterThan(0);
+    expect(await pruneLog(db(), { retentionDays: 400, now: MIDNIGHT + 4 * DAY + 400 * DAY }, { pauseMs: 0 })).toBeGreaterThan(0);
     await expectSameCounts(100, 9);
     await expectSummaryOfEntries();
   });
@@ -133,7 +133,7 @@ describe('GET /log/count from the day summary', () => {
     const filter = { type: 'verify.denied', fromMs: Math.floor(Date.now() / DAY) * DAY - DAY };
     const before = await countEvents(db(), filter);
     const audit = { actor: null, ip: '192.0.2.44', userAgent: 'test' };
-    for (let i = 0; i < 3; i++) await logRepeated(db(), audit, 'verify.denied', 'forward auth denied: not logged in, for app counts', 'the same group');
+    for (let i = 0; i < 3; i++) await logRepeated(db(), audit, { type: 'verify.denied', event: 'forward auth denied: not logged in, for app counts', group: 'the same group' });
     expect(await db()('auth_log').where({ ip: '192.0.2.44' }).pluck('count')).toEqual([3]);
     expect(await countEvents(db(), filter)).toBe(before + 1);
     expect(await countEvents(db(), {})).toBe(await plainCount({}));

@@ -252,23 +252,23 @@ describe('LOG_RETENTION_DAYS', () => {
     ]);
     const before = await portal.admin.logs.count();
     // Everything else in this portal's log is recent, so it stays.
-    expect(await pruneLog(db(), 400, NOW, { batchSize: 5, pauseMs: 0, holder: 'a' })).toBe(24);
+    expect(await pruneLog(db(), { retentionDays: 400, now: NOW }, { batchSize: 5, pauseMs: 0, holder: 'a' })).toBe(24);
     expect(await portal.admin.logs.count({ client: tag })).toEqual({ total: 2 });
     const [entry] = await portal.admin.logs.page(1, 1, { type: 'log.prune' });
     expect(entry).toMatchObject({ type: 'log.prune', actor: '', event: 'deleted 24 log entries older than 400 days' });
     expect((await portal.admin.logs.count()).total).toBe(before.total - 24 + 1);
     // Not due again within a day, by this instance or another.
     await insert([{ at: NOW - 500 * DAY, type: 'login.success', client: tag }]);
-    expect(await pruneLog(db(), 400, NOW + 60_000, { holder: 'a' })).toBeNull();
-    expect(await pruneLog(db(), 400, NOW + 60_000, { holder: 'b' })).toBeNull();
-    expect(await pruneLog(db(), 400, NOW + DAY, { holder: 'b', pauseMs: 0 })).toBe(1);
-    expect(await pruneLog(db(), 0, NOW + 10 * DAY, { holder: 'b' })).toBeNull();
+    expect(await pruneLog(db(), { retentionDays: 400, now: NOW + 60_000 }, { holder: 'a' })).toBeNull();
+    expect(await pruneLog(db(), { retentionDays: 400, now: NOW + 60_000 }, { holder: 'b' })).toBeNull();
+    expect(await pruneLog(db(), { retentionDays: 400, now: NOW + DAY }, { holder: 'b', pauseMs: 0 })).toBe(1);
+    expect(await pruneLog(db(), { retentionDays: 0, now: NOW + 10 * DAY }, { holder: 'b' })).toBeNull();
   });
 
   it('runs on one instance at a time', async () => {
     const tag = unique('race');
     await insert(Array.from({ length: 30 }, (_, i) => ({ at: NOW + 30 * DAY - 401 * DAY - i, type: 'login.success', client: tag })));
-    const runs = await Promise.all(['x', 'y', 'z'].map((holder) => pruneLog(db(), 400, NOW + 30 * DAY, { batchSize: 4, pauseMs: 1, holder })));
+    const runs = await Promise.all(['x', 'y', 'z'].map((holder) => pruneLog(db(), { retentionDays: 400, now: NOW + 30 * DAY }, { batchSize: 4, pauseMs: 1, holder })));
     // (31 with the first test's entry that has aged past the retention by then.)
     expect(runs.filter((removed) => removed !== null)).toEqual([31]);
     expect(await portal.admin.logs.count({ client: tag })).toEqual({ total: 0 });

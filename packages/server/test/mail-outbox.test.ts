@@ -54,7 +54,7 @@ describe('delivery', () => {
   it('delivers a queued mail with the configured sender, through SMTP AUTH, and keeps no body', async () => {
     const to = `${unique('to')}@example.com`;
     const mail = message(to);
-    await portal.deps.db.transaction((trx) => enqueueMail(trx, portal.deps.config, mail));
+    await portal.deps.db.transaction((trx) => enqueueMail({ db: trx, policy: portal.deps.config, now: Date.now }, mail));
     const [arrived] = await smtp.waitFor(to);
     expect(arrived.subject).toBe(mail.subject);
     expect(arrived.parsed.from?.value[0]).toMatchObject({ name: 'Tools Portal', address: 'tools@example.com' });
@@ -73,7 +73,7 @@ describe('delivery', () => {
     const to = `${unique('rolled-back')}@example.com`;
     await expect(
       portal.deps.db.transaction(async (trx) => {
-        await enqueueMail(trx, portal.deps.config, message(to));
+        await enqueueMail({ db: trx, policy: portal.deps.config, now: Date.now }, message(to));
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
@@ -90,7 +90,7 @@ describe('delivery', () => {
 describe('without SMTP_URL', () => {
   const portal = useTestPortal();
   it('queues nothing and the queue is empty', async () => {
-    expect(await enqueueMail(portal.deps.db, portal.deps.config, message('nobody@example.com'))).toBe(false);
+    expect(await enqueueMail({ db: portal.deps.db, policy: portal.deps.config, now: Date.now }, message('nobody@example.com'))).toBe(false);
     expect(await portal.admin.mail.list()).toEqual([]);
   });
 });
@@ -118,7 +118,7 @@ describe('an SMTP outage with two instances on one database', () => {
     const count = 30;
     for (let i = 0; i < count; i++) {
       const portal = i % 2 === 0 ? a : b;
-      await portal.deps.db.transaction((trx) => enqueueMail(trx, portal.deps.config, message(to(i), `outage mail ${i}`)));
+      await portal.deps.db.transaction((trx) => enqueueMail({ db: trx, policy: portal.deps.config, now: Date.now }, message(to(i), `outage mail ${i}`)));
     }
     // Both senders have tried and failed (a last error on every row), and nothing was lost.
     // (The admin's sign-in on B, a browser new to the account, queued a notice of its own.)
@@ -152,13 +152,13 @@ describe('giving up', () => {
     // Queued "in the future", out of reach of the running sender; the clock is passed by hand.
     const start = Date.now() + 10 * GIVE_UP_AFTER_MS;
     const to = `${unique('give-up')}@example.com`;
-    await enqueueMail(db, portal.deps.config, message(to, 'will fail'), start);
+    await enqueueMail({ db, policy: portal.deps.config, now: () => start }, message(to, 'will fail'));
 
     const [first] = await claimDue(db, 10, start);
     expect(first).toMatchObject({ recipient: to, attempts: 1, status: 'sending' });
     // A second sender finds nothing to claim while the first holds the row.
     expect(await claimDue(db, 10, start)).toEqual([]);
-    expect(await markFailed(db, first, 'connection refused', 60, start)).toBe(false);
+    expect(await markFailed(db, { row: first, error: 'connection refused', retrySeconds: 60, now: start })).toBe(false);
     let row = await db('mail_outbox').where({ id: first.id }).first();
     expect(row).toMatchObject({ status: 'queued', last_error: 'connection refused' });
     expect(Number(row.next_attempt_at)).toBe(start + 60_000);
@@ -166,7 +166,7 @@ describe('giving up', () => {
     const late = start + GIVE_UP_AFTER_MS;
     const [last] = await claimDue(db, 10, late);
     expect(last.id).toBe(first.id);
-    expect(await markFailed(db, last, 'connection refused', 60, late)).toBe(true);
+    expect(await markFailed(db, { row: last, error: 'connection refused', retrySeconds: 60, now: late })).toBe(true);
     row = await db('mail_outbox').where({ id: first.id }).first();
     expect(row).toMatchObject({ status: 'failed', attempts: 2, text_body: null, html_body: null });
     expect(await claimDue(db, 10, late + GIVE_UP_AFTER_MS)).toEqual([]);
@@ -178,7 +178,7 @@ describe('giving up', () => {
     const db = portal.deps.db;
     const start = Date.now() + 20 * GIVE_UP_AFTER_MS;
     const to = `${unique('lease')}@example.com`;
-    await enqueueMail(db, portal.deps.config, message(to), start);
+    await enqueueMail({ db, policy: portal.deps.config, now: () => start }, message(to));
     const [claimed] = await claimDue(db, 10, start);
     expect(await claimDue(db, 10, start + 60_000)).toEqual([]);
     const [again] = await claimDue(db, 10, start + 10 * 60_000);
@@ -189,10 +189,10 @@ describe('giving up', () => {
     const db = portal.deps.db;
     const start = Date.now() + 40 * GIVE_UP_AFTER_MS;
     const [sent, queued] = [`${unique('old-sent')}@example.com`, `${unique('old-queued')}@example.com`];
-    await enqueueMail(db, portal.deps.config, message(sent), start);
+    await enqueueMail({ db, policy: portal.deps.config, now: () => start }, message(sent));
     const row = (await claimDue(db, 10, start)).find((claimed) => claimed.recipient === sent)!;
     await markSent(db, row, start);
-    await enqueueMail(db, portal.deps.config, message(queued), start + KEEP_DONE_MS * 2);
+    await enqueueMail({ db, policy: portal.deps.config, now: () => start + KEEP_DONE_MS * 2 }, message(queued));
     await pruneOutbox(db, start + KEEP_DONE_MS - 1);
     expect(await db('mail_outbox').whereIn('recipient', [sent, queued]).pluck('recipient')).toHaveLength(2);
     await pruneOutbox(db, start + KEEP_DONE_MS + 1);

@@ -27,10 +27,10 @@ describe('RFC 6238 test vectors (SHA-1)', () => {
   it.each(vectors)('at %i s the code is %s (8 digits; 6 digits are its last six)', (seconds, code) => {
     expect(totpCode(secret, seconds * 1000, 8)).toBe(code);
     expect(totpCode(secret, seconds * 1000)).toBe(code.slice(2));
-    expect(totpStep(secret, code.slice(2), seconds * 1000)).toBe(Math.floor(seconds / 30));
+    expect(totpStep(secret, code.slice(2), { timestamp: seconds * 1000 })).toBe(Math.floor(seconds / 30));
     // One step of drift either way, not two.
-    expect(totpStep(secret, code.slice(2), (seconds + 30) * 1000)).toBe(Math.floor(seconds / 30));
-    expect(totpStep(secret, code.slice(2), (seconds + 61) * 1000)).toBeUndefined();
+    expect(totpStep(secret, code.slice(2), { timestamp: (seconds + 30) * 1000 })).toBe(Math.floor(seconds / 30));
+    expect(totpStep(secret, code.slice(2), { timestamp: (seconds + 61) * 1000 })).toBeUndefined();
   });
 });
 

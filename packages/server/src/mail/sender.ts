@@ -95,7 +95,7 @@ export class MailSender {
       });
     } catch (error) {
       const message = (error as Error).message || String(error);
-      const gaveUp = await markFailed(this.db, row, message, this.config.retrySeconds);
+      const gaveUp = await markFailed(this.db, { row, error: message, retrySeconds: this.config.retrySeconds });
       this.logger.warn(`mail ${row.id} to ${row.recipient}: attempt ${row.attempts} failed${gaveUp ? ', given up' : ''}: ${message}`);
       return;
     }

@@ -37,15 +37,11 @@ function render(subject: string, blocks: Block[]): RenderedMail {
   return { subject: oneLine(subject), text: `${text}\n`, html };
 }
 
+import type { Origin } from '../services/context.js';
+
 /** A moment as people read it in a mail: `2026-11-23 14:05 UTC`. */
 function formatWhen(at: number | Date): string {
   return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-/** Where a request came from, as the notices say it. */
-export interface Origin {
-  ip: string;
-  userAgent: string;
 }
 
 // A user agent is whatever the caller sent: kept to plain characters and no URL that a mail

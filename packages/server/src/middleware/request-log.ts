@@ -39,7 +39,7 @@ function requestLogLevel(route: string, status: number): 'debug' | 'info' {
 }
 
 export function recordRequest(logger: Logger, metrics: Metrics, finished: Finished): void {
-  metrics.observeRequest(finished.method, finished.route, finished.status, finished.durationMs);
+  metrics.observeRequest(finished);
   const level = requestLogLevel(finished.route, finished.status);
   if (logger.enabled(level)) {
     logger[level]('request', {

@@ -15,12 +15,12 @@ export async function afterProviderRoute(deps: OidcDeps, ctx: KoaContextWithOIDC
     const location = ctx.response.get('location');
     const issued = ctx.status === 303 && location && new URL(location, deps.config.publicUrl).searchParams.has('code');
     const formPost = ctx.status === 200 && ctx.oidc.params?.response_mode === 'form_post';
-    if (issued || formPost) await logEvent(deps.db, audit, 'oidc.signin', `signed in to app ${ctx.oidc.client.clientId} (OpenID Connect)`);
+    if (issued || formPost) await logEvent(deps.db, audit, { type: 'oidc.signin', event: `signed in to app ${ctx.oidc.client.clientId} (OpenID Connect)` });
     if (formPost) withFormAction(ctx, String(ctx.oidc.params?.redirect_uri ?? ''));
   }
   if (route === 'end_session_confirm' && ctx.oidc.params?.logout && principal && ctx.status === 303) {
     const app = ctx.oidc.client ? ` from app ${ctx.oidc.client.clientId}` : '';
-    await logout(deps.db, { ...audit, actor: principal.user }, principal.sessionId, { type: 'oidc.logout', text: `logged out (OpenID Connect logout${app})` });
+    await logout(deps.db, { ...audit, actor: principal.user }, { sessionId: principal.sessionId, event: { type: 'oidc.logout', text: `logged out (OpenID Connect logout${app})` } });
     deps.authCache.clear();
     ctx.append('Set-Cookie', clearPortalCookie(deps.config.secureCookies));
   }

@@ -71,7 +71,7 @@ export async function enableClient(db: Knex, audit: Audit, appId: number, input:
     const before = await trx('oidc_clients').where({ app_id: appId }).first('app_id');
     if (before) await trx('oidc_clients').where({ app_id: appId }).update(row);
     else await trx('oidc_clients').insert({ ...row, created_at: now });
-    await logEvent(trx, audit, 'oidc.client', `${before ? 'replaced' : 'enabled'} OpenID Connect for app ${app.name}${secret ? ' (new client secret)' : ' (public client)'}`);
+    await logEvent(trx, audit, { type: 'oidc.client', event: `${before ? 'replaced' : 'enabled'} OpenID Connect for app ${app.name}${secret ? ' (new client secret)' : ' (public client)'}` });
     const stored: ClientRow = await clientsQuery(trx).where('oidc_clients.app_id', appId).first();
     return { ...present(stored, publicUrl), ...(secret ? { client_secret: secret } : {}) };
   });
@@ -90,7 +90,7 @@ export async function disableClient(db: Knex, audit: Audit, appId: number): Prom
     const app = await getApp(trx, appId);
     const deleted = await trx('oidc_clients').where({ app_id: appId }).delete();
     if (deleted === 0) throw notFound('OpenID Connect client of app', app.name);
-    await logEvent(trx, audit, 'oidc.client', `turned off OpenID Connect for app ${app.name}`);
+    await logEvent(trx, audit, { type: 'oidc.client', event: `turned off OpenID Connect for app ${app.name}` });
   });
 }
 

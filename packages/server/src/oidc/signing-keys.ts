@@ -108,7 +108,7 @@ export async function rotateSigningKeys(db: Knex, secrets: SecretBox, audit: Aud
   await db.transaction(async (trx) => {
     await trx('oidc_signing_keys').whereNull('retired_at').update({ retired_at: now });
     const kids = await insertKeys(trx, secrets, now);
-    await logEvent(trx, audit, 'oidc.keys', `rotated the OpenID Connect signing keys (new keys ${kids.join(', ')})`);
+    await logEvent(trx, audit, { type: 'oidc.keys', event: `rotated the OpenID Connect signing keys (new keys ${kids.join(', ')})` });
   });
   const set = await loadKeySet(db, secrets, now);
   return { signing: set.signing, published: set.published };

@@ -1,6 +1,6 @@
 import { accessRequestAnswer, accessRequestInput, approveInput, denyInput, z } from '@tools-portal/core';
 import * as requests from '../services/access-requests.js';
-import { actorOf, auditOf, route, type RouteSpec } from './route.js';
+import { actorContext, actorOf, route, type RouteSpec } from './route.js';
 
 export const accessRequestRoutes: RouteSpec[] = [
   route({
@@ -20,8 +20,8 @@ export const accessRequestRoutes: RouteSpec[] = [
     response: { status: 201, schema: accessRequestAnswer },
     access: 'user',
     summary: 'Ask for a requestable app: {appid, reason}; 404 if not requestable, 409 if granted or already asked',
-    async handler({ body }, ctx, { db, config }) {
-      return requests.createRequest(db, auditOf(ctx), body.appid, body.reason, config);
+    async handler({ body }, ctx, deps) {
+      return requests.createRequest(actorContext(ctx, deps), { appId: body.appid, reason: body.reason });
     },
   }),
   route({
@@ -31,8 +31,8 @@ export const accessRequestRoutes: RouteSpec[] = [
     response: { schema: accessRequestAnswer },
     access: 'admin',
     summary: 'Approve an open access request, granting the app: {expires?}',
-    async handler({ params, body }, ctx, { db, config }) {
-      return requests.approveRequest(db, auditOf(ctx), params.id, body.expires, config);
+    async handler({ params, body }, ctx, deps) {
+      return requests.approveRequest(actorContext(ctx, deps), { id: params.id, expiresAt: body.expires });
     },
   }),
   route({
@@ -42,8 +42,8 @@ export const accessRequestRoutes: RouteSpec[] = [
     response: { schema: accessRequestAnswer },
     access: 'admin',
     summary: 'Deny an open access request: {reason?}',
-    async handler({ params, body }, ctx, { db, config }) {
-      return requests.denyRequest(db, auditOf(ctx), params.id, body.reason, config);
+    async handler({ params, body }, ctx, deps) {
+      return requests.denyRequest(actorContext(ctx, deps), { id: params.id, reason: body.reason });
     },
   }),
 ];

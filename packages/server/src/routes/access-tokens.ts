@@ -1,6 +1,6 @@
 import { accessTokenAnswer, accessTokenInput } from '@tools-portal/core';
 import { createApiKey, deleteApiKey } from '../services/api-keys.js';
-import { auditOf, route, type RouteSpec } from './route.js';
+import { actorContext, auditOf, route, type RouteSpec } from './route.js';
 
 // Keys mint and delete keys only from a session (docs/security.md): a leaked key must not be able
 // to make a second one that outlives its own deletion.
@@ -13,8 +13,8 @@ export const accessTokenRoutes: RouteSpec[] = [
     access: 'user',
     sessionOnly: true,
     summary: 'Register an API key the caller generated (apikey- and 100 letters or digits), with an optional body {name?, expires?} (expires: ISO 8601, in the future)',
-    async handler({ params, body }, ctx, { db }) {
-      return createApiKey(db, auditOf(ctx), params.token, body);
+    async handler({ params, body }, ctx, deps) {
+      return createApiKey(actorContext(ctx, deps), { ...body, key: params.token });
     },
   }),
   route({

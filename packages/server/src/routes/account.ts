@@ -5,11 +5,11 @@
  */
 import { ApiError, codeInput, meAnswer, passkeyAnswer, recoveryCodesAnswer, totpEnrolmentAnswer, userSessionAnswer, webAuthnOptionsAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z, type WebAuthnOptions } from '@tools-portal/core';
 import { changePassword } from '../services/login.js';
-import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, relyingPartyOf, renamePasskey } from '../services/passkeys.js';
+import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from '../services/passkeys.js';
 import { confirmTotp, resetSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/second-factors.js';
 import { liftRestriction, listSessionsOfUser, revokeOtherOwnSessions, revokeOwnSession } from '../services/sessions.js';
 import { getUser } from '../services/users.js';
-import { actorOf, auditOf, principalOf, route, type RouteSpec } from './route.js';
+import { actorContext, actorOf, auditOf, principalOf, route, type RouteSpec } from './route.js';
 
 export const accountRoutes: RouteSpec[] = [
   route({
@@ -46,9 +46,9 @@ export const accountRoutes: RouteSpec[] = [
     duringEnrolment: true,
     summary: 'Turn the authenticator app on with a code: {Code} answers {recoveryCodes} (shown this once)',
     body: codeInput,
-    async handler({ body }, ctx, { db, secrets, config }) {
-      const recoveryCodes = await confirmTotp(db, secrets, config, auditOf(ctx), body.Code.replace(/\s+/g, ''), Date.now());
-      await liftRestriction(db, principalOf(ctx)?.sessionId);
+    async handler({ body }, ctx, deps) {
+      const recoveryCodes = await confirmTotp({ ...actorContext(ctx, deps), secrets: deps.secrets }, body.Code.replace(/\s+/g, ''));
+      await liftRestriction(deps.db, principalOf(ctx)?.sessionId);
       return { recoveryCodes };
     },
   }),
@@ -60,8 +60,8 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     duringEnrolment: true,
     summary: 'WebAuthn registration options for adding a passkey (the challenge lasts 5 minutes, used once)',
-    async handler(_input, ctx, { db, config }) {
-      return (await passkeyRegistrationOptions(db, config, relyingPartyOf(config.publicUrl), actorOf(ctx))) as WebAuthnOptions;
+    async handler(_input, ctx, deps) {
+      return (await passkeyRegistrationOptions(actorContext(ctx, deps))) as WebAuthnOptions;
     },
   }),
   route({
@@ -73,9 +73,9 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     duringEnrolment: true,
     summary: 'Register a passkey: {response, name?} answers 201 {id, name, createdTimestamp}; lifts an MFA_REQUIRED restriction of this session',
-    async handler({ body }, ctx, { db, config }) {
-      const passkey = await registerPasskey(db, relyingPartyOf(config.publicUrl), config, auditOf(ctx), body.response, body.name);
-      await liftRestriction(db, principalOf(ctx)?.sessionId);
+    async handler({ body }, ctx, deps) {
+      const passkey = await registerPasskey(actorContext(ctx, deps), body);
+      await liftRestriction(deps.db, principalOf(ctx)?.sessionId);
       return passkey;
     },
   }),
@@ -100,8 +100,8 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     duringEnrolment: true,
     summary: "Rename one of the caller's passkeys: {name}",
-    async handler({ params, body }, ctx, { db }) {
-      return renamePasskey(db, auditOf(ctx), params.id, body.name);
+    async handler({ params, body }, ctx, deps) {
+      return renamePasskey(actorContext(ctx, deps), { id: params.id, name: body.name });
     },
   }),
   route({
@@ -112,8 +112,8 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     duringEnrolment: true,
     summary: "Delete one of the caller's passkeys",
-    async handler({ params }, ctx, { db, config }) {
-      await deletePasskey(db, config, auditOf(ctx), params.id);
+    async handler({ params }, ctx, deps) {
+      await deletePasskey(actorContext(ctx, deps), params.id);
     },
   }),
   route({
@@ -161,7 +161,7 @@ export const accountRoutes: RouteSpec[] = [
     body: passwordChangeInput,
     response: { status: 204 },
     async handler({ body }, ctx, deps) {
-      await changePassword({ db: deps.db, hasher: deps.hasher, policy: deps.config }, auditOf(ctx), principalOf(ctx)?.sessionId, body.Password, body.NewPassword);
+      await changePassword({ ...actorContext(ctx, deps), hasher: deps.hasher }, { sessionId: principalOf(ctx)?.sessionId, current: body.Password, next: body.NewPassword });
     },
   }),
   route({
@@ -171,8 +171,8 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     summary: "Remove every second factor of a user and end their sessions (admin)",
     response: { status: 204 },
-    async handler({ params }, ctx, { db, config }) {
-      await resetSecondFactors(db, config, auditOf(ctx), await getUser(db, params.id));
+    async handler({ params }, ctx, deps) {
+      await resetSecondFactors(actorContext(ctx, deps), await getUser(deps.db, params.id));
     },
   }),
 ];

@@ -4,7 +4,7 @@ import { readIcon, removeIcon, setIcon } from '../services/app-icons.js';
 import * as apps from '../services/apps.js';
 import { MAX_ICON_BYTES } from '../services/icon-images.js';
 import { usersOfApp } from '../services/users.js';
-import { actorOf, auditOf, rawBody, route, type RouteSpec } from './route.js';
+import { actorContext, actorOf, auditOf, rawBody, route, type RouteSpec } from './route.js';
 
 export const appRoutes: RouteSpec[] = [
   route({
@@ -77,8 +77,8 @@ export const appRoutes: RouteSpec[] = [
     response: { status: 204 },
     access: 'admin',
     summary: 'Remove a user from an app',
-    async handler({ params }, ctx, { db }) {
-      await apps.revokeApp(db, auditOf(ctx), params.userid, params.appid);
+    async handler({ params }, ctx, deps) {
+      await apps.revokeApp(actorContext(ctx, deps), { userId: params.userid, appId: params.appid });
     },
   }),
   route({
@@ -89,8 +89,8 @@ export const appRoutes: RouteSpec[] = [
     // Not JSON: the image's bytes, judged by their content (services/icon-images.ts).
     body: rawBody('icon', MAX_ICON_BYTES, ['image/png', 'image/jpeg', 'image/webp']),
     response: { schema: appAnswer },
-    async handler({ params, body }, ctx, { db }) {
-      return setIcon(db, auditOf(ctx), params.id, ctx.get('content-type'), body);
+    async handler({ params, body }, ctx, deps) {
+      return setIcon(actorContext(ctx, deps), { appId: params.id, declaredType: ctx.get('content-type'), data: body });
     },
   }),
   route({
@@ -111,8 +111,8 @@ export const appRoutes: RouteSpec[] = [
     // `v` names the version the URL was made for; anything else (or a repeated v) is not current.
     query: z.object({ v: z.string().optional().catch(undefined).describe("the icon's version, from the app's icon path") }),
     response: { content: ['image/png', 'image/jpeg', 'image/webp'], description: 'the icon' },
-    async handler({ params, query }, ctx, { db }) {
-      const icon = (await apps.mayUseAppNow(db, actorOf(ctx), params.id)) ? await readIcon(db, params.id) : undefined;
+    async handler({ params, query }, ctx, deps) {
+      const icon = (await apps.mayUseAppNow(actorContext(ctx, deps), params.id)) ? await readIcon(deps.db, params.id) : undefined;
       if (!icon) throw notFound('icon of app', params.id);
       ctx.set('Content-Type', icon.contentType);
       ctx.set('X-Content-Type-Options', 'nosniff');

@@ -1,18 +1,31 @@
 import { ApiError, forgotPasswordInput, invalidInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, mfaChallengeAnswer, passwordAnswer, webAuthnOptionsAnswer, type LoginAnswer, type MfaChallenge, type WebAuthnOptions } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { credentialOf } from '../middleware/auth.js';
-import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginDeps } from '../services/login.js';
+import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginContext, type SignInBrowser } from '../services/login.js';
 import { rememberDevice } from '../services/login-devices.js';
-import { passkeyAuthenticationOptions, passkeyLogin, relyingPartyOf } from '../services/passkeys.js';
+import { passkeyAuthenticationOptions, passkeyLogin } from '../services/passkeys.js';
 import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
 import { redirectAfterSignIn } from '../services/redirects.js';
-import type { ClientInfo } from '../services/sessions.js';
+import type { SecretBox } from '../services/secret-box.js';
 import { beginStepUp, isPending, type SignedIn, type SignInOutcome } from '../services/sign-in.js';
 import type { Context } from 'koa';
-import { actorOf, auditOf, clientInfo, principalOf, route, type Deps, type RouteSpec } from './route.js';
+import { actorOf, auditOf, clientInfo, principalOf, route, serviceContext, type Deps, type RouteSpec } from './route.js';
 
 /** A way in; `confirms` is the signed-in session that `Confirm: true` confirms (Confirm it's you, docs/oidc.md). */
-type SignIn<Input, Outcome> = (deps: Deps, info: ClientInfo, input: Input, deviceId: string | undefined, confirms: number | undefined) => Promise<Outcome & { deviceId?: string }>;
+type SignIn<Input, Outcome> = (ctx: SignInContext, input: Input, browser: SignInBrowser) => Promise<Outcome & { deviceId?: string }>;
+
+/** A sign-in's services context: anonymous, from this request's origin, with the hasher and the secret box. */
+type SignInContext = LoginContext & { policy: Deps['config']; secrets: SecretBox };
+
+const signInContext = (ctx: Context, deps: Deps): SignInContext => ({
+  db: deps.db,
+  policy: deps.config,
+  now: Date.now,
+  actor: null,
+  ...clientInfo(ctx),
+  hasher: deps.hasher,
+  secrets: deps.secrets,
+});
 type SignInRoute<Input, Answer> = (input: { body: Input }, ctx: Context, deps: Deps) => Promise<Answer>;
 
 /**
@@ -33,13 +46,13 @@ function signInHandler<Input extends SignInInput>(signIn: SignIn<Input, SignInOu
     if (confirming && typeof body.Email === 'string' && body.Email.trim().toLowerCase() !== confirming.email) {
       throw invalidInput('Email', 'must be the email of the signed-in user');
     }
-    const outcome = await signIn(deps, clientInfo(ctx), body, ctx.cookies.get(DEVICE_COOKIE), confirming?.sessionId);
+    const outcome = await signIn(signInContext(ctx, deps), body, { deviceId: ctx.cookies.get(DEVICE_COOKIE), confirms: confirming?.sessionId });
     if (outcome.deviceId) setDeviceCookie(ctx, deps.config, outcome.deviceId);
     if (isPending(outcome)) return { mfa: outcome.mfa };
     // A confirmation (here or through its pending second factor) keeps the session and its cookie.
     const token = outcome.confirmed ? (credentialOf(ctx)?.token ?? '') : outcome.token;
     if (!outcome.confirmed) setSessionCookie(ctx, deps.config, token);
-    return { accesstoken: token, redirect: await redirectAfterSignIn(deps.db, deps.config.publicOrigin, body.redirect, outcome.user) };
+    return { accesstoken: token, redirect: await redirectAfterSignIn(deps.db, { portalOrigin: deps.config.publicOrigin, target: body.redirect, user: outcome.user }) };
   };
 }
 
@@ -52,8 +65,6 @@ function confirmedSession(ctx: Context): { sessionId: number; email: string } {
   return { sessionId: principal.sessionId, email: principal.user.email };
 }
 
-const loginDeps = (deps: Deps): LoginDeps => ({ db: deps.db, hasher: deps.hasher, policy: deps.config });
-
 export const authRoutes: RouteSpec[] = [
   route({
     method: 'POST',
@@ -62,7 +73,7 @@ export const authRoutes: RouteSpec[] = [
     response: { schema: passwordAnswer },
     access: 'public',
     summary: "Log in: {Email, Password, redirect?, Confirm?} answers {accesstoken, redirect} and sets the cookie; Confirm: true confirms the signed-in session (Confirm it's you) instead",
-    handler: signInHandler((deps, info, input: z.output<typeof loginInput>, deviceId, confirms) => passwordLogin(loginDeps(deps), info, input.Email, input.Password, deviceId, confirms)),
+    handler: signInHandler((ctx, input: z.output<typeof loginInput>, browser) => passwordLogin(ctx, { email: input.Email, password: input.Password }, browser)),
   }),
   route({
     method: 'POST',
@@ -71,7 +82,7 @@ export const authRoutes: RouteSpec[] = [
     response: { schema: loginAnswer },
     access: 'public',
     summary: 'Register from an invite: {Token, Password, redirect?} answers {accesstoken, redirect}',
-    handler: signInHandler((deps, info, input: z.output<typeof registerInput>, deviceId) => registerWithPassword(loginDeps(deps), info, input.Token, input.Password, deviceId)),
+    handler: signInHandler((ctx, input: z.output<typeof registerInput>, { deviceId }) => registerWithPassword(ctx, { token: input.Token, password: input.Password }, { deviceId })),
   }),
   route({
     method: 'POST',
@@ -80,8 +91,8 @@ export const authRoutes: RouteSpec[] = [
     response: { schema: webAuthnOptionsAnswer },
     access: 'public',
     summary: "WebAuthn authentication options: {MfaToken?} (a pending sign-in's passkeys, or discoverable with user verification)",
-    async handler({ body }, ctx, { db, config }) {
-      return (await passkeyAuthenticationOptions(db, config, relyingPartyOf(config.publicUrl), clientInfo(ctx), body.MfaToken)) as WebAuthnOptions;
+    async handler({ body }, ctx, deps) {
+      return (await passkeyAuthenticationOptions(signInContext(ctx, deps), body.MfaToken)) as WebAuthnOptions;
     },
   }),
   route({
@@ -91,9 +102,7 @@ export const authRoutes: RouteSpec[] = [
     response: { schema: loginAnswer },
     access: 'public',
     summary: 'Sign in with a passkey, alone or finishing a pending sign-in: {response, MfaToken?, redirect?, Confirm?} answers {accesstoken, redirect} and sets the cookie; Confirm: true confirms the signed-in session instead',
-    handler: signInHandler((deps, info, input: z.output<typeof passkeyLoginInput>, deviceId, confirms) =>
-      passkeyLogin({ db: deps.db, policy: deps.config }, relyingPartyOf(deps.config.publicUrl), info, input.response, input.MfaToken, deviceId, confirms),
-    ),
+    handler: signInHandler((ctx, input: z.output<typeof passkeyLoginInput>, browser) => passkeyLogin(ctx, { response: input.response, mfaToken: input.MfaToken }, browser)),
   }),
   route({
     method: 'POST',
@@ -102,7 +111,7 @@ export const authRoutes: RouteSpec[] = [
     summary: 'Second factor of a pending sign-in: {MfaToken, Code, redirect?} answers {accesstoken, redirect} and sets the cookie',
     body: mfaInput,
     response: { schema: loginAnswer },
-    handler: signInHandler((deps, info, input: z.output<typeof mfaInput>, deviceId) => secondFactorLogin(loginDeps(deps), deps.secrets, info, input.MfaToken, input.Code, deviceId)),
+    handler: signInHandler((ctx, input: z.output<typeof mfaInput>, { deviceId }) => secondFactorLogin(ctx, { mfaToken: input.MfaToken, code: input.Code }, { deviceId })),
   }),
   route({
     method: 'POST',
@@ -124,8 +133,8 @@ export const authRoutes: RouteSpec[] = [
     summary: 'Ask for a password-reset link by mail: {Email}; always 204 (at most 3 mails per email in 15 minutes; 429 past the limit per address)',
     body: forgotPasswordInput,
     response: { status: 204 },
-    async handler({ body }, ctx, { db, config }) {
-      await requestPasswordReset(db, config, clientInfo(ctx), body.Email);
+    async handler({ body }, ctx, deps) {
+      await requestPasswordReset(serviceContext(ctx, deps), body.Email);
     },
   }),
   route({
@@ -135,10 +144,10 @@ export const authRoutes: RouteSpec[] = [
     summary: 'Set a new password with a mailed link: {Token, Password, redirect?} answers {accesstoken, redirect} like a login, or {mfa} for a user with a second factor',
     body: resetPasswordInput,
     response: { schema: passwordAnswer },
-    handler: signInHandler(async ({ db, hasher, config }, info, input: z.output<typeof resetPasswordInput>, deviceId) => {
-      const outcome = await resetWithToken(db, hasher, config, info, input.Token, input.Password);
+    handler: signInHandler(async (ctx, input: z.output<typeof resetPasswordInput>, { deviceId }) => {
+      const outcome = await resetWithToken(ctx, { token: input.Token, password: input.Password });
       if (isPending(outcome)) return outcome;
-      return { ...outcome, deviceId: await rememberDevice(db, outcome.user.id, deviceId, config.sessionTtlDays) };
+      return { ...outcome, deviceId: await rememberDevice(ctx.db, { userId: outcome.user.id, oldId: deviceId, ttlDays: ctx.policy.sessionTtlDays }) };
     }),
   }),
   route({
@@ -160,7 +169,7 @@ export const authRoutes: RouteSpec[] = [
     duringEnrolment: true,
     async handler(_input, ctx, { db, config }) {
       const principal = principalOf(ctx);
-      if (principal) await logout(db, auditOf(ctx), principal.sessionId);
+      if (principal) await logout(db, auditOf(ctx), { sessionId: principal.sessionId });
       clearSessionCookie(ctx, config);
     },
   }),

@@ -1,7 +1,7 @@
 import { clientInput, clientUpdate, clientAnswer, userAnswer, z } from '@tools-portal/core';
 import * as clients from '../services/clients.js';
 import { usersOfClient } from '../services/users.js';
-import { auditOf, route, type RouteSpec } from './route.js';
+import { actorContext, route, type RouteSpec } from './route.js';
 
 export const clientRoutes: RouteSpec[] = [
   route({
@@ -42,8 +42,8 @@ export const clientRoutes: RouteSpec[] = [
     response: { status: 201, schema: clientAnswer },
     access: 'admin',
     summary: 'Create a client: {name}',
-    async handler({ body }, ctx, { db }) {
-      return clients.createClient(db, auditOf(ctx), body.name);
+    async handler({ body }, ctx, deps) {
+      return clients.createClient(actorContext(ctx, deps), body.name);
     },
   }),
   route({
@@ -53,8 +53,8 @@ export const clientRoutes: RouteSpec[] = [
     summary: 'Rename a client: {id, name}',
     body: clientUpdate,
     response: { schema: clientAnswer },
-    async handler({ body }, ctx, { db }) {
-      return clients.renameClient(db, auditOf(ctx), body.id, body.name);
+    async handler({ body }, ctx, deps) {
+      return clients.renameClient(actorContext(ctx, deps), body);
     },
   }),
   route({
@@ -63,8 +63,8 @@ export const clientRoutes: RouteSpec[] = [
     response: { status: 204 },
     access: 'admin',
     summary: 'Delete a client and its users',
-    async handler({ params }, ctx, { db }) {
-      await clients.deleteClient(db, auditOf(ctx), params.id);
+    async handler({ params }, ctx, deps) {
+      await clients.deleteClient(actorContext(ctx, deps), params.id);
     },
   }),
 ];

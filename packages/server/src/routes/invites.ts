@@ -1,6 +1,6 @@
 import { inviteInput, registrationTokenAnswer, z } from '@tools-portal/core';
 import * as invites from '../services/invites.js';
-import { auditOf, route, type RouteSpec } from './route.js';
+import { actorContext, auditOf, route, type RouteSpec } from './route.js';
 
 export const inviteRoutes: RouteSpec[] = [
   route({
@@ -20,8 +20,8 @@ export const inviteRoutes: RouteSpec[] = [
     response: { status: 201, schema: registrationTokenAnswer },
     access: 'admin',
     summary: 'Invite an email into a client with apps: {email, clientid, apps, send?}; the answer carries the link',
-    async handler({ body }, ctx, { db, config }) {
-      return invites.createInvite(db, auditOf(ctx), body, { ttlDays: config.inviteTtlDays, ...config });
+    async handler({ body }, ctx, deps) {
+      return invites.createInvite(actorContext(ctx, deps), body);
     },
   }),
   route({

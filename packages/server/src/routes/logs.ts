@@ -70,7 +70,7 @@ export const logRoutes: RouteSpec[] = [
     query: logQuery,
     async handler({ params, query }, _ctx, { db }) {
       // Remembered until the database changes: encoded (and compressed) once.
-      return encodedOnce(await listEvents(db, query.filter, params.currentPage, params.perPage));
+      return encodedOnce(await listEvents(db, query.filter, { page: params.currentPage, perPage: params.perPage }));
     },
   }),
 ];

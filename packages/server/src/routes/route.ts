@@ -14,6 +14,7 @@ import type { Metrics } from '../metrics.js';
 import type { OidcProvider } from '../oidc/provider.js';
 import type { Audit } from '../services/audit.js';
 import type { AuthCache } from '../services/auth-cache.js';
+import type { Origin, ServiceContext } from '../services/context.js';
 import type { PasswordHasher } from '../services/passwords.js';
 import type { SecretBox } from '../services/secret-box.js';
 import type { EncodedJson } from '../encoded-json.js';
@@ -148,8 +149,29 @@ export function actorOf(ctx: Context): CurrentUser {
   return principal.user;
 }
 
-export function clientInfo(ctx: Context): { ip: string; userAgent: string } {
+export function clientInfo(ctx: Context): Origin {
   return { ip: ctx.ip ?? '', userAgent: ctx.get('user-agent') };
+}
+
+/**
+ * The services' context of this request (services/context.ts): the database, the configuration
+ * as policy, the clock, the caller (null when anonymous) with the API key it used, and its origin.
+ */
+export function serviceContext(ctx: Context, deps: Pick<Deps, 'db' | 'config'>): ServiceContext<Config> {
+  const principal = principalOf(ctx);
+  return {
+    db: deps.db,
+    policy: deps.config,
+    now: Date.now,
+    actor: principal?.user ?? null,
+    ...(principal?.apiKeyId === undefined ? {} : { apiKeyId: principal.apiKeyId }),
+    ...clientInfo(ctx),
+  };
+}
+
+/** The services' context of a route whose access is not public: the caller is known. */
+export function actorContext(ctx: Context, deps: Pick<Deps, 'db' | 'config'>): ServiceContext<Config> & { actor: CurrentUser } {
+  return { ...serviceContext(ctx, deps), actor: actorOf(ctx) };
 }
 
 export function auditOf(ctx: Context): Audit & { actor: CurrentUser } {

@@ -5,7 +5,7 @@ import { appsOfUser, grantApp, revokeApp, setGrantExpiry } from '../services/app
 import { setFavourite } from '../services/favourites.js';
 import { adminPasswordReset } from '../services/password-reset.js';
 import * as users from '../services/users.js';
-import { actorOf, auditOf, route, type RouteSpec } from './route.js';
+import { actorContext, actorOf, auditOf, route, type RouteSpec } from './route.js';
 
 export const userRoutes: RouteSpec[] = [
   route({
@@ -44,8 +44,8 @@ export const userRoutes: RouteSpec[] = [
     access: 'user',
     summary: 'Mark an app the caller may use as a favourite',
     response: { status: 204 },
-    async handler({ params }, ctx, { db }) {
-      await setFavourite(db, actorOf(ctx), params.appid, true);
+    async handler({ params }, ctx, deps) {
+      await setFavourite(actorContext(ctx, deps), { appId: params.appid, favourite: true });
     },
   }),
   route({
@@ -54,8 +54,8 @@ export const userRoutes: RouteSpec[] = [
     access: 'user',
     summary: 'Unmark a favourite app',
     response: { status: 204 },
-    async handler({ params }, ctx, { db }) {
-      await setFavourite(db, actorOf(ctx), params.appid, false);
+    async handler({ params }, ctx, deps) {
+      await setFavourite(actorContext(ctx, deps), { appId: params.appid, favourite: false });
     },
   }),
   route({
@@ -97,8 +97,8 @@ export const userRoutes: RouteSpec[] = [
     response: { status: 204 },
     access: 'admin',
     summary: 'Grant an app to a user: {appid, expires?} (expires: ISO 8601, in the future)',
-    async handler({ params, body }, ctx, { db }) {
-      await grantApp(db, auditOf(ctx), params.id, body.appid, body.expires);
+    async handler({ params, body }, ctx, deps) {
+      await grantApp(actorContext(ctx, deps), { userId: params.id, appId: body.appid, expiresAt: body.expires });
     },
   }),
   route({
@@ -108,8 +108,8 @@ export const userRoutes: RouteSpec[] = [
     summary: "Change a grant's expiry: {expires} (an ISO 8601 time in the future, or null for none)",
     body: grantUpdate,
     response: { status: 204 },
-    async handler({ params, body }, ctx, { db }) {
-      await setGrantExpiry(db, auditOf(ctx), params.id, params.appid, body.expires);
+    async handler({ params, body }, ctx, deps) {
+      await setGrantExpiry(actorContext(ctx, deps), { userId: params.id, appId: params.appid, expiresAt: body.expires });
     },
   }),
   route({
@@ -118,8 +118,8 @@ export const userRoutes: RouteSpec[] = [
     response: { status: 204 },
     access: 'admin',
     summary: 'Revoke an app from a user',
-    async handler({ params }, ctx, { db }) {
-      await revokeApp(db, auditOf(ctx), params.id, params.appid);
+    async handler({ params }, ctx, deps) {
+      await revokeApp(actorContext(ctx, deps), { userId: params.id, appId: params.appid });
     },
   }),
   route({
@@ -149,8 +149,8 @@ export const userRoutes: RouteSpec[] = [
     response: { schema: passwordResetLinkAnswer },
     access: 'admin',
     summary: 'A password-reset link for the user: {link, sent}; mailed to the user when mail is configured',
-    async handler({ params }, ctx, { db, config }) {
-      return adminPasswordReset(db, auditOf(ctx), config, params.id);
+    async handler({ params }, ctx, deps) {
+      return adminPasswordReset(actorContext(ctx, deps), params.id);
     },
   }),
 ];

@@ -8,7 +8,8 @@ import { ADMIN_CLIENT_NAME, conflict, notFound, type AccessRequest, type AccessR
 import type { Knex } from 'knex';
 import { accessDecided, accessRequested } from '../mail/templates.js';
 import { checkFutureExpiry, grantIsLive, insertGrant } from './apps.js';
-import { logEvent, type Audit } from './audit.js';
+import { logEvent } from './audit.js';
+import { withDb, type ServiceContext } from './context.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
 
 /** How many decided requests admins see besides every open one. */
@@ -88,23 +89,26 @@ export async function requestableApps(db: Knex, user: CurrentUser, now = Date.no
 const adminsQuery = (db: Knex) =>
   db('users').join('clients', 'clients.id', 'users.client_id').where('clients.name', ADMIN_CLIENT_NAME).select('users.email').orderBy('users.email');
 
-export async function createRequest(db: Knex, audit: Audit & { actor: CurrentUser }, appId: number, reason: string, policy?: MailPolicy): Promise<AccessRequest> {
-  const user = audit.actor;
-  return await db.transaction(async (trx) => {
+/** The services' context of a signed-in user's request or an admin's decision. */
+type RequestContext = ServiceContext<MailPolicy> & { actor: CurrentUser };
+
+export async function createRequest(ctx: RequestContext, { appId, reason }: { appId: number; reason: string }): Promise<AccessRequest> {
+  const { actor: user, policy } = ctx;
+  return await ctx.db.transaction(async (trx) => {
     const app = await trx('apps').where({ id: appId }).first('id', 'name', 'requestable');
     // Not requestable looks exactly like not there: a user never learns of other apps.
     if (!app || !app.requestable) throw notFound('app', appId);
     if (user.admin) throw conflict(`you may use app ${app.name} already`);
     const [row] = await trx('access_requests')
-      .insert({ user_id: user.id, app_id: appId, reason, status: 'open', created_at: Date.now() })
+      .insert({ user_id: user.id, app_id: appId, reason, status: 'open', created_at: ctx.now() })
       .returning('id');
     // After the insert: an approval committed meanwhile is seen here (a request racing its approval).
-    const granted = await grantIsLive(trx('user_apps').where({ user_id: user.id, app_id: appId }), Date.now()).first('app_id');
+    const granted = await grantIsLive(trx('user_apps').where({ user_id: user.id, app_id: appId }), ctx.now()).first('app_id');
     if (granted) throw conflict(`you may use app ${app.name} already`);
-    await logEvent(trx, audit, 'access.request', `requested access to app ${app.name}`);
-    if (policy?.mail) {
+    await logEvent(trx, ctx, { type: 'access.request', event: `requested access to app ${app.name}` });
+    if (policy.mail) {
       const mail = accessRequested({ email: user.email, app: app.name, reason, link: `${policy.publicUrl}/auth/#/accessrequests` });
-      for (const admin of (await adminsQuery(trx)) as { email: string }[]) await enqueueMail(trx, policy, { kind: 'access-request', to: admin.email, ...mail });
+      for (const admin of (await adminsQuery(trx)) as { email: string }[]) await enqueueMail(withDb(ctx, trx), { kind: 'access-request', to: admin.email, ...mail });
     }
     return toRequest(await getRequest(trx, row.id));
   });
@@ -126,44 +130,47 @@ export async function listRequests(db: Knex, user: CurrentUser): Promise<AccessR
 }
 
 /** Takes an open request to a decision; only one decision can win. */
-async function decide(trx: Knex, audit: Audit & { actor: CurrentUser }, id: number, status: 'approved' | 'denied', decision: string | null): Promise<RequestRow> {
+async function decide(ctx: RequestContext, { id, status, decision }: { id: number; status: 'approved' | 'denied'; decision: string | null }): Promise<RequestRow> {
+  const trx = ctx.db;
   const request = await getRequest(trx, id);
   const changed = await trx('access_requests')
     .where({ id, status: 'open' })
-    .update({ status, decided_at: Date.now(), decided_by: audit.actor.email, decision });
+    .update({ status, decided_at: ctx.now(), decided_by: ctx.actor.email, decision });
   if (changed === 0) throw conflict(`access request ${id} is ${request.status === 'open' ? 'being decided' : request.status} already`);
   return request;
 }
 
-export async function approveRequest(db: Knex, audit: Audit & { actor: CurrentUser }, id: number, expiresAt?: number, policy?: MailPolicy): Promise<AccessRequest> {
-  checkFutureExpiry(expiresAt, Date.now());
-  return db.transaction(async (trx) => {
-    const request = await decide(trx, audit, id, 'approved', null);
-    const already = await grantIsLive(trx('user_apps').where({ user_id: request.user_id, app_id: request.app_id }), Date.now()).first('app_id');
-    if (!already) await insertGrant(trx, { id: request.user_id, email: request.user_email }, { id: request.app_id, name: request.app_name }, expiresAt);
+export async function approveRequest(ctx: RequestContext, { id, expiresAt }: { id: number; expiresAt?: number }): Promise<AccessRequest> {
+  const { policy } = ctx;
+  checkFutureExpiry(expiresAt, ctx.now());
+  return ctx.db.transaction(async (trx) => {
+    const request = await decide(withDb(ctx, trx), { id, status: 'approved', decision: null });
+    const already = await grantIsLive(trx('user_apps').where({ user_id: request.user_id, app_id: request.app_id }), ctx.now()).first('app_id');
+    if (!already) await insertGrant(trx, { user: { id: request.user_id, email: request.user_email }, app: { id: request.app_id, name: request.app_name }, expiresAt });
     const until = expiresAt ? `, expiring ${new Date(expiresAt).toISOString()}` : '';
-    await logEvent(trx, audit, 'access.approve', `approved access request ${id}: granted app ${request.app_name} to ${request.user_email}${already ? ' (had it already)' : until}`, {
+    await logEvent(trx, ctx, { type: 'access.approve', event: `approved access request ${id}: granted app ${request.app_name} to ${request.user_email}${already ? ' (had it already)' : until}`, subject: {
       client: request.client_name,
       user: request.user_email,
-    });
-    if (policy?.mail) {
+    } });
+    if (policy.mail) {
       const mail = accessDecided({ app: request.app_name, approved: true, expiresAt: already ? undefined : expiresAt, decision: '', link: `${policy.publicUrl}/auth/#/applist` });
-      await enqueueMail(trx, policy, { kind: 'access-decision', to: request.user_email, ...mail });
+      await enqueueMail(withDb(ctx, trx), { kind: 'access-decision', to: request.user_email, ...mail });
     }
     return toRequest(await getRequest(trx, id));
   });
 }
 
-export async function denyRequest(db: Knex, audit: Audit & { actor: CurrentUser }, id: number, reason: string, policy?: MailPolicy): Promise<AccessRequest> {
-  return db.transaction(async (trx) => {
-    const request = await decide(trx, audit, id, 'denied', reason);
-    await logEvent(trx, audit, 'access.deny', `denied access request ${id} for app ${request.app_name} by ${request.user_email}${reason ? `: ${reason}` : ''}`, {
+export async function denyRequest(ctx: RequestContext, { id, reason }: { id: number; reason: string }): Promise<AccessRequest> {
+  const { policy } = ctx;
+  return ctx.db.transaction(async (trx) => {
+    const request = await decide(withDb(ctx, trx), { id, status: 'denied', decision: reason });
+    await logEvent(trx, ctx, { type: 'access.deny', event: `denied access request ${id} for app ${request.app_name} by ${request.user_email}${reason ? `: ${reason}` : ''}`, subject: {
       client: request.client_name,
       user: request.user_email,
-    });
-    if (policy?.mail) {
+    } });
+    if (policy.mail) {
       const mail = accessDecided({ app: request.app_name, approved: false, decision: reason, link: `${policy.publicUrl}/auth/#/requests` });
-      await enqueueMail(trx, policy, { kind: 'access-decision', to: request.user_email, ...mail });
+      await enqueueMail(withDb(ctx, trx), { kind: 'access-decision', to: request.user_email, ...mail });
     }
     return toRequest(await getRequest(trx, id));
   });

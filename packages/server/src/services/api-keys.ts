@@ -6,6 +6,7 @@ import { invalidInput, isApiKey, maskApiKey, notFound, pathId, type AccessToken,
 import type { Knex } from 'knex';
 import { checkFutureExpiry } from './apps.js';
 import { logEvent, type Audit } from './audit.js';
+import type { ServiceContext } from './context.js';
 import { sha256 } from './secrets.js';
 import { getUser } from './users.js';
 
@@ -63,18 +64,20 @@ export interface NewKey {
   expires?: number;
 }
 
-export async function createApiKey(db: Knex, audit: Audit & { actor: CurrentUser }, key: string, input: NewKey = {}): Promise<AccessToken> {
+/** Registers the API key `key` the acting user generated, with its optional name and expiry. */
+export async function createApiKey(ctx: ServiceContext & { actor: CurrentUser }, { key, ...input }: NewKey & { key: string }): Promise<AccessToken> {
+  const { db, actor } = ctx;
   if (!isApiKey(key)) throw invalidInput('token', 'must be apikey- followed by 100 letters or digits');
-  const now = Date.now();
+  const now = ctx.now();
   checkFutureExpiry(input.expires, now);
   const masked = maskApiKey(key);
   return await db.transaction(async (trx) => {
     const [row] = await trx('api_keys')
-      .insert({ key_hash: sha256(key), masked, name: input.name ?? null, expires_at: input.expires ?? null, user_id: audit.actor.id, created_at: now })
+      .insert({ key_hash: sha256(key), masked, name: input.name ?? null, expires_at: input.expires ?? null, user_id: actor.id, created_at: now })
       .returning('id');
     const named = input.name === undefined ? '' : ` (${input.name})`;
     const until = input.expires === undefined ? '' : `, expiring ${new Date(input.expires).toISOString()}`;
-    await logEvent(trx, audit, 'apikey.create', `created API key ${masked}${named}${until}`);
+    await logEvent(trx, ctx, { type: 'apikey.create', event: `created API key ${masked}${named}${until}` });
     const [created] = await keysQuery(trx).where('api_keys.id', row.id);
     return toAccessToken(created);
   });
@@ -94,7 +97,7 @@ export async function deleteApiKey(db: Knex, audit: Audit & { actor: CurrentUser
       throw notFound('API key', isApiKey(keyOrId) ? maskApiKey(keyOrId) : keyOrId);
     }
     await trx('api_keys').where({ id: row.id }).delete();
-    await logEvent(trx, audit, 'apikey.delete', `deleted API key ${row.masked} of ${row.email}`, { client: row.client_name, user: row.email });
+    await logEvent(trx, audit, { type: 'apikey.delete', event: `deleted API key ${row.masked} of ${row.email}`, subject: { client: row.client_name, user: row.email } });
   });
 }
 
@@ -103,7 +106,7 @@ export async function revokeKeysOfUser(db: Knex, audit: Audit, userId: number): 
   return db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
     const revoked = await trx('api_keys').where({ user_id: userId }).delete();
-    await logEvent(trx, audit, 'apikey.revoke_all', `revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${user.email}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, { type: 'apikey.revoke_all', event: `revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${user.email}`, subject: { client: user.client.name, user: user.email } });
     return revoked;
   });
 }

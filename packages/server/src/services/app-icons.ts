@@ -3,6 +3,7 @@ import { ApiError, invalidInput, notFound, type App } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { getApp } from './apps.js';
 import { logEvent, type Audit } from './audit.js';
+import type { ServiceContext } from './context.js';
 import { checkIcon, ICON_TYPES, MAX_ICON_BYTES } from './icon-images.js';
 
 export interface StoredIcon {
@@ -12,7 +13,7 @@ export interface StoredIcon {
 }
 
 /** Checks and stores an icon; the declared content type must be what the bytes are. */
-export async function setIcon(db: Knex, audit: Audit, appId: number, declaredType: string, data: Buffer): Promise<App> {
+export async function setIcon(ctx: ServiceContext, { appId, declaredType, data }: { appId: number; declaredType: string; data: Buffer }): Promise<App> {
   if (data.length > MAX_ICON_BYTES) throw new ApiError('payload_too_large', `icon: is larger than the ${MAX_ICON_BYTES / 1024} KB limit`, { field: 'icon' });
   const type = declaredType.split(';')[0].trim().toLowerCase();
   if (type === 'image/svg+xml') throw invalidInput('icon', 'SVG is not accepted: use PNG, JPEG or WebP');
@@ -20,15 +21,15 @@ export async function setIcon(db: Knex, audit: Audit, appId: number, declaredTyp
   const check = checkIcon(data);
   if (!check.ok) throw invalidInput('icon', check.reason);
   if (check.type !== type) throw invalidInput('icon', `is ${check.type}, not ${type}`);
-  return db.transaction(async (trx) => {
+  return ctx.db.transaction(async (trx) => {
     const app = await getApp(trx, appId);
     const before = await trx('apps').where({ id: appId }).first('icon_version');
     // A new version at every change, never one used before (the old URL may sit in caches).
-    const version = Math.max(Date.now(), Number(before?.icon_version ?? 0) + 1);
+    const version = Math.max(ctx.now(), Number(before?.icon_version ?? 0) + 1);
     await trx('app_icons').where({ app_id: appId }).delete();
     await trx('app_icons').insert({ app_id: appId, content_type: check.type, data });
     await trx('apps').where({ id: appId }).update({ icon_version: version });
-    await logEvent(trx, audit, 'app.icon', `set the icon of app ${app.name}`);
+    await logEvent(trx, ctx, { type: 'app.icon', event: `set the icon of app ${app.name}` });
     return getApp(trx, appId);
   });
 }
@@ -39,7 +40,7 @@ export async function removeIcon(db: Knex, audit: Audit, appId: number): Promise
     if (app.icon === null) throw notFound('icon of app', appId);
     await trx('app_icons').where({ app_id: appId }).delete();
     await trx('apps').where({ id: appId }).update({ icon_version: null });
-    await logEvent(trx, audit, 'app.icon', `removed the icon of app ${app.name}`);
+    await logEvent(trx, audit, { type: 'app.icon', event: `removed the icon of app ${app.name}` });
   });
 }
 

@@ -2,6 +2,7 @@ import { API_PREFIX, conflict, invalidInput, notFound, originOf, type App, type 
 import type { Knex } from 'knex';
 import { preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { logEvent, type Audit } from './audit.js';
+import type { ServiceContext } from './context.js';
 import { getUser } from './users.js';
 
 const APP_COLUMNS = [
@@ -116,9 +117,10 @@ export async function getApp(db: Knex, id: number): Promise<App> {
 }
 
 /** Whether a user may see an app (its icon, its favourite star): admins all, others a live grant. */
-export async function mayUseAppNow(db: Knex, user: { id: number; admin: boolean }, appId: number, now = Date.now()): Promise<boolean> {
+export async function mayUseAppNow(ctx: ServiceContext & { actor: { id: number; admin: boolean } }, appId: number): Promise<boolean> {
+  const { db, actor: user } = ctx;
   if (user.admin) return (await db('apps').where('id', appId).first('id')) !== undefined;
-  const grant = await grantIsLive(db('user_apps').where({ user_id: user.id, app_id: appId }), now).first('app_id');
+  const grant = await grantIsLive(db('user_apps').where({ user_id: user.id, app_id: appId }), ctx.now()).first('app_id');
   return grant !== undefined;
 }
 
@@ -141,7 +143,7 @@ export async function createApp(db: Knex, audit: Audit, input: AppFields): Promi
   const { name, url, description, doclink, category, requestable } = input;
   return await db.transaction(async (trx) => {
     const [row] = await trx('apps').insert({ name, url, description, doclink, category, requestable, created_at: Date.now() }).returning('id');
-    await logEvent(trx, audit, 'app.create', `created app ${name}`);
+    await logEvent(trx, audit, { type: 'app.create', event: `created app ${name}` });
     return getApp(trx, row.id);
   });
 }
@@ -156,7 +158,7 @@ export async function updateApp(db: Knex, audit: Audit, input: Omit<AppUpdate, '
     const changes = { name, url, description, doclink, category: category ?? before.category, requestable: requestable ?? before.requestable };
     await trx('apps').where({ id }).update(changes);
     const renamed = before.name === name ? '' : ` (was ${before.name})`;
-    await logEvent(trx, audit, 'app.update', `updated app ${name}${renamed}`);
+    await logEvent(trx, audit, { type: 'app.update', event: `updated app ${name}${renamed}` });
     return getApp(trx, id);
   });
 }
@@ -166,7 +168,7 @@ export async function deleteApp(db: Knex, audit: Audit, id: number): Promise<voi
   await db.transaction(async (trx) => {
     const app = await getApp(trx, id);
     await trx('apps').where({ id }).delete();
-    await logEvent(trx, audit, 'app.delete', `deleted app ${app.name}`);
+    await logEvent(trx, audit, { type: 'app.delete', event: `deleted app ${app.name}` });
   });
 }
 
@@ -177,13 +179,20 @@ export function checkFutureExpiry(expiresAt: number | null | undefined, now: num
 
 const expirySuffix = (expiresAt: number | null | undefined) => (expiresAt ? `, expiring ${new Date(expiresAt).toISOString()}` : '');
 
-export async function grantApp(db: Knex, audit: Audit, userId: number, appId: number, expiresAt?: number): Promise<void> {
-  checkFutureExpiry(expiresAt, Date.now());
-  await db.transaction(async (trx) => {
+/** A grant of an app to a user, with an optional expiry. */
+interface GrantInput {
+  userId: number;
+  appId: number;
+  expiresAt?: number;
+}
+
+export async function grantApp(ctx: ServiceContext, { userId, appId, expiresAt }: GrantInput): Promise<void> {
+  checkFutureExpiry(expiresAt, ctx.now());
+  await ctx.db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
     const app = await getApp(trx, appId);
-    await insertGrant(trx, user, app, expiresAt);
-    await logEvent(trx, audit, 'grant.add', `granted app ${app.name} to ${user.email}${expirySuffix(expiresAt)}`, { client: user.client.name, user: user.email });
+    await insertGrant(trx, { user, app, expiresAt });
+    await logEvent(trx, ctx, { type: 'grant.add', event: `granted app ${app.name} to ${user.email}${expirySuffix(expiresAt)}`, subject: { client: user.client.name, user: user.email } });
   });
 }
 
@@ -193,35 +202,33 @@ export async function grantApp(db: Knex, audit: Audit, userId: number, appId: nu
  */
 export async function insertGrant(
   trx: Knex,
-  user: { id: number; email: string },
-  app: { id: number; name: string },
-  expiresAt: number | undefined,
+  { user, app, expiresAt }: { user: { id: number; email: string }; app: { id: number; name: string }; expiresAt: number | undefined },
 ): Promise<void> {
   await trx('user_apps').where({ user_id: user.id, app_id: app.id }).where('expires_at', '<=', Date.now()).delete();
   await trx('user_apps').insert({ user_id: user.id, app_id: app.id, expires_at: expiresAt ?? null });
 }
 
 /** Changes an existing, live grant's expiry (null: none). */
-export async function setGrantExpiry(db: Knex, audit: Audit, userId: number, appId: number, expiresAt: number | null): Promise<void> {
-  const now = Date.now();
+export async function setGrantExpiry(ctx: ServiceContext, { userId, appId, expiresAt }: { userId: number; appId: number; expiresAt: number | null }): Promise<void> {
+  const now = ctx.now();
   checkFutureExpiry(expiresAt, now);
-  await db.transaction(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
     const app = await getApp(trx, appId);
     const changed = await grantIsLive(trx('user_apps').where({ user_id: userId, app_id: appId }), now).update({ expires_at: expiresAt });
     if (changed === 0) throw notFound(`grant of app ${app.name} to user`, user.email);
     const what = expiresAt === null ? 'no longer expires' : `expires ${new Date(expiresAt).toISOString()}`;
-    await logEvent(trx, audit, 'grant.update', `grant of app ${app.name} to ${user.email} ${what}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, ctx, { type: 'grant.update', event: `grant of app ${app.name} to ${user.email} ${what}`, subject: { client: user.client.name, user: user.email } });
   });
 }
 
-export async function revokeApp(db: Knex, audit: Audit, userId: number, appId: number): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function revokeApp(ctx: ServiceContext, { userId, appId }: { userId: number; appId: number }): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
     const app = await getApp(trx, appId);
-    const removed = await grantIsLive(trx('user_apps').where({ user_id: userId, app_id: appId }), Date.now()).delete();
+    const removed = await grantIsLive(trx('user_apps').where({ user_id: userId, app_id: appId }), ctx.now()).delete();
     if (removed === 0) throw notFound(`grant of app ${app.name} to user`, user.email);
-    await logEvent(trx, audit, 'grant.remove', `revoked app ${app.name} from ${user.email}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, ctx, { type: 'grant.remove', event: `revoked app ${app.name} from ${user.email}`, subject: { client: user.client.name, user: user.email } });
   });
 }
 

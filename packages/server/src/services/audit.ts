@@ -5,14 +5,13 @@
  */
 import { eventArea, type CurrentUser, type EventType, type LogEntry } from '@tools-portal/core';
 import type { Knex } from 'knex';
+import type { Origin } from './context.js';
 import { sha256 } from './secrets.js';
 
-/** Who did something, and from where; every service that changes data takes one. */
-export interface Audit {
+/** Who did something, and from where; every service that changes data takes one (a ServiceContext is one). */
+export interface Audit extends Origin {
   /** Who did it; null when anonymous (a failed login, a denied request). */
   actor: CurrentUser | null;
-  ip: string;
-  userAgent: string;
   /** The API key the actor called with, if one: its refusals collapse apart from the session's (`logRepeated`). */
   apiKeyId?: number;
 }
@@ -38,7 +37,14 @@ const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/\S*/gi;
 /** Cuts every URL in an entry's text to MAX_LOGGED_URL characters. */
 const clipUrlsIn = (text: string) => text.replace(URL_IN_TEXT, clipUrl);
 
-function eventRow(audit: Audit, type: EventType, event: string, subject?: EventSubject) {
+/** One event to log: its type (core's catalogue), its text, and the client and user it concerns (default: the actor's). */
+export interface NewEvent {
+  type: EventType;
+  event: string;
+  subject?: EventSubject;
+}
+
+function eventRow(audit: Audit, { type, event, subject }: NewEvent) {
   return {
     at: Date.now(),
     type,
@@ -57,8 +63,8 @@ function eventRow(audit: Audit, type: EventType, event: string, subject?: EventS
  * about) defaults to the actor. Pass the transaction of the change it records, so that both
  * commit or neither does.
  */
-export async function logEvent(db: Knex, audit: Audit, type: EventType, event: string, subject?: EventSubject): Promise<void> {
-  await db('auth_log').insert(eventRow(audit, type, event, subject));
+export async function logEvent(db: Knex, audit: Audit, entry: NewEvent): Promise<void> {
+  await db('auth_log').insert(eventRow(audit, entry));
 }
 
 /** The group of a repeated event within the current minute (the default of `logRepeated`). */
@@ -82,9 +88,13 @@ export interface RepeatedEvent {
  * database add to the same row. The row keeps the time, text, address, user agent and subject of
  * the first occurrence.
  */
-export async function logRepeated(db: Knex, audit: Audit, type: EventType, event: string | RepeatedEvent, group = thisMinute(), subject?: EventSubject): Promise<void> {
+export async function logRepeated(
+  db: Knex,
+  audit: Audit,
+  { type, event, group = thisMinute(), subject }: Omit<NewEvent, 'event'> & { event: string | RepeatedEvent; group?: string },
+): Promise<void> {
   const { text, sameAs } = typeof event === 'string' ? { text: event, sameAs: event } : event;
-  const row = eventRow(audit, type, text, subject);
+  const row = eventRow(audit, { type, event: text, subject });
   const caller = audit.actor ? ['user', audit.actor.id, audit.apiKeyId ?? null] : ['address', row.ip];
   const collapseKey = sha256(JSON.stringify([group, row.type, ...caller, row.client, row.user, sameAs]));
   await db('auth_log')

@@ -16,7 +16,11 @@ export interface JobLease {
 }
 
 /** Takes the lease of `name` when the job is due (last run `intervalMs` ago or more); else null. */
-export async function takeJobLease(db: Knex, name: string, now: number, { intervalMs, leaseMs }: { intervalMs: number; leaseMs: number }, holder = INSTANCE_ID): Promise<JobLease | null> {
+export async function takeJobLease(
+  db: Knex,
+  name: string,
+  { now, intervalMs, leaseMs, holder = INSTANCE_ID }: { now: number; intervalMs: number; leaseMs: number; holder?: string },
+): Promise<JobLease | null> {
   await db('background_jobs').insert({ name, holder: '', lease_until: 0, last_run_at: 0 }).onConflict('name').ignore();
   const taken = await db('background_jobs')
     .where({ name })

@@ -36,15 +36,11 @@ export async function bootstrap(db: Knex, hasher: PasswordHasher, options: Boots
       const clientId = await createAdminClient(trx, SYSTEM);
       if (passwordHash) {
         await trx('users').insert({ email: options.adminEmail, client_id: clientId, password_hash: passwordHash, created_at: Date.now() });
-        await logEvent(trx, SYSTEM, 'admin.create', `created admin ${options.adminEmail}`, { client: ADMIN_CLIENT_NAME, user: options.adminEmail });
+        await logEvent(trx, SYSTEM, { type: 'admin.create', event: `created admin ${options.adminEmail}`, subject: { client: ADMIN_CLIENT_NAME, user: options.adminEmail } });
         return { created: true, adminEmail: options.adminEmail };
       }
-      const invite = await createInvite(
-        trx,
-        SYSTEM,
-        { email: options.adminEmail, clientid: clientId, apps: [] },
-        { ttlDays: options.inviteTtlDays, publicUrl: options.publicUrl, mail: undefined },
-      );
+      const policy = { inviteTtlDays: options.inviteTtlDays, publicUrl: options.publicUrl, mail: undefined };
+      const invite = await createInvite({ ...SYSTEM, db: trx, policy, now: Date.now }, { email: options.adminEmail, clientid: clientId, apps: [] });
       return { created: true, adminEmail: options.adminEmail, inviteLink: invite.link };
     });
   } catch (error) {

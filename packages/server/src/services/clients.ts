@@ -1,6 +1,7 @@
 import { ADMIN_CLIENT_NAME, ApiError, clientNameConflict, notFound, type Client } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent, type Audit } from './audit.js';
+import type { ServiceContext } from './context.js';
 
 export async function listClients(db: Knex): Promise<Client[]> {
   return db('clients').select('id', 'name').orderBy('name');
@@ -15,17 +16,17 @@ export async function getClient(db: Knex, id: number): Promise<Client> {
 /** Creates the client Admin (first start, or after it was deleted); answers its id. */
 export async function createAdminClient(db: Knex, audit: Audit): Promise<number> {
   const [row] = await db('clients').insert({ name: ADMIN_CLIENT_NAME, created_at: Date.now() }).returning('id');
-  await logEvent(db, audit, 'client.create', `created client ${ADMIN_CLIENT_NAME}`, { client: ADMIN_CLIENT_NAME, user: '' });
+  await logEvent(db, audit, { type: 'client.create', event: `created client ${ADMIN_CLIENT_NAME}`, subject: { client: ADMIN_CLIENT_NAME, user: '' } });
   return row.id;
 }
 
 /** `name` is already trimmed and checked by core's `clientName`. */
-export async function createClient(db: Knex, audit: Audit, name: string): Promise<Client> {
+export async function createClient(ctx: ServiceContext, name: string): Promise<Client> {
   const lookalike = clientNameConflict(name);
   if (lookalike) throw lookalike;
-  return await db.transaction(async (trx) => {
-    const [row] = await trx('clients').insert({ name, created_at: Date.now() }).returning(['id', 'name']);
-    await logEvent(trx, audit, 'client.create', `created client ${name}`, { client: name, user: '' });
+  return await ctx.db.transaction(async (trx) => {
+    const [row] = await trx('clients').insert({ name, created_at: ctx.now() }).returning(['id', 'name']);
+    await logEvent(trx, ctx, { type: 'client.create', event: `created client ${name}`, subject: { client: name, user: '' } });
     return { id: row.id, name: row.name };
   });
 }
@@ -34,30 +35,30 @@ export async function createClient(db: Knex, audit: Audit, name: string): Promis
  * Renames a client. The Admin client keeps its name: its name is what makes its users admins
  * (docs/product.md §6).
  */
-export async function renameClient(db: Knex, audit: Audit, id: number, name: string): Promise<Client> {
+export async function renameClient(ctx: ServiceContext, { id, name }: { id: number; name: string }): Promise<Client> {
   const lookalike = clientNameConflict(name);
   if (lookalike) throw lookalike;
-  return await db.transaction(async (trx) => {
+  return await ctx.db.transaction(async (trx) => {
     const before = await getClient(trx, id);
     if (before.name === name) return before;
     if (before.name === ADMIN_CLIENT_NAME) {
       throw new ApiError('forbidden', `client ${ADMIN_CLIENT_NAME} cannot be renamed: it holds the admins`);
     }
     await trx('clients').where({ id }).update({ name });
-    await logEvent(trx, audit, 'client.update', `renamed client ${before.name} to ${name}`, { client: name, user: '' });
+    await logEvent(trx, ctx, { type: 'client.update', event: `renamed client ${before.name} to ${name}`, subject: { client: name, user: '' } });
     return { id, name };
   });
 }
 
 /** Deletes a client and, through the foreign keys, its users with their sessions, keys and grants. */
-export async function deleteClient(db: Knex, audit: Audit, id: number): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function deleteClient(ctx: ServiceContext, id: number): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
     const client = await getClient(trx, id);
     if (client.name === ADMIN_CLIENT_NAME) {
       throw new ApiError('forbidden', `client ${ADMIN_CLIENT_NAME} cannot be deleted: it holds the admins`);
     }
     const { count } = (await trx('users').where({ client_id: id }).count({ count: '*' }).first()) as { count: number };
     await trx('clients').where({ id }).delete();
-    await logEvent(trx, audit, 'client.delete', `deleted client ${client.name} with ${Number(count)} users`, { client: client.name, user: '' });
+    await logEvent(trx, ctx, { type: 'client.delete', event: `deleted client ${client.name} with ${Number(count)} users`, subject: { client: client.name, user: '' } });
   });
 }

@@ -10,7 +10,8 @@ import type { Knex } from 'knex';
 import type { Logger } from '../logger.js';
 import { clipUrl, logRepeated, type RepeatedEvent } from './audit.js';
 import type { AuthCache } from './auth-cache.js';
-import type { ClientInfo, Principal } from './sessions.js';
+import type { Origin } from './context.js';
+import type { Principal } from './sessions.js';
 
 export interface VerifyQuestion {
   principal: Principal | null;
@@ -20,7 +21,7 @@ export interface VerifyQuestion {
   originalUrl: string | undefined;
   /** Why the proxy's headers do not name one original URL (both header styles at once). */
   contradiction: string | undefined;
-  client: ClientInfo;
+  client: Origin;
 }
 
 export type VerifyDecision =
@@ -70,25 +71,25 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
     // Denials are keyed on the app and reason, never the URL or name asked for: a caller varying
     // those must not grow the log (one row a minute per caller, app and reason, with a count).
     const reason = `ambiguous original URL (${ambiguous})`;
-    await logDenial(deps, question, user, user ? { text: `${reason}: ${clipUrl(originalUrl ?? '')}`, sameAs: reason } : reason);
+    await logDenial(deps, question, { actor: user, reason: user ? { text: `${reason}: ${clipUrl(originalUrl ?? '')}`, sameAs: reason } : reason });
     return { outcome: 'ambiguous', reason: ambiguous };
   }
   const what = question.appName !== undefined ? `app ${clipUrl(question.appName)}` : app ? `app ${app.name}` : clipUrl(originalUrl ?? 'an unnamed app');
   if (!user) {
-    await logDenial(deps, question, null, `not logged in, for ${app ? `app ${app.name}` : 'no registered app'}`);
+    await logDenial(deps, question, { actor: null, reason: `not logged in, for ${app ? `app ${app.name}` : 'no registered app'}` });
     return { outcome: 'not_logged_in', returnTo: returnTarget(originalUrl) };
   }
   const deniedApp = question.appName ?? (app?.requestable ? app.name : undefined);
   if (principal?.restricted) {
-    await logDenial(deps, question, user, `${user.email} must set up a second factor first (mfa_enrollment_required)`);
+    await logDenial(deps, question, { actor: user, reason: `${user.email} must set up a second factor first (mfa_enrollment_required)` });
     return { outcome: 'not_allowed', user };
   }
   if (!app) {
-    await logDenial(deps, question, user, { text: `no registered app for ${what}`, sameAs: 'no registered app' });
+    await logDenial(deps, question, { actor: user, reason: { text: `no registered app for ${what}`, sameAs: 'no registered app' } });
     return { outcome: 'not_allowed', user, deniedApp };
   }
   if (!(await userMayUseApp(deps.cache, user, app.id))) {
-    await logDenial(deps, question, user, `${user.email} may not use app ${app.name}`);
+    await logDenial(deps, question, { actor: user, reason: `${user.email} may not use app ${app.name}` });
     return { outcome: 'not_allowed', user, deniedApp };
   }
   return { outcome: 'allow', user };
@@ -106,11 +107,11 @@ export async function userMayUseApp(cache: Pick<AuthCache, 'grantsOf'>, user: Cu
 // A failed log write must not turn a denial into an error the proxy would pass on as a 500.
 // Denials are repeated at will, anonymous or signed in: identical ones (same caller, app and
 // reason) collapse into one counted row a minute, the first written at once (docs/event-log.md).
-async function logDenial(deps: ForwardAuthDeps, question: VerifyQuestion, actor: CurrentUser | null, reason: string | RepeatedEvent): Promise<void> {
+async function logDenial(deps: ForwardAuthDeps, question: VerifyQuestion, { actor, reason }: { actor: CurrentUser | null; reason: string | RepeatedEvent }): Promise<void> {
   const { text, sameAs } = typeof reason === 'string' ? { text: reason, sameAs: reason } : reason;
   try {
     const audit = { actor, ...question.client, apiKeyId: actor ? question.principal?.apiKeyId : undefined };
-    await logRepeated(deps.db, audit, 'verify.denied', { text: `forward auth denied: ${text}`, sameAs });
+    await logRepeated(deps.db, audit, { type: 'verify.denied', event: { text: `forward auth denied: ${text}`, sameAs } });
   } catch (error) {
     deps.logger.warn(`could not log a forward-auth denial (${sameAs})`, error);
   }

@@ -33,10 +33,8 @@ export interface PendingLogin {
 export async function savePendingLogin(db: Knex, login: PendingLogin, maxPending = MAX_PENDING_LOGINS): Promise<string> {
   const binding = randomToken(32);
   const now = Date.now();
-  await insertBounded(
-    db,
-    'oidc_logins',
-    {
+  await insertBounded(db, 'oidc_logins', {
+    row: {
       binding_hash: sha256(binding),
       state: login.state,
       nonce: login.nonce,
@@ -47,9 +45,9 @@ export async function savePendingLogin(db: Knex, login: PendingLogin, maxPending
       created_at: now,
       expires_at: now + OIDC_LOGIN_TTL_SECONDS * 1000,
     },
-    maxPending,
+    max: maxPending,
     now,
-  );
+  });
   return binding;
 }
 

@@ -78,13 +78,13 @@ export async function finishGoogleSignIn(
     const identity = toIdentity(claims);
     subject = { user: identity.email || `google:${identity.sub}` };
     const signedIn = await decide(db, info, identity, pending, policy, (found) => (subject = found));
-    return { ...signedIn, redirect: await redirectAfterSignIn(db, policy.publicOrigin, pending.redirect, signedIn.user) };
+    return { ...signedIn, redirect: await redirectAfterSignIn(db, { portalOrigin: policy.publicOrigin, target: pending.redirect, user: signedIn.user }) };
   } catch (error) {
     const known = translateDatabaseError(error);
     const event = `Google sign-in refused: ${known ? known.message : 'internal error'}`;
     // Before Google named anyone, anybody can repeat this at will: one row a minute per address.
-    if (subject.user === undefined) await logRepeated(db, audit, 'google.failure', event);
-    else await logEvent(db, audit, 'google.failure', event, subject);
+    if (subject.user === undefined) await logRepeated(db, audit, { type: 'google.failure', event: event });
+    else await logEvent(db, audit, { type: 'google.failure', event: event, subject: subject });
     throw known ?? error;
   }
 }
@@ -112,14 +112,14 @@ async function decide(
   const { email, sub } = identity;
   const audit: Audit = { actor: null, ...info };
   // A confirmation updates the signed-in session, and only its user's Google account can (services/sign-in.ts).
-  const signIn = (user: CurrentUser, method: SignInMethod) => completeSignIn(db, user, method, info, policy, { confirms: confirms ?? undefined });
+  const signIn = (user: CurrentUser, method: SignInMethod) => completeSignIn({ db, policy, now: Date.now, actor: null, ...info }, { user, method, proof: { confirms: confirms ?? undefined } });
 
   if (!email || !identity.emailVerified) throw refused('the Google account has no verified email address');
 
   const linked: UserRow | undefined = await usersQuery(db).where('users.google_sub', sub).first();
   if (linked) {
     // Google's verified claim proves the mailbox only while it names the user's own email.
-    if (linked.email === email) await markEmailVerified(db, linked.id, email);
+    if (linked.email === email) await markEmailVerified(db, { userId: linked.id, email });
     return signIn(toCurrentUser(linked), 'google');
   }
 
@@ -132,7 +132,7 @@ async function decide(
     // Linking happens once: a user already linked to another Google account stays with it.
     const linkedNow = known.google_sub === null ? await db('users').where({ id: known.id }).whereNull('google_sub').update({ google_sub: sub }) : 0;
     if (linkedNow === 0) throw refused('the user is linked to another Google account');
-    await markEmailVerified(db, known.id, email);
+    await markEmailVerified(db, { userId: known.id, email });
     return signIn(toCurrentUser(known), 'google-linked');
   }
 
@@ -140,7 +140,7 @@ async function decide(
 
   if (inviteToken) {
     try {
-      return await registerFromInvite(db, info, await openInvite(db, inviteToken), { googleSub: sub, googleVerifiedEmail: email }, 'invite-google', policy);
+      return await registerFromInvite({ db, policy, now: Date.now, actor: null, ...info }, { invite: await openInvite(db, inviteToken), credentials: { googleSub: sub, googleVerifiedEmail: email }, method: 'invite-google' });
     } catch (error) {
       if (error instanceof ApiError) throw refused(`the invitation cannot be used: ${error.message}`);
       throw error;
@@ -150,7 +150,7 @@ async function decide(
   const staff = policy.staffEmailDomain;
   if (staff && email.endsWith(`@${staff}`)) {
     if (identity.hostedDomain !== staff) throw refused(`the account is not managed by the ${staff} Google Workspace (hd claim)`);
-    return createStaffAdmin(db, audit, { email, googleSub: sub }, policy);
+    return createStaffAdmin({ db, policy, now: Date.now, ...audit }, { email, googleSub: sub });
   }
 
   throw refused('no user, invitation or staff domain matches this Google account');

@@ -30,14 +30,14 @@ export async function removeExpiredGrants(db: Knex, now = Date.now(), limit = 50
       if (deleted === 0) return;
       removed++;
       const at = new Date(Number(grant.expires_at)).toISOString();
-      await logEvent(trx, SYSTEM, 'grant.expire', `grant of app ${grant.app} to ${grant.email} expired (${at}) and was removed`, { client: grant.client, user: grant.email });
+      await logEvent(trx, SYSTEM, { type: 'grant.expire', event: `grant of app ${grant.app} to ${grant.email} expired (${at}) and was removed`, subject: { client: grant.client, user: grant.email } });
     });
   }
   return removed;
 }
 
 /** Sweeps every `intervalMs` until stopped; a failed sweep is logged and tried again next time. */
-export function startGrantExpiry(db: Knex, logger: Logger, intervalMs: number, onRemoved: () => void): { stop(): Promise<void> } {
+export function startGrantExpiry(db: Knex, logger: Logger, { intervalMs, onRemoved }: { intervalMs: number; onRemoved: () => void }): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
     running = running.then(async () => {

@@ -6,6 +6,7 @@ import { conflict, invalidInput, notFound, randomToken, registrationLink, type R
 import type { Knex } from 'knex';
 import { invitation } from '../mail/templates.js';
 import { logEvent, type Audit } from './audit.js';
+import { withDb, type ServiceContext } from './context.js';
 import { getClient } from './clients.js';
 import { enqueueMail, type MailPolicy } from './outbox.js';
 import { findUserByEmail } from './users.js';
@@ -75,15 +76,14 @@ export async function listInvites(db: Knex, publicUrl: string): Promise<Registra
  * transaction), which needs mail configured.
  */
 export async function createInvite(
-  db: Knex,
-  audit: Audit,
+  ctx: ServiceContext<{ inviteTtlDays: number } & MailPolicy>,
   input: { email: string; clientid: number; apps: number[]; send?: boolean },
-  options: { ttlDays: number } & MailPolicy,
 ): Promise<RegistrationToken> {
+  const options = ctx.policy;
   if (input.send && !options.mail) throw invalidInput('send', 'mail is not configured on this server (SMTP_URL)');
   const appIds = [...new Set(input.apps)];
-  const ttlDays = options.ttlDays;
-  return await db.transaction(async (trx) => {
+  const ttlDays = options.inviteTtlDays;
+  return await ctx.db.transaction(async (trx) => {
     const client = await getClient(trx, input.clientid);
     if (await findUserByEmail(trx, input.email)) throw conflict(`a user with email ${input.email} already exists`);
     if (appIds.length > 0) {
@@ -91,7 +91,7 @@ export async function createInvite(
       const missing = appIds.find((id) => !found.some((app) => app.id === id));
       if (missing !== undefined) throw notFound('app', missing);
     }
-    const now = Date.now();
+    const now = ctx.now();
     // An expired open invite for the same email gives way to the new one.
     await trx('invites').where({ email: input.email }).whereNull('used_at').where('expires_at', '<=', now).delete();
     const [row] = await trx('invites')
@@ -110,10 +110,10 @@ export async function createInvite(
     const invite = toRegistrationToken(created, appIds.sort((a, b) => a - b), options.publicUrl);
     if (input.send) {
       const mail = invitation({ email: invite.email, client: client.name, link: invite.link, expiresAt: Number(created.expires_at) });
-      await enqueueMail(trx, options, { kind: 'invite', to: invite.email, ...mail });
+      await enqueueMail(withDb(ctx, trx), { kind: 'invite', to: invite.email, ...mail });
     }
     const how = input.send ? ' (link sent by mail)' : '';
-    await logEvent(trx, audit, 'invite.create', `invited ${input.email} to client ${client.name}${how}`, { client: client.name, user: input.email });
+    await logEvent(trx, ctx, { type: 'invite.create', event: `invited ${input.email} to client ${client.name}${how}`, subject: { client: client.name, user: input.email } });
     return invite;
   });
 }
@@ -123,7 +123,7 @@ export async function deleteInvite(db: Knex, audit: Audit, id: number): Promise<
     const row: InviteRow | undefined = await invitesQuery(trx).where('invites.id', id).whereNull('invites.used_at').first();
     if (!row) throw notFound('registration token', id);
     await trx('invites').where({ id }).delete();
-    await logEvent(trx, audit, 'invite.delete', `deleted invite for ${row.email}`, { client: row.client_name, user: row.email });
+    await logEvent(trx, audit, { type: 'invite.delete', event: `deleted invite for ${row.email}`, subject: { client: row.client_name, user: row.email } });
   });
 }
 

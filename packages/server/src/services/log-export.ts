@@ -38,8 +38,8 @@ export const EXPORT_TYPES: Record<LogExportFormat, { contentType: string; extens
 export const EXPORT_BATCH = 250;
 
 /** One batch as text, and where to go on from; nothing of the batch outlives the call. */
-async function batchText(db: Knex, filter: CheckedLogFilter, after: LogPosition | undefined, line: (entry: LogEntry) => string) {
-  const { entries, next } = await eventBatch(db, filter, after, EXPORT_BATCH);
+async function batchText(db: Knex, filter: CheckedLogFilter, { after, line }: { after: LogPosition | undefined; line: (entry: LogEntry) => string }) {
+  const { entries, next } = await eventBatch(db, filter, { after, size: EXPORT_BATCH });
   let text = '';
   for (const entry of entries) text += line(entry);
   return { text, next };
@@ -51,7 +51,7 @@ export async function* exportLog(db: Knex, filter: CheckedLogFilter, format: Log
   const line = format === 'csv' ? csvLine : jsonLine;
   let after: LogPosition | undefined;
   do {
-    const batch = await batchText(db, filter, after, line);
+    const batch = await batchText(db, filter, { after, line });
     after = batch.next;
     if (batch.text) yield batch.text;
     await yieldToOthers();

@@ -20,14 +20,20 @@ const NEWEST_FIRST = [
  * changes (db/direct-reads.ts): `toolsctl logs --follow` asks for the same page every 2 seconds,
  * so between two commits each follower's poll is answered from memory. Shared: never changed.
  */
-export function listEvents(db: Knex, filter: CheckedLogFilter, page: number, perPage: number): Promise<readonly LogEntry[]> {
+export function listEvents(db: Knex, filter: CheckedLogFilter, { page, perPage }: LogPage): Promise<readonly LogEntry[]> {
   // Every field of the filter, in one order: a field added to the filter is part of the key.
   const fields = Object.entries(filter).sort(([a], [b]) => (a < b ? -1 : 1));
   const key = JSON.stringify([page, perPage, fields]);
-  return readRemembered(db, `log page ${key}`, () => readPage(db, filter, page, perPage), (entries) => entries.length);
+  return readRemembered(db, `log page ${key}`, () => readPage(db, filter, { page, perPage }), (entries) => entries.length);
 }
 
-async function readPage(db: Knex, filter: CheckedLogFilter, page: number, perPage: number): Promise<readonly LogEntry[]> {
+/** A page of the log: its number (from 1) and size. */
+interface LogPage {
+  page: number;
+  perPage: number;
+}
+
+async function readPage(db: Knex, filter: CheckedLogFilter, { page, perPage }: LogPage): Promise<readonly LogEntry[]> {
   const rows = await readAll<LogRow>(
     db,
     filteredLog(db, filter)
@@ -66,8 +72,7 @@ export interface LogPosition {
 export async function eventBatch(
   db: Knex,
   filter: CheckedLogFilter,
-  after: LogPosition | undefined,
-  size: number,
+  { after, size }: { after: LogPosition | undefined; size: number },
 ): Promise<{ entries: LogEntry[]; next: LogPosition | undefined }> {
   const query = filteredLog(db, filter).select(LOG_COLUMNS).orderBy([...NEWEST_FIRST]).limit(size, LITERAL);
   // (at, id) < (after.at, after.id), written so that both databases range-scan the index on at.

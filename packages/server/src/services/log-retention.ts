@@ -27,10 +27,10 @@ export interface PruneOptions {
  * One pruning run at `now`: answers how many entries it deleted, or null when retention is off,
  * another instance holds the job, or the last run was less than a day ago.
  */
-export async function pruneLog(db: Knex, retentionDays: number, now: number, options: PruneOptions = {}): Promise<number | null> {
+export async function pruneLog(db: Knex, { retentionDays, now }: { retentionDays: number; now: number }, options: PruneOptions = {}): Promise<number | null> {
   if (retentionDays <= 0) return null;
   const { batchSize = 500, pauseMs = 10, stopped = () => false } = options;
-  const lease = await takeJobLease(db, PRUNE_JOB, now, { intervalMs: DAY_MS, leaseMs: 10 * 60 * 1000 }, options.holder);
+  const lease = await takeJobLease(db, PRUNE_JOB, { now, intervalMs: DAY_MS, leaseMs: 10 * 60 * 1000, holder: options.holder });
   if (!lease) return null;
   const cutoff = now - retentionDays * DAY_MS;
   let removed = 0;
@@ -44,18 +44,18 @@ export async function pruneLog(db: Knex, retentionDays: number, now: number, opt
     await sleep(pauseMs);
   }
   // The deletions are many small transactions by design; the entry sums them up.
-  if (removed > 0) await logEvent(db, SYSTEM, 'log.prune', `deleted ${removed} log entries older than ${retentionDays} days`, { client: '', user: '' });
+  if (removed > 0) await logEvent(db, SYSTEM, { type: 'log.prune', event: `deleted ${removed} log entries older than ${retentionDays} days`, subject: { client: '', user: '' } });
   await lease.finish(now);
   return removed;
 }
 
 /** Runs pruneLog now and then (first after `firstDelayMs`), until stopped; failures are logged, never thrown. */
-export function startLogPruner(db: Knex, retentionDays: number, logger: Logger, { firstDelayMs = 30_000, everyMs = 15 * 60 * 1000, clock = Date.now } = {}) {
+export function startLogPruner(db: Knex, { retentionDays, logger }: { retentionDays: number; logger: Logger }, { firstDelayMs = 30_000, everyMs = 15 * 60 * 1000, clock = Date.now } = {}) {
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
-    running = pruneLog(db, retentionDays, clock(), { stopped: () => stopped })
+    running = pruneLog(db, { retentionDays, now: clock() }, { stopped: () => stopped })
       .then((removed) => {
         if (removed) logger.info(`event log: deleted ${removed} entries older than ${retentionDays} days`);
       })

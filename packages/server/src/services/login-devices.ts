@@ -32,7 +32,7 @@ export async function hasDevices(db: Knex, userId: number): Promise<boolean> {
  * Records a successful sign-in of this browser to the user: answers the device's new id, which
  * carries over the accounts the old one (if genuine) had signed in to.
  */
-export async function rememberDevice(db: Knex, userId: number, oldId: string | undefined, ttlDays: number): Promise<string> {
+export async function rememberDevice(db: Knex, { userId, oldId, ttlDays }: { userId: number; oldId: string | undefined; ttlDays: number }): Promise<string> {
   const id = randomToken(32);
   const hash = sha256(id);
   const now = Date.now();

@@ -11,7 +11,8 @@ import { appIdsOfInvite, findInviteByToken, type InviteRow } from './invites.js'
 import type { PasswordCheck, PasswordHasher } from './passwords.js';
 import { useSecondFactorCode } from './second-factors.js';
 import type { SecretBox } from './secret-box.js';
-import { endSession, endSessionsOfUser, type ClientInfo } from './sessions.js';
+import { originOf, withDb, type ServiceContext } from './context.js';
+import { endSession, endSessionsOfUser } from './sessions.js';
 import { attempt } from './regulator.js';
 import { attemptSubjects, signInAttempt, signInCounters, signInRegulator } from './sign-in-attempts.js';
 import {
@@ -27,10 +28,13 @@ import {
 } from './sign-in.js';
 import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
-export interface LoginDeps {
-  db: Knex;
-  hasher: PasswordHasher;
-  policy: SignInPolicy & BruteForcePolicy & MailPolicy;
+/** The context of a sign-in (anonymous: who signs in is what it finds out), with the password hasher. */
+export type LoginContext = ServiceContext<SignInPolicy & BruteForcePolicy & MailPolicy> & { hasher: PasswordHasher };
+
+/** The browser a sign-in comes from: its known-device cookie, and the session that `Confirm: true` confirms. */
+export interface SignInBrowser {
+  deviceId?: string;
+  confirms?: number;
 }
 
 export type { SignedIn } from './sign-in.js';
@@ -39,24 +43,22 @@ const WRONG_CREDENTIALS = 'wrong email or password';
 const NOT_AN_EMAIL = '(not an email)';
 
 export async function passwordLogin(
-  deps: LoginDeps,
-  info: ClientInfo,
-  emailInput: string,
-  password: string,
-  deviceId?: string,
-  confirms?: number,
+  deps: LoginContext,
+  { email: emailInput, password }: { email: string; password: string },
+  { deviceId, confirms }: SignInBrowser = {},
 ): Promise<SignInOutcome & { deviceId?: string }> {
   const { db, hasher, policy } = deps;
+  const info = originOf(deps);
   const email = emailInput.trim().toLowerCase();
   // Whatever was typed into the email field may be a password; only an email is written to the log.
   const logged = emailSchema.safeParse(email).success ? email : NOT_AN_EMAIL;
   // A browser that signed in to this account before is counted as itself, not as the email: an
   // attacker's guesses cannot lock the owner out (docs/security.md).
-  const subjects = await attemptSubjects(db, info, logged, deviceId);
+  const subjects = await attemptSubjects(db, { ip: info.ip, email: logged, deviceId });
   const device = subjects[0]!.kind === 'device';
   const emailBanned = device ? (await banRemaining(db, [emailSubject(email)])) > 0 : false;
   // Admitted before hashing: concurrent guesses cannot all be checked (docs/security.md).
-  const { row, check } = await signInAttempt(deps, info, { subjects, about: { user: logged } }, async () => {
+  const { row, check } = await signInAttempt(deps, { subjects, about: { user: logged } }, async () => {
     const found: (UserRow & { password_hash: string | null }) | undefined = await usersQuery(db).where('users.email', email).select('users.password_hash').first();
     const checked: PasswordCheck = found?.password_hash ? await hasher.verify(found.password_hash, password) : await hasher.verifyNothing(password);
     if (found && checked.ok) return { ok: true, value: { row: found, check: checked } };
@@ -72,14 +74,14 @@ export async function passwordLogin(
   }
   const user = toCurrentUser(row);
   const outcome = await db.transaction(async (trx) => {
-    const done = await beginSignIn(trx, user, emailBanned ? 'password-known-device' : 'password', info, policy, confirms);
+    const done = await beginSignIn(withDb(deps, trx), { user, method: emailBanned ? 'password-known-device' : 'password', confirms });
     // A browser this account has not signed in from before (its very first sign-in aside).
-    if (!device && (await hasDevices(trx, user.id))) await queueNotice(trx, policy, 'new-browser', { email, origin: info });
+    if (!device && (await hasDevices(trx, user.id))) await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'new-browser', email, origin: info });
     return done;
   });
   // A pending sign-in remembers the browser when its second factor finishes it (services/sign-in.ts).
   if (isPending(outcome)) return outcome;
-  return { ...outcome, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
+  return { ...outcome, deviceId: await rememberDevice(db, { userId: user.id, oldId: deviceId, ttlDays: policy.sessionTtlDays }) };
 }
 
 /**
@@ -88,28 +90,26 @@ export async function passwordLogin(
  * this known browser; a wrong code also counts toward the pending sign-in's 5.
  */
 export async function secondFactorLogin(
-  deps: LoginDeps,
-  secrets: SecretBox,
-  info: ClientInfo,
-  mfaToken: string,
-  code: string,
-  deviceId?: string,
+  deps: LoginContext & { secrets: SecretBox },
+  { mfaToken, code }: { mfaToken: string; code: string },
+  { deviceId }: SignInBrowser = {},
 ): Promise<SignedIn> {
-  const { db, policy } = deps;
+  const { db, secrets } = deps;
+  const info = originOf(deps);
   const pending = await openPendingSignIn(db, mfaToken);
   const user = await currentUserById(db, pending.user_id);
   const about = { client: user.client.name, user: user.email };
-  const subjects = await attemptSubjects(db, info, user.email, deviceId);
+  const subjects = await attemptSubjects(db, { ip: info.ip, email: user.email, deviceId });
   // The code is used up in the transaction that takes the pending sign-in: of codes racing for
   // it, the losers' are left unused (services/sign-in.ts).
   const useCode = async (trx: Knex) => {
-    const factor = await useSecondFactorCode(trx, secrets, user.id, code, Date.now());
-    if (factor === 'recovery') await logEvent(trx, { actor: user, ...info }, 'recovery.use', 'used a recovery code');
+    const factor = await useSecondFactorCode(trx, secrets, { userId: user.id, code, now: Date.now() });
+    if (factor === 'recovery') await logEvent(trx, { actor: user, ...info }, { type: 'recovery.use', event: 'used a recovery code' });
     return factor;
   };
-  return signInAttempt(deps, info, { subjects, about }, async () => {
+  return signInAttempt(deps, { subjects, about }, async () => {
     try {
-      return { ok: true, value: await finishPendingSignIn(db, pending, user, { secondFactor: useCode }, info, policy, deviceId) };
+      return { ok: true, value: await finishPendingSignIn(deps, { pending, user, proof: { secondFactor: useCode }, deviceId }) };
     } catch (error) {
       if (!(error instanceof WrongSecondFactor)) throw error;
       return {
@@ -123,14 +123,11 @@ export async function secondFactorLogin(
 
 /** Changes the caller's password (SPEC rules) and ends their other sessions. */
 export async function changePassword(
-  deps: LoginDeps,
-  audit: Audit & { actor: CurrentUser },
-  sessionId: number | undefined,
-  current: string,
-  next: string,
+  deps: LoginContext & { actor: CurrentUser },
+  { sessionId, current, next }: { sessionId: number | undefined; current: string; next: string },
 ): Promise<void> {
-  const { db, hasher, policy } = deps;
-  const user = audit.actor;
+  const { db, hasher, policy, actor: user } = deps;
+  const audit: Audit & { actor: CurrentUser } = { actor: user, ...originOf(deps) };
   const subjects = [emailSubject(user.email), addressSubject(audit.ip)];
   // Not a sign-in: no blocked row and no notice, but the same limits and bans as a password.
   await attempt(signInRegulator(db, policy), signInCounters(policy, subjects), async () => {
@@ -142,15 +139,15 @@ export async function changePassword(
     return {
       ok: false,
       error: new ApiError('unauthenticated', 'the current password is wrong'),
-      refuse: (trx) => logRepeated(trx, audit, 'login.failure', 'password change refused: wrong current password'),
+      refuse: (trx) => logRepeated(trx, audit, { type: 'login.failure', event: 'password change refused: wrong current password' }),
     };
   });
   const passwordHash = await hasher.hash(next);
   await db.transaction(async (trx) => {
     await trx('users').where({ id: user.id }).update({ password_hash: passwordHash });
     const ended = await endSessionsOfUser(trx, user.id, sessionId);
-    await logEvent(trx, audit, 'password.change', `changed password (${ended} other sessions ended)`);
-    await queueNotice(trx, policy, 'password-changed', { email: user.email, origin: { ip: audit.ip, userAgent: audit.userAgent } });
+    await logEvent(trx, audit, { type: 'password.change', event: `changed password (${ended} other sessions ended)` });
+    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'password-changed', email: user.email, origin: { ip: audit.ip, userAgent: audit.userAgent } });
   });
 }
 
@@ -169,14 +166,14 @@ export async function openInvite(db: Knex, token: string): Promise<InviteRow> {
  * rest answer conflict.
  */
 export async function registerFromInvite(
-  db: Knex,
-  info: ClientInfo,
-  invite: InviteRow,
-  credentials: { passwordHash?: string; googleSub?: string; googleVerifiedEmail?: string },
-  method: 'invite-password' | 'invite-google',
-  policy: SignInPolicy,
+  ctx: ServiceContext<SignInPolicy>,
+  {
+    invite,
+    credentials,
+    method,
+  }: { invite: InviteRow; credentials: { passwordHash?: string; googleSub?: string; googleVerifiedEmail?: string }; method: 'invite-password' | 'invite-google' },
 ): Promise<SignedIn> {
-  return await db.transaction(async (trx) => {
+  return await ctx.db.transaction(async (trx) => {
     const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
     if (consumed === 0) throw new ApiError('conflict', 'this invitation has already been used');
     if (await findUserByEmail(trx, invite.email)) throw new ApiError('conflict', `a user with email ${invite.email} already exists`);
@@ -194,7 +191,7 @@ export async function registerFromInvite(
       .returning('id');
     const appIds = await appIdsOfInvite(trx, invite.id);
     if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
-    return completeSignIn(trx, await currentUserById(trx, row.id), method, info, policy);
+    return completeSignIn(withDb(ctx, trx), { user: await currentUserById(trx, row.id), method });
   });
 }
 
@@ -203,19 +200,17 @@ export async function registerFromInvite(
  * (services/login-devices.ts), so a first sign-in from another browser sends the new-browser notice.
  */
 export async function registerWithPassword(
-  deps: LoginDeps,
-  info: ClientInfo,
-  token: string,
-  password: string,
-  deviceId?: string,
+  deps: LoginContext,
+  { token, password }: { token: string; password: string },
+  { deviceId }: SignInBrowser = {},
 ): Promise<SignedIn & { deviceId: string }> {
   const { db, hasher, policy } = deps;
   const invite = await openInvite(db, token);
   const problem = await passwordProblem(password, { email: invite.email });
   if (problem) throw invalidInput('Password', problem);
   const passwordHash = await hasher.hash(password);
-  const signedIn = await registerFromInvite(db, info, invite, { passwordHash }, 'invite-password', policy);
-  return { ...signedIn, deviceId: await rememberDevice(db, signedIn.user.id, deviceId, policy.sessionTtlDays) };
+  const signedIn = await registerFromInvite(deps, { invite, credentials: { passwordHash }, method: 'invite-password' });
+  return { ...signedIn, deviceId: await rememberDevice(db, { userId: signedIn.user.id, oldId: deviceId, ttlDays: policy.sessionTtlDays }) };
 }
 
 /** The event-log entry of a logout: the portal's own, or an app's through OpenID Connect. */
@@ -227,9 +222,9 @@ interface LogoutEvent {
 const PORTAL_LOGOUT: LogoutEvent = { type: 'session.logout', text: 'logout' };
 
 /** Ends the session and writes its entry in one transaction: both or neither (docs/event-log.md). */
-export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number | undefined, event = PORTAL_LOGOUT): Promise<void> {
+export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, { sessionId, event = PORTAL_LOGOUT }: { sessionId: number | undefined; event?: LogoutEvent }): Promise<void> {
   await db.transaction(async (trx) => {
     if (sessionId !== undefined) await endSession(trx, sessionId);
-    await logEvent(trx, audit, event.type, event.text);
+    await logEvent(trx, audit, { type: event.type, event: event.text });
   });
 }

@@ -4,20 +4,18 @@
  * used before. Queued in the caller's transaction, like every mail; nothing when mail is off.
  */
 import { passwordResetLink } from '@tools-portal/core';
-import type { Knex } from 'knex';
-import { notice, type NoticeInput, type NoticeKind, type Origin } from '../mail/templates.js';
-import { enqueueMail, type MailPolicy } from './outbox.js';
+import { notice, type NoticeInput, type NoticeKind } from '../mail/templates.js';
+import type { Origin } from './context.js';
+import { enqueueMail, type MailContext } from './outbox.js';
 
 export type { NoticeKind } from '../mail/templates.js';
 
 /** Queues a notice to `email` about something that happened just now, from `origin`. */
 export async function queueNotice(
-  db: Knex,
-  policy: MailPolicy,
-  kind: NoticeKind,
-  input: { email: string; origin: Origin; detail?: string; apiKeys?: NoticeInput['apiKeys'] },
+  ctx: MailContext,
+  { kind, ...input }: { kind: NoticeKind; email: string; origin: Origin; detail?: string; apiKeys?: NoticeInput['apiKeys'] },
 ): Promise<boolean> {
-  const now = Date.now();
-  const mail = notice(kind, { email: input.email, at: now, origin: input.origin, detail: input.detail, resetLink: passwordResetLink(policy.publicUrl), apiKeys: input.apiKeys });
-  return enqueueMail(db, policy, { kind: `notice.${kind}`, to: input.email, ...mail }, now);
+  const now = ctx.now();
+  const mail = notice(kind, { email: input.email, at: now, origin: input.origin, detail: input.detail, resetLink: passwordResetLink(ctx.policy.publicUrl), apiKeys: input.apiKeys });
+  return enqueueMail({ ...ctx, now: () => now }, { kind: `notice.${kind}`, to: input.email, ...mail });
 }

@@ -9,6 +9,7 @@ import { randomToken, type MailEntry, type MailStatus } from '@tools-portal/core
 import type { Knex } from 'knex';
 import type { MailConfig } from '../config.js';
 import { logEvent } from './audit.js';
+import type { ServiceContext } from './context.js';
 
 export const HOUR_MS = 60 * 60 * 1000;
 /** A mail not delivered within this long of being queued is given up. */
@@ -26,6 +27,9 @@ export interface MailPolicy {
   publicUrl: string;
   mail: MailConfig | undefined;
 }
+
+/** What queuing a mail reads of a service's context: the database (the caller's transaction), the mail policy and the clock. */
+export type MailContext = Pick<ServiceContext<MailPolicy>, 'db' | 'policy' | 'now'>;
 
 export interface OutgoingMail {
   /** What kind of mail, for the queue's listing: `invite`, `password-reset`, `notice.…`. */
@@ -63,8 +67,10 @@ const clip = (value: string, max: number) => (value.length > max ? value.slice(0
  * Queues a mail in the caller's transaction; answers false (and queues nothing) when mail is not
  * configured. The senders are woken once the transaction has committed.
  */
-export async function enqueueMail(db: Knex, policy: MailPolicy, mail: OutgoingMail, now = Date.now()): Promise<boolean> {
+export async function enqueueMail(ctx: MailContext, mail: OutgoingMail): Promise<boolean> {
+  const { db, policy } = ctx;
   if (!policy.mail) return false;
+  const now = ctx.now();
   const host = new URL(policy.publicUrl).hostname.replace(/^\[|\]$/g, '') || 'localhost';
   await db('mail_outbox').insert({
     kind: clip(mail.kind, 64),
@@ -130,7 +136,7 @@ export function retryDelayMs(retrySeconds: number, attempts: number): number {
  * A claimed row's delivery failed: it is due again after the backoff, or, 24 hours after it was
  * queued, given up (bodies removed, an event in the log). Answers whether it was given up.
  */
-export async function markFailed(db: Knex, row: OutboxRow, error: string, retrySeconds: number, now = Date.now()): Promise<boolean> {
+export async function markFailed(db: Knex, { row, error, retrySeconds, now = Date.now() }: { row: OutboxRow; error: string; retrySeconds: number; now?: number }): Promise<boolean> {
   const lastError = clip(error.replace(/[\r\n]+/g, ' '), 1000);
   const deadline = Number(row.created_at) + GIVE_UP_AFTER_MS;
   const mine = { id: row.id, attempts: row.attempts, status: 'sending' };
@@ -143,9 +149,7 @@ export async function markFailed(db: Knex, row: OutboxRow, error: string, retryS
         await logEvent(
           trx,
           { actor: null, ip: '', userAgent: '' },
-          'mail.failed',
-          `mail failed: ${row.subject} to ${row.recipient} after ${row.attempts} attempts (${lastError})`,
-          { user: row.recipient },
+          { type: 'mail.failed', event: `mail failed: ${row.subject} to ${row.recipient} after ${row.attempts} attempts (${lastError})`, subject: { user: row.recipient } },
         );
       }
       return changed === 1;

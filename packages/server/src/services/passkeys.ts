@@ -18,13 +18,13 @@ import {
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { ApiError, type CurrentUser, type Passkey } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { logEvent, logRepeated, type Audit, type EventSubject } from './audit.js';
+import { logEvent, logRepeated, type EventSubject } from './audit.js';
 import { insertBounded } from './bounded-rows.js';
 import type { BruteForcePolicy } from './brute-force.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import { hitRateLimit, type RateLimit } from './rate-limits.js';
-import type { ClientInfo } from './sessions.js';
+import { originOf, type Origin, type ServiceContext } from './context.js';
 import { attemptSubjects, signInAttempt } from './sign-in-attempts.js';
 import { completeSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow, type SignedIn, type SignInPolicy } from './sign-in.js';
 import { currentUserById } from './users.js';
@@ -33,12 +33,12 @@ export const CHALLENGE_MS = 5 * 60 * 1000;
 const RP_NAME = 'Tools Portal';
 
 /** The relying party of PUBLIC_URL. */
-export interface RelyingParty {
+interface RelyingParty {
   id: string;
   origin: string;
 }
 
-export function relyingPartyOf(publicUrl: string): RelyingParty {
+function relyingPartyOf(publicUrl: string): RelyingParty {
   const url = new URL(publicUrl);
   return { id: url.hostname, origin: url.origin };
 }
@@ -69,9 +69,16 @@ export interface ChallengePolicy {
 }
 
 /** Stores a challenge; the table is swept and capped (services/bounded-rows.ts). */
-async function storeChallenge(db: Knex, policy: ChallengePolicy, challenge: string, purpose: 'registration' | 'authentication', userId: number | null): Promise<void> {
+/** A WebAuthn challenge: what it is for, and for which user (none: a passkey sign-in). */
+interface Challenge {
+  challenge: string;
+  purpose: 'registration' | 'authentication';
+  userId: number | null;
+}
+
+async function storeChallenge(db: Knex, policy: ChallengePolicy, { challenge, purpose, userId }: Challenge): Promise<void> {
   const now = Date.now();
-  await insertBounded(db, 'webauthn_challenges', { challenge, purpose, user_id: userId, expires_at: now + CHALLENGE_MS }, policy.passkeyChallengesMax, now);
+  await insertBounded(db, 'webauthn_challenges', { row: { challenge, purpose, user_id: userId, expires_at: now + CHALLENGE_MS }, max: policy.passkeyChallengesMax, now });
 }
 
 /**
@@ -80,12 +87,12 @@ async function storeChallenge(db: Knex, policy: ChallengePolicy, challenge: stri
  * stored, so that refused calls leave no challenge; past it 429 until the window ends, and one
  * `login.blocked` row per address and window counts the refusals.
  */
-async function admitChallenge(db: Knex, policy: ChallengePolicy, info: ClientInfo): Promise<void> {
+async function admitChallenge(db: Knex, policy: ChallengePolicy, info: Origin): Promise<void> {
   const now = Date.now();
   const rate: RateLimit = { kind: 'passkey-challenge', limit: policy.passkeyChallengesPerAddress, windowMs: CHALLENGE_MS };
-  const hit = await hitRateLimit(db, rate, info.ip, now);
+  const hit = await hitRateLimit(db, rate, { subject: info.ip, now });
   if (hit.allowed) return;
-  await logRepeated(db, { actor: null, ...info }, 'login.blocked', 'passkey sign-in blocked: too many started from this address', `window ${hit.windowStart}`);
+  await logRepeated(db, { actor: null, ...info }, { type: 'login.blocked', event: 'passkey sign-in blocked: too many started from this address', group: `window ${hit.windowStart}` });
   const retryAfter = Math.max(1, Math.ceil((hit.windowStart + CHALLENGE_MS - now) / 1000));
   throw new ApiError('too_many_requests', `too many passkey sign-ins started from this address; try again in ${Math.ceil(retryAfter / 60)} minutes`, {
     retryAfter,
@@ -93,7 +100,7 @@ async function admitChallenge(db: Knex, policy: ChallengePolicy, info: ClientInf
 }
 
 /** Takes a challenge once: true for the one caller that deleted it while it was still valid. */
-async function takeChallenge(db: Knex, challenge: string, purpose: 'registration' | 'authentication', userId: number | null): Promise<boolean> {
+async function takeChallenge(db: Knex, { challenge, purpose, userId }: Challenge): Promise<boolean> {
   if (typeof challenge !== 'string' || challenge.length === 0 || challenge.length > 200) return false;
   const query = db('webauthn_challenges').where({ challenge, purpose }).andWhere('expires_at', '>', Date.now());
   const taken = await (userId === null ? query.whereNull('user_id') : query.andWhere('user_id', userId)).delete();
@@ -106,7 +113,9 @@ export async function listPasskeys(db: Knex, userId: number): Promise<Passkey[]>
 }
 
 /** Registration options for the browser's ceremony; the challenge is stored for this user. */
-export async function passkeyRegistrationOptions(db: Knex, policy: ChallengePolicy, rp: RelyingParty, user: CurrentUser): Promise<unknown> {
+export async function passkeyRegistrationOptions(ctx: ServiceContext<ChallengePolicy & { publicUrl: string }> & { actor: CurrentUser }): Promise<unknown> {
+  const { db, policy, actor: user } = ctx;
+  const rp = relyingPartyOf(policy.publicUrl);
   const existing: PasskeyRow[] = await db('passkeys').where({ user_id: user.id });
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
@@ -119,7 +128,7 @@ export async function passkeyRegistrationOptions(db: Knex, policy: ChallengePoli
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     supportedAlgorithmIDs: [-7, -8, -257],
   });
-  await storeChallenge(db, policy, options.challenge, 'registration', user.id);
+  await storeChallenge(db, policy, { challenge: options.challenge, purpose: 'registration', userId: user.id });
   return options;
 }
 
@@ -144,20 +153,15 @@ function passkeyNameFromUserAgent(userAgent: string): string {
 }
 
 /** Checks a registration answer against this user's stored challenge and keeps the passkey. */
-export async function registerPasskey(
-  db: Knex,
-  rp: RelyingParty,
-  policy: MailPolicy,
-  audit: Audit & { actor: CurrentUser },
-  response: unknown,
-  name?: string,
-): Promise<Passkey> {
-  const user = audit.actor;
+export async function registerPasskey(ctx: ServiceContext<MailPolicy> & { actor: CurrentUser }, { response, name }: { response: unknown; name?: string }): Promise<Passkey> {
+  const { db, policy, actor: user } = ctx;
+  const audit = ctx;
+  const rp = relyingPartyOf(policy.publicUrl);
   let verification;
   try {
     verification = await verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
-      expectedChallenge: (challenge) => takeChallenge(db, challenge, 'registration', user.id),
+      expectedChallenge: (challenge) => takeChallenge(db, { challenge, purpose: 'registration', userId: user.id }),
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       requireUserVerification: false,
@@ -181,8 +185,8 @@ export async function registerPasskey(
     if (await trx('passkeys').where({ credential_id: credential.id }).first('id')) throw new ApiError('conflict', 'this passkey is already registered');
     const [inserted] = await trx('passkeys').insert(row).returning('id');
     const id = typeof inserted === 'object' ? (inserted as { id: number }).id : (inserted as number);
-    await logEvent(trx, audit, 'passkey.add', `added passkey "${row.name}"`);
-    await queueNotice(trx, policy, 'second-factor-added', { email: user.email, origin: audit, detail: `passkey "${row.name}"` });
+    await logEvent(trx, audit, { type: 'passkey.add', event: `added passkey "${row.name}"` });
+    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-added', email: user.email, origin: audit, detail: `passkey "${row.name}"` });
     return present({ id, name: row.name, created_at: now });
   });
 }
@@ -193,21 +197,24 @@ async function ownPasskey(db: Knex, userId: number, id: number): Promise<Passkey
   return row;
 }
 
-export async function renamePasskey(db: Knex, audit: Audit & { actor: CurrentUser }, id: number, name: string): Promise<Passkey> {
-  return db.transaction(async (trx) => {
+export async function renamePasskey(ctx: ServiceContext & { actor: CurrentUser }, { id, name }: { id: number; name: string }): Promise<Passkey> {
+  const audit = ctx;
+  return ctx.db.transaction(async (trx) => {
     const row = await ownPasskey(trx, audit.actor.id, id);
     await trx('passkeys').where({ id }).update({ name });
-    await logEvent(trx, audit, 'passkey.rename', `renamed passkey "${row.name}" to "${name}"`);
+    await logEvent(trx, audit, { type: 'passkey.rename', event: `renamed passkey "${row.name}" to "${name}"` });
     return present({ ...row, name });
   });
 }
 
-export async function deletePasskey(db: Knex, policy: MailPolicy, audit: Audit & { actor: CurrentUser }, id: number): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function deletePasskey(ctx: ServiceContext<MailPolicy> & { actor: CurrentUser }, id: number): Promise<void> {
+  const { policy } = ctx;
+  const audit = ctx;
+  await ctx.db.transaction(async (trx) => {
     const row = await ownPasskey(trx, audit.actor.id, id);
     await trx('passkeys').where({ id }).delete();
-    await logEvent(trx, audit, 'passkey.remove', `removed passkey "${row.name}"`);
-    await queueNotice(trx, policy, 'second-factor-removed', { email: audit.actor.email, origin: audit, detail: `passkey "${row.name}"` });
+    await logEvent(trx, audit, { type: 'passkey.remove', event: `removed passkey "${row.name}"` });
+    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-removed', email: audit.actor.email, origin: audit, detail: `passkey "${row.name}"` });
   });
 }
 
@@ -215,8 +222,10 @@ export async function deletePasskey(db: Knex, policy: MailPolicy, audit: Audit &
  * Authentication options: for a pending sign-in, its user's passkeys; without one, a discoverable
  * ceremony with user verification required (the passkey is the whole sign-in).
  */
-export async function passkeyAuthenticationOptions(db: Knex, policy: ChallengePolicy, rp: RelyingParty, info: ClientInfo, mfaToken?: string): Promise<unknown> {
-  await admitChallenge(db, policy, info);
+export async function passkeyAuthenticationOptions(ctx: ServiceContext<ChallengePolicy & { publicUrl: string }>, mfaToken?: string): Promise<unknown> {
+  const { db, policy } = ctx;
+  const rp = relyingPartyOf(policy.publicUrl);
+  await admitChallenge(db, policy, originOf(ctx));
   let userId: number | null = null;
   let allow: PasskeyRow[] = [];
   if (mfaToken !== undefined) {
@@ -228,7 +237,7 @@ export async function passkeyAuthenticationOptions(db: Knex, policy: ChallengePo
     allowCredentials: allow.map((row) => ({ id: row.credential_id, transports: transportsOf(row) })),
     userVerification: userId === null ? 'required' : 'preferred',
   });
-  await storeChallenge(db, policy, options.challenge, 'authentication', userId);
+  await storeChallenge(db, policy, { challenge: options.challenge, purpose: 'authentication', userId });
   return options;
 }
 
@@ -240,13 +249,17 @@ interface PasskeyProof {
 }
 
 /** Whether the assertion holds for the stored passkey and its challenge (used up), with a counter that moved on. */
-async function checkAssertion(db: Knex, rp: RelyingParty, response: { id: string }, row: PasskeyRow | undefined, pending: PendingRow | undefined): Promise<PasskeyProof | undefined> {
+async function checkAssertion(
+  db: Knex,
+  rp: RelyingParty,
+  { response, row, pending }: { response: { id: string }; row: PasskeyRow | undefined; pending: PendingRow | undefined },
+): Promise<PasskeyProof | undefined> {
   if (!row || (pending && row.user_id !== pending.user_id)) return undefined;
   let verification;
   try {
     verification = await verifyAuthenticationResponse({
       response: response as AuthenticationResponseJSON,
-      expectedChallenge: (challenge) => takeChallenge(db, challenge, 'authentication', pending ? pending.user_id : null),
+      expectedChallenge: (challenge) => takeChallenge(db, { challenge, purpose: 'authentication', userId: pending ? pending.user_id : null }),
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       credential: { id: row.credential_id, publicKey: isoBase64URL.toBuffer(row.public_key), counter: Number(row.counter), transports: transportsOf(row) },
@@ -270,27 +283,25 @@ async function checkAssertion(db: Knex, rp: RelyingParty, response: { id: string
  * limits; a refused one keeps its reservation and counts against the pending sign-in too.
  */
 export async function passkeyLogin(
-  deps: { db: Knex; policy: SignInPolicy & BruteForcePolicy & MailPolicy },
-  rp: RelyingParty,
-  info: ClientInfo,
-  response: { id: string },
-  mfaToken?: string,
-  deviceId?: string,
-  confirms?: number,
+  deps: ServiceContext<SignInPolicy & BruteForcePolicy & MailPolicy>,
+  { response, mfaToken }: { response: { id: string }; mfaToken?: string },
+  { deviceId, confirms }: { deviceId?: string; confirms?: number } = {},
 ): Promise<SignedIn> {
   const { db, policy } = deps;
+  const rp = relyingPartyOf(policy.publicUrl);
+  const info = originOf(deps);
   const pending = mfaToken === undefined ? undefined : await openPendingSignIn(db, mfaToken);
   const row: PasskeyRow | undefined = await db('passkeys').where({ credential_id: response.id }).first();
   const ownerId = pending ? pending.user_id : row?.user_id;
   const owner = ownerId === undefined ? undefined : await currentUserById(db, ownerId).catch(() => undefined);
   const subject: EventSubject | undefined = owner ? { client: owner.client.name, user: owner.email } : undefined;
-  const subjects = await attemptSubjects(db, info, owner?.email, deviceId);
-  const accepted = await signInAttempt(deps, info, { subjects, about: subject }, async () => {
-    const proof = await checkAssertion(db, rp, response, row, pending);
+  const subjects = await attemptSubjects(db, { ip: info.ip, email: owner?.email, deviceId });
+  const accepted = await signInAttempt(deps, { subjects, about: subject }, async () => {
+    const proof = await checkAssertion(db, rp, { response, row, pending });
     if (proof) return { ok: true, value: proof };
     return { ok: false, error: refused(), refusal: { type: 'mfa.failure', event: 'login failed: passkey refused', email: owner?.email, about: subject, pending } };
   });
   const user = owner ?? (await currentUserById(db, row!.user_id));
-  if (pending) return finishPendingSignIn(db, pending, user, { secondFactor: 'passkey', key: accepted.key }, info, policy, deviceId);
-  return completeSignIn(db, user, 'passkey', info, policy, { key: accepted.key, confirms });
+  if (pending) return finishPendingSignIn(deps, { pending, user, proof: { secondFactor: 'passkey', key: accepted.key }, deviceId });
+  return completeSignIn(deps, { user, method: 'passkey', proof: { key: accepted.key, confirms } });
 }

@@ -15,7 +15,7 @@ import { enqueueMail, type MailPolicy } from './outbox.js';
 import type { PasswordHasher } from './passwords.js';
 import { attempt, forget, takeSlot, type Regulation } from './regulator.js';
 import { sha256 } from './secrets.js';
-import type { ClientInfo } from './sessions.js';
+import { withDb, type Origin, type ServiceContext } from './context.js';
 import { beginSignIn, type SignInOutcome, type SignInPolicy } from './sign-in.js';
 import { getUser, markEmailVerified, toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -62,51 +62,56 @@ async function markMailed(trx: Knex, token: string): Promise<void> {
  * the email's mail slots (none free: logged, nothing sent), then, if the email belongs to a user,
  * makes a link and queues the mail. The caller answers 204 either way.
  */
-export async function requestPasswordReset(db: Knex, policy: MailPolicy, info: ClientInfo, emailInput: string): Promise<void> {
+export async function requestPasswordReset(ctx: ServiceContext<MailPolicy>, emailInput: string): Promise<void> {
   const email = emailInput.trim().toLowerCase();
-  const perAddress = { kind: 'reset-address', subject: info.ip.slice(0, 254), limit: RESET_LIMITS.perAddress, windowMs: RESET_LIMITS.windowMs };
-  await attempt({ db, ...RESET_REQUESTS }, [perAddress], async () => ({ ok: true, value: await sendResetLink(db, policy, info, email) }));
+  const perAddress = { kind: 'reset-address', subject: ctx.ip.slice(0, 254), limit: RESET_LIMITS.perAddress, windowMs: RESET_LIMITS.windowMs };
+  await attempt({ db: ctx.db, ...RESET_REQUESTS }, [perAddress], async () => ({ ok: true, value: await sendResetLink(ctx, email) }));
 }
 
 /** The email's mail slot, then the link and its mail when the email belongs to a user. */
-async function sendResetLink(db: Knex, policy: MailPolicy, info: ClientInfo, email: string): Promise<void> {
+async function sendResetLink(ctx: ServiceContext<MailPolicy>, email: string): Promise<void> {
+  const { db, policy } = ctx;
+  const info: Origin = { ip: ctx.ip, userAgent: ctx.userAgent };
+  // Anonymous, whoever asks.
   const audit: Audit = { actor: null, ...info };
   // Known and unknown emails alike, so that the work and the answer are the same.
   if (!(await takeSlot(db, { kind: 'reset-email', subject: email, limit: RESET_LIMITS.perEmail, windowMs: RESET_LIMITS.emailWindowMs }))) {
     const event = `password reset not sent: ${RESET_LIMITS.perEmail} mails to this email in ${RESET_LIMITS.emailWindowMs / MINUTE_MS} minutes`;
-    await logRepeated(db, audit, 'password.reset_request', event, thisMinute(), { user: email });
+    await logRepeated(db, audit, { type: 'password.reset_request', event: event, group: thisMinute(), subject: { user: email } });
     return;
   }
   await db.transaction(async (trx) => {
-    const now = Date.now();
+    const now = ctx.now();
     const user: UserRow | undefined = await usersQuery(trx).where('users.email', email).first();
     if (!user) {
-      await logEvent(trx, audit, 'password.reset_request', 'password reset asked for an unknown email', { user: email });
+      await logEvent(trx, audit, { type: 'password.reset_request', event: 'password reset asked for an unknown email', subject: { user: email } });
       return;
     }
     const token = await newResetToken(trx, user.id, now);
     const link = passwordResetLink(policy.publicUrl, token);
     const mail = passwordReset({ email, link, minutes: RESET_TTL_MINUTES, at: now, origin: info, byAdmin: false });
-    const sent = await enqueueMail(trx, policy, { kind: 'password-reset', to: email, ...mail });
+    const sent = await enqueueMail({ db: trx, policy, now: Date.now }, { kind: 'password-reset', to: email, ...mail });
     if (sent) await markMailed(trx, token);
-    await logEvent(trx, audit, 'password.reset_request', sent ? 'password reset link sent by mail' : 'password reset asked (mail is not configured)', {
+    await logEvent(trx, audit, { type: 'password.reset_request', event: sent ? 'password reset link sent by mail' : 'password reset asked (mail is not configured)', subject: {
       client: user.client_name,
       user: email,
-    });
+    } });
   });
 }
 
 /** `POST /user/{id}/passwordreset` (admins): a link for the user, mailed too when mail is configured. */
-export async function adminPasswordReset(db: Knex, audit: Audit & { actor: CurrentUser }, policy: MailPolicy, userId: number): Promise<{ link: string; sent: boolean }> {
-  return db.transaction(async (trx) => {
+export async function adminPasswordReset(ctx: ServiceContext<MailPolicy> & { actor: CurrentUser }, userId: number): Promise<{ link: string; sent: boolean }> {
+  const { policy } = ctx;
+  const audit = ctx;
+  return ctx.db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
-    const now = Date.now();
+    const now = ctx.now();
     const token = await newResetToken(trx, user.id, now);
     const link = passwordResetLink(policy.publicUrl, token);
     const mail = passwordReset({ email: user.email, link, minutes: RESET_TTL_MINUTES, at: now, origin: audit, byAdmin: true });
-    const sent = await enqueueMail(trx, policy, { kind: 'password-reset', to: user.email, ...mail });
+    const sent = await enqueueMail({ db: trx, policy, now: Date.now }, { kind: 'password-reset', to: user.email, ...mail });
     if (sent) await markMailed(trx, token);
-    await logEvent(trx, audit, 'password.reset_request', `made a password reset link for ${user.email}${sent ? ' (sent by mail)' : ''}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, { type: 'password.reset_request', event: `made a password reset link for ${user.email}${sent ? ' (sent by mail)' : ''}`, subject: { client: user.client.name, user: user.email } });
     return { link, sent };
   });
 }
@@ -127,11 +132,14 @@ async function openReset(db: Knex, token: string, now = Date.now()): Promise<Res
  * `POST /resetpassword`: checks the link and the new password (every rule, before hashing), then
  * uses the link and signs in through the one sign-in pipeline.
  */
-export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: MailPolicy & SignInPolicy, info: ClientInfo, token: string, password: string): Promise<SignInOutcome> {
-  const reset = await openReset(db, token);
+export async function resetWithToken(
+  ctx: ServiceContext<MailPolicy & SignInPolicy> & { hasher: PasswordHasher },
+  { token, password }: { token: string; password: string },
+): Promise<SignInOutcome> {
+  const reset = await openReset(ctx.db, token);
   const problem = await passwordProblem(password, { email: reset.email });
   if (problem) throw invalidInput('Password', problem);
-  return useReset(db, policy, info, reset, await hasher.hash(password));
+  return useReset(ctx, { reset, passwordHash: await ctx.hasher.hash(password) });
 }
 
 /**
@@ -142,9 +150,11 @@ export async function resetWithToken(db: Knex, hasher: PasswordHasher, policy: M
  * one wins. A reset link replaces the password only: a user with a second factor still has to give
  * it (a pending sign-in), or a stolen mailbox would be enough to take the account.
  */
-async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: ClientInfo, reset: ResetRow, passwordHash: string): Promise<SignInOutcome> {
-  return db.transaction(async (trx) => {
-    const now = Date.now();
+async function useReset(ctx: ServiceContext<MailPolicy & SignInPolicy>, { reset, passwordHash }: { reset: ResetRow; passwordHash: string }): Promise<SignInOutcome> {
+  const { policy } = ctx;
+  const info: Origin = { ip: ctx.ip, userAgent: ctx.userAgent };
+  return ctx.db.transaction(async (trx) => {
+    const now = ctx.now();
     const used = await trx('password_resets').where({ id: reset.id }).whereNull('used_at').andWhere('expires_at', '>', now).update({ used_at: now });
     if (used === 0) throw invalidInput('Token', 'this password reset link has already been used');
     const row: UserRow | undefined = await usersQuery(trx).where('users.id', reset.user_id).first();
@@ -152,15 +162,15 @@ async function useReset(db: Knex, policy: MailPolicy & SignInPolicy, info: Clien
     if (!row) throw invalidInput('Token', 'this password reset link is not valid');
     await trx('users').where({ id: row.id }).update({ password_hash: passwordHash });
     // A link that went out by mail proves the mailbox (docs/oidc.md, `email_verified`).
-    if (reset.mailed) await markEmailVerified(trx, row.id, row.email, now);
+    if (reset.mailed) await markEmailVerified(trx, { userId: row.id, email: row.email, now });
     await trx('sessions').where({ user_id: row.id }).delete();
     await trx('password_resets').where({ user_id: row.id }).whereNull('used_at').delete();
     await forget(trx, [emailSubject(row.email)]);
     // The notice names the keys that survive the reset (docs/email.md).
     const apiKeys = { keys: await activeKeysOfUser(trx, row.id, now), link: accessTokensLink(policy.publicUrl) };
-    await queueNotice(trx, policy, 'password-reset', { email: row.email, origin: info, apiKeys });
+    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'password-reset', email: row.email, origin: info, apiKeys });
     const user = toCurrentUser(row);
-    await logEvent(trx, { actor: user, ...info }, 'password.reset', 'password reset with a link from mail; every session ended');
-    return beginSignIn(trx, user, 'password-reset', info, policy);
+    await logEvent(trx, { actor: user, ...info }, { type: 'password.reset', event: 'password reset with a link from mail; every session ended' });
+    return beginSignIn(withDb(ctx, trx), { user, method: 'password-reset' });
   });
 }

@@ -22,7 +22,7 @@ export interface Hit {
 }
 
 /** Counts one hit for `subject`; past the limit it is not allowed (and still counted). */
-export async function hitRateLimit(db: Knex, rate: RateLimit, subject: string, now = Date.now()): Promise<Hit> {
+export async function hitRateLimit(db: Knex, rate: RateLimit, { subject, now = Date.now() }: { subject: string; now?: number }): Promise<Hit> {
   const hit = await count(db, { kind: rate.kind, subject: subject.slice(0, 254), windowMs: rate.windowMs }, now);
   // Forgets counters of this kind whose window has run out (on each new window).
   if (hit.count === 1) await sweep(db, [rate]);

@@ -9,9 +9,7 @@ import { appOrigins, appOriginsOf } from './apps.js';
  */
 export async function redirectAfterSignIn(
   db: Knex,
-  portalOrigin: string,
-  target: string | null | undefined,
-  user: { id: number; admin: boolean },
+  { portalOrigin, target, user }: { portalOrigin: string; target: string | null | undefined; user: { id: number; admin: boolean } },
 ): Promise<string> {
   return safeRedirect(target, { portalOrigin, appOrigins: await appOriginsOf(db, user) });
 }

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError, type CurrentUser, type User } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { logEvent, type Audit } from './audit.js';
+import { logEvent } from './audit.js';
+import type { ServiceContext } from './context.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import type { SecretBox } from './secret-box.js';
@@ -37,20 +38,15 @@ export async function startTotpEnrolment(db: Knex, secrets: SecretBox, user: Cur
 }
 
 /** Turns the pending enrolment on with its first code; answers the recovery codes, shown this once. */
-export async function confirmTotp(
-  db: Knex,
-  secrets: SecretBox,
-  policy: MailPolicy,
-  audit: Audit & { actor: CurrentUser },
-  code: string,
-  now: number,
-): Promise<string[]> {
-  const user = audit.actor;
+export async function confirmTotp(ctx: ServiceContext<MailPolicy> & { actor: CurrentUser; secrets: SecretBox }, code: string): Promise<string[]> {
+  const { db, secrets, policy, actor: user } = ctx;
+  const audit = ctx;
+  const now = ctx.now();
   const row = await db('user_totp').where({ user_id: user.id }).first();
   if (!row) throw new ApiError('not_found', 'no authenticator app enrolment is under way; start one first');
   if (row.confirmed_at) throw new ApiError('conflict', 'an authenticator app is already set up');
   const secret = secrets.decrypt(row.secret_sealed, purposeOf(user.id)).toString('utf8');
-  const step = totpStep(secret, code, now);
+  const step = totpStep(secret, code, { timestamp: now });
   if (step === undefined) throw new ApiError('invalid_input', 'the code is not valid; check the clock of the device', { field: 'Code' });
   const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
   await db.transaction(async (trx) => {
@@ -58,8 +54,8 @@ export async function confirmTotp(
     if (updated === 0) throw new ApiError('conflict', 'an authenticator app is already set up');
     await trx('recovery_codes').where({ user_id: user.id }).delete();
     await trx('recovery_codes').insert(codes.map((plain) => ({ user_id: user.id, code_hash: sha256(normalizeRecoveryCode(plain)) })));
-    await logEvent(trx, audit, 'mfa.enable', 'enabled authenticator app (10 recovery codes)');
-    await queueNotice(trx, policy, 'second-factor-added', { email: user.email, origin: audit, detail: 'authenticator app' });
+    await logEvent(trx, audit, { type: 'mfa.enable', event: 'enabled authenticator app (10 recovery codes)' });
+    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-added', email: user.email, origin: audit, detail: 'authenticator app' });
   });
   return codes;
 }
@@ -69,12 +65,12 @@ export async function confirmTotp(
  * must be later than the last accepted one) or an unused recovery code (used up). Answers which
  * factor it was, or undefined.
  */
-export async function useSecondFactorCode(db: Knex, secrets: SecretBox, userId: number, code: string, now: number): Promise<'totp' | 'recovery' | undefined> {
+export async function useSecondFactorCode(db: Knex, secrets: SecretBox, { userId, code, now }: { userId: number; code: string; now: number }): Promise<'totp' | 'recovery' | undefined> {
   const trimmed = code.replace(/\s+/g, '');
   if (/^\d{6}$/.test(trimmed)) {
     const row = await db('user_totp').where({ user_id: userId }).whereNotNull('confirmed_at').first('secret_sealed');
     if (!row) return undefined;
-    const step = totpStep(secrets.decrypt(row.secret_sealed, purposeOf(userId)).toString('utf8'), trimmed, now);
+    const step = totpStep(secrets.decrypt(row.secret_sealed, purposeOf(userId)).toString('utf8'), trimmed, { timestamp: now });
     if (step === undefined) return undefined;
     // Atomic: of two requests with the same code, one moves last_step on, the other finds it there.
     const accepted = await db('user_totp').where({ user_id: userId }).andWhere('last_step', '<', step).update({ last_step: step });
@@ -102,13 +98,15 @@ async function removeSecondFactors(db: Knex, userId: number): Promise<string[]> 
  * An admin's Reset two-factor: removes the user's second factors, ends their sessions and logs
  * it, in one transaction; the user is told by mail when a factor was there to remove.
  */
-export async function resetSecondFactors(db: Knex, policy: MailPolicy, audit: Audit, user: User): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function resetSecondFactors(ctx: ServiceContext<MailPolicy>, user: User): Promise<void> {
+  const { policy } = ctx;
+  const audit = ctx;
+  await ctx.db.transaction(async (trx) => {
     const removed = await removeSecondFactors(trx, user.id);
     const ended = await endSessionsOfUser(trx, user.id);
-    await logEvent(trx, audit, 'mfa.reset', `reset two-factor of ${user.email} (${ended} sessions ended)`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, { type: 'mfa.reset', event: `reset two-factor of ${user.email} (${ended} sessions ended)`, subject: { client: user.client.name, user: user.email } });
     // From the admin's address (the audit's origin).
-    if (removed.length > 0) await queueNotice(trx, policy, 'second-factor-removed', { email: user.email, origin: audit, detail: `${removed.join(' and ')}, by an administrator` });
+    if (removed.length > 0) await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-removed', email: user.email, origin: audit, detail: `${removed.join(' and ')}, by an administrator` });
   });
 }
 

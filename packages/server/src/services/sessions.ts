@@ -6,6 +6,7 @@ import { isApiKey, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { logEvent, type Audit } from './audit.js';
+import type { Origin } from './context.js';
 import { sha256 } from './secrets.js';
 import { toCurrentUser, usersQuery, type UserRow } from './users.js';
 
@@ -30,10 +31,8 @@ export interface Principal {
   amr?: string[];
 }
 
-export interface ClientInfo {
-  ip: string;
-  userAgent: string;
-}
+/** @deprecated `Origin` (services/context.ts); the name stays for services/google-sign-in.ts until its rename lands. */
+export type ClientInfo = Origin;
 
 // Read on every API call: compiled once, and remembered until the database changes.
 const API_KEY_BY_HASH = preparedSelect((db, keyHash: string) =>
@@ -143,7 +142,7 @@ export async function endSessionsOfUser(db: Knex, userId: number, except?: numbe
 export async function revokeOwnSession(db: Knex, audit: Audit & { actor: CurrentUser }, sessionId: number): Promise<boolean> {
   return db.transaction(async (trx) => {
     const ended = await trx('sessions').where({ id: sessionId, user_id: audit.actor.id }).delete();
-    if (ended > 0) await logEvent(trx, audit, 'session.revoke', `ended session ${sessionId}`);
+    if (ended > 0) await logEvent(trx, audit, { type: 'session.revoke', event: `ended session ${sessionId}` });
     return ended > 0;
   });
 }
@@ -152,7 +151,7 @@ export async function revokeOwnSession(db: Knex, audit: Audit & { actor: Current
 export async function revokeOtherOwnSessions(db: Knex, audit: Audit & { actor: CurrentUser }, keep: number | undefined): Promise<number> {
   return db.transaction(async (trx) => {
     const ended = await endSessionsOfUser(trx, audit.actor.id, keep);
-    await logEvent(trx, audit, 'session.revoke', `ended ${ended} other sessions`);
+    await logEvent(trx, audit, { type: 'session.revoke', event: `ended ${ended} other sessions` });
     return ended;
   });
 }

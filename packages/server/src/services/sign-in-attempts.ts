@@ -11,7 +11,7 @@ import { knownDevice } from './login-devices.js';
 import { queueNotice } from './notices.js';
 import type { MailPolicy } from './outbox.js';
 import { attempt, type Counter, type Regulator } from './regulator.js';
-import type { ClientInfo } from './sessions.js';
+import { originOf, type ServiceContext } from './context.js';
 import { failPendingSignIn, type PendingRow } from './sign-in.js';
 
 /**
@@ -19,10 +19,10 @@ import { failPendingSignIn, type PendingRow } from './sign-in.js';
  * before (services/login-devices.ts): an attacker banning the email does not lock the owner out.
  * Without an account (an unknown passkey) only the address.
  */
-export async function attemptSubjects(db: Knex, info: ClientInfo, email: string | undefined, deviceId: string | undefined): Promise<Subject[]> {
-  if (email === undefined) return [addressSubject(info.ip)];
+export async function attemptSubjects(db: Knex, { ip, email, deviceId }: { ip: string; email: string | undefined; deviceId: string | undefined }): Promise<Subject[]> {
+  if (email === undefined) return [addressSubject(ip)];
   const device = await knownDevice(db, email, deviceId);
-  return [device ? deviceSubject(device) : emailSubject(email), addressSubject(info.ip)];
+  return [device ? deviceSubject(device) : emailSubject(email), addressSubject(ip)];
 }
 
 interface Refusal {
@@ -57,7 +57,7 @@ export function signInRegulator(db: Knex, policy: BruteForcePolicy, blocked?: { 
     counts: 'failures',
     banMs: policy.loginBanMinutes * MINUTE_MS,
     tooMany: tooManyAttempts,
-    blocked: blocked && (() => logRepeated(db, blocked.audit, 'login.blocked', 'login blocked: too many failed logins', undefined, blocked.about)),
+    blocked: blocked && (() => logRepeated(db, blocked.audit, { type: 'login.blocked', event: 'login blocked: too many failed logins', subject: blocked.about })),
   };
 }
 
@@ -70,12 +70,12 @@ export type SignInChecked<T> = { ok: true; value: T } | { ok: false; error: Erro
  * email's ban earns its owner a notice.
  */
 export async function signInAttempt<T>(
-  deps: { db: Knex; policy: BruteForcePolicy & MailPolicy },
-  info: ClientInfo,
+  deps: Pick<ServiceContext<BruteForcePolicy & MailPolicy>, 'db' | 'policy' | 'ip' | 'userAgent'>,
   attempted: { subjects: Subject[]; about: EventSubject | undefined },
   check: () => Promise<SignInChecked<T>>,
 ): Promise<T> {
   const { db, policy } = deps;
+  const info = originOf(deps);
   const regulator = signInRegulator(db, policy, { audit: { actor: null, ...info }, about: attempted.about });
   return attempt(regulator, signInCounters(policy, attempted.subjects), async () => {
     const checked = await check();
@@ -86,9 +86,9 @@ export async function signInAttempt<T>(
       error: checked.error,
       refuse: async (trx, banned) => {
         if (refusal.pending) await failPendingSignIn(trx, refusal.pending);
-        await logEvent(trx, { actor: null, ...info }, refusal.type, refusal.event, refusal.about);
+        await logEvent(trx, { actor: null, ...info }, { type: refusal.type, event: refusal.event, subject: refusal.about });
         if (refusal.email && banned.some((each) => each.kind === 'email')) {
-          await queueNotice(trx, policy, 'account-locked', { email: refusal.email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
+          await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'account-locked', email: refusal.email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
         }
       },
     };

@@ -19,7 +19,8 @@ import { logEvent } from './audit.js';
 import { rememberDevice } from './login-devices.js';
 import { secondFactorsOf, type SecondFactorMethod } from './second-factors.js';
 import { sha256 } from './secrets.js';
-import type { ClientInfo, SessionPolicy } from './sessions.js';
+import { originOf, withDb, type ServiceContext } from './context.js';
+import type { SessionPolicy } from './sessions.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PENDING_SIGN_IN_MS = 5 * 60 * 1000;
@@ -149,15 +150,13 @@ export const isPending = (outcome: SignInOutcome): outcome is PendingSignIn => '
  * enrolling one (Google sign-ins only with MFA_REQUIRED_FOR_GOOGLE).
  */
 export async function completeSignIn(
-  db: Knex,
-  user: CurrentUser,
-  method: SignInMethod,
-  info: ClientInfo,
-  policy: SignInPolicy,
-  proof: SignInProof = {},
+  ctx: ServiceContext<SignInPolicy>,
+  { user, method, proof = {} }: { user: CurrentUser; method: SignInMethod; proof?: SignInProof },
 ): Promise<SignedIn> {
+  const { db, policy } = ctx;
+  const info = originOf(ctx);
   const { secondFactor, confirms } = proof;
-  const now = Date.now();
+  const now = ctx.now();
   if (confirms !== undefined) {
     const factor = secondFactor && (method === 'step-up' ? STEP_UP_EVENTS : SECOND_FACTOR_EVENTS)[secondFactor];
     const event = [SIGN_IN_EVENTS[method], factor, '(confirming the session)'];
@@ -166,12 +165,12 @@ export async function completeSignIn(
       const amr = amrOf(method, { ...proof, previousAmr: String(previous?.amr ?? '').split(' ') });
       const updated = await trx('sessions').where({ id: confirms, user_id: user.id }).andWhere('expires_at', '>', now).update({ signed_in_at: now, amr });
       if (updated === 0) throw new ApiError('unauthenticated', "only the signed-in user can confirm it's them; log in again");
-      await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, SIGN_IN_TYPES[method], event.filter(Boolean).join(' '));
+      await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, { type: SIGN_IN_TYPES[method], event: event.filter(Boolean).join(' ') });
     });
     return { token: '', user, confirmed: true };
   }
   const amr = amrOf(method, proof);
-  const restricted = !secondFactor && (await mustEnrol(db, user, method, policy));
+  const restricted = !secondFactor && (await mustEnrol(db, policy, { user, method }));
   const token = randomToken(32);
   const event = [SIGN_IN_EVENTS[method], secondFactor && SECOND_FACTOR_EVENTS[secondFactor], restricted && '(restricted to enrolling a second factor)'];
   // The session and its event commit together (on a transaction given, inside it).
@@ -188,12 +187,12 @@ export async function completeSignIn(
       user_agent: info.userAgent.slice(0, 512),
       mfa_enrollment_required: restricted,
     });
-    await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, SIGN_IN_TYPES[method], event.filter(Boolean).join(' '));
+    await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, { type: SIGN_IN_TYPES[method], event: event.filter(Boolean).join(' ') });
   });
   return { token, user, restricted };
 }
 
-async function mustEnrol(db: Knex, user: CurrentUser, method: SignInMethod, policy: MfaPolicy): Promise<boolean> {
+async function mustEnrol(db: Knex, policy: MfaPolicy, { user, method }: { user: CurrentUser; method: SignInMethod }): Promise<boolean> {
   const covered = policy.mfaRequired === 'all' || (policy.mfaRequired === 'admins' && user.admin);
   if (!covered) return false;
   if (GOOGLE_METHODS.includes(method) && !policy.mfaRequiredForGoogle) return false;
@@ -201,11 +200,15 @@ async function mustEnrol(db: Knex, user: CurrentUser, method: SignInMethod, poli
 }
 
 /** A first factor has been checked: a user with a second factor gets a pending sign-in, others a session. */
-export async function beginSignIn(db: Knex, user: CurrentUser, method: SignInMethod, info: ClientInfo, policy: SignInPolicy, confirms?: number): Promise<SignInOutcome> {
+export async function beginSignIn(
+  ctx: ServiceContext<SignInPolicy>,
+  { user, method, confirms }: { user: CurrentUser; method: SignInMethod; confirms?: number },
+): Promise<SignInOutcome> {
+  const { db } = ctx;
   const methods = await secondFactorsOf(db, user.id);
-  if (methods.length === 0) return completeSignIn(db, user, method, info, policy, { confirms });
+  if (methods.length === 0) return completeSignIn(ctx, { user, method, proof: { confirms } });
   const token = randomToken(32);
-  const now = Date.now();
+  const now = ctx.now();
   await db('pending_sign_ins').where('expires_at', '<=', now).delete();
   await db('pending_sign_ins').insert({
     token_hash: sha256(token),
@@ -287,20 +290,21 @@ export class WrongSecondFactor extends Error {
  * escape the email's limit on codes (docs/security.md).
  */
 export async function finishPendingSignIn(
-  db: Knex,
-  pending: PendingRow,
-  user: CurrentUser,
-  proof: Omit<SignInProof, 'secondFactor'> & { secondFactor: SecondFactorUsed | SecondFactorUse },
-  info: ClientInfo,
-  policy: SignInPolicy,
-  deviceId: string | undefined,
+  ctx: ServiceContext<SignInPolicy>,
+  {
+    pending,
+    user,
+    proof,
+    deviceId,
+  }: { pending: PendingRow; user: CurrentUser; proof: Omit<SignInProof, 'secondFactor'> & { secondFactor: SecondFactorUsed | SecondFactorUse }; deviceId: string | undefined },
 ): Promise<SignedIn & { deviceId: string }> {
+  const { db, policy } = ctx;
   const signedIn = await db.transaction(async (trx) => {
     const taken = await trx('pending_sign_ins').where({ id: pending.id }).delete();
     if (taken === 0) throw new ApiError('unauthenticated', 'the sign-in has expired; log in again');
     const factor = typeof proof.secondFactor === 'function' ? await proof.secondFactor(trx) : proof.secondFactor;
     if (!factor) throw new WrongSecondFactor();
-    return completeSignIn(trx, user, pending.method, info, policy, { ...proof, secondFactor: factor, confirms: pending.session_id ?? undefined });
+    return completeSignIn(withDb(ctx, trx), { user, method: pending.method, proof: { ...proof, secondFactor: factor, confirms: pending.session_id ?? undefined } });
   });
-  return { ...signedIn, deviceId: await rememberDevice(db, user.id, deviceId, policy.sessionTtlDays) };
+  return { ...signedIn, deviceId: await rememberDevice(db, { userId: user.id, oldId: deviceId, ttlDays: policy.sessionTtlDays }) };
 }

@@ -28,7 +28,7 @@ export function totpCode(secret: string, timestamp: number, digits = 6): string 
 }
 
 /** The 30-second step a valid code belongs to (within one step of `timestamp`), or undefined. */
-export function totpStep(secret: string, code: string, timestamp: number, digits = 6): number | undefined {
+export function totpStep(secret: string, code: string, { timestamp, digits = 6 }: { timestamp: number; digits?: number }): number | undefined {
   if (!new RegExp(`^\\d{${digits}}$`).test(code)) return undefined;
   const delta = totp(secret, '', digits).validate({ token: code, timestamp, window: 1 });
   if (delta === null) return undefined;

@@ -47,7 +47,7 @@ export async function getUser(db: Knex, id: number): Promise<User> {
  * sent there by mail was used, or Google vouched for that address. Only while the user still has
  * that email; the first proof's time is kept.
  */
-export async function markEmailVerified(db: Knex, userId: number, email: string, now = Date.now()): Promise<void> {
+export async function markEmailVerified(db: Knex, { userId, email, now = Date.now() }: { userId: number; email: string; now?: number }): Promise<void> {
   await db('users').where({ id: userId, email }).whereNull('email_verified_at').update({ email_verified_at: now });
 }
 
@@ -76,7 +76,7 @@ export async function deleteUser(db: Knex, audit: Audit, id: number): Promise<vo
   await db.transaction(async (trx) => {
     const user = await getUser(trx, id);
     await trx('users').where({ id }).delete();
-    await logEvent(trx, audit, 'user.delete', `deleted user ${user.email}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, { type: 'user.delete', event: `deleted user ${user.email}`, subject: { client: user.client.name, user: user.email } });
   });
 }
 
@@ -85,6 +85,6 @@ export async function endUserSessions(db: Knex, audit: Audit, id: number): Promi
   await db.transaction(async (trx) => {
     const user = await getUser(trx, id);
     const ended = await trx('sessions').where({ user_id: id }).delete();
-    await logEvent(trx, audit, 'session.end_all', `ended ${ended} sessions of ${user.email}`, { client: user.client.name, user: user.email });
+    await logEvent(trx, audit, { type: 'session.end_all', event: `ended ${ended} sessions of ${user.email}`, subject: { client: user.client.name, user: user.email } });
   });
 }
