@@ -51,7 +51,9 @@ for (const [index, testCase] of cases.entries()) {
   console.log(
     testCase.name.padEnd(24),
     median(samples[index]).toFixed(1).padStart(10),
-    Math.min(...samples[index]).toFixed(1).padStart(8),
+    Math.min(...samples[index])
+      .toFixed(1)
+      .padStart(8),
     `${ratio.toFixed(2)}x`.padStart(7),
     over ? `  over the ${LIMIT}x limit` : '',
   );

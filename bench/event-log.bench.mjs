@@ -57,7 +57,18 @@ process.on('exit', () => {
 
 async function startPortal(databaseUrl, schema) {
   // The default configuration: logging at info, one JSON line a request, to a pipe read below.
-  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, ADMIN_EMAIL: ADMIN, LOG_LEVEL: '', LOG_FORMAT: '', WORKERS: '', WEB_ROOT: '', BENCH_SCHEMA: schema ?? '' };
+  const env = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    ADMIN_EMAIL: ADMIN,
+    LOG_LEVEL: '',
+    LOG_FORMAT: '',
+    WORKERS: '',
+    WEB_ROOT: '',
+    BENCH_SCHEMA: schema ?? '',
+  };
   const child = spawn(process.execPath, [path.join(root, 'bench/forward-auth/portal.mjs')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   const lines = readline.createInterface({ input: child.stdout });
@@ -115,7 +126,10 @@ async function insertRows(db, table, columns, rows) {
   const per = Math.floor(12_000 / columns.length);
   for (let start = 0; start < rows.length; start += per) {
     const chunk = rows.slice(start, start + per);
-    await db.raw(`insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ')}`, chunk.flat());
+    await db.raw(
+      `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ')}`,
+      chunk.flat(),
+    );
   }
 }
 
@@ -148,7 +162,12 @@ async function seed(db, now) {
     const clientId = (await trx('clients').where({ name: 'Admin' }).first('id')).id;
     await insertRows(trx, 'users', ['email', 'name', 'client_id', 'created_at'], [[ADMIN, 'Admin', clientId, now]]);
     const userId = (await trx('users').where({ email: ADMIN }).first('id')).id;
-    await insertRows(trx, 'sessions', ['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'], [[sha256(token), userId, now, now, now + 365 * DAY]]);
+    await insertRows(
+      trx,
+      'sessions',
+      ['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'],
+      [[sha256(token), userId, now, now, now + 365 * DAY]],
+    );
     for (let start = 0; start < LOG_ROWS; start += 10_000) {
       const rows = [];
       for (let i = start; i < Math.min(LOG_ROWS, start + 10_000); i++) rows.push(logRow(i, now));
@@ -224,7 +243,15 @@ async function exportRun(portal, token) {
   const cpu = cpuSeconds(portal.pid) - cpuBefore;
   clearInterval(sampler);
   peak = Math.max(peak, rssKiB(portal.pid));
-  return { rows: lines - 1, seconds, rowsPerSecond: (lines - 1) / seconds, rowsPerCpuSecond: (lines - 1) / cpu, mib: bytes / 2 ** 20, growthMiB: (peak - before) / 1024, fileGrowthMiB: (filePeak - fileBefore) / 1024 };
+  return {
+    rows: lines - 1,
+    seconds,
+    rowsPerSecond: (lines - 1) / seconds,
+    rowsPerCpuSecond: (lines - 1) / cpu,
+    mib: bytes / 2 ** 20,
+    growthMiB: (peak - before) / 1024,
+    fileGrowthMiB: (filePeak - fileBefore) / 1024,
+  };
 }
 
 /** µs per single-row insert: through logEvent into the migrated table, and into the table as it was before. */
@@ -252,7 +279,18 @@ async function insertCost(db) {
   // Alternated twice, so that neither gets only the warmer cache.
   const results = { now: [], before: [] };
   for (let round = 0; round < 2; round++) {
-    results.before.push(await time(() => db('auth_log_before').insert({ at: Date.now(), client: 'Client 0042', user: actor.email, event: 'login with password', ip: audit.ip, user_agent: audit.userAgent })));
+    results.before.push(
+      await time(() =>
+        db('auth_log_before').insert({
+          at: Date.now(),
+          client: 'Client 0042',
+          user: actor.email,
+          event: 'login with password',
+          ip: audit.ip,
+          user_agent: audit.userAgent,
+        }),
+      ),
+    );
     results.now.push(await time(() => logEvent(db, audit, 'login.success', 'login with password')));
   }
   await db.schema.dropTableIfExists('auth_log_before');
@@ -286,14 +324,17 @@ async function benchDatabase(name, url, schema) {
       // remembers), past every entry, or in the last second of the range's last day, so that every
       // request reads its page.
       const toBound = (i, dayMs) => `to=${day(dayMs)}T23:59:59.${String(i % 1000).padStart(3, '0')}Z`;
-      const pageOf = (filter, lastDay = now + 400 * DAY) => (i) => `/api/auth/v1/log/1/20?${filter}&${toBound(i, lastDay)}`;
+      const pageOf =
+        (filter, lastDay = now + 400 * DAY) =>
+        (i) =>
+          `/api/auth/v1/log/1/20?${filter}&${toBound(i, lastDay)}`;
       const targets = [
         ['page', 'by user', `/log/1/20?${byUser}`, pageOf(byUser)],
         ['page', 'by type prefix login.', '/log/1/20?type=login.', pageOf('type=login.')],
         ['page', 'by a 30-day range', `/log/1/20?${range}`, pageOf(rangeFrom, rangeLastDay)],
         ['count', 'by user', `/log/count?${byUser}`],
         ['count', 'by type prefix login.', '/log/count?type=login.'],
-        ['count', 'by type prefix login., max=1000 (the web screen\'s)', '/log/count?type=login.&max=1000'],
+        ['count', "by type prefix login., max=1000 (the web screen's)", '/log/count?type=login.&max=1000'],
         ['count', 'by a 30-day range', `/log/count?${range}`],
       ];
       results.loads = [];
@@ -357,25 +398,39 @@ async function main() {
     failed ||= !ok;
     return ok ? '✓' : '✗';
   };
-  const lines = ['| database | what | answer | requests/s | p50 ms | p99 ms | server CPU µs/request | target | met |', '|---|---|---|---:|---:|---:|---:|---|---|'];
+  const lines = [
+    '| database | what | answer | requests/s | p50 ms | p99 ms | server CPU µs/request | target | met |',
+    '|---|---|---|---:|---:|---:|---:|---|---|',
+  ];
   for (const result of all) {
     for (const row of result.loads) {
       const limit = row.kind === 'page' ? 50 : 100;
       const ok = row.p99 < limit && row.bad === 0;
-      lines.push(`| ${result.name} | ${row.kind === 'page' ? 'GET /log/1/20' : 'GET /log/count'} ${row.what} | ${row.size} | ${Math.round(row.rps)} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${Math.round(row.cpuUs)} | p99 < ${limit} ms | ${mark(ok)}${row.bad ? ` ${row.bad} failed` : ''} |`);
+      lines.push(
+        `| ${result.name} | ${row.kind === 'page' ? 'GET /log/1/20' : 'GET /log/count'} ${row.what} | ${row.size} | ${Math.round(row.rps)} | ${row.p50.toFixed(2)} | ${row.p99.toFixed(2)} | ${Math.round(row.cpuUs)} | p99 < ${limit} ms | ${mark(ok)}${row.bad ? ` ${row.bad} failed` : ''} |`,
+      );
     }
     const ex = result.export;
-    lines.push(`| ${result.name} | GET /log/export?format=csv, all entries | ${ex.rows.toLocaleString('en')} rows, ${ex.mib.toFixed(0)} MiB in ${ex.seconds.toFixed(1)} s | ${Math.round(ex.rowsPerSecond).toLocaleString('en')} rows/s | | | ${Math.round(ex.rowsPerCpuSecond).toLocaleString('en')} rows/CPU-s | ≥ 50,000 rows/s | ${mark(ex.rowsPerSecond >= 50_000 && ex.rows === LOG_ROWS)} |`);
-    lines.push(`| ${result.name} | server memory growth during the export (RssAnon; mapped database pages, RssFile, grew ${ex.fileGrowthMiB.toFixed(0)} MiB) | ${ex.growthMiB.toFixed(1)} MiB | | | | | < 100 MiB | ${mark(ex.growthMiB < 100)} |`);
+    lines.push(
+      `| ${result.name} | GET /log/export?format=csv, all entries | ${ex.rows.toLocaleString('en')} rows, ${ex.mib.toFixed(0)} MiB in ${ex.seconds.toFixed(1)} s | ${Math.round(ex.rowsPerSecond).toLocaleString('en')} rows/s | | | ${Math.round(ex.rowsPerCpuSecond).toLocaleString('en')} rows/CPU-s | ≥ 50,000 rows/s | ${mark(ex.rowsPerSecond >= 50_000 && ex.rows === LOG_ROWS)} |`,
+    );
+    lines.push(
+      `| ${result.name} | server memory growth during the export (RssAnon; mapped database pages, RssFile, grew ${ex.fileGrowthMiB.toFixed(0)} MiB) | ${ex.growthMiB.toFixed(1)} MiB | | | | | < 100 MiB | ${mark(ex.growthMiB < 100)} |`,
+    );
     const ins = result.insert;
     const share = (ins.nowUs / 1000 / loginMs) * 100;
-    lines.push(`| ${result.name} | one event insert (a login's), now vs a plain table without indexes or day summary | ${ins.nowUs.toFixed(0)} µs vs ${ins.beforeUs.toFixed(0)} µs (${(ins.nowUs / ins.beforeUs).toFixed(2)}×); ${share.toFixed(2)} % of a login | | | | | < 1 % of a login | ${mark(share < 1)} |`);
+    lines.push(
+      `| ${result.name} | one event insert (a login's), now vs a plain table without indexes or day summary | ${ins.nowUs.toFixed(0)} µs vs ${ins.beforeUs.toFixed(0)} µs (${(ins.nowUs / ins.beforeUs).toFixed(2)}×); ${share.toFixed(2)} % of a login | | | | | < 1 % of a login | ${mark(share < 1)} |`,
+    );
   }
   const cpus = os.cpus();
   console.log(
     [
       `event-log bench, ${new Date().toISOString()}`,
-      `machine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}; autocannon ${CONNECTIONS} connections, ${DURATION} s a row after 1 s warm-up; load average at the end ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`,
+      `machine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}; autocannon ${CONNECTIONS} connections, ${DURATION} s a row after 1 s warm-up; load average at the end ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
       `${LOG_ROWS.toLocaleString('en')} entries over a year, ${USERS.toLocaleString('en')} users; a login's scrypt (logN 17) took ${loginMs.toFixed(0)} ms here`,
       '',
       ...lines,

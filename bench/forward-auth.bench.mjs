@@ -360,7 +360,11 @@ async function rowsSqliteVerify(tmp) {
   if (ROWS.has(13)) {
     const verbose = await startPortal(portalEnv(`sqlite:${file}`, { ADMIN_PASSWORD, LOG_LEVEL: 'debug' }), 'SQLite');
     try {
-      record(13, await besideCeiling(() => measure({ url: `${verbose.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) }, verbose.pid)), verbose);
+      record(
+        13,
+        await besideCeiling(() => measure({ url: `${verbose.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) }, verbose.pid)),
+        verbose,
+      );
     } finally {
       await verbose.stop();
     }
@@ -372,8 +376,16 @@ async function rowsSqliteVerify(tmp) {
  * enabled as a client, a way to get authorization codes, and the token endpoint's request.
  */
 async function openIdClient(portal) {
-  const api = (path, init = {}) => fetch(`${portal.url}/api/auth/v1${path}`, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}`, ...init.headers } });
-  const login = await fetch(`${portal.url}/api/auth/v1/validatepassword`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD }) });
+  const api = (path, init = {}) =>
+    fetch(`${portal.url}/api/auth/v1${path}`, {
+      ...init,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}`, ...init.headers },
+    });
+  const login = await fetch(`${portal.url}/api/auth/v1/validatepassword`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD }),
+  });
   const adminToken = (await login.json()).accesstoken;
   const redirectUri = 'http://127.0.0.1:9/callback';
   const app = await (await api('/app', { method: 'POST', body: JSON.stringify({ name: 'bench-oidc', url: 'https://bench-oidc.example.com/' }) })).json();
@@ -388,7 +400,11 @@ async function openIdClient(portal) {
     return value;
   };
   const exchangeBody = (value) => new URLSearchParams({ grant_type: 'authorization_code', code: value, redirect_uri: redirectUri }).toString();
-  const tokenTarget = { url: `${portal.url}/oidc/token`, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic } };
+  const tokenTarget = {
+    url: `${portal.url}/oidc/token`,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+  };
   /** A userinfo request with the access token of one code exchange. */
   const userinfoTarget = async () => {
     const tokens = await (await fetch(tokenTarget.url, { method: 'POST', headers: tokenTarget.headers, body: exchangeBody(await code()) })).json();
@@ -437,7 +453,12 @@ async function rowsWorkers(tmp) {
     if (!ROWS.has(verifyRow) && !ROWS.has(userinfoRow)) continue;
     const server = await startPortal(portalEnv(`sqlite:${file}`, { ADMIN_PASSWORD, WORKERS: workers }), 'SQLite');
     try {
-      if (ROWS.has(verifyRow)) record(verifyRow, await besideCeiling(() => measure({ url: `${server.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) }, server.pid)), server);
+      if (ROWS.has(verifyRow))
+        record(
+          verifyRow,
+          await besideCeiling(() => measure({ url: `${server.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) }, server.pid)),
+          server,
+        );
       if (ROWS.has(userinfoRow)) {
         const target = await (await openIdClient(server)).userinfoTarget();
         record(userinfoRow, await besideCeiling(() => measure(target, server.pid)), server);
@@ -466,7 +487,9 @@ async function rowPostgresVerify() {
     const seeded = await withDatabase(url.href, undefined, seedSmall);
     const portal = await startPortal(portalEnv(url.href), 'PostgreSQL');
     try {
-      const result = await besideCeiling(() => measure({ url: `${portal.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) }, portal.pid));
+      const result = await besideCeiling(() =>
+        measure({ url: `${portal.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.token, seeded.originalUrl) }, portal.pid),
+      );
       return { ...result, config: portal.config, logLines: portal.drained.lines };
     } finally {
       await portal.stop();
@@ -485,7 +508,8 @@ async function rowsLarge(tmp) {
   console.error(`seeded 100,000 users, 1,000 apps and 1,000,000 log rows in ${seedSeconds.toFixed(1)} s`);
   const portal = await startPortal(portalEnv(`sqlite:${file}`), 'SQLite');
   try {
-    const row = (token, pathname) => besideCeiling(() => measure({ url: `${portal.url}/api/auth/v1${pathname}`, headers: { cookie: `accesstoken=${token}` } }, portal.pid));
+    const row = (token, pathname) =>
+      besideCeiling(() => measure({ url: `${portal.url}/api/auth/v1${pathname}`, headers: { cookie: `accesstoken=${token}` } }, portal.pid));
     if (ROWS.has(5)) record(5, await row(seeded.userToken, '/app/'), portal);
     if (ROWS.has(6)) record(6, await row(seeded.adminToken, '/log/1/20'), portal);
     if (ROWS.has(9)) record(9, await row(seeded.launcherToken, '/app/'), portal);
@@ -532,10 +556,10 @@ const TARGETS = {
 const ISSUE_TARGETS = [
   [2, '/verify, SQLite, default configuration: ≥ 0.6 of the ceiling, p99 < 10 ms at 32 connections'],
   [3, '/verify, PostgreSQL, default configuration: ≥ 0.6 of the ceiling, p99 < 10 ms at 32 connections'],
-  [5, 'GET /app/ (100k users, 1M log rows): CPU ≤ 8× the ceiling\'s a request'],
-  [6, 'GET /log/1/20 (same data): CPU ≤ 8× the ceiling\'s a request'],
+  [5, "GET /app/ (100k users, 1M log rows): CPU ≤ 8× the ceiling's a request"],
+  [6, "GET /log/1/20 (same data): CPU ≤ 8× the ceiling's a request"],
   [7, 'OpenID userinfo: p99 < 10 ms at 32 connections'],
-  [8, 'OpenID code exchange: half the CPU of 2026-11-23 (≤ 50× the ceiling\'s a request)'],
+  [8, "OpenID code exchange: half the CPU of 2026-11-23 (≤ 50× the ceiling's a request)"],
 ];
 
 const results = new Map();
@@ -543,7 +567,9 @@ const results = new Map();
 function record(row, result, server, also) {
   if (server) result = { ...result, config: `${server.config}${also ? `; ${also}` : ''}`, logLines: server.drained.lines };
   results.set(row, result);
-  const note = result.skipped ? `skipped: ${result.skipped}` : `${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`;
+  const note = result.skipped
+    ? `skipped: ${result.skipped}`
+    : `${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`;
   console.error(`row ${row}: ${note}`);
 }
 
@@ -588,23 +614,30 @@ function report(seedSeconds) {
     if (target?.p99 !== undefined && result.p99 >= target.p99) problems.push(`p99 not under ${target.p99} ms`);
     const cpuRatio = ceiling ? result.cpuUs / ceiling.cpuUs : undefined;
     if (target?.cpuRatio !== undefined && cpuRatio !== undefined && !(cpuRatio <= target.cpuRatio)) problems.push(`CPU ${cpuRatio.toFixed(1)}× the ceiling's`);
-    if (row === 4 && (result.logins === 0 || result.loginFailures.length > 0)) problems.push(`logins: ${result.logins} ok, failures ${JSON.stringify(result.loginFailures)}`);
+    if (row === 4 && (result.logins === 0 || result.loginFailures.length > 0))
+      problems.push(`logins: ${result.logins} ok, failures ${JSON.stringify(result.loginFailures)}`);
     failed ||= problems.length > 0;
     verdicts.set(row, { problems, ratio, cpuRatio, p99: result.p99 });
-    configs.push(`${row}: ${row === 1 ? 'bare node:http, no log' : `${result.config ?? ''}${result.logLines === undefined ? '' : `; ${result.logLines.toLocaleString('en-US')} log lines drained`}`}`);
-    const targetText = target ? [target.ratio && `≥ ${target.ratio}×`, target.p99 && `p99 < ${target.p99} ms`, target.cpuRatio && `CPU ≤ ${target.cpuRatio}× the ceiling's`].filter(Boolean).join(', ') : '';
+    configs.push(
+      `${row}: ${row === 1 ? 'bare node:http, no log' : `${result.config ?? ''}${result.logLines === undefined ? '' : `; ${result.logLines.toLocaleString('en-US')} log lines drained`}`}`,
+    );
+    const targetText = target
+      ? [target.ratio && `≥ ${target.ratio}×`, target.p99 && `p99 < ${target.p99} ms`, target.cpuRatio && `CPU ≤ ${target.cpuRatio}× the ceiling's`]
+          .filter(Boolean)
+          .join(', ')
+      : '';
     const one = results.get(10);
     const seven = results.get(7);
     const label =
       row === 1
         ? `${LABELS[row]} (${result.range})`
         : row === 4
-        ? `${LABELS[row]} (${result.logins} logins, ${Math.round(result.loginMs)} ms each)`
-        : row === 11 && one && !one.skipped
-          ? `${LABELS[row]}: ${(result.rps / one.rps).toFixed(2)}× row 10's requests/s`
-          : row === 12 && seven
-            ? `${LABELS[row]}: ${(result.rps / seven.rps).toFixed(2)}× row 7's requests/s`
-            : LABELS[row];
+          ? `${LABELS[row]} (${result.logins} logins, ${Math.round(result.loginMs)} ms each)`
+          : row === 11 && one && !one.skipped
+            ? `${LABELS[row]}: ${(result.rps / one.rps).toFixed(2)}× row 10's requests/s`
+            : row === 12 && seven
+              ? `${LABELS[row]}: ${(result.rps / seven.rps).toFixed(2)}× row 7's requests/s`
+              : LABELS[row];
     lines.push(
       `| ${row} | ${label} | ${Math.round(result.rps).toLocaleString('en-US')} | ${ratio === undefined ? '' : ratio.toFixed(2)} | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${Number.isFinite(result.cpuUs) ? `${Math.round(result.cpuUs)}${cpuRatio === undefined || row === 1 ? '' : ` (${cpuRatio.toFixed(1)}×)`}` : ''} | ${ceiling ? Math.round(ceiling.cpuUs) : ''} | ${Number.isFinite(result.generatorUs) ? Math.round(result.generatorUs) : ''} | ${targetText} | ${problems.length ? `✗ ${problems.join('; ')}` : target ? '✓' : ''} |`,
     );
@@ -620,7 +653,9 @@ function report(seedSeconds) {
     const measured = [
       verdict.ratio !== undefined && TARGETS[row].ratio !== undefined && `${verdict.ratio.toFixed(2)} of the ceiling`,
       TARGETS[row].p99 !== undefined && `p99 ${verdict.p99.toFixed(2)} ms`,
-      verdict.cpuRatio !== undefined && TARGETS[row].cpuRatio !== undefined && `CPU ${verdict.cpuRatio.toFixed(1)}× the ceiling's (${Math.round(result.cpuUs)} µs)`,
+      verdict.cpuRatio !== undefined &&
+        TARGETS[row].cpuRatio !== undefined &&
+        `CPU ${verdict.cpuRatio.toFixed(1)}× the ceiling's (${Math.round(result.cpuUs)} µs)`,
     ].filter(Boolean);
     targetLines.push(`| ${text} | ${row} | ${measured.join(', ')} | ${verdict.problems.length ? `✗ ${verdict.problems.join('; ')}` : '✓'} |`);
   }
@@ -629,15 +664,26 @@ function report(seedSeconds) {
   const seven = results.get(7);
   const twelve = results.get(12);
   const scaling = [
-    ten && eleven && !ten.skipped && !eleven.skipped && `WORKERS=2 on /verify: ${(eleven.rps / ten.rps).toFixed(2)}× the requests/s of WORKERS=1 (row 11 against row 10)`,
-    seven && twelve && !seven.skipped && !twelve.skipped && `WORKERS=2 on userinfo: ${(twelve.rps / seven.rps).toFixed(2)}× the requests/s of one process (row 12 against row 7), p99 ${twelve.p99.toFixed(2)} against ${seven.p99.toFixed(2)} ms`,
+    ten &&
+      eleven &&
+      !ten.skipped &&
+      !eleven.skipped &&
+      `WORKERS=2 on /verify: ${(eleven.rps / ten.rps).toFixed(2)}× the requests/s of WORKERS=1 (row 11 against row 10)`,
+    seven &&
+      twelve &&
+      !seven.skipped &&
+      !twelve.skipped &&
+      `WORKERS=2 on userinfo: ${(twelve.rps / seven.rps).toFixed(2)}× the requests/s of one process (row 12 against row 7), p99 ${twelve.p99.toFixed(2)} against ${seven.p99.toFixed(2)} ms`,
   ].filter(Boolean);
   const cpus = os.cpus();
   console.log(
     [
       `forward-auth bench, ${new Date().toISOString()}`,
       `machine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`,
-      `load: autocannon, ${CONNECTIONS} connections, ${DURATION} s a row after ${WARMUP} s warm-up, loopback; load average at the end ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`,
+      `load: autocannon, ${CONNECTIONS} connections, ${DURATION} s a row after ${WARMUP} s warm-up, loopback; load average at the end ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
       seedSeconds === undefined ? '' : `bulk seeding of rows 5, 6 and 9: ${seedSeconds.toFixed(1)} s`,
       '',
       ...lines,

@@ -33,7 +33,11 @@ function build() {
 }
 
 async function startPortal(env) {
-  const child = spawn(process.execPath, [path.join(root, 'bench/forward-auth/portal.mjs')], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(root, 'bench/forward-auth/portal.mjs')], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   process.on('exit', () => child.kill('SIGKILL'));
   const lines = readline.createInterface({ input: child.stdout });
   const url = await new Promise((resolve, reject) => {
@@ -127,12 +131,19 @@ async function measureSetup(tmp, label, concurrency, withTarget, rows) {
       rows.push([`${label}: GET /user/me, quiet`, await load(...api)]);
       rows.push([`${label}: GET /auth/ (static), quiet`, await load(...file)]);
     }
-    for (const [what, target] of [['GET /user/me', api], ['GET /auth/ (static)', file]]) {
+    for (const [what, target] of [
+      ['GET /user/me', api],
+      ['GET /auth/ (static)', file],
+    ]) {
       const logins = storm(portal.url, LOGINS);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const result = await load(...target);
       const outcomes = await logins.stop();
-      rows.push([`${label}: ${what} while ${LOGINS} logins hash (${outcomes[401]} checked, others ${JSON.stringify(outcomes.other)})`, result, withTarget ? P99_TARGET_MS : undefined]);
+      rows.push([
+        `${label}: ${what} while ${LOGINS} logins hash (${outcomes[401]} checked, others ${JSON.stringify(outcomes.other)})`,
+        result,
+        withTarget ? P99_TARGET_MS : undefined,
+      ]);
     }
   } finally {
     await portal.stop();
@@ -151,7 +162,12 @@ async function main() {
   let failed = false;
   const cpus = os.cpus();
   console.log(`login-storm bench, ${new Date().toISOString()}`);
-  console.log(`machine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}; autocannon ${CONNECTIONS} connections, ${DURATION} s a row; load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}\n`);
+  console.log(
+    `machine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}; autocannon ${CONNECTIONS} connections, ${DURATION} s a row; load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}\n`,
+  );
   console.log('| what | requests/s | p50 ms | p99 ms | target | met |');
   console.log('|---|---:|---:|---:|---|---|');
   for (const [label, result, target] of rows) {
@@ -160,7 +176,9 @@ async function main() {
     if (result.errors > 0) problems.push(`${result.errors} errors`);
     if (target && result.p99 >= target) problems.push(`p99 not under ${target} ms`);
     failed ||= problems.length > 0;
-    console.log(`| ${label} | ${Math.round(result.rps)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${target ? `p99 < ${target} ms` : ''} | ${problems.length ? `✗ ${problems.join('; ')}` : target ? '✓' : ''} |`);
+    console.log(
+      `| ${label} | ${Math.round(result.rps)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${target ? `p99 < ${target} ms` : ''} | ${problems.length ? `✗ ${problems.join('; ')}` : target ? '✓' : ''} |`,
+    );
   }
   process.exit(failed ? 1 : 0);
 }

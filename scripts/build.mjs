@@ -34,7 +34,8 @@ const web = path.join(root, 'packages/web');
 const viteConfig = ['vite.config.ts', 'vite.config.mjs', 'vite.config.js'].find((file) => fs.existsSync(path.join(web, file)));
 if (viteConfig) {
   const built = path.join(web, 'dist/index.html');
-  const stale = !fs.existsSync(built) || newestMtime(web) > fs.statSync(built).mtimeMs || newestMtime(path.join(root, 'packages/core/src')) > fs.statSync(built).mtimeMs;
+  const stale =
+    !fs.existsSync(built) || newestMtime(web) > fs.statSync(built).mtimeMs || newestMtime(path.join(root, 'packages/core/src')) > fs.statSync(built).mtimeMs;
   if (!ifStale || stale) {
     console.error('building the web portal…');
     run(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], web);

@@ -11,9 +11,7 @@ const server = http.createServer((request, response) => {
     response.writeHead(401).end();
     return;
   }
-  response
-    .writeHead(200, { 'remote-user': user.email, 'remote-email': user.email, 'remote-name': user.name, 'remote-groups': user.client })
-    .end();
+  response.writeHead(200, { 'remote-user': user.email, 'remote-email': user.email, 'remote-name': user.name, 'remote-groups': user.client }).end();
 });
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}` })}\n`);

@@ -5,5 +5,8 @@ import { loadConfig, startPortal } from '../../packages/server/dist/index.js';
 const portal = await startPortal(loadConfig(process.env), { schema: process.env.BENCH_SCHEMA || undefined });
 process.stdout.write(`${JSON.stringify({ url: portal.url })}\n`);
 process.on('SIGTERM', () => {
-  portal.close().then(() => process.exit(0), () => process.exit(1));
+  portal.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 });

@@ -49,10 +49,18 @@ export async function seedSmall(db) {
     apps.push(['grafana', 'https://tools.example.com/grafana/', 'Dashboards', '', now]);
     await insertRows(trx, 'apps', ['name', 'url', 'description', 'doclink', 'created_at'], apps);
     const granted = await trx('apps').whereIn('name', ['grafana', 'tool-3', 'tool-7']).select('id');
-    await insertRows(trx, 'user_apps', ['user_id', 'app_id'], granted.map((app) => [userId, app.id]));
-    await insertRows(trx, 'sessions', ['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'], [
-      [sha256(token), userId, now, now, now + 365 * DAY_MS],
-    ]);
+    await insertRows(
+      trx,
+      'user_apps',
+      ['user_id', 'app_id'],
+      granted.map((app) => [userId, app.id]),
+    );
+    await insertRows(
+      trx,
+      'sessions',
+      ['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'],
+      [[sha256(token), userId, now, now, now + 365 * DAY_MS]],
+    );
   });
   return { token, originalUrl: 'https://tools.example.com/grafana/d/abc?orgId=1' };
 }
@@ -108,12 +116,22 @@ export async function seedLarge(db, { users = 100_000, apps = 1_000, clients = 1
     const launcherApps = Array.from({ length: Math.min(200, apps) }, (_, k) => ((k * 5) % apps) + 1);
     for (const [k, appId] of launcherApps.entries()) grantRows.push([3, appId, k % 4 === 0 ? now + 30 * DAY_MS : null]);
     await insertRows(trx, 'user_apps', ['user_id', 'app_id', 'expires_at'], grantRows);
-    await insertRows(trx, 'favourites', ['user_id', 'app_id'], launcherApps.slice(0, 20).map((appId) => [3, appId]));
-    await insertRows(trx, 'sessions', ['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'], [
-      [sha256(adminToken), 1, now, now, now + 365 * DAY_MS],
-      [sha256(userToken), 2, now, now, now + 365 * DAY_MS],
-      [sha256(launcherToken), 3, now, now, now + 365 * DAY_MS],
-    ]);
+    await insertRows(
+      trx,
+      'favourites',
+      ['user_id', 'app_id'],
+      launcherApps.slice(0, 20).map((appId) => [3, appId]),
+    );
+    await insertRows(
+      trx,
+      'sessions',
+      ['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'],
+      [
+        [sha256(adminToken), 1, now, now, now + 365 * DAY_MS],
+        [sha256(userToken), 2, now, now, now + 365 * DAY_MS],
+        [sha256(launcherToken), 3, now, now, now + 365 * DAY_MS],
+      ],
+    );
     await insertGenerated(trx, 'sessions', ['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'], sessions, (i) => [
       sha256(`other-session-${i}`),
       3 + ((i * 13) % (users - 1)),

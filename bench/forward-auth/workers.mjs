@@ -22,7 +22,10 @@ const server = spawn(process.execPath, [...process.execArgv, path.join(root, 'pa
 server.once('exit', (code) => process.exit(code ?? 1));
 const url = `http://127.0.0.1:${port}`;
 for (let attempt = 0; attempt < 600; attempt++) {
-  const ok = await fetch(`${url}/healthz`).then((response) => response.ok, () => false);
+  const ok = await fetch(`${url}/healthz`).then(
+    (response) => response.ok,
+    () => false,
+  );
   if (ok) break;
   await new Promise((resolve) => setTimeout(resolve, 100));
 }

@@ -16,7 +16,11 @@ const require = createRequire(import.meta.url);
 export const { Command, Option } = require('commander') as typeof Commander;
 const { InvalidArgumentError } = require('commander') as typeof Commander;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type -- commander's own constraint and defaults
-export type Command<Args extends any[] = [], Opts extends Commander.OptionValues = {}, GlobalOpts extends Commander.OptionValues = {}> = Commander.Command<Args, Opts, GlobalOpts>;
+export type Command<Args extends any[] = [], Opts extends Commander.OptionValues = {}, GlobalOpts extends Commander.OptionValues = {}> = Commander.Command<
+  Args,
+  Opts,
+  GlobalOpts
+>;
 /** Any command, whatever its arguments and options: what a group registers itself on. */
 export type AnyCommand = Commander.CommandUnknownOpts;
 
@@ -35,7 +39,6 @@ export const integer = (min: number, max: number) => (value: string) => {
 };
 
 /** The Example(s) section every command's help ends with. */
-export const examples = (...lines: string[]) =>
-  `\nExample${lines.length > 1 ? 's' : ''}:\n${lines.map((line) => `  $ ${line}`).join('\n')}`;
+export const examples = (...lines: string[]) => `\nExample${lines.length > 1 ? 's' : ''}:\n${lines.map((line) => `  $ ${line}`).join('\n')}`;
 
 export const yes = () => new Option('-y, --yes', 'do not ask for confirmation');

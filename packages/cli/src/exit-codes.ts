@@ -50,7 +50,6 @@ export const isCommanderError = (error: unknown): error is Error & { code: strin
 // Inquirer's answer to Ctrl+C at a prompt.
 const isPromptCancelled = (error: unknown) => error instanceof Error && error.name === 'ExitPromptError';
 
-
 export function exitCodeOf(error: unknown): number {
   if (isCommanderError(error)) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   if (error instanceof UsageError || isPromptCancelled(error)) return EXIT.usage;

@@ -36,5 +36,7 @@ export async function readStdinSecret(): Promise<string> {
   if (process.stdin.isTTY) throw new UsageError('--password-stdin needs the password piped on stdin');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }

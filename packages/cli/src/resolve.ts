@@ -34,12 +34,24 @@ const sameEmail = (user: User, ref: string) => user.email.toLowerCase() === ref.
 
 /** Apps by id or name, with one listing for all names. */
 export function findApps(api: PortalClient, refs: string[]): Promise<App[]> {
-  return findAll('app', refs, (id) => api.apps.get(id), () => api.apps.all(), (app, ref) => app.name === ref);
+  return findAll(
+    'app',
+    refs,
+    (id) => api.apps.get(id),
+    () => api.apps.all(),
+    (app, ref) => app.name === ref,
+  );
 }
 
 /** Users by id or email (any case), with one listing for all emails. */
 export function findUsers(api: PortalClient, refs: string[]): Promise<User[]> {
-  return findAll('user', refs, (id) => api.users.get(id), () => api.users.list(), sameEmail);
+  return findAll(
+    'user',
+    refs,
+    (id) => api.users.get(id),
+    () => api.users.list(),
+    sameEmail,
+  );
 }
 
 export async function findApp(api: PortalClient, ref: string): Promise<App> {
@@ -51,7 +63,13 @@ export async function findUser(api: PortalClient, ref: string): Promise<User> {
 }
 
 export async function findClient(api: PortalClient, ref: string): Promise<Client> {
-  const [client] = await findAll('client', [ref], (id) => api.clients.get(id), () => api.clients.list(), (client, name) => client.name === name);
+  const [client] = await findAll(
+    'client',
+    [ref],
+    (id) => api.clients.get(id),
+    () => api.clients.list(),
+    (client, name) => client.name === name,
+  );
   return client;
 }
 

@@ -1,6 +1,15 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { generateApiKey, type AccessToken, type App, type Client, type CurrentUser, type LogEntry, type RegistrationToken, type User } from '@tools-portal/core';
+import {
+  generateApiKey,
+  type AccessToken,
+  type App,
+  type Client,
+  type CurrentUser,
+  type LogEntry,
+  type RegistrationToken,
+  type User,
+} from '@tools-portal/core';
 import { ADMIN_EMAIL, createApp, failure, freePort, unique } from '../../server/test/support.js';
 import { bin, cleanEnv, json, toolsctlOnTerminal, useAdminToolsctl } from './toolsctl.js';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -24,12 +33,24 @@ describe('apps', () => {
 
     const apps = json<App[]>(await run(['apps', 'list', '--json']));
     const app = apps.find((candidate) => candidate.name === name)!;
-    expect(app).toEqual({ id: expect.any(Number), name, url: 'https://wiki.example.com/', description: 'The wiki', doclink: '', category: '', requestable: false, icon: null, favourite: false });
+    expect(app).toEqual({
+      id: expect.any(Number),
+      name,
+      url: 'https://wiki.example.com/',
+      description: 'The wiki',
+      doclink: '',
+      category: '',
+      requestable: false,
+      icon: null,
+      favourite: false,
+    });
 
     expect(json<App>(await run(['apps', 'show', name, '--json']))).toEqual(app);
     expect((await run(['apps', 'show', String(app.id)])).stdout).toMatch(/│ description │ The wiki/);
 
-    const updated = json<App>(await run(['apps', 'update', name, '--app-url', 'https://wiki2.example.com/', '--doclink', 'https://docs.example.com/', '--json']));
+    const updated = json<App>(
+      await run(['apps', 'update', name, '--app-url', 'https://wiki2.example.com/', '--doclink', 'https://docs.example.com/', '--json']),
+    );
     // favourite belongs to the caller's list, not to the app an update answers.
     expect(updated).toEqual({ ...app, favourite: undefined, url: 'https://wiki2.example.com/', doclink: 'https://docs.example.com/' });
     expect(await portal.admin.apps.get(app.id)).toEqual(updated);
@@ -93,7 +114,11 @@ describe('users', () => {
     expect((await run(['users', 'show', String(user.id)])).stdout).toContain(`${user.client.name} (${user.client.id})`);
 
     expect((await run(['users', 'grant', email, other.name])).code).toBe(0);
-    expect(json<App[]>(await run(['users', 'apps', email, '--json'])).map((granted) => granted.id).sort()).toEqual([app.id, other.id].sort());
+    expect(
+      json<App[]>(await run(['users', 'apps', email, '--json']))
+        .map((granted) => granted.id)
+        .sort(),
+    ).toEqual([app.id, other.id].sort());
     expect((await run(['users', 'apps', email])).stdout).toContain(other.name);
     expect((await run(['users', 'revoke', email, String(app.id)])).code).toBe(0);
     expect(await portal.admin.users.apps(user.id)).toEqual([other]);
@@ -276,7 +301,10 @@ describe('keys with a name and an expiry, and an admin revoking them', () => {
     expect(revoked.stdout).toBe(`revoked 2 API keys of ${email}\n`);
     expect(await api.accessTokens.list()).toEqual([]);
     expect((await run(['whoami'], { env: { TOOLS_TOKEN: keys[0] } })).code).toBe(3);
-    expect(json<{ user: { email: string }; revoked: number }>(await run(['users', 'revoke-keys', email, '--yes', '--json']))).toMatchObject({ user: { email }, revoked: 0 });
+    expect(json<{ user: { email: string }; revoked: number }>(await run(['users', 'revoke-keys', email, '--yes', '--json']))).toMatchObject({
+      user: { email },
+      revoked: 0,
+    });
   });
 });
 
@@ -317,7 +345,10 @@ describe('logs', () => {
       const name = unique('Followed');
       await portal.admin.clients.create(name);
       await seen(name);
-      const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as LogEntry);
+      const lines = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as LogEntry);
       expect(lines.at(-1)!.event).toContain(name);
       expect(lines.at(-1)!.id).toBeGreaterThan(lines[0].id);
     } finally {
@@ -358,7 +389,12 @@ describe('logs: filters and export', () => {
     expect(records.map((record) => record.type)).toEqual(['register.password', 'invite.create', 'register.password', 'invite.create', 'client.create']);
     expect(records[1].actor).toBe(ADMIN_EMAIL);
     const jsonl = await run(['logs', 'export', '--format', 'jsonl', '--client', client.name, '--type', 'invite.']);
-    expect(jsonl.stdout.trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['invite.create', 'invite.create']);
+    expect(
+      jsonl.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).type),
+    ).toEqual(['invite.create', 'invite.create']);
     expect((await run(['logs', 'export', '--format', 'xlsx'])).code).toBe(2);
 
     const onTerminal = await toolsctlOnTerminal(cli.home, ['logs', 'export', '--client', client.name], [], {

@@ -96,7 +96,14 @@ describe('seed and export', () => {
     fs.writeFileSync(file, JSON.stringify({ apps: [{ name, url: 'https://seeded.example.com/', category: 'Finance', requestable: true }] }));
     expect((await run(['seed', file])).code).toBe(0);
     const exported = json<{ apps: Array<{ name: string; category: string; requestable: boolean }> }>(await run(['export', '--json']));
-    expect(exported.apps.find((app) => app.name === name)).toEqual({ name, url: 'https://seeded.example.com/', description: '', doclink: '', category: 'Finance', requestable: true });
+    expect(exported.apps.find((app) => app.name === name)).toEqual({
+      name,
+      url: 'https://seeded.example.com/',
+      description: '',
+      doclink: '',
+      category: 'Finance',
+      requestable: true,
+    });
     // A changed category or flag is an update on the next seed.
     fs.writeFileSync(file, JSON.stringify({ apps: [{ name, url: 'https://seeded.example.com/', category: 'Money', requestable: false }] }));
     const again = await run(['seed', file]);

@@ -61,10 +61,14 @@ describe('login, whoami, logout', () => {
 describe('on a terminal', () => {
   it('asks for email and password with prompts and logs in', async () => {
     const home = tempHome();
-    const { code, transcript } = await toolsctlOnTerminal(home, ['login', '--url', portal.url], [
-      { expect: 'Email', type: `${ADMIN_EMAIL}\r` },
-      { expect: 'Password', type: `${ADMIN_PASSWORD}\r` },
-    ]);
+    const { code, transcript } = await toolsctlOnTerminal(
+      home,
+      ['login', '--url', portal.url],
+      [
+        { expect: 'Email', type: `${ADMIN_EMAIL}\r` },
+        { expect: 'Password', type: `${ADMIN_PASSWORD}\r` },
+      ],
+    );
     expect(code).toBe(0);
     expect(transcript).toContain(`logged in to ${portal.url} as ${ADMIN_EMAIL}`);
     expect(transcript).not.toContain(ADMIN_PASSWORD);

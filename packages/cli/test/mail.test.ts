@@ -19,10 +19,11 @@ afterAll(async () => {
   await smtp?.stop();
 });
 const portal = useTestPortal(env);
-const run = (args: string[], options: RunOptions = {}) => toolsctl(home, args, { ...options, env: { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token, ...options.env } });
+const run = (args: string[], options: RunOptions = {}) =>
+  toolsctl(home, args, { ...options, env: { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token, ...options.env } });
 
 describe('toolsctl with mail', () => {
-  it('invites create --send mails the server\'s link and prints it', async () => {
+  it("invites create --send mails the server's link and prints it", async () => {
     const client = await portal.admin.clients.create(unique('Acme'));
     const email = `${unique('ann')}@example.com`;
     const created = await run(['invites', 'create', email, '--client', client.name, '--send']);

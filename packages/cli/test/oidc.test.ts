@@ -21,7 +21,9 @@ describe('toolsctl apps oidc', () => {
     expect(shown).toMatchObject({ client_id: app.name, redirect_uris: ['https://wiki.example.com/cb', 'http://localhost:3000/cb'], public: false });
     expect(JSON.stringify(shown)).not.toContain(secret);
 
-    const replaced = json<OidcClientCreated>(await run(['apps', 'oidc', String(app.id), '--redirect-uri', 'https://wiki.example.com/cb', '--alg', 'ES256', '--json']));
+    const replaced = json<OidcClientCreated>(
+      await run(['apps', 'oidc', String(app.id), '--redirect-uri', 'https://wiki.example.com/cb', '--alg', 'ES256', '--json']),
+    );
     expect(replaced.client_secret).toBeTruthy();
     expect(replaced.client_secret).not.toBe(secret);
     expect(replaced.id_token_signed_response_alg).toBe('ES256');

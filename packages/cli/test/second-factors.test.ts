@@ -24,7 +24,11 @@ describe('toolsctl for second factors and sessions: usage', () => {
   it('sessions revoke wants an id or --others, not both, not neither (exit 2)', async () => {
     const home = tempHome();
     await toolsctl(home, ['login', '--url', portal.url, '--email', ADMIN_EMAIL, '--password-stdin'], { input: ADMIN_PASSWORD });
-    for (const args of [['sessions', 'revoke'], ['sessions', 'revoke', '7', '--others'], ['sessions', 'revoke', 'abc']]) {
+    for (const args of [
+      ['sessions', 'revoke'],
+      ['sessions', 'revoke', '7', '--others'],
+      ['sessions', 'revoke', 'abc'],
+    ]) {
       const result = await toolsctl(home, args);
       expect({ args, code: result.code }).toEqual({ args, code: 2 });
     }
@@ -49,7 +53,10 @@ describe.skipIf(!SERVER_API_OF_ISSUE_13)('toolsctl for second factors and sessio
   it('login: --code finishes the sign-in; without a terminal and without --code it exits 3 and saves nothing', async () => {
     const user = await userWithAuthenticator();
     const home = tempHome();
-    const refused = await toolsctl(home, ['login', '--url', portal.url, '--email', user.email, '--password-stdin'], { input: user.password, timeoutMs: 10_000 });
+    const refused = await toolsctl(home, ['login', '--url', portal.url, '--email', user.email, '--password-stdin'], {
+      input: user.password,
+      timeoutMs: 10_000,
+    });
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('--code');
     expect((await toolsctl(home, ['whoami'])).code).toBe(3);
@@ -57,7 +64,9 @@ describe.skipIf(!SERVER_API_OF_ISSUE_13)('toolsctl for second factors and sessio
     const wrong = await toolsctl(home, ['login', '--url', portal.url, '--email', user.email, '--password-stdin', '--code', '000000'], { input: user.password });
     expect(wrong.code).toBe(3);
 
-    const login = await toolsctl(home, ['login', '--url', portal.url, '--email', user.email, '--password-stdin', '--code', user.nextCode()], { input: user.password });
+    const login = await toolsctl(home, ['login', '--url', portal.url, '--email', user.email, '--password-stdin', '--code', user.nextCode()], {
+      input: user.password,
+    });
     expect(login.code).toBe(0);
     expect(json<{ email: string }>(await toolsctl(home, ['whoami', '--json'])).email).toBe(user.email);
 
@@ -71,11 +80,15 @@ describe.skipIf(!SERVER_API_OF_ISSUE_13)('toolsctl for second factors and sessio
   it('login asks for the code on a terminal', async () => {
     const user = await userWithAuthenticator();
     const home = tempHome();
-    const result = await toolsctlOnTerminal(home, ['login', '--url', portal.url], [
-      { expect: 'Email', type: `${user.email}\r` },
-      { expect: 'Password', type: `${user.password}\r` },
-      { expect: 'authenticator app', type: `${user.nextCode()}\r` },
-    ]);
+    const result = await toolsctlOnTerminal(
+      home,
+      ['login', '--url', portal.url],
+      [
+        { expect: 'Email', type: `${user.email}\r` },
+        { expect: 'Password', type: `${user.password}\r` },
+        { expect: 'authenticator app', type: `${user.nextCode()}\r` },
+      ],
+    );
     expect(result.code, result.transcript).toBe(0);
     expect(result.transcript).toContain(`logged in to ${portal.url} as ${user.email}`);
   });

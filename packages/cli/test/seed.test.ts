@@ -17,8 +17,10 @@ interface Report {
 let source: TestPortal;
 let target: TestPortal;
 let home: string;
-const on = (portal: TestPortal) => (args: string[], options: RunOptions = {}) =>
-  toolsctl(home, args, { ...options, env: { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token, ...options.env } });
+const on =
+  (portal: TestPortal) =>
+  (args: string[], options: RunOptions = {}) =>
+    toolsctl(home, args, { ...options, env: { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token, ...options.env } });
 
 beforeAll(async () => {
   [source, target] = await Promise.all([startTestPortal(), startTestPortal()]);
@@ -82,16 +84,24 @@ describe('seed and export', () => {
     const plain = await on(source)(['export']);
     const asJson = await on(source)(['export', '--json']);
     expect(JSON.parse(plain.stdout)).toEqual(JSON.parse(asJson.stdout));
-    expect(JSON.parse(plain.stdout)).toMatchObject({ clients: expect.any(Array), apps: expect.any(Array), users: expect.any(Array), invites: expect.any(Array) });
+    expect(JSON.parse(plain.stdout)).toMatchObject({
+      clients: expect.any(Array),
+      apps: expect.any(Array),
+      users: expect.any(Array),
+      invites: expect.any(Array),
+    });
   });
 
   it('adds what is missing and updates changed apps on a later run', async () => {
     const dir = tempHome();
     const file = path.join(dir, 'more.json');
-    fs.writeFileSync(file, JSON.stringify({
-      apps: [{ name: 'wiki', url: 'https://wiki.example.net/', description: 'Moved' }],
-      users: [{ email: 'bob@acme.example', client: 'Acme', apps: ['chat'] }],
-    }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        apps: [{ name: 'wiki', url: 'https://wiki.example.net/', description: 'Moved' }],
+        users: [{ email: 'bob@acme.example', client: 'Acme', apps: ['chat'] }],
+      }),
+    );
     const report = json<Report>(await on(source)(['seed', file, '--json']));
     expect(report.changes).toEqual(['updated app wiki', 'granted app chat to bob@acme.example']);
     const wiki = (await source.admin.apps.all()).find((app) => app.name === 'wiki')!;
@@ -108,14 +118,32 @@ describe('seed and export', () => {
     const cases: Array<[string, RegExp]> = [
       [write('not-json.json', '{'), /is not JSON/],
       [write('typo.json', JSON.stringify({ client: [] })), /unrecognized key|client/i],
-      [write('no-client.json', JSON.stringify({ clients: [{ name: 'Fresh' }], users: [{ email: 'x@fresh.example', client: 'Nowhere' }] })), /no client named Nowhere/],
+      [
+        write('no-client.json', JSON.stringify({ clients: [{ name: 'Fresh' }], users: [{ email: 'x@fresh.example', client: 'Nowhere' }] })),
+        /no client named Nowhere/,
+      ],
       [write('weak.json', JSON.stringify({ users: [{ email: 'y@acme.example', client: 'Acme', password: 'short' }] })), /at least eight characters/],
-      [write('common.json', JSON.stringify({ users: [{ email: 'y@acme.example', client: 'Acme', password: 'Summer2024' }] })), /users\.0\.password \(y@acme\.example\): This password is a common one/],
-      [write('own-name.json', JSON.stringify({ users: [{ email: 'yolanda@acme.example', client: 'Acme', password: 'yolanda-loves-seeds' }] })), /must not contain your email address/],
-      [write('bad-url.json', JSON.stringify({ clients: [{ name: 'Fresh' }], apps: [{ name: 'x', url: 'javascript:alert(1)' }] })), /apps\.0\.url: must be an absolute http\(s\) URL/],
+      [
+        write('common.json', JSON.stringify({ users: [{ email: 'y@acme.example', client: 'Acme', password: 'Summer2024' }] })),
+        /users\.0\.password \(y@acme\.example\): This password is a common one/,
+      ],
+      [
+        write('own-name.json', JSON.stringify({ users: [{ email: 'yolanda@acme.example', client: 'Acme', password: 'yolanda-loves-seeds' }] })),
+        /must not contain your email address/,
+      ],
+      [
+        write('bad-url.json', JSON.stringify({ clients: [{ name: 'Fresh' }], apps: [{ name: 'x', url: 'javascript:alert(1)' }] })),
+        /apps\.0\.url: must be an absolute http\(s\) URL/,
+      ],
       [write('comma.json', JSON.stringify({ clients: [{ name: 'Fresh' }, { name: 'Acme, Admin' }] })), /clients\.1\.name: must not contain a comma/],
-      [write('lookalike.json', JSON.stringify({ clients: [{ name: 'Fresh' }, { name: '\uff21\uff24\uff2d\uff29\uff2e' }] })), /clients\.1\.name: .*too close to Admin/],
-      [write('bad-email.json', JSON.stringify({ clients: [{ name: 'Fresh' }], invites: [{ email: 'not-an-email', client: 'Fresh' }] })), /invites\.0\.email: must be a valid email/],
+      [
+        write('lookalike.json', JSON.stringify({ clients: [{ name: 'Fresh' }, { name: '\uff21\uff24\uff2d\uff29\uff2e' }] })),
+        /clients\.1\.name: .*too close to Admin/,
+      ],
+      [
+        write('bad-email.json', JSON.stringify({ clients: [{ name: 'Fresh' }], invites: [{ email: 'not-an-email', client: 'Fresh' }] })),
+        /invites\.0\.email: must be a valid email/,
+      ],
     ];
     for (const [file, message] of cases) {
       const result = await on(source)(['seed', file]);

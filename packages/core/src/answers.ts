@@ -143,7 +143,9 @@ export const passkeyAnswer = z.strictObject({ id, name: z.string(), createdTimes
  * WebAuthn options as @simplewebauthn/server makes them (the W3C `PublicKeyCredential…OptionsJSON`),
  * passed to the browser as they are: open beyond the challenge, by design.
  */
-export const webAuthnOptionsAnswer = z.looseObject({ challenge: z.string() }).describe('WebAuthn options (W3C PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON)');
+export const webAuthnOptionsAnswer = z
+  .looseObject({ challenge: z.string() })
+  .describe('WebAuthn options (W3C PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON)');
 
 /** One of the caller's sessions (`GET /user/me/session`). */
 export const userSessionAnswer = z.strictObject({

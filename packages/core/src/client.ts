@@ -33,7 +33,17 @@ import { isMfaChallenge } from './entities.js';
 import { ApiError, codeForStatus, isErrorCode } from './errors.js';
 import { logFilterQuery, type LogFilter } from './log-filter.js';
 import type { OidcClientCreated, OidcClientInput, OidcClientSettings, OidcKeyRotation } from './oidc.js';
-import type { AccessRequestInput, AccessTokenInput, AppInput, AppUpdate, ForgotPasswordInput, InviteInput, LoginInput, RegisterInput, ResetPasswordInput } from './validation.js';
+import type {
+  AccessRequestInput,
+  AccessTokenInput,
+  AppInput,
+  AppUpdate,
+  ForgotPasswordInput,
+  InviteInput,
+  LoginInput,
+  RegisterInput,
+  ResetPasswordInput,
+} from './validation.js';
 
 export const API_PREFIX = '/api/auth/v1';
 
@@ -124,11 +134,9 @@ export class PortalClient {
     },
     users: (id: number) => this.request<AppUser[]>('GET', `/app/${segment(id)}/user`),
     /** Sets an app's icon: PNG, JPEG or WebP bytes, at most 256 KB. */
-    setIcon: (id: number, bytes: BodyInit, contentType: string) =>
-      this.request<App>('PUT', `/app/${segment(id)}/icon`, bytes, contentType),
+    setIcon: (id: number, bytes: BodyInit, contentType: string) => this.request<App>('PUT', `/app/${segment(id)}/icon`, bytes, contentType),
     removeIcon: (id: number) => this.request<void>('DELETE', `/app/${segment(id)}/icon`),
-    removeUser: (appId: number, userId: number) =>
-      this.request<void>('DELETE', `/app/${segment(appId)}/user/${segment(userId)}`),
+    removeUser: (appId: number, userId: number) => this.request<void>('DELETE', `/app/${segment(appId)}/user/${segment(userId)}`),
   };
 
   readonly users = {
@@ -147,8 +155,7 @@ export class PortalClient {
     unfavourite: (appId: number) => this.request<void>('DELETE', `/user/me/favourite/${segment(appId)}`),
     /** Requestable apps the caller cannot use yet. */
     requestable: () => this.request<RequestableApp[]>('GET', '/user/me/requestable'),
-    revoke: (userId: number, appId: number) =>
-      this.request<void>('DELETE', `/user/${segment(userId)}/app/${segment(appId)}`),
+    revoke: (userId: number, appId: number) => this.request<void>('DELETE', `/user/${segment(userId)}/app/${segment(appId)}`),
     /** Ends every session of a user at once (API keys stay valid). */
     endSessions: (id: number) => this.request<void>('DELETE', `/user/${segment(id)}/session`),
     /** Admins, signed in (not with an API key): deletes every API key of a user; answers how many. */
@@ -178,8 +185,7 @@ export class PortalClient {
       /** WebAuthn registration options for the browser's ceremony. */
       options: () => this.request<unknown>('POST', '/user/me/passkey/options'),
       /** Registers the ceremony's answer. */
-      register: (response: unknown, name?: string) =>
-        this.request<Passkey>('POST', '/user/me/passkey', name === undefined ? { response } : { response, name }),
+      register: (response: unknown, name?: string) => this.request<Passkey>('POST', '/user/me/passkey', name === undefined ? { response } : { response, name }),
       rename: (id: number, name: string) => this.request<Passkey>('PUT', `/user/me/passkey/${segment(id)}`, { name }),
       delete: (id: number) => this.request<void>('DELETE', `/user/me/passkey/${segment(id)}`),
     },
@@ -231,8 +237,7 @@ export class PortalClient {
     create: (input: AccessRequestInput) => this.request<AccessRequest>('POST', '/accessrequest/', input),
     approve: (id: number, expires?: string) =>
       this.request<AccessRequest>('POST', `/accessrequest/${segment(id)}/approve`, expires === undefined ? {} : { expires }),
-    deny: (id: number, reason?: string) =>
-      this.request<AccessRequest>('POST', `/accessrequest/${segment(id)}/deny`, reason === undefined ? {} : { reason }),
+    deny: (id: number, reason?: string) => this.request<AccessRequest>('POST', `/accessrequest/${segment(id)}/deny`, reason === undefined ? {} : { reason }),
   };
 
   readonly logs = {
@@ -265,10 +270,13 @@ export class PortalClient {
     },
     /** Finishes a pending sign-in with an authenticator code or a recovery code. */
     validateMfa: (mfaToken: string, code: string, redirect?: string) =>
-      this.request<LoginAnswer>('POST', '/validatemfa', redirect === undefined ? { MfaToken: mfaToken, Code: code } : { MfaToken: mfaToken, Code: code, redirect }),
+      this.request<LoginAnswer>(
+        'POST',
+        '/validatemfa',
+        redirect === undefined ? { MfaToken: mfaToken, Code: code } : { MfaToken: mfaToken, Code: code, redirect },
+      ),
     /** WebAuthn authentication options: for a pending sign-in's user, or discoverable without a token. */
-    passkeyOptions: (mfaToken?: string) =>
-      this.request<unknown>('POST', '/passkey/options', mfaToken === undefined ? {} : { MfaToken: mfaToken }),
+    passkeyOptions: (mfaToken?: string) => this.request<unknown>('POST', '/passkey/options', mfaToken === undefined ? {} : { MfaToken: mfaToken }),
     /** Signs in with a passkey's assertion (alone, or finishing a pending sign-in); `confirm` confirms the signed-in session instead. */
     validatePasskey: (response: unknown, mfaToken?: string, redirect?: string, confirm?: boolean) =>
       this.request<LoginAnswer>('POST', '/validatepasskey', {

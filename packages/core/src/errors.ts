@@ -49,10 +49,8 @@ export class ApiError extends Error {
   }
 }
 
-export const invalidInput = (field: string, message: string) =>
-  new ApiError('invalid_input', `${field}: ${message}`, { field });
-export const notFound = (what: string, id: number | string) =>
-  new ApiError('not_found', `${what} ${id} does not exist`);
+export const invalidInput = (field: string, message: string) => new ApiError('invalid_input', `${field}: ${message}`, { field });
+export const notFound = (what: string, id: number | string) => new ApiError('not_found', `${what} ${id} does not exist`);
 export const conflict = (message: string) => new ApiError('conflict', message);
 export const unauthenticated = (message = 'not logged in') => new ApiError('unauthenticated', message);
 export const forbidden = (message = 'admins only') => new ApiError('forbidden', message);

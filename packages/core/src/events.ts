@@ -11,7 +11,7 @@ export const EVENT_TYPES = {
   'login.blocked': 'a sign-in was refused because of too many attempts (a brute-force ban, or too many passkey sign-ins started from one address)',
   'login.new_device': 'a sign-in from a browser the account has not used before',
   'session.logout': 'signed out',
-  'session.end_all': "an admin ended every session of a user",
+  'session.end_all': 'an admin ended every session of a user',
   'session.revoke': 'a session was ended from the Account page',
   // Google and OpenID Connect
   'google.login': 'signed in with Google',

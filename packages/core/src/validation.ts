@@ -292,4 +292,9 @@ const passkeyName = z.string({ error: 'must be a string' }).trim().min(1, { erro
 export const passkeyRegisterInput = z.object({ response: webAuthnResponse, name: passkeyName.optional() });
 export const passkeyRenameInput = z.object({ name: passkeyName });
 export const passkeyOptionsInput = z.object({ MfaToken: z.string({ error: 'must be a string' }).min(1).max(200).optional() });
-export const passkeyLoginInput = z.object({ response: webAuthnResponse, MfaToken: z.string({ error: 'must be a string' }).min(1).max(200).optional(), redirect, Confirm });
+export const passkeyLoginInput = z.object({
+  response: webAuthnResponse,
+  MfaToken: z.string({ error: 'must be a string' }).min(1).max(200).optional(),
+  redirect,
+  Confirm,
+});

@@ -20,7 +20,13 @@ describe('safeRedirect and the open-redirect corpus', () => {
   });
 
   it('refuses relative targets that smuggle an origin, and still follows plain ones', () => {
-    for (const target of ['/%2f%2fevil.example.com', '/%5cevil.example.com', '/a//evil.example.com', '/https://evil.example.com', '/x?next=http://evil.example.com']) {
+    for (const target of [
+      '/%2f%2fevil.example.com',
+      '/%5cevil.example.com',
+      '/a//evil.example.com',
+      '/https://evil.example.com',
+      '/x?next=http://evil.example.com',
+    ]) {
       expect(safeRedirect(target, policy), target).toBe(DEFAULT_REDIRECT);
     }
     for (const target of ['/auth/#/applist/', '/auth/#/app/12', '/wiki/page?id=3&x=y']) {

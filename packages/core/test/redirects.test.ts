@@ -39,7 +39,10 @@ describe('safeRedirect', () => {
   });
 
   it('refuses every payload of the open-redirect corpus', () => {
-    const payloads = fs.readFileSync(corpusFile, 'utf8').split('\n').filter((line) => line.length > 0);
+    const payloads = fs
+      .readFileSync(corpusFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.length > 0);
     expect(payloads.length).toBeGreaterThan(500);
     const followed = payloads.filter((payload) => {
       const target = safeRedirect(payload, { portalOrigin: 'http://localhost:8080', appOrigins: [] });

@@ -52,7 +52,8 @@ describe('the repository', () => {
     for (const file of files(root)) {
       const text = fs.readFileSync(file, 'utf8');
       for (const [, number] of text.matchAll(/product\.md §(\d+)/g)) if (!numbered.has(number)) missing.push(`${path.relative(root, file)}: §${number}`);
-      for (const [, name] of text.matchAll(/product\.md, ([A-Z][a-z]+(?: [a-z]+)?)/g)) if (!named.has(name)) missing.push(`${path.relative(root, file)}: ${name}`);
+      for (const [, name] of text.matchAll(/product\.md, ([A-Z][a-z]+(?: [a-z]+)?)/g))
+        if (!named.has(name)) missing.push(`${path.relative(root, file)}: ${name}`);
     }
     expect(missing).toEqual([]);
   });

@@ -31,7 +31,11 @@ describe('API key input', () => {
     expect(problem(() => parse(accessTokenInput, { name: ' ' }))).toEqual({ code: 'invalid_input', field: 'name', message: 'name: must not be empty' });
     expect(problem(() => parse(accessTokenInput, { name: 'x'.repeat(201) }))).toMatchObject({ field: 'name' });
     expect(problem(() => parse(accessTokenInput, { name: 'a\u0007b' }))).toMatchObject({ field: 'name', message: 'name: must not contain control characters' });
-    expect(problem(() => parse(accessTokenInput, { expires: 'next week' }))).toEqual({ code: 'invalid_input', field: 'expires', message: 'expires: must be an ISO 8601 time' });
+    expect(problem(() => parse(accessTokenInput, { expires: 'next week' }))).toEqual({
+      code: 'invalid_input',
+      field: 'expires',
+      message: 'expires: must be an ISO 8601 time',
+    });
   });
 
   it('a call that needs a session answers 403 session_required', () => {
@@ -69,7 +73,10 @@ describe('validation', () => {
   it('reads only plain positive integers as path ids', () => {
     expect(parse(pathId, '42')).toBe(42);
     for (const bad of ['0', '-1', '1e3', '0x10', ' 1', '1.0', '', '12345678901234567']) {
-      expect(problem(() => parse(pathId, bad)), bad).toMatchObject({ code: 'invalid_input' });
+      expect(
+        problem(() => parse(pathId, bad)),
+        bad,
+      ).toMatchObject({ code: 'invalid_input' });
     }
   });
 });

@@ -81,7 +81,9 @@ function apiRouter(deps: Deps): Koa.Middleware {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     router[method](route.path, guard(route), (ctx: Context) => answer(route, ctx, deps));
   }
-  const stacks = new Map([...routers].map(([segment, router]) => [segment, compose([router.routes(), router.allowedMethods(METHOD_ERRORS)] as Koa.Middleware[])]));
+  const stacks = new Map(
+    [...routers].map(([segment, router]) => [segment, compose([router.routes(), router.allowedMethods(METHOD_ERRORS)] as Koa.Middleware[])]),
+  );
   const prefix = `${API_PREFIX.toLowerCase()}/`;
   return function routeApiCall(ctx, next) {
     const stack = ctx.path.toLowerCase().startsWith(prefix) ? stacks.get(firstSegment(ctx.path.slice(prefix.length - 1))) : undefined;

@@ -32,7 +32,12 @@ export function relayForgets(): void {
     if (message?.type === FORGET && typeof message.id === 'string') {
       const others = Object.values(cluster.workers ?? {}).filter((other): other is Worker => !!other && other.id !== worker.id && other.isConnected());
       const key = `relay-${++counter}`;
-      pending.set(key, { origin: worker, originId: message.id, waiting: new Set(others.map((other) => other.id)), timer: setTimeout(() => settle(key), FORGET_TIMEOUT_MS) });
+      pending.set(key, {
+        origin: worker,
+        originId: message.id,
+        waiting: new Set(others.map((other) => other.id)),
+        timer: setTimeout(() => settle(key), FORGET_TIMEOUT_MS),
+      });
       for (const other of others) other.send({ type: FORGET, id: key });
       if (others.length === 0) settle(key);
     } else if (message?.type === FORGOTTEN && typeof message.id === 'string') {

@@ -19,7 +19,10 @@ export function serializeCookie(name: string, value: string, options: { path: st
 
 // Written by hand: Koa's cookie jar refuses Secure cookies behind a TLS-terminating proxy.
 export function setSessionCookie(ctx: Context, policy: CookiePolicy, token: string): void {
-  ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, token, { path: '/', maxAgeSeconds: policy.sessionTtlDays * 24 * 60 * 60, secure: policy.secureCookies }));
+  ctx.append(
+    'Set-Cookie',
+    serializeCookie(SESSION_COOKIE, token, { path: '/', maxAgeSeconds: policy.sessionTtlDays * 24 * 60 * 60, secure: policy.secureCookies }),
+  );
 }
 
 export function clearSessionCookie(ctx: Context, policy: CookiePolicy): void {
@@ -31,5 +34,8 @@ export const DEVICE_COOKIE = 'portal_device';
 const DEVICE_COOKIE_PATH = '/api/auth/v1';
 
 export function setDeviceCookie(ctx: Context, policy: CookiePolicy, deviceId: string): void {
-  ctx.append('Set-Cookie', serializeCookie(DEVICE_COOKIE, deviceId, { path: DEVICE_COOKIE_PATH, maxAgeSeconds: policy.sessionTtlDays * 24 * 60 * 60, secure: policy.secureCookies }));
+  ctx.append(
+    'Set-Cookie',
+    serializeCookie(DEVICE_COOKIE, deviceId, { path: DEVICE_COOKIE_PATH, maxAgeSeconds: policy.sessionTtlDays * 24 * 60 * 60, secure: policy.secureCookies }),
+  );
 }

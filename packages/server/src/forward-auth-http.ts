@@ -39,7 +39,8 @@ const MAX_URL_LENGTH = 2000;
  */
 function originalRequestOf(header: (name: string) => string): OriginalRequest {
   const method = (header('x-forwarded-method') || 'GET').toUpperCase();
-  const wantsPage = (method === 'GET' || method === 'HEAD') && /\btext\/html\b/i.test(header('accept')) && header('x-requested-with').toLowerCase() !== 'xmlhttprequest';
+  const wantsPage =
+    (method === 'GET' || method === 'HEAD') && /\btext\/html\b/i.test(header('accept')) && header('x-requested-with').toLowerCase() !== 'xmlhttprequest';
   // Built as one object literal, not spread into a new one: that spread cost about a quarter of
   // a cached /verify's own work (docs/performance.md).
   return readOriginal(header, wantsPage);
@@ -50,7 +51,8 @@ function readOriginal(header: (name: string) => string, wantsPage: boolean): Ori
   if (originalUrl && header('x-forwarded-uri')) {
     return { url: undefined, header: 'X-Original-URL', browserNavigation: false, wantsPage, contradiction: 'X-Original-URL and X-Forwarded-Uri both sent' };
   }
-  if (originalUrl) return { url: originalUrl.length <= MAX_URL_LENGTH ? originalUrl : undefined, header: 'X-Original-URL', browserNavigation: false, wantsPage };
+  if (originalUrl)
+    return { url: originalUrl.length <= MAX_URL_LENGTH ? originalUrl : undefined, header: 'X-Original-URL', browserNavigation: false, wantsPage };
   const host = header('x-forwarded-host').split(',')[0].trim();
   if (!host) return { url: undefined, header: 'X-Forwarded-Uri', browserNavigation: false, wantsPage };
   const proto = (header('x-forwarded-proto').split(',')[0].trim() || 'http').toLowerCase();
@@ -110,7 +112,10 @@ function identityHeaders(user: CurrentUser): Record<string, string> {
 
 const NOT_ALLOWED = 'you may not use this app';
 
-const withHeaders = (answer: HttpAnswer, headers: Record<string, string>): HttpAnswer => ({ ...answer, headers: { ...NO_STORE, ...answer.headers, ...headers } });
+const withHeaders = (answer: HttpAnswer, headers: Record<string, string>): HttpAnswer => ({
+  ...answer,
+  headers: { ...NO_STORE, ...answer.headers, ...headers },
+});
 
 /** The answer to a decision: empty for 200 and 302; errors through the one error presenter. */
 function presentVerify(decision: VerifyDecision, original: OriginalRequest, publicUrl: string): HttpAnswer {

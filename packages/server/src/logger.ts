@@ -47,7 +47,8 @@ function censored(value: unknown, depth: number): unknown {
     const field = fields[key];
     const written = SECRET_FIELDS.has(key) ? CENSOR : censored(field, depth + 1);
     if (written !== field) {
-      copy ??= value instanceof Error ? { ...stdSerializers.err(value) } : Array.isArray(value) ? ([...value] as unknown as Record<string, unknown>) : { ...fields };
+      copy ??=
+        value instanceof Error ? { ...stdSerializers.err(value) } : Array.isArray(value) ? ([...value] as unknown as Record<string, unknown>) : { ...fields };
       copy[key] = written;
     }
   }
@@ -164,9 +165,7 @@ export function createLogger(level: LogLevel, options: LoggerOptions | LoggerOpt
     const stream = pinoDestination({ dest: 1, sync: false, minLength: MIN_WRITE, maxWrite: MAX_WRITE, periodicFlush: FLUSH_INTERVAL_MS });
     output = bufferedOutput(stream);
     destination =
-      format === 'pretty'
-        ? { write: (chunk: string) => stream.write(`${prettyLine(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk)}\n`) }
-        : stream;
+      format === 'pretty' ? { write: (chunk: string) => stream.write(`${prettyLine(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk)}\n`) } : stream;
   }
   const base = pino(
     {

@@ -43,7 +43,7 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Histogram({
       name: 'http_request_duration_seconds',
-      help: 'Time from a request\'s arrival to its answer, by route template and status.',
+      help: "Time from a request's arrival to its answer, by route template and status.",
       labelNames: ['method', 'route', 'status'],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [this.registry],
@@ -77,7 +77,7 @@ export class Metrics {
     if (mailQueueLength) {
       new Gauge({
         name: 'portal_mail_queue_length',
-        help: 'Mails in the outbox waiting for delivery or being delivered (the database\'s, shared by every instance).',
+        help: "Mails in the outbox waiting for delivery or being delivered (the database's, shared by every instance).",
         registers: [this.registry],
         // One figure of the shared database: the workers' answers are not to be added up.
         aggregator: 'max',

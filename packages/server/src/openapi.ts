@@ -73,9 +73,12 @@ function operation(route: RouteSpec, parameters: string[], names: Map<z.ZodType,
   const status = String(route.response.status ?? 200);
   const success: Record<string, unknown> = { description: route.response.description ?? (status === '204' ? 'done, no body' : 'success') };
   if (route.response.schema) success.content = { 'application/json': { schema: answerSchema(route.response.schema, names) } };
-  else if (route.response.content) success.content = Object.fromEntries(route.response.content.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]));
+  else if (route.response.content)
+    success.content = Object.fromEntries(route.response.content.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]));
   const op: Record<string, unknown> = {
-    operationId: `${route.method.toLowerCase()}${openApiPath(route.path).path.replace(/[{}]/g, '').replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase())}`,
+    operationId: `${route.method.toLowerCase()}${openApiPath(route.path)
+      .path.replace(/[{}]/g, '')
+      .replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase())}`,
     summary: route.summary,
     'x-access': route.access,
     security: route.access === 'public' ? [{}, ...SECURED] : SECURED,
@@ -89,12 +92,15 @@ function operation(route: RouteSpec, parameters: string[], names: Map<z.ZodType,
     schema,
   }));
   if (parameters.length > 0 || queryParameters.length > 0) {
-    op.parameters = [...parameters.map((name) => ({
-      name,
-      in: 'path',
-      required: true,
-      schema: (STRING_PARAMETERS as readonly string[]).includes(name) ? { type: 'string' } : { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
-    })), ...queryParameters];
+    op.parameters = [
+      ...parameters.map((name) => ({
+        name,
+        in: 'path',
+        required: true,
+        schema: (STRING_PARAMETERS as readonly string[]).includes(name) ? { type: 'string' } : { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+      })),
+      ...queryParameters,
+    ];
   }
   if (route.body && isRaw(route.body)) {
     const content = Object.fromEntries(route.body.contentTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]));

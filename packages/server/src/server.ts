@@ -112,7 +112,10 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     await hasher.calibrate(db);
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
-    const metrics = new Metrics(() => poolUse(db), () => outboxQueueLength(db));
+    const metrics = new Metrics(
+      () => poolUse(db),
+      () => outboxQueueLength(db),
+    );
     if (cluster.isWorker) {
       authCache.shareClears(joinForgets(() => authCache.clearHere()));
       metrics.text = joinMetrics(metrics.registry);

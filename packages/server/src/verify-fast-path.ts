@@ -43,6 +43,12 @@ export function verifyFastPath(deps: Deps): (request: http.IncomingMessage, resp
     const requestId = requestIdFor(request.headers['x-request-id'], config.trustProxy);
     const answer = await answerVerify(deps, request, requestId);
     if (!writeAnswer(request, response, answer, requestId)) logger.warn('forward auth could not answer: the connection is gone', { reqId: requestId });
-    recordRequest(logger, metrics, { method: request.method ?? 'GET', route: ROUTE, status: answer.status, durationMs: performance.now() - started, requestId });
+    recordRequest(logger, metrics, {
+      method: request.method ?? 'GET',
+      route: ROUTE,
+      status: answer.status,
+      durationMs: performance.now() - started,
+      requestId,
+    });
   };
 }

@@ -7,7 +7,13 @@ import { ADMIN_EMAIL, createApp, failure, unique, useTestPortal } from './suppor
 const portal = useTestPortal();
 
 const requestableApp = (overrides: { category?: string } = {}) =>
-  portal.admin.apps.create({ name: unique('req'), url: `https://${unique('req')}.example.com/`, description: 'Ask for it', category: overrides.category ?? 'Tools', requestable: true });
+  portal.admin.apps.create({
+    name: unique('req'),
+    url: `https://${unique('req')}.example.com/`,
+    description: 'Ask for it',
+    category: overrides.category ?? 'Tools',
+    requestable: true,
+  });
 
 async function events(): Promise<string[]> {
   return (await portal.admin.logs.page(1, 100)).map((entry) => entry.event);
@@ -45,7 +51,10 @@ describe('access requests', () => {
       status: 'open',
       createdTimestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
-    expect(await failure(api.accessRequests.create({ appid: app.id, reason: 'again' }))).toEqual({ code: 'conflict', message: 'you have an open request for this app already' });
+    expect(await failure(api.accessRequests.create({ appid: app.id, reason: 'again' }))).toEqual({
+      code: 'conflict',
+      message: 'you have an open request for this app already',
+    });
     expect(await api.accessRequests.list()).toEqual([request]);
     expect(await events()).toContain(`requested access to app ${app.name}`);
   });

@@ -92,10 +92,7 @@ describe('anonymous /verify denials', () => {
     const before = Number((await portal.deps.db('auth_log').count({ total: '*' }).first())?.total);
     const ip = '192.0.2.99';
     for (let index = 0; index < 100; index++) {
-      const path =
-        index % 2 === 0
-          ? `/api/auth/v1/verify?app=${unique('nonexistent')}`
-          : '/api/auth/v1/verify';
+      const path = index % 2 === 0 ? `/api/auth/v1/verify?app=${unique('nonexistent')}` : '/api/auth/v1/verify';
       const headers: Record<string, string> = { 'x-forwarded-for': ip, 'x-original-url': `https://nowhere-${index}.example.net/x/${index}` };
       const answer = await portal.fetch(path, { headers, redirect: 'manual' });
       expect(answer.status).toBe(401);

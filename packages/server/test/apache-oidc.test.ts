@@ -40,7 +40,13 @@ describe.runIf(available)('mod_auth_openidc in front of an app, signing in throu
     granted = await portal.createUser({ apps: [wiki] });
     ungranted = await portal.createUser();
 
-    const block = documentedApacheBlock(DOC, 'apache-oidc', ['https://tools.example.com', 'OIDCClientID wiki', 'CLIENT_SECRET', 'https://wiki.example.com/oauth2callback', 'A_LONG_RANDOM_PASSPHRASE'])
+    const block = documentedApacheBlock(DOC, 'apache-oidc', [
+      'https://tools.example.com',
+      'OIDCClientID wiki',
+      'CLIENT_SECRET',
+      'https://wiki.example.com/oauth2callback',
+      'A_LONG_RANDOM_PASSPHRASE',
+    ])
       .replace('https://tools.example.com', portal.url)
       .replace('OIDCClientID wiki', `OIDCClientID ${wiki.name}`)
       .replace('CLIENT_SECRET', client.client_secret!)
@@ -72,7 +78,9 @@ describe.runIf(available)('mod_auth_openidc in front of an app, signing in throu
     return new Promise<string>((resolve, reject) => {
       let text = '';
       const socket = net.connect(Number(url.port), '127.0.0.1', () =>
-        socket.write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/html\r\nSec-Fetch-Mode: navigate\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`),
+        socket.write(
+          `GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/html\r\nSec-Fetch-Mode: navigate\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
+        ),
       );
       socket.setTimeout(10_000, () => socket.destroy(new Error('timeout')));
       socket.on('data', (chunk) => (text += chunk));

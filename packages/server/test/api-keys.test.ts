@@ -14,7 +14,10 @@ const API = '/api/auth/v1';
 function call(portal: TestPortal, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
   return portal.fetch(`${API}${path}`, {
     method,
-    headers: { ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+    headers: {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
 }
@@ -35,7 +38,10 @@ describe('API keys and credentials', () => {
     const created = await user.api.accessTokens.create(key);
     const second = generateApiKey();
     expect(await errorOf(await call(portal, 'POST', `/accesstoken/${second}`, { token: key }))).toMatchObject({ status: 403, code: 'session_required' });
-    expect(await errorOf(await call(portal, 'POST', `/accesstoken/${second}`, { token: key, body: { name: 'second' } }))).toMatchObject({ status: 403, code: 'session_required' });
+    expect(await errorOf(await call(portal, 'POST', `/accesstoken/${second}`, { token: key, body: { name: 'second' } }))).toMatchObject({
+      status: 403,
+      code: 'session_required',
+    });
     expect(await errorOf(await call(portal, 'DELETE', `/accesstoken/${created.id}`, { token: key }))).toMatchObject({ status: 403, code: 'session_required' });
     expect(await errorOf(await call(portal, 'DELETE', `/accesstoken/${key}`, { token: key }))).toMatchObject({ status: 403, code: 'session_required' });
     expect((await call(portal, 'GET', '/user/me', { token: second })).status).toBe(401);
@@ -60,8 +66,14 @@ describe('API keys and credentials', () => {
     }
     const adminKey = generateApiKey();
     await portal.admin.accessTokens.create(adminKey);
-    expect(await errorOf(await call(portal, 'DELETE', `/user/${user.user.id}/mfa`, { token: adminKey }))).toMatchObject({ status: 403, code: 'session_required' });
-    expect(await errorOf(await call(portal, 'DELETE', `/user/${user.user.id}/accesstoken`, { token: adminKey }))).toMatchObject({ status: 403, code: 'session_required' });
+    expect(await errorOf(await call(portal, 'DELETE', `/user/${user.user.id}/mfa`, { token: adminKey }))).toMatchObject({
+      status: 403,
+      code: 'session_required',
+    });
+    expect(await errorOf(await call(portal, 'DELETE', `/user/${user.user.id}/accesstoken`, { token: adminKey }))).toMatchObject({
+      status: 403,
+      code: 'session_required',
+    });
   });
 
   it('a key gets an optional name and expiry, listed with its last use', async () => {
@@ -101,7 +113,10 @@ describe('API keys and credentials', () => {
       const refused = await errorOf(await call(portal, 'POST', `/accesstoken/${generateApiKey()}`, { token: user.token, body }));
       expect(refused, JSON.stringify(body)).toMatchObject({ status: 400, code: 'invalid_input', field });
     }
-    expect(await failure(user.api.accessTokens.create(generateApiKey(), { expires: '2001-01-01' }))).toMatchObject({ field: 'expires', message: 'expires: must be in the future' });
+    expect(await failure(user.api.accessTokens.create(generateApiKey(), { expires: '2001-01-01' }))).toMatchObject({
+      field: 'expires',
+      message: 'expires: must be in the future',
+    });
     expect(await user.api.accessTokens.list()).toEqual([]);
   });
 
@@ -112,9 +127,13 @@ describe('API keys and credentials', () => {
     const warm = generateApiKey();
     const created = await user.api.accessTokens.create(key, { expires: new Date(Date.now() + HOUR_MS).toISOString() });
     const warmed = await user.api.accessTokens.create(warm, { expires: new Date(Date.now() + HOUR_MS).toISOString() });
-    const verify = (token: string) => portal.fetch(`${API}/verify?app=${encodeURIComponent(app.name)}`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+    const verify = (token: string) =>
+      portal.fetch(`${API}/verify?app=${encodeURIComponent(app.name)}`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
     expect((await verify(warm)).status).toBe(200);
-    await portal.deps.db('api_keys').whereIn('id', [created.id, warmed.id]).update({ expires_at: Date.now() - 1 });
+    await portal.deps
+      .db('api_keys')
+      .whereIn('id', [created.id, warmed.id])
+      .update({ expires_at: Date.now() - 1 });
     expect((await call(portal, 'GET', '/user/me', { token: key })).status).toBe(401);
     expect((await call(portal, 'GET', '/user/me', { token: warm })).status).toBe(401);
     expect((await verify(key)).status).toBe(401);
@@ -133,7 +152,8 @@ describe('API keys and credentials', () => {
     await other.api.accessTokens.create(kept);
     expect((await call(portal, 'GET', `/user/${user.user.id}/accesstoken`, { token: user.token })).status).not.toBe(200);
     expect((await call(portal, 'DELETE', `/user/${user.user.id}/accesstoken`, { token: user.token })).status).toBe(403);
-    const verify = (token: string) => portal.fetch(`${API}/verify?app=${encodeURIComponent(app.name)}`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+    const verify = (token: string) =>
+      portal.fetch(`${API}/verify?app=${encodeURIComponent(app.name)}`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
     expect((await verify(keys[0])).status).toBe(200);
     expect(await portal.admin.users.revokeKeys(user.user.id)).toEqual({ revoked: 2 });
     for (const key of keys) expect((await call(portal, 'GET', '/user/me', { token: key })).status).toBe(401);
@@ -159,7 +179,10 @@ describe('the password-reset notice lists the active API keys', () => {
     await user.api.accessTokens.create(used, { name: 'deploy bot' });
     await user.api.accessTokens.create(unnamed);
     const gone = await user.api.accessTokens.create(expired, { name: 'old', expires: new Date(Date.now() + HOUR_MS).toISOString() });
-    await portal.deps.db('api_keys').where({ id: gone.id }).update({ expires_at: Date.now() - 1 });
+    await portal.deps
+      .db('api_keys')
+      .where({ id: gone.id })
+      .update({ expires_at: Date.now() - 1 });
     await portal.client(used).users.me();
     const { link } = await portal.admin.users.passwordReset(user.user.id);
     const token = /\/auth\/#\/reset\/([A-Za-z0-9_-]+)/.exec(link)![1];

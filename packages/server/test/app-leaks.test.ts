@@ -17,8 +17,7 @@ async function answer(response: Response): Promise<Record<string, unknown>> {
   return { status: response.status, headers, body: await response.text() };
 }
 
-const verify = (query: string, headers: Record<string, string> = {}) =>
-  portal.fetch(`/api/auth/v1/verify${query}`, { headers, redirect: 'manual' });
+const verify = (query: string, headers: Record<string, string> = {}) => portal.fetch(`/api/auth/v1/verify${query}`, { headers, redirect: 'manual' });
 
 describe('an app that exists looks like one that does not', () => {
   let secret: App;

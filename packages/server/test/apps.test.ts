@@ -7,7 +7,16 @@ describe('apps', () => {
   it('creates, reads, updates and deletes an app', async () => {
     const name = unique('wiki');
     const app = await portal.admin.apps.create({ name, url: 'https://wiki.example.com/', description: 'The wiki', doclink: '' });
-    expect(app).toEqual({ id: expect.any(Number), name, url: 'https://wiki.example.com/', description: 'The wiki', doclink: '', category: '', requestable: false, icon: null });
+    expect(app).toEqual({
+      id: expect.any(Number),
+      name,
+      url: 'https://wiki.example.com/',
+      description: 'The wiki',
+      doclink: '',
+      category: '',
+      requestable: false,
+      icon: null,
+    });
     expect(await portal.admin.apps.get(app.id)).toEqual(app);
 
     const updated = await portal.admin.apps.update({ ...app, url: 'https://wiki2.example.com/', doclink: 'https://docs.example.com/wiki' });
@@ -30,7 +39,9 @@ describe('apps', () => {
   it('refuses bad input naming the field', async () => {
     expect(await failure(portal.admin.apps.create({ name: '', url: 'https://x.example.com/' }))).toMatchObject({ code: 'invalid_input', field: 'name' });
     expect(await failure(portal.admin.apps.create({ name: unique('a'), url: 'javascript:alert(1)' }))).toMatchObject({ code: 'invalid_input', field: 'url' });
-    expect(await failure(portal.admin.apps.create({ name: unique('a'), url: 'https://x.example.com/', doclink: 'ftp://x' }))).toMatchObject({ field: 'doclink' });
+    expect(await failure(portal.admin.apps.create({ name: unique('a'), url: 'https://x.example.com/', doclink: 'ftp://x' }))).toMatchObject({
+      field: 'doclink',
+    });
     expect(await failure(portal.admin.apps.create({ name: 'x'.repeat(201), url: 'https://x.example.com/' }))).toMatchObject({ field: 'name' });
     expect(await failure(portal.admin.apps.update({ id: -1, name: 'a', url: 'https://x.example.com/' }))).toMatchObject({ field: 'id' });
   });

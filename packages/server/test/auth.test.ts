@@ -103,7 +103,10 @@ describe('logout and sessions', () => {
     const { email, password } = await portal.createUser();
     const token = await portal.login(email, password);
     const user = await portal.client(token).users.me();
-    await portal.deps.db('sessions').where({ user_id: user.id }).update({ last_seen_at: Date.now() - 31 * 24 * 3600 * 1000 });
+    await portal.deps
+      .db('sessions')
+      .where({ user_id: user.id })
+      .update({ last_seen_at: Date.now() - 31 * 24 * 3600 * 1000 });
     expect(await failure(portal.client(token).users.me())).toMatchObject({ code: 'unauthenticated' });
   });
 });
@@ -121,9 +124,15 @@ describe('CSRF', () => {
 
   it('exempts Bearer calls and refuses a foreign-origin login', async () => {
     const token = await portal.login(ADMIN_EMAIL, ADMIN_PASSWORD);
-    const bearer = await portal.fetch('/api/auth/v1/client/', json({ name: `bearer-${Math.random()}` }, { authorization: `Bearer ${token}`, origin: 'https://elsewhere.example' }));
+    const bearer = await portal.fetch(
+      '/api/auth/v1/client/',
+      json({ name: `bearer-${Math.random()}` }, { authorization: `Bearer ${token}`, origin: 'https://elsewhere.example' }),
+    );
     expect(bearer.status).toBe(201);
-    const login = await portal.fetch('/api/auth/v1/validatepassword', json({ Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD }, { origin: 'https://evil.example.net' }));
+    const login = await portal.fetch(
+      '/api/auth/v1/validatepassword',
+      json({ Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD }, { origin: 'https://evil.example.net' }),
+    );
     expect(login.status).toBe(403);
   });
 });

@@ -61,7 +61,8 @@ describe.skipIf(testDialect() !== 'postgres')('backup on PostgreSQL', () => {
     expect(result).toEqual({
       dialect: 'postgres',
       command: "PGPASSWORD=… pg_dump --format=custom --no-owner --file=portal-2026-11-22T01-02-03Z.dump 'postgres://portal@db.example.com:5432/portal'",
-      restore: "PGPASSWORD=… pg_restore --clean --if-exists --no-owner --dbname='postgres://portal@db.example.com:5432/portal' portal-2026-11-22T01-02-03Z.dump",
+      restore:
+        "PGPASSWORD=… pg_restore --clean --if-exists --no-owner --dbname='postgres://portal@db.example.com:5432/portal' portal-2026-11-22T01-02-03Z.dump",
     });
   });
 

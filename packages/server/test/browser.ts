@@ -112,14 +112,22 @@ export class TestBrowser {
       await response.arrayBuffer();
       url = new URL(location, url);
     }
-    throw new Error(`more than ${MAX_HOPS} redirects: ${visited.slice(0, 6).map((hop) => hop.href).join(' -> ')}`);
+    throw new Error(
+      `more than ${MAX_HOPS} redirects: ${visited
+        .slice(0, 6)
+        .map((hop) => hop.href)
+        .join(' -> ')}`,
+    );
   }
 
   /** Submits the first form of a page with the given fields, then follows where it leads. */
   async submit(page: Landing, fields: Record<string, string> = {}, options: NavigateOptions = {}): Promise<Landing> {
     const action = /<form[^>]*\baction="([^"]*)"/i.exec(page.body)?.[1];
     if (action === undefined) throw new Error(`no form on ${page.url.href}: ${page.body.slice(0, 200)}`);
-    const target = new URL(action.replace(/&#(\d+);/g, (_match, code: string) => String.fromCharCode(Number(code))), page.url);
+    const target = new URL(
+      action.replace(/&#(\d+);/g, (_match, code: string) => String.fromCharCode(Number(code))),
+      page.url,
+    );
     return this.navigate(target, options, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

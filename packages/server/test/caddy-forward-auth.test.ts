@@ -45,7 +45,13 @@ describe.runIf(Boolean(caddyBinary))('Caddy forward_auth in front of an app (doc
     portal = await startTestPortal();
     echo = await startEchoApp('wiki');
     const port = await freePort();
-    const block = documentedCaddyBlock(DOC, 'tested-caddy', ['wiki.example.com {', '127.0.0.1:8080', '127.0.0.1:3000', '?app=wiki', FIXED_HOST('wiki.example.com')])
+    const block = documentedCaddyBlock(DOC, 'tested-caddy', [
+      'wiki.example.com {',
+      '127.0.0.1:8080',
+      '127.0.0.1:3000',
+      '?app=wiki',
+      FIXED_HOST('wiki.example.com'),
+    ])
       .replace('wiki.example.com {', `http://:${port} {`)
       .replace(FIXED_HOST('wiki.example.com'), FIXED_HOST(`127.0.0.1:${port}`))
       .replaceAll('127.0.0.1:8080', `127.0.0.1:${new URL(portal.url).port}`)
@@ -93,7 +99,10 @@ describe.runIf(Boolean(caddyBinary))('Caddy forward_auth in front of an app (doc
   });
 
   it("removes the portal's cookie, wherever it stands, and keeps the app's own cookies", async () => {
-    const cases = [...cookieCases(granted.token), { label: 'two of them', sent: `a=1; accesstoken=${granted.token}; accesstoken=${other.token}; b=2`, kept: 'a=1; b=2' }];
+    const cases = [
+      ...cookieCases(granted.token),
+      { label: 'two of them', sent: `a=1; accesstoken=${granted.token}; accesstoken=${other.token}; b=2`, kept: 'a=1; b=2' },
+    ];
     for (const { label, sent, kept } of cases) {
       const answer = await rawGet(caddy.url, '/page', { cookie: sent });
       expect([label, answer.status]).toEqual([label, 200]);
@@ -141,7 +150,14 @@ describe.runIf(Boolean(caddyBinary))('Caddy in front of several apps on one host
     rootApp = await startEchoApp('root');
     grafanaApp = await startEchoApp('grafana');
     const port = await freePort();
-    const block = documentedCaddyBlock(DOC, 'tested-caddy-paths', ['tools.example.com {', '127.0.0.1:8080', '127.0.0.1:3000', '127.0.0.1:3001', 'handle /grafana/*', FIXED_HOST('tools.example.com')])
+    const block = documentedCaddyBlock(DOC, 'tested-caddy-paths', [
+      'tools.example.com {',
+      '127.0.0.1:8080',
+      '127.0.0.1:3000',
+      '127.0.0.1:3001',
+      'handle /grafana/*',
+      FIXED_HOST('tools.example.com'),
+    ])
       .replace('tools.example.com {', `http://:${port} {`)
       .replace(FIXED_HOST('tools.example.com'), FIXED_HOST(`127.0.0.1:${port}`))
       .replaceAll('127.0.0.1:8080', `127.0.0.1:${new URL(portal.url).port}`)
@@ -226,7 +242,17 @@ describe.runIf(Boolean(caddyBinary))('Caddy in front of several apps on one host
 
   it('answers ambiguous paths 400 from the portal, reaching no app', async () => {
     const hits = rootApp.hits() + grafanaApp.hits();
-    for (const path of ['/grafana/..%2fwiki/data', '/grafana/../wiki/data', '/wiki/%2e%2e/grafana/x', '/grafana/./x', '/wiki/..%5cgrafana/', '/grafana/..;/wiki', '/GRAFANA/x', '/Grafana/x', '/grafana/%c0%ae%c0%ae/wiki']) {
+    for (const path of [
+      '/grafana/..%2fwiki/data',
+      '/grafana/../wiki/data',
+      '/wiki/%2e%2e/grafana/x',
+      '/grafana/./x',
+      '/wiki/..%5cgrafana/',
+      '/grafana/..;/wiki',
+      '/GRAFANA/x',
+      '/Grafana/x',
+      '/grafana/%c0%ae%c0%ae/wiki',
+    ]) {
       const answer = await rawGet(caddy.url, path, asCookie(portal.admin.token!));
       expect([path, answer.status]).toEqual([path, 400]);
       expect(JSON.parse(answer.body).error.code).toBe('invalid_input');

@@ -8,7 +8,18 @@ import { failure, unique, useTestPortal } from './support.js';
 const portal = useTestPortal();
 
 const LOOKALIKES = ['admin', 'ADMIN', '\uff21\uff24\uff2d\uff29\uff2e', '\u1d2c\u1d30\u1d39\u1d35\u1d3a'];
-const REFUSED = ['Acme, Admin', 'Acme,Admin', 'Acme\uff0cAdmin', 'Ad\u200bmin', 'Ad\u200dmin', 'Admin\u202e', 'Ad\u00admin', 'Acme\nAdmin', 'Acme\u0085', '\u200b'];
+const REFUSED = [
+  'Acme, Admin',
+  'Acme,Admin',
+  'Acme\uff0cAdmin',
+  'Ad\u200bmin',
+  'Ad\u200dmin',
+  'Admin\u202e',
+  'Ad\u00admin',
+  'Acme\nAdmin',
+  'Acme\u0085',
+  '\u200b',
+];
 
 describe('client names that could reach apps as something else', () => {
   it('trims names, so " Admin" and "Admin " are the Admin client\'s name: a conflict', async () => {
@@ -43,7 +54,15 @@ describe('client names that could reach apps as something else', () => {
     });
     expect(response.status).toBe(409);
     const names = (await portal.admin.clients.list()).map((client) => client.name);
-    expect(names.filter((name) => name.normalize('NFKC').toLowerCase().replace(/[^a-z]/g, '') === 'admin')).toEqual(['Admin']);
+    expect(
+      names.filter(
+        (name) =>
+          name
+            .normalize('NFKC')
+            .toLowerCase()
+            .replace(/[^a-z]/g, '') === 'admin',
+      ),
+    ).toEqual(['Admin']);
   });
 
   it('applies the same rules to a rename', async () => {

@@ -74,7 +74,7 @@ describe('the web build', () => {
     }
   });
 
-  it('serves the build\'s own precompressed form, and compresses at start what has none', async () => {
+  it("serves the build's own precompressed form, and compresses at start what has none", async () => {
     const script = await rawGet('/auth/assets/app-1a2b3c.js', { 'accept-encoding': 'br' });
     expect(script.body.equals(PREBUILT_BR)).toBe(true);
     expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -95,7 +95,7 @@ describe('the web build', () => {
     }
   });
 
-  it('answers 304 to an If-None-Match naming any encoding\'s ETag, 200 to another', async () => {
+  it("answers 304 to an If-None-Match naming any encoding's ETag, 200 to another", async () => {
     const br = await rawGet('/auth/assets/app-1a2b3c.js', { 'accept-encoding': 'br' });
     const plain = await rawGet('/auth/assets/app-1a2b3c.js');
     expect(br.headers.etag).toMatch(/^"[^"]+"$/);
@@ -161,7 +161,7 @@ describe('JSON answers', () => {
     expect(raw.headers['content-encoding']).toBeUndefined();
   });
 
-  it('never compress forward auth\'s /verify, in any spelling', async () => {
+  it("never compress forward auth's /verify, in any spelling", async () => {
     const app = await createApp(portal.admin);
     for (const pathname of ['/api/auth/v1/verify', '/api/auth/v1/verify/', '/api/auth/v1/Verify', '/api/auth/v1/VERIFY/']) {
       const auths: Record<string, string>[] = [{ authorization: `Bearer ${portal.admin.token}` }, {}];

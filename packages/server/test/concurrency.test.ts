@@ -49,7 +49,10 @@ describe(`${WRITERS} parallel writers`, () => {
     const granted = await settle(grants.map(({ user, app }) => portal.admin.users.grant(user.id, app.id)));
     expect(granted.codes).toEqual([]);
     for (const app of apps) {
-      const expected = grants.filter((grant) => grant.app.id === app.id).map((grant) => grant.user.email).sort();
+      const expected = grants
+        .filter((grant) => grant.app.id === app.id)
+        .map((grant) => grant.user.email)
+        .sort();
       expect((await portal.admin.apps.users(app.id)).map((user) => user.email)).toEqual(expected);
     }
   });
@@ -86,7 +89,9 @@ describe(`${WRITERS} parallel writers`, () => {
     const owner = await portal.admin.clients.create(unique('client'));
     const email = `${unique('race')}@example.com`;
     const invite = await portal.admin.invites.create({ email, clientid: owner.id, apps: [] });
-    const { values, codes } = await settle(Array.from({ length: WRITERS }, () => portal.anonymous.auth.register({ Token: invite.token, Password: 'a-fine-password' })));
+    const { values, codes } = await settle(
+      Array.from({ length: WRITERS }, () => portal.anonymous.auth.register({ Token: invite.token, Password: 'a-fine-password' })),
+    );
     expect(values).toHaveLength(1);
     expect(codes).toEqual(Array(WRITERS - 1).fill('conflict'));
     expect((await portal.admin.clients.users(owner.id)).map((user) => user.email)).toEqual([email]);

@@ -13,7 +13,11 @@ describe('conflicts', () => {
   it('name the field of the clashing value', async () => {
     const first = await createApp(portal.admin);
     const second = await createApp(portal.admin);
-    expect(await failure(createApp(portal.admin, { name: first.name }))).toEqual({ code: 'conflict', message: 'an app with this name already exists', field: 'name' });
+    expect(await failure(createApp(portal.admin, { name: first.name }))).toEqual({
+      code: 'conflict',
+      message: 'an app with this name already exists',
+      field: 'name',
+    });
     expect(await failure(portal.admin.apps.update({ ...second, name: first.name }))).toMatchObject({ code: 'conflict', field: 'name' });
 
     const { user, api } = await portal.createUser();
@@ -40,7 +44,14 @@ describe('conflicts', () => {
     const sub = unique('google-sub');
     const users = portal.deps.db('users');
     await users.clone().where({ id: first.user.id }).update({ google_sub: sub });
-    const caught = await users.clone().where({ id: second.user.id }).update({ google_sub: sub }).then(() => undefined, (error: unknown) => error);
+    const caught = await users
+      .clone()
+      .where({ id: second.user.id })
+      .update({ google_sub: sub })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(translateDatabaseError(caught)).toMatchObject({ code: 'conflict', message: 'this Google account is linked to another user' });
   });
 

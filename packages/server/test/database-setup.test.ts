@@ -30,7 +30,11 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const caught = (work: Promise<unknown>) => work.then(() => undefined, (error: unknown) => error);
+const caught = (work: Promise<unknown>) =>
+  work.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe.skipIf(testDialect() !== 'sqlite')('SQLite settings', () => {
   it('are WAL, busy_timeout, synchronous=NORMAL and foreign keys, read back from the connection', async () => {
@@ -61,13 +65,25 @@ describe('driver errors', () => {
   it('a duplicate is a conflict and a missing reference not_found', async () => {
     await db('clients').insert({ name: 'duplicate', created_at: Date.now() });
     const duplicate = await caught(db('clients').insert({ name: 'duplicate', created_at: Date.now() }));
-    expect(translateDatabaseError(duplicate)).toMatchObject({ code: 'conflict', message: 'a client with this name already exists', details: { field: 'name' } });
+    expect(translateDatabaseError(duplicate)).toMatchObject({
+      code: 'conflict',
+      message: 'a client with this name already exists',
+      details: { field: 'name' },
+    });
     const orphan = await caught(db('users').insert({ email: 'orphan@example.com', client_id: 999999, created_at: Date.now() }));
     expect(translateDatabaseError(orphan)).toMatchObject({ code: 'not_found' });
   });
 
   it.skipIf(testDialect() !== 'postgres')('a value PostgreSQL cannot hold (past 32 bits, U+0000) is invalid input, not a bug', async () => {
-    expect(translateDatabaseError(await caught(db('clients').where({ id: 2 ** 40 }).first()))).toMatchObject({ code: 'invalid_input' });
+    expect(
+      translateDatabaseError(
+        await caught(
+          db('clients')
+            .where({ id: 2 ** 40 })
+            .first(),
+        ),
+      ),
+    ).toMatchObject({ code: 'invalid_input' });
     expect(translateDatabaseError(await caught(db('apps').where({ name: 'a\u0000b' }).first()))).toMatchObject({ code: 'invalid_input' });
   });
 

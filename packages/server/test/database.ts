@@ -143,7 +143,9 @@ export async function usePostgresProject(): Promise<boolean> {
     const reason = `PostgreSQL at ${url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')} is unreachable (${(error as Error).message})`;
     if (process.env.CI === 'true') throw new Error(`${reason}; under CI=true the PostgreSQL API tests may not be skipped`, { cause: error });
     const line = '!'.repeat(100);
-    process.stderr.write(`\n${line}\n!! SKIPPED: the API suite on PostgreSQL (project server-postgres).\n!! ${reason}.\n!! Start it, or set TEST_POSTGRES_URL. Only SQLite is tested in this run.\n${line}\n\n`);
+    process.stderr.write(
+      `\n${line}\n!! SKIPPED: the API suite on PostgreSQL (project server-postgres).\n!! ${reason}.\n!! Start it, or set TEST_POSTGRES_URL. Only SQLite is tested in this run.\n${line}\n\n`,
+    );
     return false;
   }
   // Best effort: a role that may not drop what a killed run left must not stop the tests.

@@ -16,7 +16,9 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const deploy = (name: string) => fs.readFileSync(path.join(ROOT, 'deploy', name), 'utf8');
 const hasSystemdAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
 // Every variable the server reads (config.ts), to catch a misspelt one in the deployment files.
-const KNOWN_VARIABLES = new Set([...fs.readFileSync(path.join(ROOT, 'packages/server/src/config.ts'), 'utf8').matchAll(/\b(?:read|integer|boolean)\('([A-Z_]+)'/g)].map((match) => match[1]));
+const KNOWN_VARIABLES = new Set(
+  [...fs.readFileSync(path.join(ROOT, 'packages/server/src/config.ts'), 'utf8').matchAll(/\b(?:read|integer|boolean)\('([A-Z_]+)'/g)].map((match) => match[1]),
+);
 
 function verifyUnit(text: string): { status: number | null; stderr: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-unit-'));
@@ -61,7 +63,17 @@ describe.skipIf(testDialect() !== 'sqlite')('deploy/', () => {
 
   it('compose.yaml: the portal on PostgreSQL, started once the database is healthy', () => {
     const compose = yaml.load(deploy('compose.yaml')) as {
-      services: Record<string, { image?: string; build?: { context: string; dockerfile: string }; depends_on?: Record<string, { condition: string }>; environment?: Record<string, string>; healthcheck?: unknown; ports?: string[] }>;
+      services: Record<
+        string,
+        {
+          image?: string;
+          build?: { context: string; dockerfile: string };
+          depends_on?: Record<string, { condition: string }>;
+          environment?: Record<string, string>;
+          healthcheck?: unknown;
+          ports?: string[];
+        }
+      >;
     };
     const { db, portal } = compose.services;
     expect(db.image).toMatch(/^postgres:\d+$/);

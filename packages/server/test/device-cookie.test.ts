@@ -35,7 +35,8 @@ async function banEmail(email: string): Promise<void> {
   expect((await login(email, USER_PASSWORD, newAddress())).status).toBe(429);
 }
 
-const events = async (email: string) => (await portal.deps.db('auth_log').where({ user: email }).orderBy('id').select('event')).map((row) => row.event as string);
+const events = async (email: string) =>
+  (await portal.deps.db('auth_log').where({ user: email }).orderBy('id').select('event')).map((row) => row.event as string);
 
 describe('device cookie', () => {
   it('is set at a successful login: HttpOnly, only for the API, a random id stored as a hash', async () => {

@@ -13,7 +13,10 @@ async function send(method: string, path: string, body?: unknown, token: string 
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json().catch(() => undefined)) as { error?: { code: string; details?: { field?: string } } } | undefined };
+  return {
+    status: response.status,
+    body: (await response.json().catch(() => undefined)) as { error?: { code: string; details?: { field?: string } } } | undefined,
+  };
 }
 
 describe('values only one database would take', () => {

@@ -10,7 +10,10 @@ import { createTestDatabase, testDialect } from './database.js';
 
 const clientNamed = preparedSelect((db, name: string) => db('clients').where('name', name).select('id', 'name'));
 const numbersUpTo = preparedSelect((db, count: number) =>
-  db.withRecursive('n', ['x'], db.raw('select 1 union all select x + 1 from n where x < ?', [count])).from('n').select('x'),
+  db
+    .withRecursive('n', ['x'], db.raw('select 1 union all select x + 1 from n where x < ?', [count]))
+    .from('n')
+    .select('x'),
 );
 const addClient = (db: Knex, name: string) => db('clients').insert({ name, created_at: Date.now() });
 
@@ -107,12 +110,24 @@ describe.skipIf(testDialect() !== 'sqlite')('direct reads on a SQLite file', () 
     const slow = readRemembered(db, key, slowRead, (value) => value.length);
     // While the first read waits: a commit, then another request that reads after it.
     await addClient(other, 'Kramerica');
-    const fresh = await readRemembered(db, key, () => readAll<{ name: string }>(db, db('clients').select('name')), (value) => value.length);
+    const fresh = await readRemembered(
+      db,
+      key,
+      () => readAll<{ name: string }>(db, db('clients').select('name')),
+      (value) => value.length,
+    );
     expect(fresh.map((client) => client.name)).toContain('Kramerica');
     release();
     expect((await slow).map((client) => client.name)).not.toContain('Kramerica');
     // The slow, older value did not replace the newer one.
-    expect(await readRemembered(db, key, async () => [], () => 0)).toBe(fresh);
+    expect(
+      await readRemembered(
+        db,
+        key,
+        async () => [],
+        () => 0,
+      ),
+    ).toBe(fresh);
   });
 
   it('read queries of any shape; refuse a prepared one whose parameter does not reach the bindings, or whose LIMIT is bound', async () => {

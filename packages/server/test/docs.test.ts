@@ -8,9 +8,7 @@ const apiDoc = read('../../../docs/api.md');
 
 describe('docs/api.md', () => {
   it('documents every API route', () => {
-    const missing = apiRoutes
-      .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
-      .filter((call) => !apiDoc.includes(`\`${call}\``));
+    const missing = apiRoutes.map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`).filter((call) => !apiDoc.includes(`\`${call}\``));
     expect(missing).toEqual([]);
   });
 });
@@ -24,7 +22,12 @@ function tableRows(markdown: string, heading?: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(first + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.replace(/^\||\|$/g, '').split('|').map((cell) => cell.trim()));
+    rows.push(
+      line
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
   }
   return rows;
 }

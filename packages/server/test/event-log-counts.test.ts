@@ -22,7 +22,17 @@ const db = () => portal.deps.db;
 const DAY = 24 * 60 * 60 * 1000;
 const MIDNIGHT = Date.UTC(2025, 0, 10); // the first of the days the rows fall on
 const DAYS = 8;
-const TYPES = ['login.success', 'login.failure', 'login.blocked', 'log.prune', 'verify.denied', 'grant.add', 'oidc.token.issue', 'oidc.token.refresh', 'oidc.consent'];
+const TYPES = [
+  'login.success',
+  'login.failure',
+  'login.blocked',
+  'log.prune',
+  'verify.denied',
+  'grant.add',
+  'oidc.token.issue',
+  'oidc.token.refresh',
+  'oidc.consent',
+];
 const PREFIXES = ['login.', 'log.', 'oidc.', 'oidc.token.', 'grant.', 'nothing.'];
 
 /** A time on one of the days, often exactly at a midnight or a millisecond either side of one. */
@@ -41,7 +51,11 @@ const row = fc.record({ at: time, type: fc.constantFrom(...TYPES) }).map(({ at, 
 
 const logFilter: fc.Arbitrary<CheckedLogFilter> = fc
   .record(
-    { type: fc.constantFrom(...TYPES, ...PREFIXES), times: fc.tuple(time, time).map(([a, b]) => (a <= b ? [a, b] : [b, a])), range: fc.constantFrom('from', 'to', 'both') },
+    {
+      type: fc.constantFrom(...TYPES, ...PREFIXES),
+      times: fc.tuple(time, time).map(([a, b]) => (a <= b ? [a, b] : [b, a])),
+      range: fc.constantFrom('from', 'to', 'both'),
+    },
     { requiredKeys: [] },
   )
   .map(({ type, times, range }) => ({
@@ -96,15 +110,24 @@ describe('GET /log/count from the day summary', () => {
     expect(await expectSameCounts(150, 5)).toBeGreaterThan(50);
     await expectSummaryOfEntries();
 
-    const ids = (await db()('auth_log').where('at', '<', MIDNIGHT + (DAYS + 1) * DAY).pluck('id')).map(Number);
+    const ids = (
+      await db()('auth_log')
+        .where('at', '<', MIDNIGHT + (DAYS + 1) * DAY)
+        .pluck('id')
+    ).map(Number);
     const [doomed] = sample(fc.subarray(ids), 1, 3);
-    for (let start = 0; start < doomed.length; start += 200) await db()('auth_log').whereIn('id', doomed.slice(start, start + 200)).delete();
+    for (let start = 0; start < doomed.length; start += 200)
+      await db()('auth_log')
+        .whereIn('id', doomed.slice(start, start + 200))
+        .delete();
     await insertRandom(200, 2);
     await expectSameCounts(150, 6);
 
     // No write path changes an entry's time or type; the summary follows if one ever does.
     const moved = ids.filter((id) => !doomed.includes(id)).slice(0, 40);
-    await db()('auth_log').whereIn('id', moved.slice(0, 20)).update({ at: MIDNIGHT + 2 * DAY });
+    await db()('auth_log')
+      .whereIn('id', moved.slice(0, 20))
+      .update({ at: MIDNIGHT + 2 * DAY });
     await db()('auth_log').whereIn('id', moved.slice(20)).update({ type: 'grant.add', area: 'grant' });
     await expectSameCounts(100, 7);
     await expectSummaryOfEntries();
@@ -119,7 +142,11 @@ describe('GET /log/count from the day summary', () => {
     // One entry less per pruned entry, and one more: the entry saying how many went.
     expect(await countEvents(db(), {})).toBe(before - pruned! + 1);
     expect(await countEvents(db(), { toMs: MIDNIGHT + 2 * DAY })).toBe(0);
-    expect(await db()('auth_log_days').where('day', '<', (MIDNIGHT + 2 * DAY) / DAY).count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(
+      await db()('auth_log_days')
+        .where('day', '<', (MIDNIGHT + 2 * DAY) / DAY)
+        .count({ n: '*' }),
+    ).toEqual([{ n: 0 }]);
     await expectSameCounts(100, 8);
     await expectSummaryOfEntries();
 
@@ -133,7 +160,8 @@ describe('GET /log/count from the day summary', () => {
     const filter = { type: 'verify.denied', fromMs: Math.floor(Date.now() / DAY) * DAY - DAY };
     const before = await countEvents(db(), filter);
     const audit = { actor: null, ip: '192.0.2.44', userAgent: 'test' };
-    for (let i = 0; i < 3; i++) await logRepeated(db(), audit, { type: 'verify.denied', event: 'forward auth denied: not logged in, for app counts', group: 'the same group' });
+    for (let i = 0; i < 3; i++)
+      await logRepeated(db(), audit, { type: 'verify.denied', event: 'forward auth denied: not logged in, for app counts', group: 'the same group' });
     expect(await db()('auth_log').where({ ip: '192.0.2.44' }).pluck('count')).toEqual([3]);
     expect(await countEvents(db(), filter)).toBe(before + 1);
     expect(await countEvents(db(), {})).toBe(await plainCount({}));
@@ -143,8 +171,12 @@ describe('GET /log/count from the day summary', () => {
   it('answers through the API, dates being whole UTC days', async () => {
     await insertRandom(200, 4);
     const count = async (filter: { type?: string; from?: string; to?: string }) => (await portal.admin.logs.count(filter)).total;
-    expect(await count({ type: 'login.', from: '2025-01-11', to: '2025-01-13' })).toBe(await plainCount({ type: 'login.', fromMs: MIDNIGHT + DAY, toMs: MIDNIGHT + 4 * DAY }));
-    expect(await count({ from: '2025-01-11T06:00:00Z', to: '2025-01-14T00:00:00Z' })).toBe(await plainCount({ fromMs: MIDNIGHT + DAY + DAY / 4, toMs: MIDNIGHT + 4 * DAY + 1 }));
+    expect(await count({ type: 'login.', from: '2025-01-11', to: '2025-01-13' })).toBe(
+      await plainCount({ type: 'login.', fromMs: MIDNIGHT + DAY, toMs: MIDNIGHT + 4 * DAY }),
+    );
+    expect(await count({ from: '2025-01-11T06:00:00Z', to: '2025-01-14T00:00:00Z' })).toBe(
+      await plainCount({ fromMs: MIDNIGHT + DAY + DAY / 4, toMs: MIDNIGHT + 4 * DAY + 1 }),
+    );
     expect(await count({ type: 'oidc.token.issue', to: '2025-01-12' })).toBe(await plainCount({ type: 'oidc.token.issue', toMs: MIDNIGHT + 3 * DAY }));
     expect(await count({})).toBe(await plainCount({}));
     // The cap counts as before: the smaller of the matches and max.

@@ -172,7 +172,17 @@ describe('filters of GET /log/{page}/{perPage} and GET /log/count', () => {
 describe('GET /log/export', () => {
   it('streams CSV by RFC 4180 (read back with csv-parse) and JSON Lines with the same entries, newest first', async () => {
     const { client, ann } = await world();
-    await insert([{ at: T0 + 6 * DAY, type: 'app.update', client, user: ann, actor: ann, event: 'updated app "wiki", with\r\na new line', user_agent: 'Mozilla/5.0 (X11; Linux x86_64) "quoted"' }]);
+    await insert([
+      {
+        at: T0 + 6 * DAY,
+        type: 'app.update',
+        client,
+        user: ann,
+        actor: ann,
+        event: 'updated app "wiki", with\r\na new line',
+        user_agent: 'Mozilla/5.0 (X11; Linux x86_64) "quoted"',
+      },
+    ]);
     const csvAnswer = await portal.admin.logs.export('csv', { client });
     expect(csvAnswer.headers.get('content-type')).toMatch(/^text\/csv; charset=utf-8/);
     expect(csvAnswer.headers.get('content-disposition')).toMatch(/^attachment; filename="event-log-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -196,7 +206,10 @@ describe('GET /log/export', () => {
     expect(records[0].event).toBe('updated app "wiki", with\r\na new line');
 
     const jsonl = await (await portal.admin.logs.export('jsonl', { client })).text();
-    const lines = jsonl.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = jsonl
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toEqual(page.map(({ id: _id, ...entry }) => entry));
     expect(Object.keys(lines[0])).toEqual(['timestamp', 'type', 'client', 'user', 'actor', 'event', 'ip', 'userAgent', 'count']);
   });
@@ -204,7 +217,9 @@ describe('GET /log/export', () => {
   it("prefixes cells that a spreadsheet would run as a formula with '", async () => {
     const tag = unique('inject');
     const starts = ['=HYPERLINK("http://evil.example/")', '+1+1', '-2+3', '@SUM(A1)', '\tTAB', '\rCR'];
-    await insert(starts.map((event, index) => ({ at: T0 + index, type: 'login.failure', client: tag, user: `=${tag}`, actor: `@${tag}`, event, user_agent: '-ua' })));
+    await insert(
+      starts.map((event, index) => ({ at: T0 + index, type: 'login.failure', client: tag, user: `=${tag}`, actor: `@${tag}`, event, user_agent: '-ua' })),
+    );
     const text = await (await portal.admin.logs.export('csv', { client: tag })).text();
     const records = parseCsv(text, { columns: true }) as Array<Record<string, string>>;
     expect(records.map((record) => record.event)).toEqual(starts.map((event) => `'${event}`).reverse());
@@ -268,7 +283,9 @@ describe('LOG_RETENTION_DAYS', () => {
   it('runs on one instance at a time', async () => {
     const tag = unique('race');
     await insert(Array.from({ length: 30 }, (_, i) => ({ at: NOW + 30 * DAY - 401 * DAY - i, type: 'login.success', client: tag })));
-    const runs = await Promise.all(['x', 'y', 'z'].map((holder) => pruneLog(db(), { retentionDays: 400, now: NOW + 30 * DAY }, { batchSize: 4, pauseMs: 1, holder })));
+    const runs = await Promise.all(
+      ['x', 'y', 'z'].map((holder) => pruneLog(db(), { retentionDays: 400, now: NOW + 30 * DAY }, { batchSize: 4, pauseMs: 1, holder })),
+    );
     // (31 with the first test's entry that has aged past the retention by then.)
     expect(runs.filter((removed) => removed !== null)).toEqual([31]);
     expect(await portal.admin.logs.count({ client: tag })).toEqual({ total: 0 });

@@ -111,7 +111,8 @@ describe('GET /verify', () => {
 
     // Identical denials of a signed-in user within a minute share a row too (issue 25, point 11).
     const deniedEvent = `forward auth denied: ${other.email} may not use app ${app.name}`;
-    const deniedNow = async () => (await portal.admin.logs.page(1, 100)).filter((entry) => entry.event === deniedEvent).reduce((total, entry) => total + entry.count, 0);
+    const deniedNow = async () =>
+      (await portal.admin.logs.page(1, 100)).filter((entry) => entry.event === deniedEvent).reduce((total, entry) => total + entry.count, 0);
     const deniedBefore = await deniedNow();
     expect((await verify(`?app=${encodeURIComponent(app.name)}`, cookie(other.token))).status).toBe(403);
     const denied = (await portal.admin.logs.page(1, 100)).find((entry) => entry.event === deniedEvent);
@@ -120,7 +121,8 @@ describe('GET /verify', () => {
 
     // Anonymous denials within a minute share a row and add to its count (issue 12, point 4).
     const anonymousEvent = `forward auth denied: not logged in, for app ${app.name}`;
-    const countNow = async () => (await portal.admin.logs.page(1, 100)).filter((entry) => entry.event === anonymousEvent).reduce((total, entry) => total + entry.count, 0);
+    const countNow = async () =>
+      (await portal.admin.logs.page(1, 100)).filter((entry) => entry.event === anonymousEvent).reduce((total, entry) => total + entry.count, 0);
     const earlier = await countNow();
     expect((await verify('', { 'x-original-url': 'https://wiki.example.com/secret' })).status).toBe(401);
     const anonymous = (await portal.admin.logs.page(1, 100)).find((entry) => entry.event === anonymousEvent);
@@ -202,7 +204,18 @@ describe('GET /verify: path tricks (the app is judged on the path as proxies and
   it.each(Object.keys(styles))('judges decoded paths by the app they reach; names with dots are no dot segments (%s style)', async (style) => {
     const headers = styles[style as keyof typeof styles];
     const status = async (path: string) => (await verify('', { ...headers(path), ...cookie(user.token) })).status;
-    for (const path of ['/grafana/x', '/%67rafana/x', '/gr%61fana/', '/grafana/..x', '/grafana/a..b', '/grafana/.well-known/x', '/grafana/%2e%2ex', '//grafana//x', '/grafana/%c3%a9', '/grafana/a%20b']) {
+    for (const path of [
+      '/grafana/x',
+      '/%67rafana/x',
+      '/gr%61fana/',
+      '/grafana/..x',
+      '/grafana/a..b',
+      '/grafana/.well-known/x',
+      '/grafana/%2e%2ex',
+      '//grafana//x',
+      '/grafana/%c3%a9',
+      '/grafana/a%20b',
+    ]) {
       expect([path, await status(path)]).toEqual([path, 200]);
     }
     for (const path of ['/secret/x', '/%73ecret/', '/grafanax', '/', '/.well-known/x', '/..grafana/x']) {
@@ -409,7 +422,12 @@ describe('GET /verify: the hot path', () => {
 
 describe('GET /verify: every spelling the router accepts is the same cached implementation', () => {
   // Raw, so that nothing normalizes the request target on the way.
-  function raw(target: string, headers: Record<string, string>, method = 'GET', base = portal.url): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  function raw(
+    target: string,
+    headers: Record<string, string>,
+    method = 'GET',
+    base = portal.url,
+  ): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
     const { hostname, port } = new URL(base);
     return new Promise((resolve, reject) => {
       const request = http.request({ host: hostname, port, path: target, method, headers }, (response) => {
@@ -510,7 +528,9 @@ describe('GET /verify: every spelling the router accepts is the same cached impl
     const refused = await verify(`?app=${unique('nothing')}`, cookie(other.token));
     expect(await refused.json()).toEqual({ error: { code: 'forbidden', message: 'you may not use this app' } });
     const ambiguous = await verify('', { 'x-original-url': 'https://wiki.example.com/a/..%2fb', ...cookie(other.token) });
-    expect(await ambiguous.json()).toEqual({ error: { code: 'invalid_input', message: 'X-Original-URL: the path has an encoded slash', details: { field: 'X-Original-URL' } } });
+    expect(await ambiguous.json()).toEqual({
+      error: { code: 'invalid_input', message: 'X-Original-URL: the path has an encoded slash', details: { field: 'X-Original-URL' } },
+    });
   });
 
   it('answers the absolute form of the request target like /verify', async () => {

@@ -145,9 +145,7 @@ export async function startTestProvider(port = 0): Promise<TestProvider> {
     const base = `/interaction/${details.uid}`;
     if (request.method === 'GET') {
       const html =
-        details.prompt.name === 'login'
-          ? page('Sign in', `${base}/login`, '<input name="login" placeholder="account">')
-          : page('Allow', `${base}/confirm`, '');
+        details.prompt.name === 'login' ? page('Sign in', `${base}/login`, '<input name="login" placeholder="account">') : page('Allow', `${base}/confirm`, '');
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
       return;
     }

@@ -262,7 +262,12 @@ describe('Google sign-in', () => {
     const started = await signInWithGoogle(account, { stopBefore: isCallback });
     const binding = started.browser.cookie(portal.url + CALLBACK, 'google_login');
     const hash = createHash('sha256').update(binding!).digest('hex');
-    expect(await portal.deps.db('oidc_logins').where({ binding_hash: hash }).update({ expires_at: Date.now() - 1 })).toBe(1);
+    expect(
+      await portal.deps
+        .db('oidc_logins')
+        .where({ binding_hash: hash })
+        .update({ expires_at: Date.now() - 1 }),
+    ).toBe(1);
     const landing = await started.browser.navigate(started.landing.url);
     expect(landing.url.href).toBe(FAILED_LOGIN());
     expect((await portal.admin.logs.page(1, 1))[0].event).toBe('Google sign-in refused: the Google sign-in took too long and expired');
@@ -321,7 +326,10 @@ describe('Google sign-in', () => {
       const response = await portal.fetch(`/auth/google?redirect=${encodeURIComponent(payload)}`, { redirect: 'manual' });
       expect(response.headers.get('location')).toMatch(new RegExp(`^${idp.issuer}/`));
       const binding = /google_login=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1] ?? '';
-      const row = await portal.deps.db('oidc_logins').where({ binding_hash: createHash('sha256').update(binding).digest('hex') }).first();
+      const row = await portal.deps
+        .db('oidc_logins')
+        .where({ binding_hash: createHash('sha256').update(binding).digest('hex') })
+        .first();
       if (row?.redirect !== DEFAULT_REDIRECT) followed.push(payload);
     }
     expect(followed).toEqual([]);
@@ -338,7 +346,10 @@ describe('Google sign-in', () => {
 
 describe("Confirm it's you with Google (docs/oidc.md)", () => {
   const sessionRow = (token: string) =>
-    portal.deps.db('sessions').where({ token_hash: createHash('sha256').update(token).digest('hex') }).first('id', 'signed_in_at', 'amr');
+    portal.deps
+      .db('sessions')
+      .where({ token_hash: createHash('sha256').update(token).digest('hex') })
+      .first('id', 'signed_in_at', 'amr');
 
   it('passes prompt=login and max_age=0 on to Google, and confirms the same session', async () => {
     const user = await portal.createUser();
@@ -348,7 +359,10 @@ describe("Confirm it's you with Google (docs/oidc.md)", () => {
     const session = first.session!;
     const before = await sessionRow(session);
     expect(before.amr).toBe('fed');
-    await portal.deps.db('sessions').where({ id: before.id }).update({ signed_in_at: Date.now() - 60 * 60 * 1000 });
+    await portal.deps
+      .db('sessions')
+      .where({ id: before.id })
+      .update({ signed_in_at: Date.now() - 60 * 60 * 1000 });
 
     // Without confirm, Google's own session answers at once; with it, Google asks again.
     const sent: URL[] = [];

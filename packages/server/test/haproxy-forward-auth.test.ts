@@ -53,7 +53,11 @@ function documentedFrontend(marker: string, ports: { haproxy: number; portal: nu
 
 /** Dot segments in every spelling, leading from app `from` to app `to`. */
 function dotSegmentTricks(from: string, to: string): string[] {
-  return ['..', '%2e%2e', '%2E%2E', '.%2e', '%2E.', '%2e.'].flatMap((dots) => [`/${from}/${dots}/${to}/data`, `/${from}/x/${dots}/${dots}/${to}/data`, `/${from}/./${dots}/${to}/data`]);
+  return ['..', '%2e%2e', '%2E%2E', '.%2e', '%2E.', '%2e.'].flatMap((dots) => [
+    `/${from}/${dots}/${to}/data`,
+    `/${from}/x/${dots}/${dots}/${to}/data`,
+    `/${from}/./${dots}/${to}/data`,
+  ]);
 }
 
 /** Both transports: HTTP/1.1 (exactly as given) and h2c (prior knowledge). */
@@ -77,7 +81,11 @@ describe.runIf(Boolean(haproxyBinary))('HAProxy with the Lua action in front of 
     portal = await startTestPortal();
     echo = await startEchoApp('wiki');
     const port = await freePort();
-    haproxy = await startHAProxy(haproxyBinary!, port, documentedFrontend('tested-haproxy', { haproxy: port, portal: Number(new URL(portal.url).port), apps: [echo.port] }, 'wiki.example.com'));
+    haproxy = await startHAProxy(
+      haproxyBinary!,
+      port,
+      documentedFrontend('tested-haproxy', { haproxy: port, portal: Number(new URL(portal.url).port), apps: [echo.port] }, 'wiki.example.com'),
+    );
     wiki = await createApp(portal.admin, { name: 'wiki', url: `${haproxy.url}/` });
     granted = await portal.createUser({ apps: [wiki] });
     other = await portal.createUser({ apps: [] });
@@ -101,10 +109,23 @@ describe.runIf(Boolean(haproxyBinary))('HAProxy with the Lua action in front of 
       });
 
       it('admits a granted user, and the app sees who it is, whatever identity headers the client sent', async () => {
-        const spoof = { 'remote-user': 'admin@example.com', 'remote-groups': 'Admin', 'remote-email': 'admin@example.com', 'remote-name': 'Boss', 'remote-roles': 'admin' };
+        const spoof = {
+          'remote-user': 'admin@example.com',
+          'remote-groups': 'Admin',
+          'remote-email': 'admin@example.com',
+          'remote-name': 'Boss',
+          'remote-roles': 'admin',
+        };
         const response = await get(haproxy.url, '/page', { ...spoof, ...asCookie(granted.token) });
         expect(response.status).toBe(200);
-        expect(response.echo).toMatchObject({ app: 'wiki', path: '/page', user: granted.email, email: granted.email, name: granted.email, groups: granted.user.client.name });
+        expect(response.echo).toMatchObject({
+          app: 'wiki',
+          path: '/page',
+          user: granted.email,
+          email: granted.email,
+          name: granted.email,
+          groups: granted.user.client.name,
+        });
       });
 
       it('refuses a user without the app, never reaching the app: a script gets 403, a browser the denied page', async () => {
@@ -117,7 +138,10 @@ describe.runIf(Boolean(haproxyBinary))('HAProxy with the Lua action in front of 
       });
 
       it("removes the portal's cookie, wherever it stands, and keeps the app's own cookies", async () => {
-        const cases = [...cookieCases(granted.token), { label: 'two of them', sent: `a=1; accesstoken=${granted.token}; accesstoken=${other.token}; b=2`, kept: 'a=1; b=2' }];
+        const cases = [
+          ...cookieCases(granted.token),
+          { label: 'two of them', sent: `a=1; accesstoken=${granted.token}; accesstoken=${other.token}; b=2`, kept: 'a=1; b=2' },
+        ];
         for (const { label, sent, kept } of cases) {
           const answer = await get(haproxy.url, '/page', { cookie: sent });
           expect([label, answer.status]).toEqual([label, 200]);
@@ -137,7 +161,11 @@ describe.runIf(Boolean(haproxyBinary))('HAProxy with the Lua action in front of 
       });
 
       it("builds the original URL from the frontend, never from the client's Host or X-Original-URL / X-Forwarded-*", async () => {
-        const spoofs: Record<string, string>[] = [{ host: FORGED_HOST }, { 'x-original-url': 'https://evil.example.net/' }, { 'x-forwarded-host': 'evil.example.net', 'x-forwarded-proto': 'https', 'x-forwarded-uri': '/x' }];
+        const spoofs: Record<string, string>[] = [
+          { host: FORGED_HOST },
+          { 'x-original-url': 'https://evil.example.net/' },
+          { 'x-forwarded-host': 'evil.example.net', 'x-forwarded-proto': 'https', 'x-forwarded-uri': '/x' },
+        ];
         for (const spoof of spoofs) {
           const anonymous = await get(haproxy.url, '/page?x=1', { ...spoof, accept: 'text/html' });
           expect([spoof, anonymous.status]).toEqual([spoof, 302]);
@@ -182,7 +210,12 @@ for (const raw of [false, true]) {
       rootApp = await startEchoApp('root');
       grafanaApp = await startEchoApp('grafana');
       const port = await freePort();
-      const config = documentedFrontend('tested-haproxy-paths', { haproxy: port, portal: Number(new URL(portal.url).port), apps: [rootApp.port, grafanaApp.port] }, 'tools.example.com', raw);
+      const config = documentedFrontend(
+        'tested-haproxy-paths',
+        { haproxy: port, portal: Number(new URL(portal.url).port), apps: [rootApp.port, grafanaApp.port] },
+        'tools.example.com',
+        raw,
+      );
       haproxy = await startHAProxy(haproxyBinary!, port, config);
       const root = await createApp(portal.admin, { name: 'root', url: `${haproxy.url}/` });
       const grafana = await createApp(portal.admin, { name: 'grafana', url: `${haproxy.url}/grafana/` });
@@ -286,7 +319,14 @@ for (const raw of [false, true]) {
 
     it('answers ambiguous paths 400, reaching no app', async () => {
       const before = hits();
-      const ambiguous = ['/grafana/..%2fwiki/data', '/wiki/..%5cgrafana/', '/grafana/..;/wiki', '/GRAFANA/x', '/grafana/%c0%ae%c0%ae/wiki', '/grafana/..%252fwiki'];
+      const ambiguous = [
+        '/grafana/..%2fwiki/data',
+        '/wiki/..%5cgrafana/',
+        '/grafana/..;/wiki',
+        '/GRAFANA/x',
+        '/grafana/%c0%ae%c0%ae/wiki',
+        '/grafana/..%252fwiki',
+      ];
       // Dot segments: HAProxy resolves them itself with normalize-uri; routing on the raw path, the portal refuses them.
       if (raw) ambiguous.push('/grafana/../wiki/data', '/wiki/%2e%2e/grafana/x', '/grafana/./x', '/grafana/.%2e/wiki', '/wiki/x/..');
       for (const path of ambiguous) {
@@ -305,7 +345,11 @@ describe.runIf(Boolean(haproxyBinary))('HAProxy with the Lua action when the por
   beforeAll(async () => {
     echo = await startEchoApp('wiki');
     const [port, nobody] = [await freePort(), await freePort()];
-    haproxy = await startHAProxy(haproxyBinary!, port, documentedFrontend('tested-haproxy', { haproxy: port, portal: nobody, apps: [echo.port] }, 'wiki.example.com'));
+    haproxy = await startHAProxy(
+      haproxyBinary!,
+      port,
+      documentedFrontend('tested-haproxy', { haproxy: port, portal: nobody, apps: [echo.port] }, 'wiki.example.com'),
+    );
   });
   afterAll(async () => {
     await haproxy?.stop();

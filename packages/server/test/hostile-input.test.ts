@@ -43,7 +43,12 @@ const anyJson = fc.oneof(
   fc.record({ name: fc.anything({ maxDepth: 2 }), url: fc.anything({ maxDepth: 1 }), id: fc.anything({ maxDepth: 1 }) }),
   fc.record({ email: fc.anything({ maxDepth: 1 }), clientid: fc.anything({ maxDepth: 1 }), apps: fc.anything({ maxDepth: 2 }) }),
   fc.record({ appid: fc.oneof(fc.integer(), fc.double(), fc.constant(Number.MAX_SAFE_INTEGER), fc.constant(-1), fc.string()) }),
-  fc.record({ Email: fc.anything({ maxDepth: 1 }), Password: fc.anything({ maxDepth: 1 }), Token: fc.anything({ maxDepth: 1 }), redirect: fc.anything({ maxDepth: 1 }) }),
+  fc.record({
+    Email: fc.anything({ maxDepth: 1 }),
+    Password: fc.anything({ maxDepth: 1 }),
+    Token: fc.anything({ maxDepth: 1 }),
+    redirect: fc.anything({ maxDepth: 1 }),
+  }),
 );
 
 async function send(method: string, path: string, body?: string) {
@@ -92,7 +97,9 @@ describe('hostile input', () => {
           if (answer.status === 400) expect(answer.json).toMatchObject({ error: { details: { field: 'name' } } });
         }
         // Judged after trimming, as the server does: a tab or line separator at either end goes.
-        const invisible = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name.trim().replace(/(\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/gu, '$1'));
+        const invisible = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(
+          name.trim().replace(/(\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/gu, '$1'),
+        );
         const valid = name.trim().length > 0 && name.length <= 200 && !invisible && !name.normalize('NFKC').includes(',');
         if (answer.status !== 409) expect(answer.status === 201, `${JSON.stringify(name)} -> ${answer.text}`).toBe(valid);
       }),
@@ -102,13 +109,17 @@ describe('hostile input', () => {
 
   it('stores app text fields exactly, whatever their script', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 500 }).map((text) => text.replace(/\u0000/g, '')), async (title, description) => {
-        const name = `${unique('app')}-${title.replace(/[\u0000-\u001f\u007f]/g, '')}`.slice(0, 200);
-        const answer = await send('POST', '/app/', JSON.stringify({ name, url: 'https://x.example.com/', description }));
-        expect(answer.status, answer.text).toBe(201);
-        const stored = await portal.admin.apps.get((answer.json as { id: number }).id);
-        expect(stored).toMatchObject({ name, description });
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 80 }),
+        fc.string({ unit: 'binary', maxLength: 500 }).map((text) => text.replace(/\u0000/g, '')),
+        async (title, description) => {
+          const name = `${unique('app')}-${title.replace(/[\u0000-\u001f\u007f]/g, '')}`.slice(0, 200);
+          const answer = await send('POST', '/app/', JSON.stringify({ name, url: 'https://x.example.com/', description }));
+          expect(answer.status, answer.text).toBe(201);
+          const stored = await portal.admin.apps.get((answer.json as { id: number }).id);
+          expect(stored).toMatchObject({ name, description });
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -120,7 +131,14 @@ describe('hostile input', () => {
     const registered = await portal.fetch('/api/auth/v1/register/', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ Token: invite.token, Password: 'long enough password', client: adminClient, client_id: adminClient.id, clientid: adminClient.id, admin: true }),
+      body: JSON.stringify({
+        Token: invite.token,
+        Password: 'long enough password',
+        client: adminClient,
+        client_id: adminClient.id,
+        clientid: adminClient.id,
+        admin: true,
+      }),
     });
     expect(registered.status).toBe(200);
     const { accesstoken } = (await registered.json()) as { accesstoken: string };

@@ -122,7 +122,7 @@ describe('two instances on one database', () => {
     expect(await becomesTrue(() => refuses(a.client(key).users.me()), CACHE_BOUND_MS)).toBe(true);
   });
 
-  it("forward auth on A follows a revocation, a grant and a logout made on B within 5 s", async () => {
+  it('forward auth on A follows a revocation, a grant and a logout made on B within 5 s', async () => {
     const app = await createApp(a.admin);
     const { user, email, password } = await a.createUser({ apps: [app] });
     const token = await a.login(email, password);

@@ -67,7 +67,7 @@ describe('registration', () => {
     await portal.login(email, USER_PASSWORD);
   });
 
-  it("applies the length rules of docs/product.md §5", async () => {
+  it('applies the length rules of docs/product.md §5', async () => {
     const client = await portal.admin.clients.create(unique('client'));
     const invite = await portal.admin.invites.create({ email: newEmail(), clientid: client.id, apps: [] });
     expect(await failure(portal.anonymous.auth.register({ Token: invite.token, Password: 'short' }))).toEqual({
@@ -104,7 +104,10 @@ describe('registration', () => {
     expect(await failure(portal.anonymous.auth.register({ Token: 'no-such-token', Password: USER_PASSWORD }))).toMatchObject({ code: 'not_found' });
     const client = await portal.admin.clients.create(unique('client'));
     const invite = await portal.admin.invites.create({ email: newEmail(), clientid: client.id, apps: [] });
-    await portal.deps.db('invites').where({ id: invite.id }).update({ expires_at: Date.now() - 1000 });
+    await portal.deps
+      .db('invites')
+      .where({ id: invite.id })
+      .update({ expires_at: Date.now() - 1000 });
     expect(await failure(portal.anonymous.auth.register({ Token: invite.token, Password: USER_PASSWORD }))).toMatchObject({
       code: 'invalid_input',
       field: 'Token',

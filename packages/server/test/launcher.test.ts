@@ -52,7 +52,11 @@ describe('icons', () => {
     const other = await createApp(portal.admin);
     const granted = await portal.createUser({ apps: [app] });
     const stranger = await portal.createUser({ apps: [other] });
-    for (const [bytes, type] of [[PNG, 'image/png'], [JPEG, 'image/jpeg'], [WEBP, 'image/webp']] as const) {
+    for (const [bytes, type] of [
+      [PNG, 'image/png'],
+      [JPEG, 'image/jpeg'],
+      [WEBP, 'image/webp'],
+    ] as const) {
       const response = await uploadIcon(portal.admin.token!, app.id, bytes, type);
       expect(response.status, await response.clone().text()).toBe(200);
       const updated = (await response.json()) as { icon: string };
@@ -163,7 +167,10 @@ describe('grants that expire', () => {
     const plain = await createApp(portal.admin);
     const { user } = await portal.createUser({ apps: [plain] });
     const grant = (body: unknown) => portal.admin.request('POST', `/user/${user.id}/app`, body);
-    expect(await failure(grant({ appid: app.id, expires: new Date(Date.now() - 1000).toISOString() }))).toMatchObject({ code: 'invalid_input', field: 'expires' });
+    expect(await failure(grant({ appid: app.id, expires: new Date(Date.now() - 1000).toISOString() }))).toMatchObject({
+      code: 'invalid_input',
+      field: 'expires',
+    });
     for (const expires of ['tomorrow', '2030-13-45', 1893456000000, '2030-01-01T00:00:00Z<script>', '']) {
       expect(await failure(grant({ appid: app.id, expires })), String(expires)).toMatchObject({ code: 'invalid_input', field: 'expires' });
     }
@@ -261,7 +268,11 @@ describe('grants that expire', () => {
     const now = Date.now();
     // Written past expiry directly: the API only takes expiries in the future.
     await portal.deps.db('user_apps').insert(users.map(({ user }) => ({ user_id: user.id, app_id: app.id, expires_at: now - 1000 })));
-    const removed = await Promise.all([removeExpiredGrants(portal.deps.db, now), removeExpiredGrants(portal.deps.db, now), removeExpiredGrants(portal.deps.db, now)]);
+    const removed = await Promise.all([
+      removeExpiredGrants(portal.deps.db, now),
+      removeExpiredGrants(portal.deps.db, now),
+      removeExpiredGrants(portal.deps.db, now),
+    ]);
     expect(removed.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(3);
     const rows = await portal.deps.db('auth_log').where('event', 'like', `grant of app ${app.name} to %expired%`).select('event');
     expect(rows).toHaveLength(3);

@@ -39,7 +39,10 @@ describe.runIf(enabled)('load', () => {
     const server = await spawnServer(env);
     try {
       const anonymous = new PortalClient({ baseUrl: server.url });
-      const admin = new PortalClient({ baseUrl: server.url, token: (await anonymous.auth.login({ Email: env.ADMIN_EMAIL, Password: env.ADMIN_PASSWORD })).accesstoken });
+      const admin = new PortalClient({
+        baseUrl: server.url,
+        token: (await anonymous.auth.login({ Email: env.ADMIN_EMAIL, Password: env.ADMIN_PASSWORD })).accesstoken,
+      });
       const app = await admin.apps.create({ name: 'load-app', url: 'https://load.example.com/' });
       const home = await admin.clients.create('load-home');
       const users: { email: string; password: string }[] = [];

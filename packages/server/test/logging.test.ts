@@ -57,7 +57,7 @@ describe('request lines of forward auth', () => {
 });
 
 describe('fields that may hold secrets', () => {
-  it('are censored down to the third level, in details, errors and a child\'s fields, leaving the caller\'s objects as they were', () => {
+  it("are censored down to the third level, in details, errors and a child's fields, leaving the caller's objects as they were", () => {
     const out: string[] = [];
     const logger = createLogger('info', { format: 'json', write: (line) => out.push(line) });
     const detail = {
@@ -99,7 +99,9 @@ async function requestIds(base: string, pathname: string, token: string, count: 
     new Promise<string>((resolve, reject) => {
       const request = http.get(`${base}${pathname}`, { agent, headers: { authorization: `Bearer ${token}` } }, (response) => {
         response.resume();
-        response.on('end', () => (response.statusCode === 200 ? resolve(String(response.headers['x-request-id'])) : reject(new Error(`status ${response.statusCode}`))));
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve(String(response.headers['x-request-id'])) : reject(new Error(`status ${response.statusCode}`)),
+        );
       });
       request.on('error', reject);
     });
@@ -147,7 +149,9 @@ describe.skipIf(testDialect() === 'postgres')('nothing logged is lost when the p
   }
 
   const exitOf = (server: ServerProcess) =>
-    new Promise<number | null>((resolve) => (server.child.exitCode !== null ? resolve(server.child.exitCode) : server.child.once('exit', (code) => resolve(code))));
+    new Promise<number | null>((resolve) =>
+      server.child.exitCode !== null ? resolve(server.child.exitCode) : server.child.once('exit', (code) => resolve(code)),
+    );
 
   it('writes every line of 3,000 requests at debug before exiting on SIGTERM', async () => {
     const { server, verify, token } = await start('sigterm');

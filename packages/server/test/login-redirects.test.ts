@@ -24,7 +24,9 @@ async function answer(response: Response): Promise<Record<string, unknown>> {
       .replace(/"accesstoken":"[^"]+"/g, '"accesstoken":"RANDOM"')
       .replace(/expires=[^;]+GMT/gi, 'expires=WHEN');
   const headers = Object.fromEntries(
-    [...response.headers].filter(([name]) => !['date', 'keep-alive', 'connection', 'x-request-id'].includes(name)).map(([name, value]) => [name, random(value)]),
+    [...response.headers]
+      .filter(([name]) => !['date', 'keep-alive', 'connection', 'x-request-id'].includes(name))
+      .map(([name, value]) => [name, random(value)]),
   );
   return { status: response.status, headers, body: random(await response.text()) };
 }
@@ -155,7 +157,8 @@ describe('the redirect after signing in', () => {
     );
     const second = await addPasskey(portal, twoFactor.token);
     const pending = async () => (await json<{ mfa: { token: string } }>(await passwordLogin(twoFactor.email, twoFactor.password, mine), 200)).mfa.token;
-    const viaCode = async (code: string, redirect: string) => redirectOf(await call(portal, 'POST', '/validatemfa', { body: { MfaToken: await pending(), Code: code, redirect } }));
+    const viaCode = async (code: string, redirect: string) =>
+      redirectOf(await call(portal, 'POST', '/validatemfa', { body: { MfaToken: await pending(), Code: code, redirect } }));
     expect(await viaCode(recoveryCodes[0], mine)).toBe(mine);
     expect(await viaCode(recoveryCodes[1], theirs)).toBe(DEFAULT_REDIRECT);
     const viaPasskey = async (redirect: string) => {

@@ -75,7 +75,11 @@ describe('mail through kill -9', () => {
       expect(await becomesTrue(async () => (await api.mail.list()).every((mail) => mail.status === 'sent'), 10_000)).toBe(true);
       // A few more polls: nothing arrives twice.
       await new Promise((resolve) => setTimeout(resolve, 2500));
-      expect(invitations().map((mail) => mail.to).sort()).toEqual([...emails].sort());
+      expect(
+        invitations()
+          .map((mail) => mail.to)
+          .sort(),
+      ).toEqual([...emails].sort());
       const invites = await api.invites.list();
       for (const mail of invitations()) expect(mail.text).toContain(invites.find((invite) => invite.email === mail.to)!.link);
     } finally {

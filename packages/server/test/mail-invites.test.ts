@@ -23,7 +23,9 @@ describe('invites with mail configured', () => {
     expect(bare.link).toBe(`${portal.url}/auth/register?token=${encodeURIComponent(bare.token)}`);
     // The app the link named is deleted: the link falls back to the portal itself.
     await portal.admin.apps.delete(second.id);
-    expect((await portal.admin.invites.list()).find((row) => row.id === invite.id)?.link).toBe(`${portal.url}/auth/register?token=${encodeURIComponent(invite.token)}`);
+    expect((await portal.admin.invites.list()).find((row) => row.id === invite.id)?.link).toBe(
+      `${portal.url}/auth/register?token=${encodeURIComponent(invite.token)}`,
+    );
     expect((await portal.admin.auth.options()).passwordReset).toBe(true);
   });
 
@@ -61,7 +63,9 @@ describe('invites with mail configured', () => {
 
   it('send must be a boolean', async () => {
     const client = await portal.admin.clients.create(unique('client'));
-    const result = await failure(portal.admin.request('POST', '/registrationtoken/', { email: `${unique('x')}@example.com`, clientid: client.id, send: 'yes' }));
+    const result = await failure(
+      portal.admin.request('POST', '/registrationtoken/', { email: `${unique('x')}@example.com`, clientid: client.id, send: 'yes' }),
+    );
     expect(result).toMatchObject({ code: 'invalid_input', field: 'send' });
   });
 });

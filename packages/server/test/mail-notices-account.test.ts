@@ -12,7 +12,11 @@ describe('security notices for account changes', () => {
 
   const noticesTo = async (email: string) =>
     (await portal.admin.mail.list()).filter((mail) => mail.to === email && mail.kind.startsWith('notice.')).map((mail) => mail.kind);
-  const refused = (promise: Promise<unknown>) => promise.then(() => 'done', (error: { code?: string }) => error.code);
+  const refused = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'done',
+      (error: { code?: string }) => error.code,
+    );
 
   it('a changed password; a refused change (wrong current password) mails nothing', async () => {
     const user = await portal.createUser();

@@ -14,7 +14,7 @@ const FAST = { MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1' };
 const message = (to: string, subject = unique('subject')) => ({ kind: 'test', to, subject, text: `text of ${subject}`, html: `<p>html of ${subject}</p>` });
 
 describe('mail configuration', () => {
-  it('is off without SMTP_URL, and MAIL_FROM defaults to no-reply at PUBLIC_URL\'s host', () => {
+  it("is off without SMTP_URL, and MAIL_FROM defaults to no-reply at PUBLIC_URL's host", () => {
     expect(loadConfig({}).mail).toBeUndefined();
     expect(loadConfig({ SMTP_URL: 'smtp://u:p@mail.example.com:587', PUBLIC_URL: 'https://tools.example.com' }).mail).toEqual({
       smtpUrl: 'smtp://u:p@mail.example.com:587',
@@ -133,7 +133,11 @@ describe('an SMTP outage with two instances on one database', () => {
     // A few more polls of both senders: nothing arrives twice.
     expect(await becomesTrue(async () => (await outage(a)).every((entry) => entry.status === 'sent'), 10_000)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    expect(arrived().map((mail) => mail.subject).sort()).toEqual(Array.from({ length: count }, (_, i) => `outage mail ${i}`).sort());
+    expect(
+      arrived()
+        .map((mail) => mail.subject)
+        .sort(),
+    ).toEqual(Array.from({ length: count }, (_, i) => `outage mail ${i}`).sort());
     expect(new Set(arrived().map((mail) => mail.messageId)).size).toBe(count);
   });
 });

@@ -41,7 +41,8 @@ describe('password reset with mail', () => {
     expect(token.length).toBeGreaterThanOrEqual(43); // 256 bits, base64url
     // The mail can reach the SMTP server a moment before the sender marks it sent and drops its
     // body; from then on the link is nowhere in the database (the token is stored as a hash).
-    const delivered = async () => (await portal.admin.mail.list()).some((entry) => entry.to === user.email && entry.kind === 'password-reset' && entry.status === 'sent');
+    const delivered = async () =>
+      (await portal.admin.mail.list()).some((entry) => entry.to === user.email && entry.kind === 'password-reset' && entry.status === 'sent');
     expect(await becomesTrue(delivered, 5_000, 50)).toBe(true);
     expect(await databaseContents(portal.deps.db)).not.toContain(token);
 
@@ -129,9 +130,14 @@ describe('password reset with mail', () => {
     const user = await portal.createUser();
     await forgot(portal, user.email, newAddress());
     const token = tokenOf((await smtp.waitFor(user.email))[0].text);
-    expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: 'short' }))).toMatchObject({ field: 'Password', message: `Password: ${PASSWORD_TOO_SHORT}` });
+    expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: 'short' }))).toMatchObject({
+      field: 'Password',
+      message: `Password: ${PASSWORD_TOO_SHORT}`,
+    });
     expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: 'password123' }))).toMatchObject({ field: 'Password' });
-    expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: `my ${user.email.split('@')[0]} secret` }))).toMatchObject({ field: 'Password' });
+    expect(await failure(portal.anonymous.auth.resetPassword({ Token: token, Password: `my ${user.email.split('@')[0]} secret` }))).toMatchObject({
+      field: 'Password',
+    });
     // Refused passwords do not use up the link.
     expect((await signedIn(portal.anonymous.auth.resetPassword({ Token: token, Password: NEW_PASSWORD }))).accesstoken).toBeTruthy();
   });
@@ -146,7 +152,7 @@ describe('password reset with mail', () => {
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
   });
 
-  it('clears the email\'s failed-login ban', async () => {
+  it("clears the email's failed-login ban", async () => {
     const user = await portal.createUser();
     for (let i = 0; i < 6; i++) await portal.login(user.email, 'wrong password!').catch(() => undefined);
     expect((await failure(portal.login(user.email, user.password))).code).toBe('too_many_requests');
@@ -196,7 +202,10 @@ describe('password reset with mail', () => {
       expect(await resetMails(user.email)).toBe(6);
       // Each silent request is logged (one entry a minute per address, with a count).
       const silenced = async (email: string) => {
-        const rows = await portal.deps.db('auth_log').where({ user: email, event: 'password reset not sent: 3 mails to this email in 15 minutes' }).select('count');
+        const rows = await portal.deps
+          .db('auth_log')
+          .where({ user: email, event: 'password reset not sent: 3 mails to this email in 15 minutes' })
+          .select('count');
         return rows.map((row) => Number(row.count));
       };
       expect((await silenced(victim.email)).reduce((total, count) => total + count, 0)).toBe(3);
@@ -241,7 +250,11 @@ describe('password reset without mail', () => {
 
   it('forgotpassword still answers 204 and queues nothing; an admin still gets a link to pass on', async () => {
     const user = await portal.createUser();
-    const answer = await portal.fetch('/api/auth/v1/forgotpassword', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: user.email }) });
+    const answer = await portal.fetch('/api/auth/v1/forgotpassword', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Email: user.email }),
+    });
     expect(answer.status).toBe(204);
     expect(await portal.deps.db('mail_outbox').select('id')).toEqual([]);
     const { link, sent } = await portal.admin.users.passwordReset(user.user.id);

@@ -40,7 +40,13 @@ describe('mail templates', () => {
       'A password reset does not end API keys. Your account has 2 active API keys:\n- apikey-AbCd…wxyz (deploy bot), last used 2026-11-22 10:05 UTC\n- apikey-EfGh…stuv, never used',
     );
     expect(mail.text.split('\n')).toContain('https://tools.example.com/auth/#/accesstokens');
-    const without = notice('password-reset', { email: 'ann@example.com', at: 0, origin: { ip: '', userAgent: '' }, resetLink: 'https://x/', apiKeys: { keys: [], link: 'https://x/k' } });
+    const without = notice('password-reset', {
+      email: 'ann@example.com',
+      at: 0,
+      origin: { ip: '', userAgent: '' },
+      resetLink: 'https://x/',
+      apiKeys: { keys: [], link: 'https://x/k' },
+    });
     expect(without.text).not.toContain('API key');
   });
 
@@ -64,15 +70,26 @@ describe('mail templates', () => {
 
   it('are signed Tools-Server and say when, from where, and what to do', () => {
     for (const mail of all()) expect(mail.text.trimEnd().endsWith('\n\nTools-Server')).toBe(true);
-    const locked = notice('account-locked', { email: 'ann@example.com', at: Date.UTC(2026, 10, 23, 8, 30), origin: { ip: '203.0.113.9', userAgent: 'Mozilla/5.0' }, detail: '10 minutes', resetLink: 'https://t.example/auth/#/reset' });
+    const locked = notice('account-locked', {
+      email: 'ann@example.com',
+      at: Date.UTC(2026, 10, 23, 8, 30),
+      origin: { ip: '203.0.113.9', userAgent: 'Mozilla/5.0' },
+      detail: '10 minutes',
+      resetLink: 'https://t.example/auth/#/reset',
+    });
     expect(locked.subject).toBe('Your Tools-Server account was locked after failed logins');
     expect(locked.text).toContain('When: 2026-11-23 08:30 UTC');
     expect(locked.text).toContain('From: 203.0.113.9 (Mozilla/5.0)');
     expect(locked.text).toContain('If it was not, set a new password');
   });
 
-  it('never carry a line break into the subject, nor a caller\'s URL into a notice', () => {
-    const mail = notice('new-browser', { email: 'a@example.com', at: 0, origin: { ip: '1.2.3.4', userAgent: 'Evil\r\nBcc: x@example.com https://evil.example/unlock www.evil.example' }, resetLink: LINK });
+  it("never carry a line break into the subject, nor a caller's URL into a notice", () => {
+    const mail = notice('new-browser', {
+      email: 'a@example.com',
+      at: 0,
+      origin: { ip: '1.2.3.4', userAgent: 'Evil\r\nBcc: x@example.com https://evil.example/unlock www.evil.example' },
+      resetLink: LINK,
+    });
     expect(mail.text).not.toContain('https://evil');
     expect(mail.text).not.toContain('www.evil');
     expect(mail.text).not.toMatch(/Evil\r?\nBcc/);

@@ -28,11 +28,14 @@ function documentedHttpBlock(): string {
 
 /** The tested server block of the docs, pointed at the test's ports. */
 function documentedServerBlock(ports: { nginx: number; portal: number; app: number }): string {
-  return documentedHttpBlock() + documentedNginxBlock(DOC, 'tested-nginx', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000', ORIGINAL_URL('wiki.example.com')])
-    .replace('listen 80;', `listen 127.0.0.1:${ports.nginx};`)
-    .replace(ORIGINAL_URL('wiki.example.com'), ORIGINAL_URL(`127.0.0.1:${ports.nginx}`))
-    .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.portal}`)
-    .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.app}`);
+  return (
+    documentedHttpBlock() +
+    documentedNginxBlock(DOC, 'tested-nginx', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000', ORIGINAL_URL('wiki.example.com')])
+      .replace('listen 80;', `listen 127.0.0.1:${ports.nginx};`)
+      .replace(ORIGINAL_URL('wiki.example.com'), ORIGINAL_URL(`127.0.0.1:${ports.nginx}`))
+      .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.portal}`)
+      .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.app}`)
+  );
 }
 
 describe.runIf(!nginxBinary && process.env.CI === 'true')('nginx forward auth', () => {
@@ -78,7 +81,13 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
   it('admits a granted user, and the app sees who it is', async () => {
     const response = await get('/page', asCookie(granted.token));
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ path: '/page', user: granted.email, email: granted.email, name: granted.email, groups: granted.user.client.name });
+    expect(await response.json()).toMatchObject({
+      path: '/page',
+      user: granted.email,
+      email: granted.email,
+      name: granted.email,
+      groups: granted.user.client.name,
+    });
   });
 
   it('replaces identity headers the client made up', async () => {
@@ -132,7 +141,10 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
   });
 
   it("removes the portal's cookie, wherever it stands, and keeps the app's own cookies", async () => {
-    for (const { label, sent, kept } of [...cookieCases(granted.token), { label: 'two of them', sent: `a=1; accesstoken=${granted.token}; accesstoken=${other.token}; b=2`, kept: '' }]) {
+    for (const { label, sent, kept } of [
+      ...cookieCases(granted.token),
+      { label: 'two of them', sent: `a=1; accesstoken=${granted.token}; accesstoken=${other.token}; b=2`, kept: '' },
+    ]) {
       const answer = await rawGet(nginx.url, '/page', { cookie: sent });
       expect([label, answer.status]).toEqual([label, 200]);
       expect([label, answer.echo?.cookie ?? '']).toEqual([label, kept]);
@@ -160,12 +172,22 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
 
 /** The documented by-path server block, pointed at the test's ports. */
 function documentedPathsBlock(ports: { nginx: number; portal: number; root: number; grafana: number }): string {
-  return documentedHttpBlock() + documentedNginxBlock(DOC, 'tested-nginx-paths', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000', '127.0.0.1:3001', 'location /grafana/', ORIGINAL_URL('tools.example.com')])
-    .replace('listen 80;', `listen 127.0.0.1:${ports.nginx};`)
-    .replace(ORIGINAL_URL('tools.example.com'), ORIGINAL_URL(`127.0.0.1:${ports.nginx}`))
-    .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.portal}`)
-    .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.root}`)
-    .replaceAll('127.0.0.1:3001', `127.0.0.1:${ports.grafana}`);
+  return (
+    documentedHttpBlock() +
+    documentedNginxBlock(DOC, 'tested-nginx-paths', [
+      'listen 80;',
+      '127.0.0.1:8080',
+      '127.0.0.1:3000',
+      '127.0.0.1:3001',
+      'location /grafana/',
+      ORIGINAL_URL('tools.example.com'),
+    ])
+      .replace('listen 80;', `listen 127.0.0.1:${ports.nginx};`)
+      .replace(ORIGINAL_URL('tools.example.com'), ORIGINAL_URL(`127.0.0.1:${ports.nginx}`))
+      .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.portal}`)
+      .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.root}`)
+      .replaceAll('127.0.0.1:3001', `127.0.0.1:${ports.grafana}`)
+  );
 }
 
 describe.runIf(Boolean(nginxBinary))('nginx in front of several apps on one host, judged by path (docs/forward-auth.md)', () => {
@@ -275,13 +297,23 @@ describe.runIf(Boolean(nginxBinary))('nginx in front of several apps on one host
 
   it('answers ambiguous paths 400, as the portal does, and reaches no app', async () => {
     const hits = rootApp.hits() + grafanaApp.hits();
-    for (const path of ['/grafana/..%2fwiki/data', '/grafana/../wiki/data', '/wiki/%2e%2e/grafana/x', '/grafana/./x', '/wiki/..%5cgrafana/', '/grafana/..;/wiki', '/GRAFANA/x', '/grafana/%c0%ae%c0%ae/wiki', '/grafana/..%252fwiki']) {
+    for (const path of [
+      '/grafana/..%2fwiki/data',
+      '/grafana/../wiki/data',
+      '/wiki/%2e%2e/grafana/x',
+      '/grafana/./x',
+      '/wiki/..%5cgrafana/',
+      '/grafana/..;/wiki',
+      '/GRAFANA/x',
+      '/grafana/%c0%ae%c0%ae/wiki',
+      '/grafana/..%252fwiki',
+    ]) {
       expect([path, (await rawGet(nginx.url, path, asCookie(portal.admin.token!))).status]).toEqual([path, 400]);
     }
     expect(rootApp.hits() + grafanaApp.hits()).toBe(hits);
   });
 
-  it("judges the path nginx routes, whatever X-Forwarded-* or X-Original-URL the client sends", async () => {
+  it('judges the path nginx routes, whatever X-Forwarded-* or X-Original-URL the client sends', async () => {
     const spoofs: Record<string, string>[] = [
       { 'x-forwarded-uri': '/grafana/', 'x-forwarded-host': new URL(nginx.url).host, 'x-forwarded-proto': 'http' },
       { 'x-original-url': `${nginx.url}/grafana/` },

@@ -99,7 +99,11 @@ describe.skipIf(!nginxBinary && process.env.CI !== 'true')('two portal instances
   it('cookie writes carry Origin: PUBLIC_URL; logout through one instance holds on both', async () => {
     const cookie = await loginCookie();
     const write = (origin: string) =>
-      through('/api/auth/v1/client/', { method: 'POST', headers: { cookie, origin, 'content-type': 'application/json' }, body: JSON.stringify({ name: unique('lb') }) });
+      through('/api/auth/v1/client/', {
+        method: 'POST',
+        headers: { cookie, origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: unique('lb') }),
+      });
     expect((await write(url)).status).toBe(201);
     expect((await write('http://evil.example.com')).status).toBe(403);
 

@@ -9,7 +9,10 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, failure, startTestPortal, uniqu
 
 const lines: string[] = [];
 // Mail goes to a closed port: what is queued stays queued (retried after an hour), for the queue gauge.
-const portal = useTestPortal({ LOG_LEVEL: 'debug', METRICS_TOKEN: 'metrics-token-0123456789', SMTP_URL: 'smtp://127.0.0.1:9', MAIL_RETRY_SECONDS: '3600' }, { logger: createLogger('debug', { format: 'json', write: (line) => lines.push(line) }) });
+const portal = useTestPortal(
+  { LOG_LEVEL: 'debug', METRICS_TOKEN: 'metrics-token-0123456789', SMTP_URL: 'smtp://127.0.0.1:9', MAIL_RETRY_SECONDS: '3600' },
+  { logger: createLogger('debug', { format: 'json', write: (line) => lines.push(line) }) },
+);
 const proxied = useTestPortal({ TRUST_PROXY: 'true' }, { logger: createLogger('info', { format: 'json', write: () => {} }) });
 
 const entries = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -103,8 +106,16 @@ describe('secrets in the logs', () => {
     await portal.fetch(`/api/auth/v1/verify?app=${app.name}`, { headers: cookie });
     await portal.fetch(`/api/auth/v1/Verify?app=${app.name}`, { headers: cookie });
     await portal.fetch('/api/auth/v1/user/me', { headers: cookie });
-    await portal.fetch('/api/auth/v1/validatepassword', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: ADMIN_EMAIL, Password: wrong }) });
-    await portal.fetch('/api/auth/v1/client/', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{broken' });
+    await portal.fetch('/api/auth/v1/validatepassword', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Email: ADMIN_EMAIL, Password: wrong }),
+    });
+    await portal.fetch('/api/auth/v1/client/', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{broken',
+    });
     await portal.fetch(`/api/auth/v1/verify?app=${app.name}&token=${key}`, { headers: { authorization: `Bearer ${key}` } });
 
     const logs = lines.join('\n');

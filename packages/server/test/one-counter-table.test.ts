@@ -89,7 +89,8 @@ describe('the regulator', () => {
       const relative = path.relative(SRC, file);
       if (relative === path.join('services', 'regulator.ts') || relative.startsWith(`db${path.sep}migrations${path.sep}`)) continue;
       const text = fs.readFileSync(file, 'utf8');
-      for (const table of ['login_attempts', 'login_bans', 'request_limits', 'rate_limits']) if (text.includes(`'${table}'`)) offenders.push(`${relative}: ${table}`);
+      for (const table of ['login_attempts', 'login_bans', 'request_limits', 'rate_limits'])
+        if (text.includes(`'${table}'`)) offenders.push(`${relative}: ${table}`);
     }
     expect(offenders).toEqual([]);
   });

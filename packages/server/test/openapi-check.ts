@@ -47,7 +47,10 @@ export async function checkAnswer(method: string, url: string, response: Respons
   const operation = found?.operations[method.toLowerCase()];
   const status = response.status;
   if (status >= 300 && status < 400) return;
-  const declared = operation?.responses[String(status)] ?? operation?.responses[`${String(status)[0]}XX`] ?? (status >= 400 ? (operation?.responses.default ?? { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }) : undefined);
+  const declared =
+    operation?.responses[String(status)] ??
+    operation?.responses[`${String(status)[0]}XX`] ??
+    (status >= 400 ? (operation?.responses.default ?? { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }) : undefined);
   const where = `${method} ${pathname} → ${status}`;
   if (!declared) {
     violations.push(`${where}: status not declared for ${found?.template ?? '(no such path)'}`);

@@ -12,7 +12,13 @@ import { useTestPortal } from './support.js';
 
 const portal = useTestPortal();
 
-type Document = { openapi: string; paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, unknown>; requestBody?: unknown; parameters?: { name: string; in: string }[] }>> };
+type Document = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<string, { security: unknown[]; responses: Record<string, unknown>; requestBody?: unknown; parameters?: { name: string; in: string }[] }>
+  >;
+};
 
 async function fetchDocument(): Promise<Document> {
   const response = await portal.fetch(`${API_PREFIX}/openapi.json`);
@@ -48,9 +54,11 @@ describe('the OpenAPI document', () => {
     expect(count).toBe(apiRoutes.length);
   });
 
-  it('describes request bodies from core\'s schemas', async () => {
+  it("describes request bodies from core's schemas", async () => {
     const { paths } = await fetchDocument();
-    const body = paths['/app']!.post!.requestBody as { content: { 'application/json': { schema: { properties: Record<string, unknown>; required: string[] } } } };
+    const body = paths['/app']!.post!.requestBody as {
+      content: { 'application/json': { schema: { properties: Record<string, unknown>; required: string[] } } };
+    };
     const schema = body.content['application/json'].schema;
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['description', 'doclink', 'name', 'url']));
     expect(schema.required.sort()).toEqual(['name', 'url']);
@@ -65,7 +73,17 @@ describe('the OpenAPI document', () => {
     await checkAnswer('POST', `${portal.url}${API_PREFIX}/client`, json({ id: 1, name: 'Acme' }, 200));
     const caught = violations.splice(before);
     expect(caught).toHaveLength(4);
-    const app = { id: 1, name: 'wiki', url: 'https://wiki.example.com/', description: '', doclink: '', category: '', requestable: false, icon: null, favourite: false };
+    const app = {
+      id: 1,
+      name: 'wiki',
+      url: 'https://wiki.example.com/',
+      description: '',
+      doclink: '',
+      category: '',
+      requestable: false,
+      icon: null,
+      favourite: false,
+    };
     await checkAnswer('GET', `${portal.url}${API_PREFIX}/app/`, json([app]));
     expect(violations).toHaveLength(before);
   });
@@ -73,12 +91,26 @@ describe('the OpenAPI document', () => {
   it('catches an answer with a field its schema lacks, or without one it declares (strict schemas)', async () => {
     const before = violations.length;
     const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    const app = { id: 1, name: 'wiki', url: 'https://wiki.example.com/', description: '', doclink: '', category: '', requestable: false, icon: null, favourite: false };
+    const app = {
+      id: 1,
+      name: 'wiki',
+      url: 'https://wiki.example.com/',
+      description: '',
+      doclink: '',
+      category: '',
+      requestable: false,
+      icon: null,
+      favourite: false,
+    };
     const { category: _, ...withoutCategory } = app;
     await checkAnswer('GET', `${portal.url}${API_PREFIX}/app/`, json([{ ...app, secret: 'x' }]));
     await checkAnswer('GET', `${portal.url}${API_PREFIX}/app/`, json([withoutCategory]));
     await checkAnswer('POST', `${portal.url}${API_PREFIX}/client`, json({ id: 1, name: 'Acme', users: [] }, 201));
-    await checkAnswer('GET', `${portal.url}${API_PREFIX}/user/1`, json({ id: 1, email: 'a@example.com', name: 'A', client: { id: 1, name: 'Acme', admin: true } }));
+    await checkAnswer(
+      'GET',
+      `${portal.url}${API_PREFIX}/user/1`,
+      json({ id: 1, email: 'a@example.com', name: 'A', client: { id: 1, name: 'Acme', admin: true } }),
+    );
     await checkAnswer('GET', `${portal.url}${API_PREFIX}/loginoptions`, json({ google: false }));
     const caught = violations.splice(before);
     expect(caught, caught.join('\n')).toHaveLength(5);

@@ -34,7 +34,11 @@ async function emailVerifiedOf(portal: TestPortal, { rp }: OpenIdApp, sessionTok
   const browser = new Browser(portal.url);
   browser.cookies.set('accesstoken', sessionToken);
   const { url } = await browser.navigate(start.url);
-  const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), { pkceCodeVerifier: start.verifier, expectedState: start.state, expectedNonce: start.nonce });
+  const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), {
+    pkceCodeVerifier: start.verifier,
+    expectedState: start.state,
+    expectedNonce: start.nonce,
+  });
   const claims = tokens.claims()!;
   const info = await oidc.fetchUserInfo(rp.config, tokens.access_token, claims.sub);
   expect(info.email_verified).toBe(claims.email_verified);
@@ -118,7 +122,11 @@ describe('with mail and Google sign-in configured', () => {
     const { email, token } = await invite(false);
     const { accesstoken } = await portal.anonymous.auth.register({ Token: token, Password: USER_PASSWORD });
     expect(await emailVerifiedOf(portal, client, accesstoken)).toBe(false);
-    const asked = await portal.fetch('/api/auth/v1/forgotpassword', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: email }) });
+    const asked = await portal.fetch('/api/auth/v1/forgotpassword', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Email: email }),
+    });
     expect(asked.status).toBe(204);
     const [mail] = await smtp.waitFor(email);
     const signedIn = await portal.anonymous.auth.resetPassword({ Token: resetTokenOf(mail!.text), Password: NEW_PASSWORD });

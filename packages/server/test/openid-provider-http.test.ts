@@ -54,7 +54,13 @@ async function tokenRequest(setup: Setup, origin: string | undefined, secret?: s
   return portal.fetch('/oidc/token', {
     method: 'POST',
     headers,
-    body: form({ grant_type: 'authorization_code', code, redirect_uri: SPA_REDIRECT, code_verifier: verifier, ...(secret ? {} : { client_id: setup.app.name }) }),
+    body: form({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: SPA_REDIRECT,
+      code_verifier: verifier,
+      ...(secret ? {} : { client_id: setup.app.name }),
+    }),
   });
 }
 

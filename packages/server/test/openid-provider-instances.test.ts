@@ -67,8 +67,7 @@ describe('the OpenID provider on two instances', () => {
     const { rp, user } = await setup();
     const tokens = await signInOnA(rp, user);
     await user.api.auth.logout();
-    const stopped = async () =>
-      (await fetch(`${b.url}/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status === 401;
+    const stopped = async () => (await fetch(`${b.url}/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status === 401;
     expect(await becomesTrue(stopped, CACHE_BOUND_MS)).toBe(true);
   });
 

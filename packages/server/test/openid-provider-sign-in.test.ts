@@ -38,12 +38,19 @@ async function setup(): Promise<Setup> {
   return { app, rp, user, browser };
 }
 
-const sessionOf = (token: string) => portal.deps.db('sessions').where({ token_hash: sha256(token) }).first('id', 'created_at', 'signed_in_at', 'amr');
+const sessionOf = (token: string) =>
+  portal.deps
+    .db('sessions')
+    .where({ token_hash: sha256(token) })
+    .first('id', 'created_at', 'signed_in_at', 'amr');
 
 /** Moves the session's sign-in into the past, as if the user had signed in `ms` ago. */
 async function signedInAgo(token: string, ms: number): Promise<number> {
   const at = Date.now() - ms;
-  await portal.deps.db('sessions').where({ token_hash: sha256(token) }).update({ signed_in_at: at, created_at: at });
+  await portal.deps
+    .db('sessions')
+    .where({ token_hash: sha256(token) })
+    .update({ signed_in_at: at, created_at: at });
   return Math.floor(at / 1000);
 }
 
@@ -65,7 +72,11 @@ async function authorize(setup: Setup, extra: Record<string, string> = {}) {
 
 async function tokensAt(setup: Setup, url: string, start: { verifier?: string; state: string; nonce: string }) {
   expect(url.startsWith(REDIRECT), url).toBe(true);
-  const tokens = await oidc.authorizationCodeGrant(setup.rp.config, new URL(url), { pkceCodeVerifier: start.verifier, expectedState: start.state, expectedNonce: start.nonce });
+  const tokens = await oidc.authorizationCodeGrant(setup.rp.config, new URL(url), {
+    pkceCodeVerifier: start.verifier,
+    expectedState: start.state,
+    expectedNonce: start.nonce,
+  });
   return tokens.claims()!;
 }
 
@@ -157,7 +168,10 @@ describe('the OpenID provider tells the truth about the sign-in', () => {
     );
     // The password alone has not confirmed anything yet.
     expect(confirmTarget((await s.browser.navigate(`${portal.url}${target}`)).url, 'confirm')).toBe(target);
-    const done = await json<{ accesstoken: string }>(await browserCall(s.browser, '/validatemfa', { MfaToken: mfa.token, Code: totpCode(secret, Date.now() + 30_000) }), 200);
+    const done = await json<{ accesstoken: string }>(
+      await browserCall(s.browser, '/validatemfa', { MfaToken: mfa.token, Code: totpCode(secret, Date.now() + 30_000) }),
+      200,
+    );
     expect(done.accesstoken).toBe(s.user.token);
     const claims = await tokensAt(s, (await s.browser.navigate(`${portal.url}${target}`)).url, start);
     expect(claims.amr).toEqual(['pwd', 'otp', 'mfa']);
@@ -179,7 +193,7 @@ describe('the OpenID provider tells the truth about the sign-in', () => {
     expect(['hwk', 'swk'].some((key) => (claims.amr as string[]).includes(key))).toBe(true);
   });
 
-  it("only the signed-in user can confirm: another email is refused (400 naming Email), no session is 401", async () => {
+  it('only the signed-in user can confirm: another email is refused (400 naming Email), no session is 401', async () => {
     const s = await setup();
     const other = await portal.createUser();
     const wrong = await browserCall(s.browser, '/validatepassword', { Email: other.email, Password: other.password, Confirm: true });
@@ -226,7 +240,9 @@ describe('the OpenID provider tells the truth about the sign-in', () => {
     expect(claims.acr).toBe('mfa');
     expect(claims.amr).toEqual(['pwd', 'otp', 'mfa']);
     const events = await portal.admin.logs.page(1, 50);
-    expect(events.some((entry) => entry.event === 'step-up to two factors with an authenticator code (confirming the session)' && entry.actor === s.user.email)).toBe(true);
+    expect(
+      events.some((entry) => entry.event === 'step-up to two factors with an authenticator code (confirming the session)' && entry.actor === s.user.email),
+    ).toBe(true);
     // A Google session keeps `fed` as its first factor.
     expect(amrOf('step-up', { previousAmr: ['fed'], secondFactor: 'passkey', key: 'hwk' })).toBe('fed hwk mfa');
   });

@@ -75,8 +75,7 @@ const errorOf = (call: Promise<unknown>) =>
       error.error ?? error.cause?.[0]?.parameters?.error ?? `status ${error.status}`,
   );
 
-const userinfoStatus = async (accessToken: string) =>
-  (await portal.fetch('/oidc/userinfo', { headers: { authorization: `Bearer ${accessToken}` } })).status;
+const userinfoStatus = async (accessToken: string) => (await portal.fetch('/oidc/userinfo', { headers: { authorization: `Bearer ${accessToken}` } })).status;
 
 describe('discovery', () => {
   it('is at {PUBLIC_URL}/.well-known/openid-configuration with the issuer PUBLIC_URL and endpoints below /oidc/', async () => {
@@ -112,7 +111,14 @@ describe('the code flow', () => {
     const { header, payload } = await verifyJwt(tokens.id_token!);
     expect(header.alg).toBe('RS256');
     // The test user registered with a copied invite link: the mailbox is not proven (openid-email-verified.test.ts).
-    expect(payload).toMatchObject({ iss: portal.url, aud: rp.config.clientMetadata().client_id, sub: String(user.user.id), email: user.email, email_verified: false, groups: [user.user.client.name] });
+    expect(payload).toMatchObject({
+      iss: portal.url,
+      aud: rp.config.clientMetadata().client_id,
+      sub: String(user.user.id),
+      email: user.email,
+      email_verified: false,
+      groups: [user.user.client.name],
+    });
     expect(payload.name).toBeTruthy();
     const info = await oidc.fetchUserInfo(rp.config, tokens.access_token, String(user.user.id));
     expect(info).toMatchObject({ sub: String(user.user.id), email: user.email, email_verified: false, groups: [user.user.client.name] });
@@ -129,7 +135,9 @@ describe('the code flow', () => {
     const { app, rp, user } = await setup();
     await signIn(rp, user.token);
     await signIn(rp, user.token);
-    const rows = (await portal.admin.logs.page(1, 100)).filter((row) => row.event === `signed in to app ${app.name} (OpenID Connect)` && row.user === user.email);
+    const rows = (await portal.admin.logs.page(1, 100)).filter(
+      (row) => row.event === `signed in to app ${app.name} (OpenID Connect)` && row.user === user.email,
+    );
     expect(rows).toHaveLength(2);
   });
 
@@ -171,7 +179,11 @@ describe('the code flow', () => {
     expect(((await answer.json()) as { redirect: string }).redirect).toBe(target);
     const { url } = await browser.navigate(`${portal.url}${target}`);
     expect(url.startsWith(REDIRECT)).toBe(true);
-    const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), { pkceCodeVerifier: start.verifier, expectedState: start.state, expectedNonce: start.nonce });
+    const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+      expectedNonce: start.nonce,
+    });
     expect(tokens.claims()!.sub).toBe(String(user.user.id));
   });
 
@@ -215,7 +227,11 @@ describe.skipIf(testDialect() !== 'sqlite')('reads on a SQLite file', () => {
     const onQuery = (query: { sql: string; direct?: boolean }) => queries.push(query);
     portal.deps.db.on('query', onQuery);
     try {
-      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), { pkceCodeVerifier: start.verifier, expectedState: start.state, expectedNonce: start.nonce });
+      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), {
+        pkceCodeVerifier: start.verifier,
+        expectedState: start.state,
+        expectedNonce: start.nonce,
+      });
       const reads = queries.filter((query) => /^select/i.test(query.sql));
       expect(reads.length).toBeGreaterThan(0);
       expect(reads.filter((query) => !query.direct)).toEqual([]);
@@ -230,7 +246,7 @@ describe.skipIf(testDialect() !== 'sqlite')('reads on a SQLite file', () => {
 });
 
 describe("the provider's writes", () => {
-  it('store and consume its state through prepared statements, not Knex\'s query runner', async () => {
+  it("store and consume its state through prepared statements, not Knex's query runner", async () => {
     const { rp, user } = await setup();
     const queries: Array<{ sql: string; direct?: boolean }> = [];
     const onQuery = (query: { sql: string; direct?: boolean }) => queries.push(query);
@@ -238,7 +254,11 @@ describe("the provider's writes", () => {
     try {
       const start = await rp.start();
       const { url } = await browserOf(user.token).navigate(start.url);
-      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), { pkceCodeVerifier: start.verifier, expectedState: start.state, expectedNonce: start.nonce });
+      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), {
+        pkceCodeVerifier: start.verifier,
+        expectedState: start.state,
+        expectedNonce: start.nonce,
+      });
       await oidc.tokenRevocation(rp.config, tokens.access_token);
     } finally {
       portal.deps.db.removeListener('query', onQuery);
@@ -262,7 +282,10 @@ describe('PKCE', () => {
 
     const withPkce = await rp.start();
     const second = await browserOf(user.token).navigate(withPkce.url);
-    const wrong = oidc.authorizationCodeGrant(rp.config, new URL(second.url), { pkceCodeVerifier: oidc.randomPKCECodeVerifier(), expectedState: withPkce.state });
+    const wrong = oidc.authorizationCodeGrant(rp.config, new URL(second.url), {
+      pkceCodeVerifier: oidc.randomPKCECodeVerifier(),
+      expectedState: withPkce.state,
+    });
     expect(await errorOf(wrong)).toBe('invalid_grant');
   });
 
@@ -281,7 +304,11 @@ describe('PKCE', () => {
     expect(await errorOf(missing)).toBe('invalid_grant');
     const again = await rp.start();
     const next = await browserOf(user.token).navigate(again.url);
-    const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(next.url), { pkceCodeVerifier: again.verifier, expectedState: again.state, expectedNonce: again.nonce });
+    const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(next.url), {
+      pkceCodeVerifier: again.verifier,
+      expectedState: again.state,
+      expectedNonce: again.nonce,
+    });
     expect(tokens.claims()!.sub).toBe(String(user.user.id));
   });
 });
@@ -292,7 +319,9 @@ describe('client authentication', () => {
     const wrongRp = await relyingParty(portal.url, app.name, `${secret}x`, REDIRECT);
     const start = await wrongRp.start();
     const { url } = await browserOf(user.token).navigate(start.url);
-    expect(await errorOf(oidc.authorizationCodeGrant(wrongRp.config, new URL(url), { pkceCodeVerifier: start.verifier, expectedState: start.state }))).toBe('invalid_client');
+    expect(await errorOf(oidc.authorizationCodeGrant(wrongRp.config, new URL(url), { pkceCodeVerifier: start.verifier, expectedState: start.state }))).toBe(
+      'invalid_client',
+    );
 
     const tokens = await signIn(rp, user.token, { scope: 'openid offline_access' });
     const replaced = await portal.admin.apps.oidc.enable(app.id, { redirect_uris: [REDIRECT] });
@@ -375,7 +404,7 @@ describe('refresh tokens and revocation', () => {
     expect(await becomesTrue(() => refused(rp, tokens), CACHE_BOUND_MS)).toBe(true);
   });
 
-  it('stops when an admin ends the user\'s sessions', async () => {
+  it("stops when an admin ends the user's sessions", async () => {
     const { rp, user, tokens } = await offlineTokens();
     expect((await portal.admin.request('DELETE', `/user/${user.user.id}/session`)) ?? null).toBeNull();
     expect(await becomesTrue(() => refused(rp, tokens), CACHE_BOUND_MS)).toBe(true);
@@ -463,14 +492,31 @@ describe('admin API', () => {
     expect(created.client_secret).toMatch(/^[\w-]{40,}$/);
     expect(created.discovery_url).toBe(`${portal.url}/.well-known/openid-configuration`);
     const settings = await portal.admin.apps.oidc.get(app.id);
-    expect(settings).toMatchObject({ client_id: app.name, redirect_uris: ['https://wiki.example.com/cb', 'http://localhost:3000/cb'], public: false, id_token_signed_response_alg: 'RS256' });
+    expect(settings).toMatchObject({
+      client_id: app.name,
+      redirect_uris: ['https://wiki.example.com/cb', 'http://localhost:3000/cb'],
+      public: false,
+      id_token_signed_response_alg: 'RS256',
+    });
     expect(JSON.stringify(settings)).not.toContain(created.client_secret!);
 
-    for (const bad of ['http://wiki.example.com/cb', 'https://wiki.example.com/cb#x', '/relative', 'javascript:alert(1)', 'https://user:pw@wiki.example.com/', 'https://wiki.example.com/a b']) {
-      expect(await failure(portal.admin.apps.oidc.enable(app.id, { redirect_uris: [bad] })), bad).toMatchObject({ code: 'invalid_input', field: 'redirect_uris.0' });
+    for (const bad of [
+      'http://wiki.example.com/cb',
+      'https://wiki.example.com/cb#x',
+      '/relative',
+      'javascript:alert(1)',
+      'https://user:pw@wiki.example.com/',
+      'https://wiki.example.com/a b',
+    ]) {
+      expect(await failure(portal.admin.apps.oidc.enable(app.id, { redirect_uris: [bad] })), bad).toMatchObject({
+        code: 'invalid_input',
+        field: 'redirect_uris.0',
+      });
     }
     expect(await failure(portal.admin.apps.oidc.enable(app.id, { redirect_uris: [] }))).toMatchObject({ code: 'invalid_input' });
-    expect(await failure(portal.admin.request('POST', `/app/${app.id}/oidc`, { redirect_uris: ['https://a.example/'], id_token_signed_response_alg: 'HS256' }))).toMatchObject({ code: 'invalid_input' });
+    expect(
+      await failure(portal.admin.request('POST', `/app/${app.id}/oidc`, { redirect_uris: ['https://a.example/'], id_token_signed_response_alg: 'HS256' })),
+    ).toMatchObject({ code: 'invalid_input' });
 
     const rename = await failure(portal.admin.apps.update({ id: app.id, name: `${app.name}-renamed`, url: app.url }));
     expect(rename.code).toBe('conflict');
@@ -518,7 +564,14 @@ describe('hostile input', () => {
       const q = encodeURIComponent(value);
       statuses.push((await call(`/oidc/userinfo`, { headers: { authorization: `Bearer ${value.replace(/[^\x21-\x7e]/g, 'A') || 'A'}` } })).status);
       statuses.push((await call(`/oidc/auth?client_id=${q}&response_type=code&scope=openid&redirect_uri=${q}`)).status);
-      statuses.push((await call(`/oidc/auth?client_id=${encodeURIComponent(app.name)}&response_type=${q}&scope=${q}&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge=${q}`, { headers: { cookie: `accesstoken=${user.token}` } })).status);
+      statuses.push(
+        (
+          await call(
+            `/oidc/auth?client_id=${encodeURIComponent(app.name)}&response_type=${q}&scope=${q}&redirect_uri=${encodeURIComponent(REDIRECT)}&code_challenge=${q}`,
+            { headers: { cookie: `accesstoken=${user.token}` } },
+          )
+        ).status,
+      );
       for (const body of [
         `grant_type=authorization_code&code=${q}&client_id=${q}&client_secret=${q}`,
         `grant_type=refresh_token&refresh_token=${q}&client_id=${encodeURIComponent(app.name)}&client_secret=${q}`,
@@ -526,13 +579,19 @@ describe('hostile input', () => {
       ]) {
         statuses.push((await call('/oidc/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).status);
       }
-      statuses.push((await call(`/oidc/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${q}&client_id=${q}` })).status);
+      statuses.push(
+        (await call(`/oidc/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${q}&client_id=${q}` }))
+          .status,
+      );
       statuses.push((await call(`/oidc/interaction/${q}`)).status);
       statuses.push((await call(`/oidc/logout?id_token_hint=${q}&post_logout_redirect_uri=${q}`)).status);
       statuses.push((await call(`/oidc/auth/${q}`)).status);
     }
     statuses.push((await call('/oidc/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":' })).status);
-    statuses.push((await call('/oidc/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a='.padEnd(2_000_000, 'x') })).status);
+    statuses.push(
+      (await call('/oidc/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a='.padEnd(2_000_000, 'x') }))
+        .status,
+    );
     expect(statuses.filter((status) => status >= 500)).toEqual([]);
   });
 });
@@ -547,7 +606,11 @@ describe('several sign-ins at once', () => {
     for (const start of starts) urls.push((await browserOf(user.token).navigate(start.url)).url);
     for (const index of [2, 0, 1]) {
       const start = starts[index]!;
-      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(urls[index]!), { pkceCodeVerifier: start.verifier, expectedState: start.state, expectedNonce: start.nonce });
+      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(urls[index]!), {
+        pkceCodeVerifier: start.verifier,
+        expectedState: start.state,
+        expectedNonce: start.nonce,
+      });
       expect(tokens.claims()!.sub).toBe(String(user.user.id));
     }
   });

@@ -27,7 +27,10 @@ if (!chromiumAvailable) {
 }
 
 // The library's own browser build (a global `oidc`), next to its package.json (its exports name no file of it).
-const LIBRARY = fs.readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('oidc-client-ts/package.json')), 'dist/browser/oidc-client-ts.min.js'), 'utf8');
+const LIBRARY = fs.readFileSync(
+  path.join(path.dirname(createRequire(import.meta.url).resolve('oidc-client-ts/package.json')), 'dist/browser/oidc-client-ts.min.js'),
+  'utf8',
+);
 
 /**
  * The app's own script: a UserManager of oidc-client-ts for the portal, the callback pages handled
@@ -69,7 +72,8 @@ if (location.pathname === '/callback') {
 `;
 }
 
-const PAGE = '<!doctype html><meta charset="utf-8"><title>SPA</title><p id="status">loading</p><script src="/oidc-client-ts.js"></script><script src="/app.js"></script>';
+const PAGE =
+  '<!doctype html><meta charset="utf-8"><title>SPA</title><p id="status">loading</p><script src="/oidc-client-ts.js"></script><script src="/app.js"></script>';
 
 interface Site {
   origin: string;
@@ -120,7 +124,20 @@ describe.skipIf(!chromiumAvailable)('a single-page app with oidc-client-ts in Ch
     clientId = app.name;
     spa = { app, clientId };
     user = await portal.createUser({ apps: [app] });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     context = await browser.newContext();
     // The browser is signed in to the portal (its session cookie), as after the portal's login screen.
     await context.addCookies([{ name: 'accesstoken', value: user.token, url: portal.url, httpOnly: true, sameSite: 'Lax' }]);
@@ -178,7 +195,9 @@ describe.skipIf(!chromiumAvailable)('a single-page app with oidc-client-ts in Ch
     expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorization.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
     // userinfo read from the browser (the library read it too: loadUserInfo).
-    const info = await page.evaluate(() => (window as unknown as { spa: { userinfo(): Promise<{ status: number; body: Record<string, unknown> }> } }).spa.userinfo());
+    const info = await page.evaluate(() =>
+      (window as unknown as { spa: { userinfo(): Promise<{ status: number; body: Record<string, unknown> }> } }).spa.userinfo(),
+    );
     expect(info.status).toBe(200);
     expect(info.body).toMatchObject({ sub: String(user.user.id), email: user.email });
 
@@ -225,7 +244,11 @@ describe.skipIf(!chromiumAvailable)('a single-page app with oidc-client-ts in Ch
     const cookies = new CookieBrowser(portal.url);
     cookies.cookies.set('accesstoken', fresh.token);
     const { url } = await cookies.navigate(start.url);
-    const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), { pkceCodeVerifier: start.verifier, expectedState: start.state, expectedNonce: start.nonce });
+    const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+      expectedNonce: start.nonce,
+    });
 
     const other = await context.newPage();
     await other.goto(`${otherSite.origin}/`);
@@ -268,7 +291,13 @@ describe.skipIf(!chromiumAvailable)('a single-page app with oidc-client-ts in Ch
     const exchange = {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: app.name, client_secret: created.client_secret! }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirect,
+        client_id: app.name,
+        client_secret: created.client_secret!,
+      }).toString(),
     };
     expect(await fetchFrom(page, `${portal.url}/oidc/token`, exchange)).toEqual({ error: expect.stringMatching(/TypeError: Failed to fetch/) });
     await page.close();

@@ -56,7 +56,10 @@ export const authenticatorFor = (portal: TestPortal) => new SoftwareAuthenticato
 export async function addPasskey(portal: TestPortal, token: string, name?: string): Promise<{ authenticator: SoftwareAuthenticator; passkey: PasskeyBody }> {
   const authenticator = authenticatorFor(portal);
   const options = await json<Options>(await call(portal, 'POST', '/user/me/passkey/options', { token }), 200);
-  const passkey = await json<PasskeyBody>(await call(portal, 'POST', '/user/me/passkey', { token, body: { response: authenticator.register(options), ...(name ? { name } : {}) } }), 201);
+  const passkey = await json<PasskeyBody>(
+    await call(portal, 'POST', '/user/me/passkey', { token, body: { response: authenticator.register(options), ...(name ? { name } : {}) } }),
+    201,
+  );
   return { authenticator, passkey };
 }
 
@@ -64,7 +67,9 @@ export const signInOptions = async (portal: TestPortal, MfaToken?: string) =>
   json<Options>(await call(portal, 'POST', '/passkey/options', { body: MfaToken === undefined ? {} : { MfaToken } }), 200);
 
 export const validate = (portal: TestPortal, response: unknown, MfaToken?: string, redirect?: string) =>
-  call(portal, 'POST', '/validatepasskey', { body: { response, ...(MfaToken === undefined ? {} : { MfaToken }), ...(redirect === undefined ? {} : { redirect }) } });
+  call(portal, 'POST', '/validatepasskey', {
+    body: { response, ...(MfaToken === undefined ? {} : { MfaToken }), ...(redirect === undefined ? {} : { redirect }) },
+  });
 
 /** An answer to these options for `credentialId`, signed by another key: a wrong signature. */
 export function forgedAssertion(portal: TestPortal, credentialId: string, options: { challenge: string }): unknown {

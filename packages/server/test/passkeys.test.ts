@@ -11,7 +11,10 @@ import { SoftwareAuthenticator } from './software-authenticator.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, USER_PASSWORD, useTestPortal, type TestPortal } from './support.js';
 
 async function passwordStep(portal: TestPortal, email: string): Promise<{ token: string; methods: string[] }> {
-  const body = await json<{ mfa: { token: string; methods: string[] } }>(await call(portal, 'POST', '/validatepassword', { body: { Email: email, Password: USER_PASSWORD } }), 200);
+  const body = await json<{ mfa: { token: string; methods: string[] } }>(
+    await call(portal, 'POST', '/validatepassword', { body: { Email: email, Password: USER_PASSWORD } }),
+    200,
+  );
   return body.mfa;
 }
 
@@ -134,7 +137,14 @@ describe('passkeys', () => {
     const { authenticator } = await addPasskey(portal, user.token);
     const origin = new URL(portal.deps.config.publicUrl).origin;
     const wrongRp = await json<Options>(await call(portal, 'POST', '/user/me/passkey/options', { token: user.token }), 200);
-    expect((await call(portal, 'POST', '/user/me/passkey', { token: user.token, body: { response: authenticatorFor(portal).register(wrongRp, { rpId: 'evil.example' }) } })).status).toBe(400);
+    expect(
+      (
+        await call(portal, 'POST', '/user/me/passkey', {
+          token: user.token,
+          body: { response: authenticatorFor(portal).register(wrongRp, { rpId: 'evil.example' }) },
+        })
+      ).status,
+    ).toBe(400);
     expect((await validate(portal, authenticator.assert(await signInOptions(portal), { origin: 'https://evil.example' }))).status).toBe(401);
     expect((await validate(portal, authenticator.assert(await signInOptions(portal), { origin: `${origin}.evil.example` }))).status).toBe(401);
     expect((await validate(portal, authenticator.assert(await signInOptions(portal), { rpId: 'evil.example' }))).status).toBe(401);
@@ -157,12 +167,13 @@ describe('passkeys', () => {
     const { authenticator } = await addPasskey(portal, user.token);
     const stranger = authenticatorFor(portal);
     const pending = await passwordStep(portal, user.email);
-    for (let i = 0; i < 5; i += 1) expect((await validate(portal, stranger.assert(await signInOptions(portal, pending.token)), pending.token)).status).toBe(401);
+    for (let i = 0; i < 5; i += 1)
+      expect((await validate(portal, stranger.assert(await signInOptions(portal, pending.token)), pending.token)).status).toBe(401);
     expect((await call(portal, 'POST', '/passkey/options', { body: { MfaToken: pending.token } })).status).toBe(401);
     expect((await validate(portal, authenticator.assert({ challenge: 'AAAA' }), pending.token)).status).toBe(401);
   });
 
-  it('refuses API keys (403) on every passkey call; another user\'s passkey answers 404', async () => {
+  it("refuses API keys (403) on every passkey call; another user's passkey answers 404", async () => {
     const user = await portal.createUser();
     const { passkey } = await addPasskey(portal, user.token);
     const key = generateApiKey();
@@ -187,7 +198,14 @@ describe('passkeys', () => {
       {},
       { response: 'x' },
       { response: { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'not base64 !!' } } },
-      { response: { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: Buffer.from('{"challenge":1}').toString('base64url'), attestationObject: 'AA' } } },
+      {
+        response: {
+          id: 'x',
+          rawId: 'x',
+          type: 'public-key',
+          response: { clientDataJSON: Buffer.from('{"challenge":1}').toString('base64url'), attestationObject: 'AA' },
+        },
+      },
     ];
     for (const body of bodies) {
       expect([400, 401]).toContain((await call(portal, 'POST', '/user/me/passkey', { token: user.token, body })).status);
@@ -222,6 +240,8 @@ describe('passkeys with MFA_REQUIRED=admins', () => {
     expect((await json<{ mfaEnrollmentRequired: boolean }>(await call(portal, 'GET', '/user/me', { token }), 200)).mfaEnrollmentRequired).toBe(false);
     expect((await call(portal, 'GET', '/user/me/accesstoken', { token })).status).toBe(200);
     const { accesstoken } = await json<{ accesstoken: string }>(await validate(portal, authenticator.assert(await signInOptions(portal))), 200);
-    expect((await json<{ mfaEnrollmentRequired: boolean }>(await call(portal, 'GET', '/user/me', { token: accesstoken }), 200)).mfaEnrollmentRequired).toBe(false);
+    expect((await json<{ mfaEnrollmentRequired: boolean }>(await call(portal, 'GET', '/user/me', { token: accesstoken }), 200)).mfaEnrollmentRequired).toBe(
+      false,
+    );
   });
 });

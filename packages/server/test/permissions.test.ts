@@ -89,8 +89,18 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /verify': 'forward-auth',
 };
 
-type Caller = 'anonymous' | 'client user' | 'admin' | "client user's API key" | "admin's API key" | 'expired session' | 'revoked session' | "deleted user's token";
-const CALLERS: Caller[] = ['anonymous', 'client user', 'admin', "client user's API key", "admin's API key", 'expired session', 'revoked session', "deleted user's token"];
+type Caller =
+  'anonymous' | 'client user' | 'admin' | "client user's API key" | "admin's API key" | 'expired session' | 'revoked session' | "deleted user's token";
+const CALLERS: Caller[] = [
+  'anonymous',
+  'client user',
+  'admin',
+  "client user's API key",
+  "admin's API key",
+  'expired session',
+  'revoked session',
+  "deleted user's token",
+];
 
 /** What a caller gets from a route of some access: 'ok' means neither 401 nor 403 (nor 5xx). */
 function expectedOutcome(access: Expectation, caller: Caller): 401 | 403 | 'ok' {
@@ -121,7 +131,11 @@ async function tokenFor(caller: Caller): Promise<string | undefined> {
     await made.api.accessTokens.create(key);
     return key;
   }
-  if (caller === 'expired session') await portal.deps.db('sessions').where({ user_id: made.user.id }).update({ expires_at: Date.now() - 1 });
+  if (caller === 'expired session')
+    await portal.deps
+      .db('sessions')
+      .where({ user_id: made.user.id })
+      .update({ expires_at: Date.now() - 1 });
   if (caller === 'revoked session') await made.api.auth.logout();
   if (caller === "deleted user's token") await portal.admin.users.delete(made.user.id);
   return made.token;
@@ -195,7 +209,8 @@ describe('permission matrix', () => {
           expect(response.status, label).toBe(expected);
           // A key where a session is needed: the one code of every such refusal.
           const plain = EXPECTED[name] === 'user-session' ? 'user' : EXPECTED[name] === 'admin-session' ? 'admin' : undefined;
-          if (plain && caller.endsWith('API key') && expectedOutcome(plain, caller) === 'ok') expect(JSON.parse(text).error.code, label).toBe('session_required');
+          if (plain && caller.endsWith('API key') && expectedOutcome(plain, caller) === 'ok')
+            expect(JSON.parse(text).error.code, label).toBe('session_required');
         }
       }
     });

@@ -15,7 +15,11 @@ export interface ServerProcess {
 }
 
 /** Starts `node dist/main.js` with `env` over a few defaults; answers once it listens, else kills it and fails. */
-export async function spawnServer(env: Record<string, string>, startTimeoutMs = 20_000, options: { cwd?: string; nodeArgs?: string[] } = {}): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string>,
+  startTimeoutMs = 20_000,
+  options: { cwd?: string; nodeArgs?: string[] } = {},
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SCRYPT_LOGN: '10', ...env },

@@ -43,7 +43,13 @@ async function startSetup(proxy: Proxy, marker: 'single' | 'paths'): Promise<Set
   let server: Nginx | Caddy;
   if (proxy === 'nginx') {
     const http = documentedNginxBlock(DOC, 'tested-nginx-http', ['$app_cookie']);
-    const block = documentedNginxBlock(DOC, marker === 'single' ? 'tested-nginx' : 'tested-nginx-paths', ['listen 80;', '127.0.0.1:8080', '127.0.0.1:3000', 'error_page 403 = @portal_denied;', 'location @portal_denied'])
+    const block = documentedNginxBlock(DOC, marker === 'single' ? 'tested-nginx' : 'tested-nginx-paths', [
+      'listen 80;',
+      '127.0.0.1:8080',
+      '127.0.0.1:3000',
+      'error_page 403 = @portal_denied;',
+      'location @portal_denied',
+    ])
       .replace('listen 80;', `listen 127.0.0.1:${port};`)
       .replace(/\$scheme:\/\/(wiki|tools)\.example\.com\$request_uri/, `$scheme://127.0.0.1:${port}$request_uri`)
       .replaceAll('127.0.0.1:8080', `127.0.0.1:${portalPort}`)
@@ -52,7 +58,12 @@ async function startSetup(proxy: Proxy, marker: 'single' | 'paths'): Promise<Set
     server = await startNginx(nginxBinary!, port, http + block);
   } else {
     const site = marker === 'single' ? 'wiki.example.com {' : 'tools.example.com {';
-    const block = documentedCaddyBlock(DOC, marker === 'single' ? 'tested-caddy' : 'tested-caddy-paths', [site, '127.0.0.1:8080', '127.0.0.1:3000', 'handle_response @denied'])
+    const block = documentedCaddyBlock(DOC, marker === 'single' ? 'tested-caddy' : 'tested-caddy-paths', [
+      site,
+      '127.0.0.1:8080',
+      '127.0.0.1:3000',
+      'handle_response @denied',
+    ])
       .replace(site, `http://127.0.0.1:${port} {`)
       .replace(/header_up X-Forwarded-Host (wiki|tools)\.example\.com/, `header_up X-Forwarded-Host 127.0.0.1:${port}`)
       .replaceAll('127.0.0.1:8080', `127.0.0.1:${portalPort}`)

@@ -19,14 +19,16 @@ export interface RunningProxy {
  */
 export function findExecutable(name: string, dirs: string[], testFile: string, install: string): string | undefined {
   const candidates = [...(process.env.PATH ?? '').split(path.delimiter), ...dirs];
-  const binary = candidates.map((dir) => path.join(dir, name)).find((file) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const binary = candidates
+    .map((dir) => path.join(dir, name))
+    .find((file) => {
+      try {
+        fs.accessSync(file, fs.constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    });
   if (!binary) warnSkipped(testFile, install);
   return binary;
 }

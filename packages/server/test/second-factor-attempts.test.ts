@@ -127,7 +127,10 @@ describe('wrong codes on two instances sharing a database', () => {
     await enrol(a, token);
     const pending = await pendingSignIn(b, email, USER_PASSWORD, { from: newAddress() });
     const from = newAddress();
-    const statuses = await burst(from, Array.from({ length: BURST }, (_, index) => ({ token: pending.token, code: index % 2 ? '000000' : 'aaaaa-bbbbb' })));
+    const statuses = await burst(
+      from,
+      Array.from({ length: BURST }, (_, index) => ({ token: pending.token, code: index % 2 ? '000000' : 'aaaaa-bbbbb' })),
+    );
     // 401 for a checked code or a pending sign-in voided meanwhile; the rest 429 before any check.
     for (const status of statuses) expect([401, 429]).toContain(status);
     expect(await checkedFrom(from)).toBeLessThanOrEqual(5);

@@ -6,7 +6,10 @@ import type { TestPortal } from './support.js';
 /** A user with an authenticator app: answers its secret and recovery codes. */
 export async function enrol(portal: TestPortal, token: string): Promise<{ secret: string; recoveryCodes: string[] }> {
   const { secret } = await json<{ secret: string }>(await call(portal, 'POST', '/user/me/totp', { token }), 200);
-  const { recoveryCodes } = await json<{ recoveryCodes: string[] }>(await call(portal, 'POST', '/user/me/totp/confirm', { token, body: { Code: totpCode(secret, Date.now()) } }), 200);
+  const { recoveryCodes } = await json<{ recoveryCodes: string[] }>(
+    await call(portal, 'POST', '/user/me/totp/confirm', { token, body: { Code: totpCode(secret, Date.now()) } }),
+    200,
+  );
   return { secret, recoveryCodes };
 }
 

@@ -58,7 +58,8 @@ async function passwordStep(portal: TestPortal, email: string, password = USER_P
 
 const mfa = (portal: TestPortal, MfaToken: string, Code: string) => call(portal, 'POST', '/validatemfa', { body: { MfaToken, Code } });
 
-const events = async (portal: TestPortal, email: string) => (await portal.deps.db('auth_log').where({ user: email }).orderBy('id').select('event')).map((row) => row.event as string);
+const events = async (portal: TestPortal, email: string) =>
+  (await portal.deps.db('auth_log').where({ user: email }).orderBy('id').select('event')).map((row) => row.event as string);
 
 describe('second factors', () => {
   const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' });
@@ -82,7 +83,10 @@ describe('second factors', () => {
     // Not on before its code; a wrong code is refused.
     expect((await json<{ mfa: boolean }>(await call(portal, 'GET', '/user/me', { token }), 200)).mfa).toBe(false);
     expect((await call(portal, 'POST', '/user/me/totp/confirm', { token, body: { Code: '000000' } })).status).toBe(400);
-    const confirmed = await json<{ recoveryCodes: string[] }>(await call(portal, 'POST', '/user/me/totp/confirm', { token, body: { Code: totpCode(started.secret, Date.now()) } }), 200);
+    const confirmed = await json<{ recoveryCodes: string[] }>(
+      await call(portal, 'POST', '/user/me/totp/confirm', { token, body: { Code: totpCode(started.secret, Date.now()) } }),
+      200,
+    );
     expect(confirmed.recoveryCodes).toHaveLength(10);
     expect(new Set(confirmed.recoveryCodes).size).toBe(10);
     const hashes = JSON.stringify(await portal.deps.db('recovery_codes').where({ user_id: user.id }).select('*'));
@@ -173,9 +177,14 @@ describe('second factors', () => {
   it('changes the password: the current one must be right; other sessions end, this one stays', async () => {
     const user = await portal.createUser();
     const other = await portal.login(user.email, USER_PASSWORD);
-    expect((await call(portal, 'POST', '/user/me/password', { token: user.token, body: { Password: 'not-it', NewPassword: 'a-new-long-passphrase-9' } })).status).toBe(401);
+    expect(
+      (await call(portal, 'POST', '/user/me/password', { token: user.token, body: { Password: 'not-it', NewPassword: 'a-new-long-passphrase-9' } })).status,
+    ).toBe(401);
     expect((await call(portal, 'POST', '/user/me/password', { token: user.token, body: { Password: USER_PASSWORD, NewPassword: 'short' } })).status).toBe(400);
-    expect((await call(portal, 'POST', '/user/me/password', { token: user.token, body: { Password: USER_PASSWORD, NewPassword: 'a-new-long-passphrase-9' } })).status).toBe(204);
+    expect(
+      (await call(portal, 'POST', '/user/me/password', { token: user.token, body: { Password: USER_PASSWORD, NewPassword: 'a-new-long-passphrase-9' } }))
+        .status,
+    ).toBe(204);
     expect((await call(portal, 'GET', '/user/me', { token: other })).status).toBe(401);
     expect((await call(portal, 'GET', '/user/me', { token: user.token })).status).toBe(200);
     await portal.login(user.email, 'a-new-long-passphrase-9');
@@ -207,7 +216,10 @@ describe('second factors', () => {
     const adminToken = await portal.login(ADMIN_EMAIL, ADMIN_PASSWORD);
     expect((await call(portal, 'DELETE', `/user/${user.user.id}/mfa`, { token: adminToken })).status).toBe(204);
     expect((await call(portal, 'GET', '/user/me', { token: user.token })).status).toBe(401);
-    const login = await json<{ accesstoken: string }>(await call(portal, 'POST', '/validatepassword', { body: { Email: user.email, Password: USER_PASSWORD } }), 200);
+    const login = await json<{ accesstoken: string }>(
+      await call(portal, 'POST', '/validatepassword', { body: { Email: user.email, Password: USER_PASSWORD } }),
+      200,
+    );
     expect(await json(await call(portal, 'GET', '/user/me', { token: login.accesstoken }), 200)).toMatchObject({ mfa: false });
     expect((await events(portal, user.email)).some((event) => event.startsWith(`reset two-factor of ${user.email}`))).toBe(true);
   });
@@ -239,7 +251,10 @@ describe('MFA_REQUIRED=admins', () => {
   let enrolledAdmin = '';
 
   it('restricts an admin without a second factor to enrolling one, until they do', async () => {
-    const login = await json<{ accesstoken: string }>(await call(portal, 'POST', '/validatepassword', { body: { Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD } }), 200);
+    const login = await json<{ accesstoken: string }>(
+      await call(portal, 'POST', '/validatepassword', { body: { Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD } }),
+      200,
+    );
     const token = login.accesstoken;
     expect(await json(await call(portal, 'GET', '/user/me', { token }), 200)).toMatchObject({ mfa: false, mfaEnrollmentRequired: true });
     const refused = await json<{ error: { code: string } }>(await call(portal, 'GET', '/client', { token }), 403);

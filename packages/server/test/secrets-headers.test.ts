@@ -21,7 +21,11 @@ describe('secrets at rest', () => {
       await failure(portal.login(email, wrong));
       secrets.push(password, token, key, wrong, await portal.login(email, password));
     }
-    await portal.fetch('/api/auth/v1/client/', { method: 'POST', headers: { authorization: `Bearer ${portal.admin.token}`, 'content-type': 'application/json' }, body: '{broken' });
+    await portal.fetch('/api/auth/v1/client/', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${portal.admin.token}`, 'content-type': 'application/json' },
+      body: '{broken',
+    });
 
     const file = sqliteFile(portal.deps.config.databaseUrl);
     const stored =

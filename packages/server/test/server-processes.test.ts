@@ -85,7 +85,9 @@ describe.skipIf(testDialect() !== 'postgres')('two server processes on one Postg
       () => undefined,
       (error: Error) => error.message,
     );
-    expect(failed).toMatch(/exited with 1:\nTools-Portal failed to start: the database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/\S+ is unreachable \(connect ECONNREFUSED/);
+    expect(failed).toMatch(
+      /exited with 1:\nTools-Portal failed to start: the database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/\S+ is unreachable \(connect ECONNREFUSED/,
+    );
     expect(failed).not.toContain('secret-password');
   });
 
@@ -104,7 +106,11 @@ describe.skipIf(testDialect() !== 'postgres')('two server processes on one Postg
       await source('probe').insert({ value: 'kept' });
       await source.destroy();
       const target = path.join(dir, 'copy.db');
-      const run = spawnSync(process.execPath, [BACKUP, target], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${path.join(dir, 'portal.db')}` }, encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [BACKUP, target], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${path.join(dir, 'portal.db')}` },
+        encoding: 'utf8',
+      });
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toBe(`${target}\n`);
       const copy = openDatabase({ url: `sqlite:${target}` });
@@ -113,7 +119,11 @@ describe.skipIf(testDialect() !== 'postgres')('two server processes on one Postg
       } finally {
         await copy.destroy();
       }
-      const again = spawnSync(process.execPath, [BACKUP, target], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${path.join(dir, 'portal.db')}` }, encoding: 'utf8' });
+      const again = spawnSync(process.execPath, [BACKUP, target], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${path.join(dir, 'portal.db')}` },
+        encoding: 'utf8',
+      });
       expect(again.status).toBe(1);
       expect(again.stderr).toMatch(/already exists/);
     } finally {

@@ -13,7 +13,15 @@ describe.skipIf(testDialect() !== 'sqlite')('.env', () => {
     try {
       fs.writeFileSync(
         path.join(dir, '.env'),
-        ['# the portal of this folder', 'DATABASE_URL=sqlite:./from-dotenv.db', 'PUBLIC_URL="http://portal.dotenv.test"', 'LOG_LEVEL=silent', `ADMIN_EMAIL=${ADMIN_EMAIL}`, `ADMIN_PASSWORD=${ADMIN_PASSWORD}`, 'WEB_ROOT='].join('\n'),
+        [
+          '# the portal of this folder',
+          'DATABASE_URL=sqlite:./from-dotenv.db',
+          'PUBLIC_URL="http://portal.dotenv.test"',
+          'LOG_LEVEL=silent',
+          `ADMIN_EMAIL=${ADMIN_EMAIL}`,
+          `ADMIN_PASSWORD=${ADMIN_PASSWORD}`,
+          'WEB_ROOT=',
+        ].join('\n'),
       );
       const server = await spawnServer({ LOG_LEVEL: 'info' }, 20_000, { cwd: dir });
       try {

@@ -99,9 +99,7 @@ describe('signed-in /verify refusals', () => {
     const long = `https://nowhere.example.net/${'a'.repeat(1500)}`;
     for (let index = 0; index < 40; index++) {
       const answer =
-        index % 2 === 0
-          ? await verify(portal, token, '', { 'x-original-url': `${long}/${index}` })
-          : await verify(portal, token, `?app=no-such-app-${index}`);
+        index % 2 === 0 ? await verify(portal, token, '', { 'x-original-url': `${long}/${index}` }) : await verify(portal, token, `?app=no-such-app-${index}`);
       expect(answer.status).toBe(403);
     }
     // Ambiguous original URLs too: one row per reason, whatever the URL.

@@ -62,13 +62,24 @@ export class SoftwareAuthenticator {
   /** The answer to `navigator.credentials.create` for the given registration options. */
   register(options: { challenge: string; user?: { id: string } }, ceremony: Ceremony = {}): unknown {
     this.userHandle = options.user?.id ?? '';
-    const clientDataJSON = JSON.stringify({ type: 'webauthn.create', challenge: ceremony.challenge ?? options.challenge, origin: ceremony.origin ?? this.origin, crossOrigin: false });
+    const clientDataJSON = JSON.stringify({
+      type: 'webauthn.create',
+      challenge: ceremony.challenge ?? options.challenge,
+      origin: ceremony.origin ?? this.origin,
+      crossOrigin: false,
+    });
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(this.credentialId.length);
     const attested = Buffer.concat([Buffer.alloc(16), idLength, this.credentialId, this.coseKey()]);
     const flags = UP | AT | (ceremony.userVerified === false ? 0 : UV);
     const authData = this.authData(ceremony.rpId ?? this.rpId, flags, attested);
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]) as never);
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]) as never,
+    );
     return {
       id: this.id,
       rawId: this.id,
@@ -82,14 +93,24 @@ export class SoftwareAuthenticator {
   /** The answer to `navigator.credentials.get`; the counter moves on by one first. */
   assert(options: { challenge: string }, ceremony: Ceremony = {}): unknown {
     this.counter += 1;
-    const clientDataJSON = JSON.stringify({ type: 'webauthn.get', challenge: ceremony.challenge ?? options.challenge, origin: ceremony.origin ?? this.origin, crossOrigin: false });
+    const clientDataJSON = JSON.stringify({
+      type: 'webauthn.get',
+      challenge: ceremony.challenge ?? options.challenge,
+      origin: ceremony.origin ?? this.origin,
+      crossOrigin: false,
+    });
     const authData = this.authData(ceremony.rpId ?? this.rpId, UP | (ceremony.userVerified === false ? 0 : UV));
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.privateKey);
     return {
       id: this.id,
       rawId: this.id,
       type: 'public-key',
-      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature), userHandle: this.userHandle || undefined },
+      response: {
+        clientDataJSON: b64url(clientDataJSON),
+        authenticatorData: b64url(authData),
+        signature: b64url(signature),
+        userHandle: this.userHandle || undefined,
+      },
       clientExtensionResults: {},
       authenticatorAttachment: 'platform',
     };

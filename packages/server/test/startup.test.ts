@@ -73,7 +73,14 @@ describe('first start', () => {
   });
 
   it('creates the first admin with ADMIN_PASSWORD when given', async () => {
-    const config = loadConfig({ PORT: '0', DATABASE_URL: tempDb(), SCRYPT_LOGN: '10', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'configured password' });
+    const config = loadConfig({
+      PORT: '0',
+      DATABASE_URL: tempDb(),
+      SCRYPT_LOGN: '10',
+      LOG_LEVEL: 'silent',
+      ADMIN_EMAIL: 'root@example.com',
+      ADMIN_PASSWORD: 'configured password',
+    });
     const portal = await startPortal(config, { publicUrlFromAddress: true, onInviteLink: () => expect.unreachable() });
     try {
       const { accesstoken } = await new PortalClient({ baseUrl: portal.url }).auth.login({ Email: 'root@example.com', Password: 'configured password' });
@@ -83,7 +90,7 @@ describe('first start', () => {
     }
   });
 
-  it("refuses an ADMIN_PASSWORD that breaks the password rules, creating nothing, and starts once it is fixed", async () => {
+  it('refuses an ADMIN_PASSWORD that breaks the password rules, creating nothing, and starts once it is fixed', async () => {
     const database = tempDb();
     const env = { PORT: '0', DATABASE_URL: database, SCRYPT_LOGN: '10', LOG_LEVEL: 'silent', ADMIN_EMAIL: 'keeper@example.com' };
     for (const weak of ['short', 'keeper-of-keys-2026', 'password123!']) {

@@ -63,7 +63,11 @@ export async function becomesTrue(check: () => Promise<boolean>, limitMs: number
 }
 
 /** Whether a call fails as unauthenticated (401). */
-export const refuses = (call: Promise<unknown>) => call.then(() => false, (error: { code?: string }) => error.code === 'unauthenticated');
+export const refuses = (call: Promise<unknown>) =>
+  call.then(
+    () => false,
+    (error: { code?: string }) => error.code === 'unauthenticated',
+  );
 
 let counter = 0;
 export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++counter}`;
@@ -186,7 +190,12 @@ export function useTwoPortals(env: Record<string, string> = {}, options: { sameP
 
 export async function createApp(admin: PortalClient, overrides: Partial<App> = {}): Promise<App> {
   const name = overrides.name ?? unique('app');
-  return admin.apps.create({ name, url: overrides.url ?? `https://${name}.example.com/`, description: overrides.description ?? '', doclink: overrides.doclink ?? '' });
+  return admin.apps.create({
+    name,
+    url: overrides.url ?? `https://${name}.example.com/`,
+    description: overrides.description ?? '',
+    doclink: overrides.doclink ?? '',
+  });
 }
 
 /** The session a sign-in answered, for an account without a second factor (a pending sign-in fails the test). */

@@ -32,7 +32,10 @@ beforeAll(async () => {
     url = `sqlite:${path.join(dir, 'portal.db')}`;
     drop = async () => fs.rmSync(dir, { recursive: true, force: true });
   }
-  server = await spawnServer({ WORKERS: '2', DATABASE_URL: url, ADMIN_EMAIL, ADMIN_PASSWORD, WEB_ROOT: '', LOG_FORMAT: 'json', AUTH_CACHE_SECONDS: '5' }, 60_000);
+  server = await spawnServer(
+    { WORKERS: '2', DATABASE_URL: url, ADMIN_EMAIL, ADMIN_PASSWORD, WEB_ROOT: '', LOG_FORMAT: 'json', AUTH_CACHE_SECONDS: '5' },
+    60_000,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -90,7 +93,10 @@ async function burst(pathname: string, token: string, count = 16): Promise<Answe
 describe(`WORKERS=2 on ${testDialect()}`, () => {
   it('prepares the database once and serves from two processes on one port', async () => {
     expect(server.output().match(/first start: created admin/g) ?? []).toHaveLength(1);
-    const admin = new PortalClient({ baseUrl: server.url, token: (await new PortalClient({ baseUrl: server.url }).auth.login({ Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD })).accesstoken });
+    const admin = new PortalClient({
+      baseUrl: server.url,
+      token: (await new PortalClient({ baseUrl: server.url }).auth.login({ Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD })).accesstoken,
+    });
     const answers = await burst('/api/auth/v1/user/me', admin.token!);
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
     // Lines are written within the log's flush interval (logger.ts).
@@ -143,7 +149,10 @@ describe(`WORKERS=2 on ${testDialect()}`, () => {
   });
 
   it('takes concurrent writes through both workers', async () => {
-    const admin = new PortalClient({ baseUrl: server.url, token: (await new PortalClient({ baseUrl: server.url }).auth.login({ Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD })).accesstoken });
+    const admin = new PortalClient({
+      baseUrl: server.url,
+      token: (await new PortalClient({ baseUrl: server.url }).auth.login({ Email: ADMIN_EMAIL, Password: ADMIN_PASSWORD })).accesstoken,
+    });
     const names = Array.from({ length: 20 }, () => unique('many'));
     const created = await Promise.allSettled(names.map((name) => admin.clients.create(name)));
     expect(created.filter((result) => result.status === 'rejected').map((result) => String((result as PromiseRejectedResult).reason))).toEqual([]);

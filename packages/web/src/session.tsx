@@ -4,11 +4,7 @@ import type { CurrentUser } from '@tools-portal/core/entities';
 import { api, isUnauthenticated, logFailure } from './api';
 import { useAlerts } from './components/alerts';
 
-export type SessionState =
-  | { status: 'loading' }
-  | { status: 'anonymous' }
-  | { status: 'error'; message: string }
-  | { status: 'user'; user: CurrentUser };
+export type SessionState = { status: 'loading' } | { status: 'anonymous' } | { status: 'error'; message: string } | { status: 'user'; user: CurrentUser };
 
 interface Session {
   state: SessionState;

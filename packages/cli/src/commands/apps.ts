@@ -44,7 +44,10 @@ export function register(program: AnyCommand): void {
     .option('--requestable', 'users may ask for access to it')
     .option('--no-requestable', 'users may not ask for access to it')
     .description('change an app; fields not given stay as they are')
-    .addHelpText('after', examples('toolsctl apps update wiki --app-url https://wiki2.example.com/', 'toolsctl apps update vault --category Security --requestable'))
+    .addHelpText(
+      'after',
+      examples('toolsctl apps update wiki --app-url https://wiki2.example.com/', 'toolsctl apps update vault --category Security --requestable'),
+    )
     .action((app, { appUrl, ...options }, command) => run(command, async (ctx) => (await handlers()).update(ctx, app, { ...options, url: appUrl })));
   apps
     .command('delete')
@@ -85,7 +88,12 @@ export function register(program: AnyCommand): void {
     .command('oidc')
     .argument('<app>', 'app id or name')
     .description('make an app an OpenID Connect client (prints its client id and the secret, once), show its settings, or turn it off')
-    .option('--redirect-uri <url>', 'a redirect URI of the app (repeat for several); enables or replaces the settings and issues a new secret', collect, [] as string[])
+    .option(
+      '--redirect-uri <url>',
+      'a redirect URI of the app (repeat for several); enables or replaces the settings and issues a new secret',
+      collect,
+      [] as string[],
+    )
     .option('--post-logout-redirect-uri <url>', 'where the app may send the browser after logout (repeatable)', collect, [] as string[])
     .option('--public', 'a public client: no secret, PKCE required')
     .addOption(new Option('--alg <alg>', 'ID token signature').choices(['RS256', 'ES256'] as const).default('RS256' as const))

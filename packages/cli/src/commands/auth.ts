@@ -9,13 +9,16 @@ export function register(program: AnyCommand): void {
     .description('log in with email and password and save the session (asks on a terminal)')
     .option('--email <email>', 'the email to log in with')
     .option('--password-stdin', 'read the password from stdin')
-    .option('--code <code>', 'the second factor for an account that has one: a code from the authenticator app, or a recovery code (asked on a terminal otherwise)')
+    .option(
+      '--code <code>',
+      'the second factor for an account that has one: a code from the authenticator app, or a recovery code (asked on a terminal otherwise)',
+    )
     .addHelpText(
       'after',
       examples(
         'toolsctl login --url http://127.0.0.1:8080',
-        "printf '%s' \"$PASSWORD\" | toolsctl login --email admin@example.com --password-stdin",
-        "printf '%s' \"$PASSWORD\" | toolsctl login --email admin@example.com --password-stdin --code \"$(oathtool --totp -b \"$TOTP_SECRET\")\"",
+        'printf \'%s\' "$PASSWORD" | toolsctl login --email admin@example.com --password-stdin',
+        'printf \'%s\' "$PASSWORD" | toolsctl login --email admin@example.com --password-stdin --code "$(oathtool --totp -b "$TOTP_SECRET")"',
       ),
     )
     .action((options, command) => run(command, async (ctx) => (await handlers()).login(ctx, options)));

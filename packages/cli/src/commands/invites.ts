@@ -20,7 +20,10 @@ export function register(program: AnyCommand): void {
     .description('invite an email and print the registration link')
     .addHelpText(
       'after',
-      examples('toolsctl invites create ann@example.com --client Acme --app wiki --app chat --send', 'LINK=$(toolsctl invites create bob@example.com -c Acme -q)'),
+      examples(
+        'toolsctl invites create ann@example.com --client Acme --app wiki --app chat --send',
+        'LINK=$(toolsctl invites create bob@example.com -c Acme -q)',
+      ),
     )
     .action((email, options, command) => run(command, async (ctx) => (await handlers()).create(ctx, email, options)));
   invites

@@ -26,15 +26,28 @@ export function register(program: AnyCommand): void {
       .option('-f, --follow', 'keep polling and print new entries as they come (Ctrl+C stops)')
       .option('--interval <seconds>', 'seconds between polls with --follow', integer(1, 3600), 2),
   )
-    .addHelpText('after', examples('toolsctl logs --per-page 50', 'toolsctl logs --type login. --since 7d', 'toolsctl logs --actor admin@example.com --grep Globex', 'toolsctl logs --follow --json --type verify.denied'))
+    .addHelpText(
+      'after',
+      examples(
+        'toolsctl logs --per-page 50',
+        'toolsctl logs --type login. --since 7d',
+        'toolsctl logs --actor admin@example.com --grep Globex',
+        'toolsctl logs --follow --json --type verify.denied',
+      ),
+    )
     .action((options, command) => run(command, async (ctx) => (await handlers()).logs(ctx, options)));
   // The filters are declared once, on `logs`: commander hands them to it wherever they stand, also
   // after `export` (`toolsctl logs export --type login.`), so export reads them from there.
   logs
     .command('export')
     .description('write every entry the filters of `toolsctl logs` match to stdout as CSV or JSON Lines (progress on stderr on a terminal)')
-    .addOption(new Option('--format <format>', 'csv (RFC 4180, for spreadsheets) or jsonl (JSON Lines)').choices(['csv', 'jsonl'] as const).default('csv' as const))
+    .addOption(
+      new Option('--format <format>', 'csv (RFC 4180, for spreadsheets) or jsonl (JSON Lines)').choices(['csv', 'jsonl'] as const).default('csv' as const),
+    )
     .addHelpText('after', '\nFilters: --user, --client, --actor, --type, --since, --until, --grep, as for `toolsctl logs` (see toolsctl logs --help).')
-    .addHelpText('after', examples('toolsctl logs export --format csv > log.csv', 'toolsctl logs export --format jsonl --type login. --since 30d > logins.jsonl'))
+    .addHelpText(
+      'after',
+      examples('toolsctl logs export --format csv > log.csv', 'toolsctl logs export --format jsonl --type login. --since 30d > logins.jsonl'),
+    )
     .action((options, command) => run(command, async (ctx) => (await handlers()).exportLog(ctx, { ...logs.opts(), ...options })));
 }

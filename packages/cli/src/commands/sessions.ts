@@ -4,7 +4,7 @@ import { examples, run, type AnyCommand } from '../define.js';
 const handlers = () => import('../handlers/sessions.js');
 
 export function register(program: AnyCommand): void {
-  const sessions = program.command('sessions').description("your own sessions: where you are signed in");
+  const sessions = program.command('sessions').description('your own sessions: where you are signed in');
   sessions
     .command('list')
     .description('list your sessions; the one toolsctl uses is marked current')

@@ -35,11 +35,15 @@ export async function login(ctx: Context, options: { email?: string; passwordStd
 async function secondFactor(api: Awaited<ReturnType<Context['client']>>, challenge: MfaChallenge, given: string | undefined): Promise<LoginAnswer> {
   const { token, methods } = challenge.mfa;
   if (!methods.includes('totp') && !methods.includes('recovery')) {
-    throw new ApiError('unauthenticated', 'this account signs in with a passkey as its second factor, which toolsctl cannot use: use an API key (toolsctl keys) or the web portal');
+    throw new ApiError(
+      'unauthenticated',
+      'this account signs in with a passkey as its second factor, which toolsctl cannot use: use an API key (toolsctl keys) or the web portal',
+    );
   }
   let code = given;
   if (code === undefined) {
-    if (!canPrompt()) throw new ApiError('unauthenticated', 'this account asks for a second factor: pass --code with a code from the authenticator app (or a recovery code)');
+    if (!canPrompt())
+      throw new ApiError('unauthenticated', 'this account asks for a second factor: pass --code with a code from the authenticator app (or a recovery code)');
     code = await ask('Code from your authenticator app (or a recovery code)');
   }
   return api.auth.validateMfa(token, code.trim());

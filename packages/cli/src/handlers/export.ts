@@ -13,11 +13,13 @@ export async function exportFixtures(ctx: Context, options: { output?: string })
   const api = await ctx.client();
   const [clients, apps, users, invites] = await Promise.all([api.clients.list(), api.apps.all(), api.users.list(), api.invites.list()]);
   const appName = new Map(apps.map((app) => [app.id, app.name]));
-  const names = (list: App[] | number[]) => list.map((entry) => (typeof entry === 'number' ? appName.get(entry) ?? String(entry) : entry.name)).sort();
+  const names = (list: App[] | number[]) => list.map((entry) => (typeof entry === 'number' ? (appName.get(entry) ?? String(entry)) : entry.name)).sort();
   const userApps = await Promise.all(users.map((user) => api.users.apps(user.id)));
   const fixtures: FixturesInput = {
     clients: [...clients].sort(byName).map((client) => ({ name: client.name })),
-    apps: [...apps].sort(byName).map(({ name, url, description, doclink, category, requestable }) => ({ name, url, description, doclink, category, requestable })),
+    apps: [...apps]
+      .sort(byName)
+      .map(({ name, url, description, doclink, category, requestable }) => ({ name, url, description, doclink, category, requestable })),
     users: users
       .map((user, index) => ({ email: user.email, client: user.client.name, apps: names(userApps[index]) }))
       .sort((a, b) => a.email.localeCompare(b.email)),

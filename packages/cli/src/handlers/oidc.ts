@@ -39,7 +39,7 @@ export async function appClient(ctx: Context, ref: string, options: AppClientOpt
     throw new UsageError('--off takes no other settings');
   }
   if (!enabling && (options.public || options.postLogoutRedirectUri.length > 0)) {
-    throw new UsageError('give the app\'s --redirect-uri to enable it (settings are replaced as a whole)');
+    throw new UsageError("give the app's --redirect-uri to enable it (settings are replaced as a whole)");
   }
   const api = await ctx.client();
   const app = await findApp(api, ref);

@@ -50,7 +50,10 @@ async function loadState(api: PortalClient): Promise<State> {
 async function checkReferences(file: string, fixtures: Fixtures, state: State): Promise<void> {
   const clients = new Set([...state.clients.keys(), ...fixtures.clients.map((client) => client.name)]);
   const apps = new Set([...state.apps.keys(), ...fixtures.apps.map((app) => app.name)]);
-  for (const [kind, entries] of [['users', fixtures.users], ['invites', fixtures.invites]] as const) {
+  for (const [kind, entries] of [
+    ['users', fixtures.users],
+    ['invites', fixtures.invites],
+  ] as const) {
     entries.forEach((entry, index) => {
       if (!clients.has(entry.client)) throw new UsageError(`${file}: ${kind}.${index}.client: no client named ${entry.client} in the file or on the portal`);
       const unknown = entry.apps.find((app) => !apps.has(app));
@@ -181,12 +184,18 @@ export async function seed(ctx: Context, file: string): Promise<Result> {
     ctx.note(`[${index + 1}/${steps.length}] ${past(step)}`);
   }
   report.changed = steps.length > 0;
-  return { json: report, quiet: [...report.invites.map((invite) => invite.link), ...report.passwords.map((entry) => `${entry.email}\t${entry.password}`)], message: summary(report) };
+  return {
+    json: report,
+    quiet: [...report.invites.map((invite) => invite.link), ...report.passwords.map((entry) => `${entry.email}\t${entry.password}`)],
+    message: summary(report),
+  };
 }
 
 function summary(report: SeedReport): string {
   const lines = report.warnings.map((warning) => `warning: ${warning}`);
-  lines.push(report.changed ? `seeded ${report.file}: ${report.changes.length} change(s)` : `nothing to change: the portal already holds everything in ${report.file}`);
+  lines.push(
+    report.changed ? `seeded ${report.file}: ${report.changes.length} change(s)` : `nothing to change: the portal already holds everything in ${report.file}`,
+  );
   if (report.passwords.length > 0) {
     lines.push('Generated passwords (shown once; pass them on):');
     for (const { email, password } of report.passwords) lines.push(`  ${email}  ${password}`);

@@ -10,7 +10,14 @@ export async function list(ctx: Context): Promise<Result> {
     quiet: sessions.map((session) => session.id),
     table: {
       head: ['id', 'current', 'signed in', 'last used', 'ip', 'browser'],
-      rows: sessions.map((session) => [session.id, session.current ? 'yes' : '', session.createdTimestamp, session.lastUsedTimestamp ?? '', session.ip ?? '', session.userAgent ?? '']),
+      rows: sessions.map((session) => [
+        session.id,
+        session.current ? 'yes' : '',
+        session.createdTimestamp,
+        session.lastUsedTimestamp ?? '',
+        session.ip ?? '',
+        session.userAgent ?? '',
+      ]),
     },
   };
 }

@@ -12,7 +12,10 @@ export type BackupResult = { dialect: 'sqlite'; file: string } | { dialect: 'pos
 
 /** `2026-11-22T00-36-12Z`: sortable, and valid in a file name everywhere. */
 function backupStamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  return now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
 }
 
 export async function backupDatabase(databaseUrl: string, options: { target?: string; now?: Date } = {}): Promise<BackupResult> {

@@ -140,11 +140,22 @@ function compile<Params extends unknown[]>(db: Knex, select: PreparedSelect<Para
 }
 
 /** Every row of a prepared SELECT with these parameters. */
-export async function readPrepared<Row, Params extends unknown[]>(db: Knex, select: PreparedSelect<Params>, params: Params, options: ReadOptions = {}): Promise<Row[]> {
+export async function readPrepared<Row, Params extends unknown[]>(
+  db: Knex,
+  select: PreparedSelect<Params>,
+  params: Params,
+  options: ReadOptions = {},
+): Promise<Row[]> {
   const reader = readers.get(db);
   if (!reader) return (await select.build(db, ...params)) as Row[];
   const { sql, slots } = select.compiled.get(db) ?? compile(db, select, params.length);
-  return run(db, reader, sql, slots.map((slot) => ('param' in slot ? bindingOf(params[slot.param]) : slot.value)), options) as Row[];
+  return run(
+    db,
+    reader,
+    sql,
+    slots.map((slot) => ('param' in slot ? bindingOf(params[slot.param]) : slot.value)),
+    options,
+  ) as Row[];
 }
 
 // better-sqlite3 makes each row object through V8's API, which costs more than reading the row:

@@ -154,7 +154,10 @@ export function accessRequested(input: { email: string; app: string; reason: str
 export function accessDecided(input: { app: string; approved: boolean; expiresAt?: number; decision: string; link: string }): RenderedMail {
   if (input.approved) {
     const until = input.expiresAt ? ` until ${formatWhen(input.expiresAt)}` : '';
-    return render(`Access to ${input.app} approved`, [`Hello,\n\nyour request for ${input.app} was approved: you may use it now${until}.`, { link: input.link }]);
+    return render(`Access to ${input.app} approved`, [
+      `Hello,\n\nyour request for ${input.app} was approved: you may use it now${until}.`,
+      { link: input.link },
+    ]);
   }
   return render(`Access to ${input.app} denied`, [
     `Hello,\n\nyour request for ${input.app} was denied.`,

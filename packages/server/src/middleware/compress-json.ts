@@ -13,7 +13,13 @@ const COMPRESS_THRESHOLD = 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function isPlainJson(body: unknown): boolean {
-  return body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Uint8Array) && typeof (body as { pipe?: unknown }).pipe !== 'function';
+  return (
+    body !== null &&
+    typeof body === 'object' &&
+    !Buffer.isBuffer(body) &&
+    !(body instanceof Uint8Array) &&
+    typeof (body as { pipe?: unknown }).pipe !== 'function'
+  );
 }
 
 export function compressJson(isExcluded: (ctx: Context) => boolean) {
@@ -27,7 +33,8 @@ export function compressJson(isExcluded: (ctx: Context) => boolean) {
     const type = ctx.response.get('Content-Type') || JSON_TYPE;
     const status = ctx.status;
     ctx.vary('Accept-Encoding');
-    const encoding = answer.bytes > COMPRESS_THRESHOLD && ctx.method !== 'HEAD' ? preferredEncoding(ctx.get('Accept-Encoding'), ['br', 'gzip', 'identity']) : 'identity';
+    const encoding =
+      answer.bytes > COMPRESS_THRESHOLD && ctx.method !== 'HEAD' ? preferredEncoding(ctx.get('Accept-Encoding'), ['br', 'gzip', 'identity']) : 'identity';
     if (encoding === 'br' || encoding === 'gzip') {
       ctx.body = await answer.compressedAs(encoding);
       ctx.set('Content-Encoding', encoding);

@@ -17,7 +17,10 @@ const userIdOf = (sub: string): number | undefined => (/^[1-9][0-9]{0,9}$/.test(
  * and userinfo call, so deletion, a removed grant or the end of the session stop them at once (the
  * grant list comes from the forward-auth cache: at most AUTH_CACHE_SECONDS old).
  */
-async function userOfStandingGrant(deps: OidcDeps, { grantId, sub, clientId }: { grantId: string; sub: string; clientId: string }): Promise<ClaimsUser | undefined> {
+async function userOfStandingGrant(
+  deps: OidcDeps,
+  { grantId, sub, clientId }: { grantId: string; sub: string; clientId: string },
+): Promise<ClaimsUser | undefined> {
   const id = userIdOf(sub);
   if (id === undefined) return undefined;
   const found = await grantUser(deps.db, grantId, id);

@@ -33,7 +33,9 @@ const COLUMNS = ['payload', 'expires_at', 'consumed_at'];
 // Read on every call to the provider (a userinfo call reads a token, its session and its grant):
 // compiled once, and run on SQLite's direct connection (db/direct-reads.ts).
 const BY_ID = preparedSelect((db, model: string, id: string) => db(TABLE).where({ model, id }).select(COLUMNS).limit(1, LITERAL));
-const BY_UID = preparedSelect((db, model: string, uid: string) => db(TABLE).where({ model, uid }).orderBy('expires_at', 'desc').select(COLUMNS).limit(1, LITERAL));
+const BY_UID = preparedSelect((db, model: string, uid: string) =>
+  db(TABLE).where({ model, uid }).orderBy('expires_at', 'desc').select(COLUMNS).limit(1, LITERAL),
+);
 const BY_USER_CODE = preparedSelect((db, model: string, userCode: string) => db(TABLE).where({ model, user_code: userCode }).select(COLUMNS).limit(1, LITERAL));
 
 // Written on every authorization request and code exchange: compiled once as well, and run on a
@@ -43,7 +45,9 @@ const UPSERT = preparedWrite(
   (db, model: string, id: string, payload: string, grantId: string | null, uid: string | null, userCode: string | null, expiresAt: number | null) =>
     db(TABLE).insert({ model, id, payload, grant_id: grantId, uid, user_code: userCode, expires_at: expiresAt }).onConflict(['model', 'id']).merge(MERGED),
 );
-const CONSUME = preparedWrite((db, consumedAt: number, model: string, id: string) => db(TABLE).where({ model, id }).whereNull('consumed_at').update({ consumed_at: consumedAt }));
+const CONSUME = preparedWrite((db, consumedAt: number, model: string, id: string) =>
+  db(TABLE).where({ model, id }).whereNull('consumed_at').update({ consumed_at: consumedAt }),
+);
 const DESTROY = preparedWrite((db, model: string, id: string) => db(TABLE).where({ model, id }).delete());
 const REVOKE_GRANT = preparedWrite((db, grantId: string) => db(TABLE).where({ grant_id: grantId }).delete());
 

@@ -20,7 +20,11 @@ export async function afterProviderRoute(deps: OidcDeps, ctx: KoaContextWithOIDC
   }
   if (route === 'end_session_confirm' && ctx.oidc.params?.logout && principal && ctx.status === 303) {
     const app = ctx.oidc.client ? ` from app ${ctx.oidc.client.clientId}` : '';
-    await logout(deps.db, { ...audit, actor: principal.user }, { sessionId: principal.sessionId, event: { type: 'oidc.logout', text: `logged out (OpenID Connect logout${app})` } });
+    await logout(
+      deps.db,
+      { ...audit, actor: principal.user },
+      { sessionId: principal.sessionId, event: { type: 'oidc.logout', text: `logged out (OpenID Connect logout${app})` } },
+    );
     deps.authCache.clear();
     ctx.append('Set-Cookie', clearPortalCookie(deps.config.secureCookies));
   }

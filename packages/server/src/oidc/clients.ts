@@ -6,7 +6,15 @@
  * `compareClientSecret` (oidc/client-model.ts), never in plain text.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { ApiError, notFound, randomToken, type OidcClientCreated, type OidcClientInput, type OidcClientSettings, type OidcSigningAlg } from '@tools-portal/core';
+import {
+  ApiError,
+  notFound,
+  randomToken,
+  type OidcClientCreated,
+  type OidcClientInput,
+  type OidcClientSettings,
+  type OidcSigningAlg,
+} from '@tools-portal/core';
 import type { Knex } from 'knex';
 import type { AdapterPayload } from 'oidc-provider';
 import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
@@ -26,10 +34,7 @@ interface ClientRow {
   updated_at: number | string;
 }
 
-const clientsQuery = (db: Knex) =>
-  db('oidc_clients')
-    .join('apps', 'apps.id', 'oidc_clients.app_id')
-    .select('oidc_clients.*', 'apps.name');
+const clientsQuery = (db: Knex) => db('oidc_clients').join('apps', 'apps.id', 'oidc_clients.app_id').select('oidc_clients.*', 'apps.name');
 
 // Read on every call to the provider that names a client (db/direct-reads.ts).
 const CLIENT_BY_NAME = preparedSelect((db, name: string) => clientsQuery(db).where('apps.name', name).limit(1, LITERAL));
@@ -71,7 +76,10 @@ export async function enableClient(db: Knex, audit: Audit, appId: number, input:
     const before = await trx('oidc_clients').where({ app_id: appId }).first('app_id');
     if (before) await trx('oidc_clients').where({ app_id: appId }).update(row);
     else await trx('oidc_clients').insert({ ...row, created_at: now });
-    await logEvent(trx, audit, { type: 'oidc.client', event: `${before ? 'replaced' : 'enabled'} OpenID Connect for app ${app.name}${secret ? ' (new client secret)' : ' (public client)'}` });
+    await logEvent(trx, audit, {
+      type: 'oidc.client',
+      event: `${before ? 'replaced' : 'enabled'} OpenID Connect for app ${app.name}${secret ? ' (new client secret)' : ' (public client)'}`,
+    });
     const stored: ClientRow = await clientsQuery(trx).where('oidc_clients.app_id', appId).first();
     return { ...present(stored, publicUrl), ...(secret ? { client_secret: secret } : {}) };
   });

@@ -22,7 +22,11 @@ export async function loadExistingGrant(deps: OidcDeps, ctx: KoaContextWithOIDC)
   const appId = Number((client as unknown as Record<string, unknown>)['urn:tools-portal:app_id']);
   if (!(await userMayUseApp(deps.authCache, user, appId))) {
     // One row a minute per user and app, with a count: a refused user can repeat this at will.
-    await logRepeated(deps.db, { actor: user, ip: ctx.ip, userAgent: ctx.get('user-agent') }, { type: 'oidc.denied', event: `${user.email} may not use app ${client.clientId} (OpenID Connect): access denied` });
+    await logRepeated(
+      deps.db,
+      { actor: user, ip: ctx.ip, userAgent: ctx.get('user-agent') },
+      { type: 'oidc.denied', event: `${user.email} may not use app ${client.clientId} (OpenID Connect): access denied` },
+    );
     throw new errors.AccessDenied(`you may not use app ${client.clientId}`);
   }
   restoreOfflineAccess(ctx);
@@ -38,7 +42,13 @@ export async function loadExistingGrant(deps: OidcDeps, ctx: KoaContextWithOIDC)
   if (scopes) grant.addOIDCScope(scopes);
   const grantId = await grant.save();
   if (isNew) {
-    const bound = await bindGrantToSession(deps.db, { grantId, sessionId: principal.sessionId!, userId: user.id, appId, latestEnd: Date.now() + TTL.Grant * 1000 });
+    const bound = await bindGrantToSession(deps.db, {
+      grantId,
+      sessionId: principal.sessionId!,
+      userId: user.id,
+      appId,
+      latestEnd: Date.now() + TTL.Grant * 1000,
+    });
     if (!bound) return undefined;
   }
   return grant;

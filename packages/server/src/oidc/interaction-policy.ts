@@ -6,7 +6,10 @@
 import { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 
 /** The `acr_values` of a request (space-separated, in order of preference). */
-export const requestedAcrs = (params: Record<string, unknown> | undefined): string[] => String(params?.acr_values ?? '').split(' ').filter(Boolean);
+export const requestedAcrs = (params: Record<string, unknown> | undefined): string[] =>
+  String(params?.acr_values ?? '')
+    .split(' ')
+    .filter(Boolean);
 
 /** The interaction reason of a step-up to two factors. */
 export const ACR_MFA_REASON = 'acr_mfa';
@@ -21,8 +24,18 @@ export function restoreOfflineAccess(ctx: KoaContextWithOIDC): void {
   if (oidc.route !== 'authorization' || !oidc.client || !oidc.params) return;
   const raw = ctx.method === 'POST' ? (oidc.body as Record<string, unknown> | undefined)?.scope : ctx.query.scope;
   if (typeof raw !== 'string' || !raw.split(' ').includes('offline_access')) return;
-  if (!String(oidc.params.response_type ?? '').split(' ').includes('code') || !oidc.client.grantTypeAllowed('refresh_token')) return;
-  const scopes = new Set(String(oidc.params.scope ?? '').split(' ').filter(Boolean));
+  if (
+    !String(oidc.params.response_type ?? '')
+      .split(' ')
+      .includes('code') ||
+    !oidc.client.grantTypeAllowed('refresh_token')
+  )
+    return;
+  const scopes = new Set(
+    String(oidc.params.scope ?? '')
+      .split(' ')
+      .filter(Boolean),
+  );
   scopes.add('offline_access');
   oidc.params.scope = [...scopes].join(' ');
 }

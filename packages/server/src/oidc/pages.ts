@@ -52,7 +52,10 @@ ${form}
 }
 
 export function signedOutPage(publicUrl: string): string {
-  return page('Signed out', `<p>You are signed out.</p><div class="actions"><a class="button" href="${escapeHtml(publicUrl)}/auth/">Back to Tools-Server</a></div>`);
+  return page(
+    'Signed out',
+    `<p>You are signed out.</p><div class="actions"><a class="button" href="${escapeHtml(publicUrl)}/auth/">Back to Tools-Server</a></div>`,
+  );
 }
 
 export function errorPage(out: Record<string, string | undefined>, publicUrl: string): string {
@@ -85,5 +88,8 @@ export function withFormAction(ctx: Pick<Context, 'response'>, target: string | 
   if (origin === 'null') return;
   const csp = ctx.response.get('Content-Security-Policy');
   if (!csp) return;
-  ctx.response.set('Content-Security-Policy', csp.replace(/form-action ([^;]*)/, (_all, sources: string) => `form-action ${sources} ${origin}`));
+  ctx.response.set(
+    'Content-Security-Policy',
+    csp.replace(/form-action ([^;]*)/, (_all, sources: string) => `form-action ${sources} ${origin}`),
+  );
 }

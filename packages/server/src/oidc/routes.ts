@@ -28,7 +28,8 @@ async function portalPrincipal(ctx: Context, deps: Deps): Promise<Principal | nu
   if (!token) return null;
   const principal = await principalFromToken(deps.db, token, deps.config);
   // A session restricted by MFA_REQUIRED may only set up a second factor (docs/security.md).
-  if (principal?.restricted) throw new ApiError('mfa_enrollment_required', 'this session may only set up a second factor: set up an authenticator app or a passkey first');
+  if (principal?.restricted)
+    throw new ApiError('mfa_enrollment_required', 'this session may only set up a second factor: set up an authenticator app or a passkey first');
   return principal?.via === 'session' ? principal : null;
 }
 

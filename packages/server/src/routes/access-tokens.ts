@@ -12,7 +12,8 @@ export const accessTokenRoutes: RouteSpec[] = [
     response: { status: 201, schema: accessTokenAnswer },
     access: 'user',
     sessionOnly: true,
-    summary: 'Register an API key the caller generated (apikey- and 100 letters or digits), with an optional body {name?, expires?} (expires: ISO 8601, in the future)',
+    summary:
+      'Register an API key the caller generated (apikey- and 100 letters or digits), with an optional body {name?, expires?} (expires: ISO 8601, in the future)',
     async handler({ params, body }, ctx, deps) {
       return createApiKey(actorContext(ctx, deps), { ...body, key: params.token });
     },

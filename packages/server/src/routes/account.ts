@@ -3,7 +3,21 @@
  * reset of a user's second factors. None of these takes an API key: a leaked key must not be able
  * to take over an account.
  */
-import { ApiError, codeInput, meAnswer, passkeyAnswer, recoveryCodesAnswer, totpEnrolmentAnswer, userSessionAnswer, webAuthnOptionsAnswer, passkeyRegisterInput, passkeyRenameInput, passwordChangeInput, z, type WebAuthnOptions } from '@tools-portal/core';
+import {
+  ApiError,
+  codeInput,
+  meAnswer,
+  passkeyAnswer,
+  recoveryCodesAnswer,
+  totpEnrolmentAnswer,
+  userSessionAnswer,
+  webAuthnOptionsAnswer,
+  passkeyRegisterInput,
+  passkeyRenameInput,
+  passwordChangeInput,
+  z,
+  type WebAuthnOptions,
+} from '@tools-portal/core';
 import { changePassword } from '../services/login.js';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from '../services/passkeys.js';
 import { confirmTotp, resetSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/second-factors.js';
@@ -18,7 +32,8 @@ export const accountRoutes: RouteSpec[] = [
     response: { schema: meAnswer },
     access: 'user',
     duringEnrolment: true,
-    summary: 'The caller, with its client, admin flag, mfa (has a second factor), totp (has an authenticator app) and mfaEnrollmentRequired (this session is restricted)',
+    summary:
+      'The caller, with its client, admin flag, mfa (has a second factor), totp (has an authenticator app) and mfaEnrollmentRequired (this session is restricted)',
     async handler(_input, ctx, { db }) {
       const user = actorOf(ctx);
       const factors = await secondFactorsOf(db, user.id);
@@ -161,7 +176,10 @@ export const accountRoutes: RouteSpec[] = [
     body: passwordChangeInput,
     response: { status: 204 },
     async handler({ body }, ctx, deps) {
-      await changePassword({ ...actorContext(ctx, deps), hasher: deps.hasher }, { sessionId: principalOf(ctx)?.sessionId, current: body.Password, next: body.NewPassword });
+      await changePassword(
+        { ...actorContext(ctx, deps), hasher: deps.hasher },
+        { sessionId: principalOf(ctx)?.sessionId, current: body.Password, next: body.NewPassword },
+      );
     },
   }),
   route({
@@ -169,7 +187,7 @@ export const accountRoutes: RouteSpec[] = [
     path: '/user/:id/mfa',
     access: 'admin',
     sessionOnly: true,
-    summary: "Remove every second factor of a user and end their sessions (admin)",
+    summary: 'Remove every second factor of a user and end their sessions (admin)',
     response: { status: 204 },
     async handler({ params }, ctx, deps) {
       await resetSecondFactors(actorContext(ctx, deps), await getUser(deps.db, params.id));

@@ -1,4 +1,23 @@
-import { ApiError, forgotPasswordInput, invalidInput, loginInput, mfaInput, passkeyLoginInput, passkeyOptionsInput, registerInput, resetPasswordInput, type z, loginAnswer, loginOptionsAnswer, mfaChallengeAnswer, passwordAnswer, webAuthnOptionsAnswer, type LoginAnswer, type MfaChallenge, type WebAuthnOptions } from '@tools-portal/core';
+import {
+  ApiError,
+  forgotPasswordInput,
+  invalidInput,
+  loginInput,
+  mfaInput,
+  passkeyLoginInput,
+  passkeyOptionsInput,
+  registerInput,
+  resetPasswordInput,
+  type z,
+  loginAnswer,
+  loginOptionsAnswer,
+  mfaChallengeAnswer,
+  passwordAnswer,
+  webAuthnOptionsAnswer,
+  type LoginAnswer,
+  type MfaChallenge,
+  type WebAuthnOptions,
+} from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { credentialOf } from '../middleware/auth.js';
 import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginContext, type SignInBrowser } from '../services/login.js';
@@ -52,7 +71,10 @@ function signInHandler<Input extends SignInInput>(signIn: SignIn<Input, SignInOu
     // A confirmation (here or through its pending second factor) keeps the session and its cookie.
     const token = outcome.confirmed ? (credentialOf(ctx)?.token ?? '') : outcome.token;
     if (!outcome.confirmed) setSessionCookie(ctx, deps.config, token);
-    return { accesstoken: token, redirect: await redirectAfterSignIn(deps.db, { portalOrigin: deps.config.publicOrigin, target: body.redirect, user: outcome.user }) };
+    return {
+      accesstoken: token,
+      redirect: await redirectAfterSignIn(deps.db, { portalOrigin: deps.config.publicOrigin, target: body.redirect, user: outcome.user }),
+    };
   };
 }
 
@@ -72,7 +94,8 @@ export const authRoutes: RouteSpec[] = [
     body: loginInput,
     response: { schema: passwordAnswer },
     access: 'public',
-    summary: "Log in: {Email, Password, redirect?, Confirm?} answers {accesstoken, redirect} and sets the cookie; Confirm: true confirms the signed-in session (Confirm it's you) instead",
+    summary:
+      "Log in: {Email, Password, redirect?, Confirm?} answers {accesstoken, redirect} and sets the cookie; Confirm: true confirms the signed-in session (Confirm it's you) instead",
     handler: signInHandler((ctx, input: z.output<typeof loginInput>, browser) => passwordLogin(ctx, { email: input.Email, password: input.Password }, browser)),
   }),
   route({
@@ -82,7 +105,9 @@ export const authRoutes: RouteSpec[] = [
     response: { schema: loginAnswer },
     access: 'public',
     summary: 'Register from an invite: {Token, Password, redirect?} answers {accesstoken, redirect}',
-    handler: signInHandler((ctx, input: z.output<typeof registerInput>, { deviceId }) => registerWithPassword(ctx, { token: input.Token, password: input.Password }, { deviceId })),
+    handler: signInHandler((ctx, input: z.output<typeof registerInput>, { deviceId }) =>
+      registerWithPassword(ctx, { token: input.Token, password: input.Password }, { deviceId }),
+    ),
   }),
   route({
     method: 'POST',
@@ -101,8 +126,11 @@ export const authRoutes: RouteSpec[] = [
     body: passkeyLoginInput,
     response: { schema: loginAnswer },
     access: 'public',
-    summary: 'Sign in with a passkey, alone or finishing a pending sign-in: {response, MfaToken?, redirect?, Confirm?} answers {accesstoken, redirect} and sets the cookie; Confirm: true confirms the signed-in session instead',
-    handler: signInHandler((ctx, input: z.output<typeof passkeyLoginInput>, browser) => passkeyLogin(ctx, { response: input.response, mfaToken: input.MfaToken }, browser)),
+    summary:
+      'Sign in with a passkey, alone or finishing a pending sign-in: {response, MfaToken?, redirect?, Confirm?} answers {accesstoken, redirect} and sets the cookie; Confirm: true confirms the signed-in session instead',
+    handler: signInHandler((ctx, input: z.output<typeof passkeyLoginInput>, browser) =>
+      passkeyLogin(ctx, { response: input.response, mfaToken: input.MfaToken }, browser),
+    ),
   }),
   route({
     method: 'POST',
@@ -111,7 +139,9 @@ export const authRoutes: RouteSpec[] = [
     summary: 'Second factor of a pending sign-in: {MfaToken, Code, redirect?} answers {accesstoken, redirect} and sets the cookie',
     body: mfaInput,
     response: { schema: loginAnswer },
-    handler: signInHandler((ctx, input: z.output<typeof mfaInput>, { deviceId }) => secondFactorLogin(ctx, { mfaToken: input.MfaToken, code: input.Code }, { deviceId })),
+    handler: signInHandler((ctx, input: z.output<typeof mfaInput>, { deviceId }) =>
+      secondFactorLogin(ctx, { mfaToken: input.MfaToken, code: input.Code }, { deviceId }),
+    ),
   }),
   route({
     method: 'POST',
@@ -141,7 +171,8 @@ export const authRoutes: RouteSpec[] = [
     method: 'POST',
     path: '/resetpassword',
     access: 'public',
-    summary: 'Set a new password with a mailed link: {Token, Password, redirect?} answers {accesstoken, redirect} like a login, or {mfa} for a user with a second factor',
+    summary:
+      'Set a new password with a mailed link: {Token, Password, redirect?} answers {accesstoken, redirect} like a login, or {mfa} for a user with a second factor',
     body: resetPasswordInput,
     response: { schema: passwordAnswer },
     handler: signInHandler(async (ctx, input: z.output<typeof resetPasswordInput>, { deviceId }) => {

@@ -43,11 +43,15 @@ export function googleRouter(deps: Deps): Router {
 
   // For failures the sign-in service did not log itself; the browser moves on even if the log cannot be written.
   const logFailure = (ctx: Context, event: string) =>
-    logEvent(db, { actor: null, ...clientInfo(ctx) }, { type: 'google.failure', event: event }).catch((error: unknown) => logger.warn(`cannot log "${event}"`, error));
+    logEvent(db, { actor: null, ...clientInfo(ctx) }, { type: 'google.failure', event: event }).catch((error: unknown) =>
+      logger.warn(`cannot log "${event}"`, error),
+    );
 
   // Anyone can repeat these at will: one row a minute (or a window) per address, with a count.
   const logRepeatedFailure = (ctx: Context, event: string, group?: string) =>
-    logRepeated(db, { actor: null, ...clientInfo(ctx) }, { type: 'google.failure', event: event, group: group }).catch((error: unknown) => logger.warn(`cannot log "${event}"`, error));
+    logRepeated(db, { actor: null, ...clientInfo(ctx) }, { type: 'google.failure', event: event, group: group }).catch((error: unknown) =>
+      logger.warn(`cannot log "${event}"`, error),
+    );
 
   const notConfigured = async (ctx: Context) => {
     await logRepeatedFailure(ctx, 'Google sign-in refused: Google sign-in is not configured');

@@ -14,8 +14,8 @@ const logFilterParameters = z.looseObject({
   actor: filterField('who did it: an exact email, any case'),
   type: filterField('a type (login.failure) or a prefix ending in . (login.)'),
   q: filterField('a piece of the event text, any case'),
-  from: filterField('ISO 8601 date (the day\'s start, UTC) or date and time'),
-  to: filterField('ISO 8601 date (up to the day\'s end, UTC) or date and time, inclusive'),
+  from: filterField("ISO 8601 date (the day's start, UTC) or date and time"),
+  to: filterField("ISO 8601 date (up to the day's end, UTC) or date and time, inclusive"),
 });
 
 // checkLogFilter and checkCountLimit throw core's invalid_input naming the parameter; zod lets
@@ -65,7 +65,8 @@ export const logRoutes: RouteSpec[] = [
     path: '/log/:currentPage/:perPage',
     response: { schema: z.array(logEntryAnswer) },
     access: 'admin',
-    summary: 'A page of the event log, newest first; pages count from 1, perPage at most 100; filters as query parameters (user, client, actor, type, q, from, to)',
+    summary:
+      'A page of the event log, newest first; pages count from 1, perPage at most 100; filters as query parameters (user, client, actor, type, q, from, to)',
     params: logPage,
     query: logQuery,
     async handler({ params, query }, _ctx, { db }) {

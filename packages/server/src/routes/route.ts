@@ -110,7 +110,11 @@ export interface RouteDeclaration<Path extends string, P, Q, B, R extends RouteR
    * Returns the answer's body, sent with `response.status` (none for 204); a handler that writes
    * the answer itself (headers, a stream, an image) returns undefined.
    */
-  handler(input: RouteInput<Parsed<P, PathParameters<Path>>, Parsed<Q, Record<string, never>>, Parsed<B, undefined>>, ctx: Context, deps: Deps): Promise<AnswerOf<R>>;
+  handler(
+    input: RouteInput<Parsed<P, PathParameters<Path>>, Parsed<Q, Record<string, never>>, Parsed<B, undefined>>,
+    ctx: Context,
+    deps: Deps,
+  ): Promise<AnswerOf<R>>;
 }
 
 /** A route as the router, the permission tests and the OpenAPI document see it. */
@@ -196,7 +200,9 @@ export async function inputOf(route: RouteSpec, ctx: Context): Promise<RouteInpu
   if (route.readsRequest) return { params: {}, query: {}, body: undefined };
   const params = route.params
     ? parse(route.params, ctx.params)
-    : Object.fromEntries(Object.keys(ctx.params).map((name) => [name, (STRING_PARAMETERS as readonly string[]).includes(name) ? ctx.params[name] : idParam(ctx, name)]));
+    : Object.fromEntries(
+        Object.keys(ctx.params).map((name) => [name, (STRING_PARAMETERS as readonly string[]).includes(name) ? ctx.params[name] : idParam(ctx, name)]),
+      );
   const query = route.query ? parse(route.query, ctx.query) : {};
   const body = route.body === undefined ? undefined : isRaw(route.body) ? await rawBodyOf(ctx, route.body.limit, route.body.field) : bodyOf(ctx, route.body);
   return { params, query, body };

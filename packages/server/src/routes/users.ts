@@ -1,4 +1,15 @@
-import { forbidden, grantInput, grantUpdate, accessTokenAnswer, grantedAppAnswer, keysRevokedAnswer, passwordResetLinkAnswer, requestableAppAnswer, userAnswer, z } from '@tools-portal/core';
+import {
+  forbidden,
+  grantInput,
+  grantUpdate,
+  accessTokenAnswer,
+  grantedAppAnswer,
+  keysRevokedAnswer,
+  passwordResetLinkAnswer,
+  requestableAppAnswer,
+  userAnswer,
+  z,
+} from '@tools-portal/core';
 import { requestableApps } from '../services/access-requests.js';
 import { listKeysOfUser, revokeKeysOfUser } from '../services/api-keys.js';
 import { appsOfUser, grantApp, revokeApp, setGrantExpiry } from '../services/apps.js';

@@ -99,16 +99,15 @@ export async function createRequest(ctx: RequestContext, { appId, reason }: { ap
     // Not requestable looks exactly like not there: a user never learns of other apps.
     if (!app || !app.requestable) throw notFound('app', appId);
     if (user.admin) throw conflict(`you may use app ${app.name} already`);
-    const [row] = await trx('access_requests')
-      .insert({ user_id: user.id, app_id: appId, reason, status: 'open', created_at: ctx.now() })
-      .returning('id');
+    const [row] = await trx('access_requests').insert({ user_id: user.id, app_id: appId, reason, status: 'open', created_at: ctx.now() }).returning('id');
     // After the insert: an approval committed meanwhile is seen here (a request racing its approval).
     const granted = await grantIsLive(trx('user_apps').where({ user_id: user.id, app_id: appId }), ctx.now()).first('app_id');
     if (granted) throw conflict(`you may use app ${app.name} already`);
     await logEvent(trx, ctx, { type: 'access.request', event: `requested access to app ${app.name}` });
     if (policy.mail) {
       const mail = accessRequested({ email: user.email, app: app.name, reason, link: `${policy.publicUrl}/auth/#/accessrequests` });
-      for (const admin of (await adminsQuery(trx)) as { email: string }[]) await enqueueMail(withDb(ctx, trx), { kind: 'access-request', to: admin.email, ...mail });
+      for (const admin of (await adminsQuery(trx)) as { email: string }[])
+        await enqueueMail(withDb(ctx, trx), { kind: 'access-request', to: admin.email, ...mail });
     }
     return toRequest(await getRequest(trx, row.id));
   });
@@ -130,12 +129,13 @@ export async function listRequests(db: Knex, user: CurrentUser): Promise<AccessR
 }
 
 /** Takes an open request to a decision; only one decision can win. */
-async function decide(ctx: RequestContext, { id, status, decision }: { id: number; status: 'approved' | 'denied'; decision: string | null }): Promise<RequestRow> {
+async function decide(
+  ctx: RequestContext,
+  { id, status, decision }: { id: number; status: 'approved' | 'denied'; decision: string | null },
+): Promise<RequestRow> {
   const trx = ctx.db;
   const request = await getRequest(trx, id);
-  const changed = await trx('access_requests')
-    .where({ id, status: 'open' })
-    .update({ status, decided_at: ctx.now(), decided_by: ctx.actor.email, decision });
+  const changed = await trx('access_requests').where({ id, status: 'open' }).update({ status, decided_at: ctx.now(), decided_by: ctx.actor.email, decision });
   if (changed === 0) throw conflict(`access request ${id} is ${request.status === 'open' ? 'being decided' : request.status} already`);
   return request;
 }
@@ -146,14 +146,25 @@ export async function approveRequest(ctx: RequestContext, { id, expiresAt }: { i
   return ctx.db.transaction(async (trx) => {
     const request = await decide(withDb(ctx, trx), { id, status: 'approved', decision: null });
     const already = await grantIsLive(trx('user_apps').where({ user_id: request.user_id, app_id: request.app_id }), ctx.now()).first('app_id');
-    if (!already) await insertGrant(trx, { user: { id: request.user_id, email: request.user_email }, app: { id: request.app_id, name: request.app_name }, expiresAt });
+    if (!already)
+      await insertGrant(trx, { user: { id: request.user_id, email: request.user_email }, app: { id: request.app_id, name: request.app_name }, expiresAt });
     const until = expiresAt ? `, expiring ${new Date(expiresAt).toISOString()}` : '';
-    await logEvent(trx, ctx, { type: 'access.approve', event: `approved access request ${id}: granted app ${request.app_name} to ${request.user_email}${already ? ' (had it already)' : until}`, subject: {
-      client: request.client_name,
-      user: request.user_email,
-    } });
+    await logEvent(trx, ctx, {
+      type: 'access.approve',
+      event: `approved access request ${id}: granted app ${request.app_name} to ${request.user_email}${already ? ' (had it already)' : until}`,
+      subject: {
+        client: request.client_name,
+        user: request.user_email,
+      },
+    });
     if (policy.mail) {
-      const mail = accessDecided({ app: request.app_name, approved: true, expiresAt: already ? undefined : expiresAt, decision: '', link: `${policy.publicUrl}/auth/#/applist` });
+      const mail = accessDecided({
+        app: request.app_name,
+        approved: true,
+        expiresAt: already ? undefined : expiresAt,
+        decision: '',
+        link: `${policy.publicUrl}/auth/#/applist`,
+      });
       await enqueueMail(withDb(ctx, trx), { kind: 'access-decision', to: request.user_email, ...mail });
     }
     return toRequest(await getRequest(trx, id));
@@ -164,10 +175,14 @@ export async function denyRequest(ctx: RequestContext, { id, reason }: { id: num
   const { policy } = ctx;
   return ctx.db.transaction(async (trx) => {
     const request = await decide(withDb(ctx, trx), { id, status: 'denied', decision: reason });
-    await logEvent(trx, ctx, { type: 'access.deny', event: `denied access request ${id} for app ${request.app_name} by ${request.user_email}${reason ? `: ${reason}` : ''}`, subject: {
-      client: request.client_name,
-      user: request.user_email,
-    } });
+    await logEvent(trx, ctx, {
+      type: 'access.deny',
+      event: `denied access request ${id} for app ${request.app_name} by ${request.user_email}${reason ? `: ${reason}` : ''}`,
+      subject: {
+        client: request.client_name,
+        user: request.user_email,
+      },
+    });
     if (policy.mail) {
       const mail = accessDecided({ app: request.app_name, approved: false, decision: reason, link: `${policy.publicUrl}/auth/#/requests` });
       await enqueueMail(withDb(ctx, trx), { kind: 'access-decision', to: request.user_email, ...mail });

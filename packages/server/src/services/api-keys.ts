@@ -40,7 +40,17 @@ function keysQuery(db: Knex) {
   return db('api_keys')
     .join('users', 'users.id', 'api_keys.user_id')
     .join('clients', 'clients.id', 'users.client_id')
-    .select('api_keys.id', 'api_keys.masked', 'api_keys.name', 'api_keys.created_at', 'api_keys.expires_at', 'api_keys.last_used_at', 'api_keys.user_id', 'users.email', 'clients.name as client_name');
+    .select(
+      'api_keys.id',
+      'api_keys.masked',
+      'api_keys.name',
+      'api_keys.created_at',
+      'api_keys.expires_at',
+      'api_keys.last_used_at',
+      'api_keys.user_id',
+      'users.email',
+      'clients.name as client_name',
+    );
 }
 
 export async function listKeysOfUser(db: Knex, userId: number): Promise<AccessToken[]> {
@@ -97,7 +107,11 @@ export async function deleteApiKey(db: Knex, audit: Audit & { actor: CurrentUser
       throw notFound('API key', isApiKey(keyOrId) ? maskApiKey(keyOrId) : keyOrId);
     }
     await trx('api_keys').where({ id: row.id }).delete();
-    await logEvent(trx, audit, { type: 'apikey.delete', event: `deleted API key ${row.masked} of ${row.email}`, subject: { client: row.client_name, user: row.email } });
+    await logEvent(trx, audit, {
+      type: 'apikey.delete',
+      event: `deleted API key ${row.masked} of ${row.email}`,
+      subject: { client: row.client_name, user: row.email },
+    });
   });
 }
 
@@ -106,7 +120,11 @@ export async function revokeKeysOfUser(db: Knex, audit: Audit, userId: number): 
   return db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
     const revoked = await trx('api_keys').where({ user_id: userId }).delete();
-    await logEvent(trx, audit, { type: 'apikey.revoke_all', event: `revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${user.email}`, subject: { client: user.client.name, user: user.email } });
+    await logEvent(trx, audit, {
+      type: 'apikey.revoke_all',
+      event: `revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${user.email}`,
+      subject: { client: user.client.name, user: user.email },
+    });
     return revoked;
   });
 }

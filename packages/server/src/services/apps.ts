@@ -1,20 +1,22 @@
-import { API_PREFIX, conflict, invalidInput, notFound, originOf, type App, type AppInput, type AppUpdate, type GrantedApp, type ListedApp } from '@tools-portal/core';
+import {
+  API_PREFIX,
+  conflict,
+  invalidInput,
+  notFound,
+  originOf,
+  type App,
+  type AppInput,
+  type AppUpdate,
+  type GrantedApp,
+  type ListedApp,
+} from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { logEvent, type Audit } from './audit.js';
 import type { ServiceContext } from './context.js';
 import { getUser } from './users.js';
 
-const APP_COLUMNS = [
-  'apps.id',
-  'apps.name',
-  'apps.url',
-  'apps.description',
-  'apps.doclink',
-  'apps.category',
-  'apps.requestable',
-  'apps.icon_version',
-];
+const APP_COLUMNS = ['apps.id', 'apps.name', 'apps.url', 'apps.description', 'apps.doclink', 'apps.category', 'apps.requestable', 'apps.icon_version'];
 
 interface AppRow {
   id: number;
@@ -51,8 +53,7 @@ export function grantIsLive(query: Knex.QueryBuilder, now: number): Knex.QueryBu
   return query.where((where) => where.whereNull('user_apps.expires_at').orWhere('user_apps.expires_at', '>', now));
 }
 
-const isoOrUndefined = (ms: number | string | null | undefined) =>
-  ms === null || ms === undefined ? undefined : new Date(Number(ms)).toISOString();
+const isoOrUndefined = (ms: number | string | null | undefined) => (ms === null || ms === undefined ? undefined : new Date(Number(ms)).toISOString());
 
 export async function listApps(db: Knex): Promise<App[]> {
   const rows: AppRow[] = await db('apps').select(APP_COLUMNS).orderBy('apps.name');
@@ -148,7 +149,11 @@ export async function createApp(db: Knex, audit: Audit, input: AppFields): Promi
   });
 }
 
-export async function updateApp(db: Knex, audit: Audit, input: Omit<AppUpdate, 'description' | 'doclink'> & { description: string; doclink: string }): Promise<App> {
+export async function updateApp(
+  db: Knex,
+  audit: Audit,
+  input: Omit<AppUpdate, 'description' | 'doclink'> & { description: string; doclink: string },
+): Promise<App> {
   const { id, name, url, description, doclink, category, requestable } = input;
   return await db.transaction(async (trx) => {
     const before = await getApp(trx, id);
@@ -192,7 +197,11 @@ export async function grantApp(ctx: ServiceContext, { userId, appId, expiresAt }
     const user = await getUser(trx, userId);
     const app = await getApp(trx, appId);
     await insertGrant(trx, { user, app, expiresAt });
-    await logEvent(trx, ctx, { type: 'grant.add', event: `granted app ${app.name} to ${user.email}${expirySuffix(expiresAt)}`, subject: { client: user.client.name, user: user.email } });
+    await logEvent(trx, ctx, {
+      type: 'grant.add',
+      event: `granted app ${app.name} to ${user.email}${expirySuffix(expiresAt)}`,
+      subject: { client: user.client.name, user: user.email },
+    });
   });
 }
 
@@ -209,7 +218,10 @@ export async function insertGrant(
 }
 
 /** Changes an existing, live grant's expiry (null: none). */
-export async function setGrantExpiry(ctx: ServiceContext, { userId, appId, expiresAt }: { userId: number; appId: number; expiresAt: number | null }): Promise<void> {
+export async function setGrantExpiry(
+  ctx: ServiceContext,
+  { userId, appId, expiresAt }: { userId: number; appId: number; expiresAt: number | null },
+): Promise<void> {
   const now = ctx.now();
   checkFutureExpiry(expiresAt, now);
   await ctx.db.transaction(async (trx) => {
@@ -218,7 +230,11 @@ export async function setGrantExpiry(ctx: ServiceContext, { userId, appId, expir
     const changed = await grantIsLive(trx('user_apps').where({ user_id: userId, app_id: appId }), now).update({ expires_at: expiresAt });
     if (changed === 0) throw notFound(`grant of app ${app.name} to user`, user.email);
     const what = expiresAt === null ? 'no longer expires' : `expires ${new Date(expiresAt).toISOString()}`;
-    await logEvent(trx, ctx, { type: 'grant.update', event: `grant of app ${app.name} to ${user.email} ${what}`, subject: { client: user.client.name, user: user.email } });
+    await logEvent(trx, ctx, {
+      type: 'grant.update',
+      event: `grant of app ${app.name} to ${user.email} ${what}`,
+      subject: { client: user.client.name, user: user.email },
+    });
   });
 }
 
@@ -228,7 +244,11 @@ export async function revokeApp(ctx: ServiceContext, { userId, appId }: { userId
     const app = await getApp(trx, appId);
     const removed = await grantIsLive(trx('user_apps').where({ user_id: userId, app_id: appId }), ctx.now()).delete();
     if (removed === 0) throw notFound(`grant of app ${app.name} to user`, user.email);
-    await logEvent(trx, ctx, { type: 'grant.remove', event: `revoked app ${app.name} from ${user.email}`, subject: { client: user.client.name, user: user.email } });
+    await logEvent(trx, ctx, {
+      type: 'grant.remove',
+      event: `revoked app ${app.name} from ${user.email}`,
+      subject: { client: user.client.name, user: user.email },
+    });
   });
 }
 

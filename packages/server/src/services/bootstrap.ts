@@ -19,9 +19,7 @@ export interface BootstrapOptions {
   inviteTtlDays: number;
 }
 
-export type BootstrapResult =
-  | { created: false }
-  | { created: true; adminEmail: string; inviteLink?: string };
+export type BootstrapResult = { created: false } | { created: true; adminEmail: string; inviteLink?: string };
 
 const SYSTEM: Audit = { actor: null, ip: '', userAgent: 'bootstrap' };
 
@@ -36,7 +34,11 @@ export async function bootstrap(db: Knex, hasher: PasswordHasher, options: Boots
       const clientId = await createAdminClient(trx, SYSTEM);
       if (passwordHash) {
         await trx('users').insert({ email: options.adminEmail, client_id: clientId, password_hash: passwordHash, created_at: Date.now() });
-        await logEvent(trx, SYSTEM, { type: 'admin.create', event: `created admin ${options.adminEmail}`, subject: { client: ADMIN_CLIENT_NAME, user: options.adminEmail } });
+        await logEvent(trx, SYSTEM, {
+          type: 'admin.create',
+          event: `created admin ${options.adminEmail}`,
+          subject: { client: ADMIN_CLIENT_NAME, user: options.adminEmail },
+        });
         return { created: true, adminEmail: options.adminEmail };
       }
       const policy = { inviteTtlDays: options.inviteTtlDays, publicUrl: options.publicUrl, mail: undefined };

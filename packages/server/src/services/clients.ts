@@ -59,6 +59,10 @@ export async function deleteClient(ctx: ServiceContext, id: number): Promise<voi
     }
     const { count } = (await trx('users').where({ client_id: id }).count({ count: '*' }).first()) as { count: number };
     await trx('clients').where({ id }).delete();
-    await logEvent(trx, ctx, { type: 'client.delete', event: `deleted client ${client.name} with ${Number(count)} users`, subject: { client: client.name, user: '' } });
+    await logEvent(trx, ctx, {
+      type: 'client.delete',
+      event: `deleted client ${client.name} with ${Number(count)} users`,
+      subject: { client: client.name, user: '' },
+    });
   });
 }

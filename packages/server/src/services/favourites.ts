@@ -4,7 +4,10 @@ import { mayUseAppNow } from './apps.js';
 import type { ServiceContext } from './context.js';
 
 /** Marks or unmarks `appId` as a favourite of the acting user. */
-export async function setFavourite(ctx: ServiceContext & { actor: { id: number; admin: boolean } }, { appId, favourite }: { appId: number; favourite: boolean }): Promise<void> {
+export async function setFavourite(
+  ctx: ServiceContext & { actor: { id: number; admin: boolean } },
+  { appId, favourite }: { appId: number; favourite: boolean },
+): Promise<void> {
   const { db, actor: user } = ctx;
   if (!favourite) {
     await db('favourites').where({ user_id: user.id, app_id: appId }).delete();

@@ -107,7 +107,11 @@ export async function userMayUseApp(cache: Pick<AuthCache, 'grantsOf'>, user: Cu
 // A failed log write must not turn a denial into an error the proxy would pass on as a 500.
 // Denials are repeated at will, anonymous or signed in: identical ones (same caller, app and
 // reason) collapse into one counted row a minute, the first written at once (docs/event-log.md).
-async function logDenial(deps: ForwardAuthDeps, question: VerifyQuestion, { actor, reason }: { actor: CurrentUser | null; reason: string | RepeatedEvent }): Promise<void> {
+async function logDenial(
+  deps: ForwardAuthDeps,
+  question: VerifyQuestion,
+  { actor, reason }: { actor: CurrentUser | null; reason: string | RepeatedEvent },
+): Promise<void> {
   const { text, sameAs } = typeof reason === 'string' ? { text: reason, sameAs: reason } : reason;
   try {
     const audit = { actor, ...question.client, apiKeyId: actor ? question.principal?.apiKeyId : undefined };

@@ -54,7 +54,9 @@ export async function savePendingLogin(db: Knex, login: PendingLogin, maxPending
 /** Takes the sign-in this browser started, once; a missing, used or expired one is refused. */
 export async function takePendingLogin(db: Knex, binding: string | undefined): Promise<PendingLogin> {
   if (!binding || binding.length > 200) throw new ApiError('unauthenticated', 'no Google sign-in was started in this browser');
-  const row = await db('oidc_logins').where({ binding_hash: sha256(binding) }).first();
+  const row = await db('oidc_logins')
+    .where({ binding_hash: sha256(binding) })
+    .first();
   // Of two callbacks racing with one cookie, only the one whose delete removed the row goes on.
   const taken = row ? await db('oidc_logins').where({ id: row.id }).delete() : 0;
   if (!row || taken === 0) throw new ApiError('unauthenticated', 'unknown or already used Google sign-in');

@@ -112,7 +112,8 @@ async function decide(
   const { email, sub } = identity;
   const audit: Audit = { actor: null, ...info };
   // A confirmation updates the signed-in session, and only its user's Google account can (services/sign-in.ts).
-  const signIn = (user: CurrentUser, method: SignInMethod) => completeSignIn({ db, policy, now: Date.now, actor: null, ...info }, { user, method, proof: { confirms: confirms ?? undefined } });
+  const signIn = (user: CurrentUser, method: SignInMethod) =>
+    completeSignIn({ db, policy, now: Date.now, actor: null, ...info }, { user, method, proof: { confirms: confirms ?? undefined } });
 
   if (!email || !identity.emailVerified) throw refused('the Google account has no verified email address');
 
@@ -123,10 +124,7 @@ async function decide(
     return signIn(toCurrentUser(linked), 'google');
   }
 
-  const known: (UserRow & { google_sub: string | null }) | undefined = await usersQuery(db)
-    .where('users.email', email)
-    .select('users.google_sub')
-    .first();
+  const known: (UserRow & { google_sub: string | null }) | undefined = await usersQuery(db).where('users.email', email).select('users.google_sub').first();
   if (known) {
     about({ client: known.client_name, user: email });
     // Linking happens once: a user already linked to another Google account stays with it.
@@ -140,7 +138,10 @@ async function decide(
 
   if (inviteToken) {
     try {
-      return await registerFromInvite({ db, policy, now: Date.now, actor: null, ...info }, { invite: await openInvite(db, inviteToken), credentials: { googleSub: sub, googleVerifiedEmail: email }, method: 'invite-google' });
+      return await registerFromInvite(
+        { db, policy, now: Date.now, actor: null, ...info },
+        { invite: await openInvite(db, inviteToken), credentials: { googleSub: sub, googleVerifiedEmail: email }, method: 'invite-google' },
+      );
     } catch (error) {
       if (error instanceof ApiError) throw refused(`the invitation cannot be used: ${error.message}`);
       throw error;

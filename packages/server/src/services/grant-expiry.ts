@@ -23,21 +23,26 @@ export async function removeExpiredGrants(db: Knex, now = Date.now(), limit = 50
   for (const grant of due) {
     await db.transaction(async (trx) => {
       // Only the instance whose delete took the row logs it; the expiry may also have moved meanwhile.
-      const deleted = await trx('user_apps')
-        .where({ user_id: grant.user_id, app_id: grant.app_id })
-        .where('expires_at', '<=', now)
-        .delete();
+      const deleted = await trx('user_apps').where({ user_id: grant.user_id, app_id: grant.app_id }).where('expires_at', '<=', now).delete();
       if (deleted === 0) return;
       removed++;
       const at = new Date(Number(grant.expires_at)).toISOString();
-      await logEvent(trx, SYSTEM, { type: 'grant.expire', event: `grant of app ${grant.app} to ${grant.email} expired (${at}) and was removed`, subject: { client: grant.client, user: grant.email } });
+      await logEvent(trx, SYSTEM, {
+        type: 'grant.expire',
+        event: `grant of app ${grant.app} to ${grant.email} expired (${at}) and was removed`,
+        subject: { client: grant.client, user: grant.email },
+      });
     });
   }
   return removed;
 }
 
 /** Sweeps every `intervalMs` until stopped; a failed sweep is logged and tried again next time. */
-export function startGrantExpiry(db: Knex, logger: Logger, { intervalMs, onRemoved }: { intervalMs: number; onRemoved: () => void }): { stop(): Promise<void> } {
+export function startGrantExpiry(
+  db: Knex,
+  logger: Logger,
+  { intervalMs, onRemoved }: { intervalMs: number; onRemoved: () => void },
+): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
     running = running.then(async () => {

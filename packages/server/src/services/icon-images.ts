@@ -28,7 +28,11 @@ function verdict(type: IconType, problem: string | undefined): IconCheck {
 }
 
 function looksLikeSvg(bytes: Buffer): boolean {
-  const head = bytes.toString('utf8', 0, Math.min(bytes.length, 1024)).replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const head = bytes
+    .toString('utf8', 0, Math.min(bytes.length, 1024))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   return head.startsWith('<?xml') || head.startsWith('<svg') || head.startsWith('<!doctype svg') || /<svg[\s>]/.test(head);
 }
 

@@ -44,9 +44,7 @@ function inviteLink(publicUrl: string, row: Pick<InviteRow, 'token' | 'link_app_
 async function appIdsOfInvites(db: Knex, inviteIds: number[]): Promise<Map<number, number[]>> {
   const byInvite = new Map<number, number[]>(inviteIds.map((id) => [id, []]));
   if (inviteIds.length === 0) return byInvite;
-  const rows: { invite_id: number; app_id: number }[] = await db('invite_apps')
-    .whereIn('invite_id', inviteIds)
-    .orderBy('app_id');
+  const rows: { invite_id: number; app_id: number }[] = await db('invite_apps').whereIn('invite_id', inviteIds).orderBy('app_id');
   for (const row of rows) byInvite.get(row.invite_id)?.push(row.app_id);
   return byInvite;
 }
@@ -67,7 +65,10 @@ function toRegistrationToken(row: InviteRow, apps: number[], publicUrl: string):
 /** The open (unused) invites, newest first; expired ones stay listed until deleted or replaced. */
 export async function listInvites(db: Knex, publicUrl: string): Promise<RegistrationToken[]> {
   const rows: InviteRow[] = await invitesQuery(db).whereNull('invites.used_at').orderBy('invites.id', 'desc');
-  const apps = await appIdsOfInvites(db, rows.map((row) => row.id));
+  const apps = await appIdsOfInvites(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toRegistrationToken(row, apps.get(row.id) ?? [], publicUrl));
 }
 
@@ -107,13 +108,21 @@ export async function createInvite(
       .returning('id');
     if (appIds.length > 0) await trx('invite_apps').insert(appIds.map((app_id) => ({ invite_id: row.id, app_id })));
     const created: InviteRow = await invitesQuery(trx).where('invites.id', row.id).first();
-    const invite = toRegistrationToken(created, appIds.sort((a, b) => a - b), options.publicUrl);
+    const invite = toRegistrationToken(
+      created,
+      appIds.sort((a, b) => a - b),
+      options.publicUrl,
+    );
     if (input.send) {
       const mail = invitation({ email: invite.email, client: client.name, link: invite.link, expiresAt: Number(created.expires_at) });
       await enqueueMail(withDb(ctx, trx), { kind: 'invite', to: invite.email, ...mail });
     }
     const how = input.send ? ' (link sent by mail)' : '';
-    await logEvent(trx, ctx, { type: 'invite.create', event: `invited ${input.email} to client ${client.name}${how}`, subject: { client: client.name, user: input.email } });
+    await logEvent(trx, ctx, {
+      type: 'invite.create',
+      event: `invited ${input.email} to client ${client.name}${how}`,
+      subject: { client: client.name, user: input.email },
+    });
     return invite;
   });
 }

@@ -21,8 +21,7 @@ function csvCell(value: string | number): string {
 
 const csvLine = (entry: LogEntry) => `${CSV_HEADER.map((field) => csvCell(entry[field])).join(',')}\r\n`;
 
-const jsonLine = (entry: LogEntry) =>
-  `${JSON.stringify(Object.fromEntries(CSV_HEADER.map((field) => [field, entry[field]])))}\n`;
+const jsonLine = (entry: LogEntry) => `${JSON.stringify(Object.fromEntries(CSV_HEADER.map((field) => [field, entry[field]])))}\n`;
 
 export const EXPORT_TYPES: Record<LogExportFormat, { contentType: string; extension: string }> = {
   csv: { contentType: 'text/csv; charset=utf-8; header=present', extension: 'csv' },

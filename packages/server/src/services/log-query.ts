@@ -24,7 +24,12 @@ export function listEvents(db: Knex, filter: CheckedLogFilter, { page, perPage }
   // Every field of the filter, in one order: a field added to the filter is part of the key.
   const fields = Object.entries(filter).sort(([a], [b]) => (a < b ? -1 : 1));
   const key = JSON.stringify([page, perPage, fields]);
-  return readRemembered(db, `log page ${key}`, () => readPage(db, filter, { page, perPage }), (entries) => entries.length);
+  return readRemembered(
+    db,
+    `log page ${key}`,
+    () => readPage(db, filter, { page, perPage }),
+    (entries) => entries.length,
+  );
 }
 
 /** A page of the log: its number (from 1) and size. */
@@ -51,7 +56,8 @@ async function readPage(db: Knex, filter: CheckedLogFilter, { page, perPage }: L
  * on SQLite). With `max`, counting stops there: it walks at most `max` entries.
  */
 export async function countEvents(db: Knex, filter: CheckedLogFilter, max?: number): Promise<number> {
-  const query = max === undefined ? exactCount(db, filter) : db.from(filteredLog(db, filter).select(db.raw('1')).limit(max, LITERAL).as('matches')).count({ total: '*' });
+  const query =
+    max === undefined ? exactCount(db, filter) : db.from(filteredLog(db, filter).select(db.raw('1')).limit(max, LITERAL).as('matches')).count({ total: '*' });
   const row = await readFirst<{ total: number | string }>(db, query);
   return Number(row?.total ?? 0);
 }
@@ -74,7 +80,10 @@ export async function eventBatch(
   filter: CheckedLogFilter,
   { after, size }: { after: LogPosition | undefined; size: number },
 ): Promise<{ entries: LogEntry[]; next: LogPosition | undefined }> {
-  const query = filteredLog(db, filter).select(LOG_COLUMNS).orderBy([...NEWEST_FIRST]).limit(size, LITERAL);
+  const query = filteredLog(db, filter)
+    .select(LOG_COLUMNS)
+    .orderBy([...NEWEST_FIRST])
+    .limit(size, LITERAL);
   // (at, id) < (after.at, after.id), written so that both databases range-scan the index on at.
   if (after) query.where('at', '<=', after.at).whereRaw('(at < ? or id < ?)', [after.at, after.id]);
   const rows = await readAll<LogRow>(db, query);

@@ -44,13 +44,22 @@ export async function pruneLog(db: Knex, { retentionDays, now }: { retentionDays
     await sleep(pauseMs);
   }
   // The deletions are many small transactions by design; the entry sums them up.
-  if (removed > 0) await logEvent(db, SYSTEM, { type: 'log.prune', event: `deleted ${removed} log entries older than ${retentionDays} days`, subject: { client: '', user: '' } });
+  if (removed > 0)
+    await logEvent(db, SYSTEM, {
+      type: 'log.prune',
+      event: `deleted ${removed} log entries older than ${retentionDays} days`,
+      subject: { client: '', user: '' },
+    });
   await lease.finish(now);
   return removed;
 }
 
 /** Runs pruneLog now and then (first after `firstDelayMs`), until stopped; failures are logged, never thrown. */
-export function startLogPruner(db: Knex, { retentionDays, logger }: { retentionDays: number; logger: Logger }, { firstDelayMs = 30_000, everyMs = 15 * 60 * 1000, clock = Date.now } = {}) {
+export function startLogPruner(
+  db: Knex,
+  { retentionDays, logger }: { retentionDays: number; logger: Logger },
+  { firstDelayMs = 30_000, everyMs = 15 * 60 * 1000, clock = Date.now } = {},
+) {
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;

@@ -38,10 +38,18 @@ export async function rememberDevice(db: Knex, { userId, oldId, ttlDays }: { use
   const now = Date.now();
   await db.transaction(async (trx) => {
     if (oldId && ID_PATTERN.test(oldId)) {
-      await trx('login_devices').where({ token_hash: sha256(oldId) }).update({ token_hash: hash });
+      await trx('login_devices')
+        .where({ token_hash: sha256(oldId) })
+        .update({ token_hash: hash });
     }
-    await trx('login_devices').insert({ token_hash: hash, user_id: userId, created_at: now, last_used_at: now }).onConflict(['token_hash', 'user_id']).merge({ last_used_at: now });
-    await trx('login_devices').where({ user_id: userId }).andWhere('last_used_at', '<', now - ttlDays * DAY_MS).delete();
+    await trx('login_devices')
+      .insert({ token_hash: hash, user_id: userId, created_at: now, last_used_at: now })
+      .onConflict(['token_hash', 'user_id'])
+      .merge({ last_used_at: now });
+    await trx('login_devices')
+      .where({ user_id: userId })
+      .andWhere('last_used_at', '<', now - ttlDays * DAY_MS)
+      .delete();
   });
   return id;
 }

@@ -59,18 +59,28 @@ export async function passwordLogin(
   const emailBanned = device ? (await banRemaining(db, [emailSubject(email)])) > 0 : false;
   // Admitted before hashing: concurrent guesses cannot all be checked (docs/security.md).
   const { row, check } = await signInAttempt(deps, { subjects, about: { user: logged } }, async () => {
-    const found: (UserRow & { password_hash: string | null }) | undefined = await usersQuery(db).where('users.email', email).select('users.password_hash').first();
+    const found: (UserRow & { password_hash: string | null }) | undefined = await usersQuery(db)
+      .where('users.email', email)
+      .select('users.password_hash')
+      .first();
     const checked: PasswordCheck = found?.password_hash ? await hasher.verify(found.password_hash, password) : await hasher.verifyNothing(password);
     if (found && checked.ok) return { ok: true, value: { row: found, check: checked } };
     const reason = !found ? 'unknown email' : found.password_hash ? 'wrong password' : 'no password set';
     return {
       ok: false,
       error: new ApiError('unauthenticated', WRONG_CREDENTIALS),
-      refusal: { type: 'login.failure', event: `login failed: ${reason}`, email: found ? email : undefined, about: { client: found?.client_name, user: logged } },
+      refusal: {
+        type: 'login.failure',
+        event: `login failed: ${reason}`,
+        email: found ? email : undefined,
+        about: { client: found?.client_name, user: logged },
+      },
     };
   });
   if (check.needsRehash) {
-    await db('users').where({ id: row.id }).update({ password_hash: await hasher.hash(password) });
+    await db('users')
+      .where({ id: row.id })
+      .update({ password_hash: await hasher.hash(password) });
   }
   const user = toCurrentUser(row);
   const outcome = await db.transaction(async (trx) => {
@@ -147,7 +157,10 @@ export async function changePassword(
     await trx('users').where({ id: user.id }).update({ password_hash: passwordHash });
     const ended = await endSessionsOfUser(trx, user.id, sessionId);
     await logEvent(trx, audit, { type: 'password.change', event: `changed password (${ended} other sessions ended)` });
-    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'password-changed', email: user.email, origin: { ip: audit.ip, userAgent: audit.userAgent } });
+    await queueNotice(
+      { db: trx, policy, now: Date.now },
+      { kind: 'password-changed', email: user.email, origin: { ip: audit.ip, userAgent: audit.userAgent } },
+    );
   });
 }
 
@@ -171,7 +184,11 @@ export async function registerFromInvite(
     invite,
     credentials,
     method,
-  }: { invite: InviteRow; credentials: { passwordHash?: string; googleSub?: string; googleVerifiedEmail?: string }; method: 'invite-password' | 'invite-google' },
+  }: {
+    invite: InviteRow;
+    credentials: { passwordHash?: string; googleSub?: string; googleVerifiedEmail?: string };
+    method: 'invite-password' | 'invite-google';
+  },
 ): Promise<SignedIn> {
   return await ctx.db.transaction(async (trx) => {
     const consumed = await trx('invites').where({ id: invite.id }).whereNull('used_at').update({ used_at: Date.now() });
@@ -222,7 +239,11 @@ interface LogoutEvent {
 const PORTAL_LOGOUT: LogoutEvent = { type: 'session.logout', text: 'logout' };
 
 /** Ends the session and writes its entry in one transaction: both or neither (docs/event-log.md). */
-export async function logout(db: Knex, audit: Audit & { actor: CurrentUser }, { sessionId, event = PORTAL_LOGOUT }: { sessionId: number | undefined; event?: LogoutEvent }): Promise<void> {
+export async function logout(
+  db: Knex,
+  audit: Audit & { actor: CurrentUser },
+  { sessionId, event = PORTAL_LOGOUT }: { sessionId: number | undefined; event?: LogoutEvent },
+): Promise<void> {
   await db.transaction(async (trx) => {
     if (sessionId !== undefined) await endSession(trx, sessionId);
     await logEvent(trx, audit, { type: event.type, event: event.text });

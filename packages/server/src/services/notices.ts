@@ -16,6 +16,13 @@ export async function queueNotice(
   { kind, ...input }: { kind: NoticeKind; email: string; origin: Origin; detail?: string; apiKeys?: NoticeInput['apiKeys'] },
 ): Promise<boolean> {
   const now = ctx.now();
-  const mail = notice(kind, { email: input.email, at: now, origin: input.origin, detail: input.detail, resetLink: passwordResetLink(ctx.policy.publicUrl), apiKeys: input.apiKeys });
+  const mail = notice(kind, {
+    email: input.email,
+    at: now,
+    origin: input.origin,
+    detail: input.detail,
+    resetLink: passwordResetLink(ctx.policy.publicUrl),
+    apiKeys: input.apiKeys,
+  });
   return enqueueMail({ ...ctx, now: () => now }, { kind: `notice.${kind}`, to: input.email, ...mail });
 }

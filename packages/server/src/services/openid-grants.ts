@@ -44,11 +44,10 @@ export async function claimsUserById(db: Knex, id: number): Promise<ClaimsUser |
 
 /** The user of a grant, when the grant is this user's and its portal session still exists (one query). */
 export async function grantUser(db: Knex, grantId: string, userId: number): Promise<GrantUser | undefined> {
-  const [row] = await readPrepared<VerifiedRow & { app_id: number; app_name: string; expires_at: number | string; last_seen_at: number | string }, [string, number]>(
-    db,
-    USER_OF_GRANT,
-    [grantId, userId],
-  );
+  const [row] = await readPrepared<
+    VerifiedRow & { app_id: number; app_name: string; expires_at: number | string; last_seen_at: number | string },
+    [string, number]
+  >(db, USER_OF_GRANT, [grantId, userId]);
   if (!row) return undefined;
   return { user: claimsUser(row), appId: Number(row.app_id), appName: row.app_name, session: { expires_at: row.expires_at, last_seen_at: row.last_seen_at } };
 }
@@ -62,7 +61,10 @@ export async function grantMadeUnder(db: Knex, grantId: string, sessionId: numbe
  * Records that a new grant was made under a portal session, for a user and an app; it ends with the
  * session or at `latestEnd` (ms), whichever comes first. False when the session is gone.
  */
-export async function bindGrantToSession(db: Knex, grant: { grantId: string; sessionId: number; userId: number; appId: number; latestEnd: number }): Promise<boolean> {
+export async function bindGrantToSession(
+  db: Knex,
+  grant: { grantId: string; sessionId: number; userId: number; appId: number; latestEnd: number },
+): Promise<boolean> {
   const session = await db('sessions').where({ id: grant.sessionId }).first('expires_at');
   if (!session) return false;
   await db('oidc_grant_sessions').insert({

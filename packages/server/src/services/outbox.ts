@@ -136,7 +136,10 @@ export function retryDelayMs(retrySeconds: number, attempts: number): number {
  * A claimed row's delivery failed: it is due again after the backoff, or, 24 hours after it was
  * queued, given up (bodies removed, an event in the log). Answers whether it was given up.
  */
-export async function markFailed(db: Knex, { row, error, retrySeconds, now = Date.now() }: { row: OutboxRow; error: string; retrySeconds: number; now?: number }): Promise<boolean> {
+export async function markFailed(
+  db: Knex,
+  { row, error, retrySeconds, now = Date.now() }: { row: OutboxRow; error: string; retrySeconds: number; now?: number },
+): Promise<boolean> {
   const lastError = clip(error.replace(/[\r\n]+/g, ' '), 1000);
   const deadline = Number(row.created_at) + GIVE_UP_AFTER_MS;
   const mine = { id: row.id, attempts: row.attempts, status: 'sending' };
@@ -149,7 +152,11 @@ export async function markFailed(db: Knex, { row, error, retrySeconds, now = Dat
         await logEvent(
           trx,
           { actor: null, ip: '', userAgent: '' },
-          { type: 'mail.failed', event: `mail failed: ${row.subject} to ${row.recipient} after ${row.attempts} attempts (${lastError})`, subject: { user: row.recipient } },
+          {
+            type: 'mail.failed',
+            event: `mail failed: ${row.subject} to ${row.recipient} after ${row.attempts} attempts (${lastError})`,
+            subject: { user: row.recipient },
+          },
         );
       }
       return changed === 1;
@@ -165,7 +172,10 @@ export const KEEP_DONE_MS = 30 * 24 * HOUR_MS;
 
 /** Forgets delivered and given-up mail older than 30 days; queued mail is never removed. */
 export async function pruneOutbox(db: Knex, now = Date.now()): Promise<number> {
-  return db('mail_outbox').whereIn('status', ['sent', 'failed']).andWhere('created_at', '<', now - KEEP_DONE_MS).delete();
+  return db('mail_outbox')
+    .whereIn('status', ['sent', 'failed'])
+    .andWhere('created_at', '<', now - KEEP_DONE_MS)
+    .delete();
 }
 
 /** The queue as admins see it (GET /mail, `toolsctl mail list`): newest first, no bodies. */

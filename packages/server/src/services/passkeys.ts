@@ -78,7 +78,11 @@ interface Challenge {
 
 async function storeChallenge(db: Knex, policy: ChallengePolicy, { challenge, purpose, userId }: Challenge): Promise<void> {
   const now = Date.now();
-  await insertBounded(db, 'webauthn_challenges', { row: { challenge, purpose, user_id: userId, expires_at: now + CHALLENGE_MS }, max: policy.passkeyChallengesMax, now });
+  await insertBounded(db, 'webauthn_challenges', {
+    row: { challenge, purpose, user_id: userId, expires_at: now + CHALLENGE_MS },
+    max: policy.passkeyChallengesMax,
+    now,
+  });
 }
 
 /**
@@ -92,7 +96,11 @@ async function admitChallenge(db: Knex, policy: ChallengePolicy, info: Origin): 
   const rate: RateLimit = { kind: 'passkey-challenge', limit: policy.passkeyChallengesPerAddress, windowMs: CHALLENGE_MS };
   const hit = await hitRateLimit(db, rate, { subject: info.ip, now });
   if (hit.allowed) return;
-  await logRepeated(db, { actor: null, ...info }, { type: 'login.blocked', event: 'passkey sign-in blocked: too many started from this address', group: `window ${hit.windowStart}` });
+  await logRepeated(
+    db,
+    { actor: null, ...info },
+    { type: 'login.blocked', event: 'passkey sign-in blocked: too many started from this address', group: `window ${hit.windowStart}` },
+  );
   const retryAfter = Math.max(1, Math.ceil((hit.windowStart + CHALLENGE_MS - now) / 1000));
   throw new ApiError('too_many_requests', `too many passkey sign-ins started from this address; try again in ${Math.ceil(retryAfter / 60)} minutes`, {
     retryAfter,
@@ -153,7 +161,10 @@ function passkeyNameFromUserAgent(userAgent: string): string {
 }
 
 /** Checks a registration answer against this user's stored challenge and keeps the passkey. */
-export async function registerPasskey(ctx: ServiceContext<MailPolicy> & { actor: CurrentUser }, { response, name }: { response: unknown; name?: string }): Promise<Passkey> {
+export async function registerPasskey(
+  ctx: ServiceContext<MailPolicy> & { actor: CurrentUser },
+  { response, name }: { response: unknown; name?: string },
+): Promise<Passkey> {
   const { db, policy, actor: user } = ctx;
   const audit = ctx;
   const rp = relyingPartyOf(policy.publicUrl);
@@ -214,7 +225,10 @@ export async function deletePasskey(ctx: ServiceContext<MailPolicy> & { actor: C
     const row = await ownPasskey(trx, audit.actor.id, id);
     await trx('passkeys').where({ id }).delete();
     await logEvent(trx, audit, { type: 'passkey.remove', event: `removed passkey "${row.name}"` });
-    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-removed', email: audit.actor.email, origin: audit, detail: `passkey "${row.name}"` });
+    await queueNotice(
+      { db: trx, policy, now: Date.now },
+      { kind: 'second-factor-removed', email: audit.actor.email, origin: audit, detail: `passkey "${row.name}"` },
+    );
   });
 }
 
@@ -299,7 +313,11 @@ export async function passkeyLogin(
   const accepted = await signInAttempt(deps, { subjects, about: subject }, async () => {
     const proof = await checkAssertion(db, rp, { response, row, pending });
     if (proof) return { ok: true, value: proof };
-    return { ok: false, error: refused(), refusal: { type: 'mfa.failure', event: 'login failed: passkey refused', email: owner?.email, about: subject, pending } };
+    return {
+      ok: false,
+      error: refused(),
+      refusal: { type: 'mfa.failure', event: 'login failed: passkey refused', email: owner?.email, about: subject, pending },
+    };
   });
   const user = owner ?? (await currentUserById(db, row!.user_id));
   if (pending) return finishPendingSignIn(deps, { pending, user, proof: { secondFactor: 'passkey', key: accepted.key }, deviceId });

@@ -54,7 +54,9 @@ async function newResetToken(trx: Knex, userId: number, now: number): Promise<st
 
 /** Remembers that the link of `token` went out by mail (queued in the same transaction). */
 async function markMailed(trx: Knex, token: string): Promise<void> {
-  await trx('password_resets').where({ token_hash: sha256(token) }).update({ mailed: true });
+  await trx('password_resets')
+    .where({ token_hash: sha256(token) })
+    .update({ mailed: true });
 }
 
 /**
@@ -92,10 +94,14 @@ async function sendResetLink(ctx: ServiceContext<MailPolicy>, email: string): Pr
     const mail = passwordReset({ email, link, minutes: RESET_TTL_MINUTES, at: now, origin: info, byAdmin: false });
     const sent = await enqueueMail({ db: trx, policy, now: Date.now }, { kind: 'password-reset', to: email, ...mail });
     if (sent) await markMailed(trx, token);
-    await logEvent(trx, audit, { type: 'password.reset_request', event: sent ? 'password reset link sent by mail' : 'password reset asked (mail is not configured)', subject: {
-      client: user.client_name,
-      user: email,
-    } });
+    await logEvent(trx, audit, {
+      type: 'password.reset_request',
+      event: sent ? 'password reset link sent by mail' : 'password reset asked (mail is not configured)',
+      subject: {
+        client: user.client_name,
+        user: email,
+      },
+    });
   });
 }
 
@@ -111,7 +117,11 @@ export async function adminPasswordReset(ctx: ServiceContext<MailPolicy> & { act
     const mail = passwordReset({ email: user.email, link, minutes: RESET_TTL_MINUTES, at: now, origin: audit, byAdmin: true });
     const sent = await enqueueMail({ db: trx, policy, now: Date.now }, { kind: 'password-reset', to: user.email, ...mail });
     if (sent) await markMailed(trx, token);
-    await logEvent(trx, audit, { type: 'password.reset_request', event: `made a password reset link for ${user.email}${sent ? ' (sent by mail)' : ''}`, subject: { client: user.client.name, user: user.email } });
+    await logEvent(trx, audit, {
+      type: 'password.reset_request',
+      event: `made a password reset link for ${user.email}${sent ? ' (sent by mail)' : ''}`,
+      subject: { client: user.client.name, user: user.email },
+    });
     return { link, sent };
   });
 }
@@ -150,7 +160,10 @@ export async function resetWithToken(
  * one wins. A reset link replaces the password only: a user with a second factor still has to give
  * it (a pending sign-in), or a stolen mailbox would be enough to take the account.
  */
-async function useReset(ctx: ServiceContext<MailPolicy & SignInPolicy>, { reset, passwordHash }: { reset: ResetRow; passwordHash: string }): Promise<SignInOutcome> {
+async function useReset(
+  ctx: ServiceContext<MailPolicy & SignInPolicy>,
+  { reset, passwordHash }: { reset: ResetRow; passwordHash: string },
+): Promise<SignInOutcome> {
   const { policy } = ctx;
   const info: Origin = { ip: ctx.ip, userAgent: ctx.userAgent };
   return ctx.db.transaction(async (trx) => {

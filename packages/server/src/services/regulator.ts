@@ -47,9 +47,7 @@ export interface Regulator extends Regulation {
 }
 
 /** What a check found: a value, or a refusal to write (in the transaction that counts it) and throw. */
-export type Checked<T> =
-  | { ok: true; value: T }
-  | { ok: false; error: Error; refuse?: (trx: Knex, banned: Counter[]) => Promise<void> };
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: Error; refuse?: (trx: Knex, banned: Counter[]) => Promise<void> };
 
 /** A reserved slot: the count it took and the window it was counted in. */
 interface Slot extends Counter {
@@ -84,7 +82,11 @@ export async function attempt<T>(regulator: Regulator, subjects: Counter[], chec
   await regulator.db.transaction(async (trx) => {
     const full = regulator.banMs === undefined ? [] : slots.filter((slot) => slot.count >= slot.limit);
     if (full.length > 0) await ban(trx, full, Date.now() + regulator.banMs!);
-    if (refuse) await refuse(trx, full.map(({ kind, subject, limit, windowMs }) => ({ kind, subject, limit, windowMs })));
+    if (refuse)
+      await refuse(
+        trx,
+        full.map(({ kind, subject, limit, windowMs }) => ({ kind, subject, limit, windowMs })),
+      );
   });
   await sweep(regulator.db, subjects);
   throw error;
@@ -108,7 +110,11 @@ export async function banRemaining(db: Knex, subjects: Pick<Counter, 'kind' | 's
  * Counts one attempt of `counter` by one atomic upsert in `db` (a transaction or not): a window
  * that has run out starts again at 1. Answers the count and the window it was counted in.
  */
-export async function count(db: Knex, counter: Pick<Counter, 'kind' | 'subject' | 'windowMs'>, now = Date.now()): Promise<{ count: number; windowStart: number }> {
+export async function count(
+  db: Knex,
+  counter: Pick<Counter, 'kind' | 'subject' | 'windowMs'>,
+  now = Date.now(),
+): Promise<{ count: number; windowStart: number }> {
   const expired = now - counter.windowMs;
   // Every SET expression reads the old row.
   const [row] = (await db('login_attempts')
@@ -188,7 +194,11 @@ export async function forget(db: Knex, subjects: Pick<Counter, 'kind' | 'subject
 export async function sweep(db: Knex, counters: Pick<Counter, 'kind' | 'windowMs'>[]): Promise<void> {
   const now = Date.now();
   const windows = new Map(counters.map(({ kind, windowMs }) => [kind, windowMs]));
-  for (const [kind, windowMs] of windows) await db('login_attempts').where({ kind }).andWhere('window_start', '<=', now - windowMs).delete();
+  for (const [kind, windowMs] of windows)
+    await db('login_attempts')
+      .where({ kind })
+      .andWhere('window_start', '<=', now - windowMs)
+      .delete();
   await db('login_bans').where('until', '<=', now).delete();
 }
 
@@ -207,7 +217,10 @@ export async function takeSlot(db: Knex, counter: Counter, now = Date.now()): Pr
     .onConflict(['kind', 'subject'])
     .ignore();
   for (const subject of slots) {
-    const taken = await db('login_attempts').where({ kind, subject }).andWhere('window_start', '<=', now - windowMs).update({ window_start: now, attempts: 1 });
+    const taken = await db('login_attempts')
+      .where({ kind, subject })
+      .andWhere('window_start', '<=', now - windowMs)
+      .update({ window_start: now, attempts: 1 });
     if (taken === 1) return true;
   }
   return false;

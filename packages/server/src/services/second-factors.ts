@@ -33,7 +33,10 @@ export async function startTotpEnrolment(db: Knex, secrets: SecretBox, user: Cur
   if (existing?.confirmed_at) throw new ApiError('conflict', 'an authenticator app is already set up');
   const secret = newTotpSecret();
   const sealed = secrets.encrypt(secret, purposeOf(user.id));
-  await db('user_totp').insert({ user_id: user.id, secret_sealed: sealed, created_at: Date.now(), confirmed_at: null, last_step: 0 }).onConflict('user_id').merge();
+  await db('user_totp')
+    .insert({ user_id: user.id, secret_sealed: sealed, created_at: Date.now(), confirmed_at: null, last_step: 0 })
+    .onConflict('user_id')
+    .merge();
   return { secret, uri: totpUri(secret, user.email) };
 }
 
@@ -65,7 +68,11 @@ export async function confirmTotp(ctx: ServiceContext<MailPolicy> & { actor: Cur
  * must be later than the last accepted one) or an unused recovery code (used up). Answers which
  * factor it was, or undefined.
  */
-export async function useSecondFactorCode(db: Knex, secrets: SecretBox, { userId, code, now }: { userId: number; code: string; now: number }): Promise<'totp' | 'recovery' | undefined> {
+export async function useSecondFactorCode(
+  db: Knex,
+  secrets: SecretBox,
+  { userId, code, now }: { userId: number; code: string; now: number },
+): Promise<'totp' | 'recovery' | undefined> {
   const trimmed = code.replace(/\s+/g, '');
   if (/^\d{6}$/.test(trimmed)) {
     const row = await db('user_totp').where({ user_id: userId }).whereNotNull('confirmed_at').first('secret_sealed');
@@ -78,7 +85,10 @@ export async function useSecondFactorCode(db: Knex, secrets: SecretBox, { userId
   }
   const normalized = normalizeRecoveryCode(trimmed);
   if (normalized.length !== 10) return undefined;
-  const used = await db('recovery_codes').where({ user_id: userId, code_hash: sha256(normalized) }).whereNull('used_at').update({ used_at: now });
+  const used = await db('recovery_codes')
+    .where({ user_id: userId, code_hash: sha256(normalized) })
+    .whereNull('used_at')
+    .update({ used_at: now });
   return used > 0 ? 'recovery' : undefined;
 }
 
@@ -104,9 +114,17 @@ export async function resetSecondFactors(ctx: ServiceContext<MailPolicy>, user: 
   await ctx.db.transaction(async (trx) => {
     const removed = await removeSecondFactors(trx, user.id);
     const ended = await endSessionsOfUser(trx, user.id);
-    await logEvent(trx, audit, { type: 'mfa.reset', event: `reset two-factor of ${user.email} (${ended} sessions ended)`, subject: { client: user.client.name, user: user.email } });
+    await logEvent(trx, audit, {
+      type: 'mfa.reset',
+      event: `reset two-factor of ${user.email} (${ended} sessions ended)`,
+      subject: { client: user.client.name, user: user.email },
+    });
     // From the admin's address (the audit's origin).
-    if (removed.length > 0) await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-removed', email: user.email, origin: audit, detail: `${removed.join(' and ')}, by an administrator` });
+    if (removed.length > 0)
+      await queueNotice(
+        { db: trx, policy, now: Date.now },
+        { kind: 'second-factor-removed', email: user.email, origin: audit, detail: `${removed.join(' and ')}, by an administrator` },
+      );
   });
 }
 

@@ -101,7 +101,9 @@ export function keyFileFor(databaseUrl: string): string | undefined {
 export function openSecretBox(config: Pick<Config, 'secretKey' | 'databaseUrl'>, logger: Logger): SecretBox {
   if (config.secretKey) return new SecretBox(config.secretKey);
   if (!config.databaseUrl.startsWith('sqlite:')) {
-    logger.warn('SECRET_KEY is not set: on PostgreSQL every instance must share one key, so the calls that need it (authenticator apps, the OpenID provider) answer 503 until SECRET_KEY is set (docs/configuration.md)');
+    logger.warn(
+      'SECRET_KEY is not set: on PostgreSQL every instance must share one key, so the calls that need it (authenticator apps, the OpenID provider) answer 503 until SECRET_KEY is set (docs/configuration.md)',
+    );
     return new SecretBox(undefined);
   }
   const file = keyFileFor(config.databaseUrl);
@@ -119,7 +121,9 @@ function readOrCreateKeyFile(file: string, logger: Logger): Buffer {
   fs.writeFileSync(temporary, `${randomBytes(SECRET_KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   try {
     fs.linkSync(temporary, file);
-    logger.info(`SECRET_KEY is not set: created the key file ${file} (mode 0600) that encrypts secrets in the database; back it up with the database, or set SECRET_KEY to its content`);
+    logger.info(
+      `SECRET_KEY is not set: created the key file ${file} (mode 0600) that encrypts secrets in the database; back it up with the database, or set SECRET_KEY to its content`,
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     logger.info(`SECRET_KEY is not set: using the key file ${file}`);

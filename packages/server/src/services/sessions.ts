@@ -36,7 +36,11 @@ export type ClientInfo = Origin;
 
 // Read on every API call: compiled once, and remembered until the database changes.
 const API_KEY_BY_HASH = preparedSelect((db, keyHash: string) =>
-  usersQuery(db).join('api_keys', 'api_keys.user_id', 'users.id').where('api_keys.key_hash', keyHash).select('api_keys.id as key_id', 'api_keys.last_used_at', 'api_keys.expires_at').limit(1, LITERAL),
+  usersQuery(db)
+    .join('api_keys', 'api_keys.user_id', 'users.id')
+    .where('api_keys.key_hash', keyHash)
+    .select('api_keys.id as key_id', 'api_keys.last_used_at', 'api_keys.expires_at')
+    .limit(1, LITERAL),
 );
 const SESSION_BY_HASH = preparedSelect((db, tokenHash: string) =>
   usersQuery(db)
@@ -58,7 +62,11 @@ const SESSION_BY_HASH = preparedSelect((db, tokenHash: string) =>
  * Whether a session still holds at `now`: before the end of its lifetime (SESSION_TTL_DAYS, fixed at
  * sign-in) and used within SESSION_IDLE_DAYS. The one rule, also for grants of the OpenID provider.
  */
-export function sessionStillValid(session: { expires_at: number | string; last_seen_at: number | string }, policy: Pick<SessionPolicy, 'sessionIdleDays'>, now: number): boolean {
+export function sessionStillValid(
+  session: { expires_at: number | string; last_seen_at: number | string },
+  policy: Pick<SessionPolicy, 'sessionIdleDays'>,
+  now: number,
+): boolean {
   return Number(session.expires_at) > now && Number(session.last_seen_at) + policy.sessionIdleDays * DAY_MS > now;
 }
 
@@ -67,9 +75,14 @@ export async function principalFromToken(db: Knex, token: string, policy: Sessio
   if (token.length === 0 || token.length > 512) return null;
   const now = Date.now();
   if (isApiKey(token)) {
-    const [row] = await readPrepared<UserRow & { key_id: number; last_used_at: number | null; expires_at: number | null }, [string]>(db, API_KEY_BY_HASH, [sha256(token)], {
-      remember: true,
-    });
+    const [row] = await readPrepared<UserRow & { key_id: number; last_used_at: number | null; expires_at: number | null }, [string]>(
+      db,
+      API_KEY_BY_HASH,
+      [sha256(token)],
+      {
+        remember: true,
+      },
+    );
     // An expired key stands for nobody; it stays listed until deleted (docs/security.md).
     if (!row || (row.expires_at !== null && Number(row.expires_at) <= now)) return null;
     if (row.last_used_at === null || now - Number(row.last_used_at) > TOUCH_INTERVAL_MS) {
@@ -78,14 +91,17 @@ export async function principalFromToken(db: Knex, token: string, policy: Sessio
     return { user: toCurrentUser(row), via: 'apikey', apiKeyId: row.key_id, restricted: false };
   }
   const [row] = await readPrepared<
-    UserRow & { session_id: number; last_seen_at: number; expires_at: number; restricted: boolean | number; session_created_at: number; signed_in_at: number | null; amr: string },
+    UserRow & {
+      session_id: number;
+      last_seen_at: number;
+      expires_at: number;
+      restricted: boolean | number;
+      session_created_at: number;
+      signed_in_at: number | null;
+      amr: string;
+    },
     [string]
-  >(
-    db,
-    SESSION_BY_HASH,
-    [sha256(token)],
-    { remember: true },
-  );
+  >(db, SESSION_BY_HASH, [sha256(token)], { remember: true });
   if (!row) return null;
   const lastSeen = Number(row.last_seen_at);
   if (!sessionStillValid(row, policy, now)) {
@@ -120,7 +136,11 @@ export interface SessionInfo {
 
 /** A user's sessions, newest first, the caller's own marked. */
 export async function listSessionsOfUser(db: Knex, userId: number, currentId: number | undefined): Promise<SessionInfo[]> {
-  const rows = await db('sessions').where({ user_id: userId }).andWhere('expires_at', '>', Date.now()).orderBy('id', 'desc').select('id', 'created_at', 'last_seen_at', 'ip', 'user_agent');
+  const rows = await db('sessions')
+    .where({ user_id: userId })
+    .andWhere('expires_at', '>', Date.now())
+    .orderBy('id', 'desc')
+    .select('id', 'created_at', 'last_seen_at', 'ip', 'user_agent');
   return rows.map((row) => ({
     id: row.id,
     current: row.id === currentId,

@@ -19,7 +19,10 @@ import { failPendingSignIn, type PendingRow } from './sign-in.js';
  * before (services/login-devices.ts): an attacker banning the email does not lock the owner out.
  * Without an account (an unknown passkey) only the address.
  */
-export async function attemptSubjects(db: Knex, { ip, email, deviceId }: { ip: string; email: string | undefined; deviceId: string | undefined }): Promise<Subject[]> {
+export async function attemptSubjects(
+  db: Knex,
+  { ip, email, deviceId }: { ip: string; email: string | undefined; deviceId: string | undefined },
+): Promise<Subject[]> {
   if (email === undefined) return [addressSubject(ip)];
   const device = await knownDevice(db, email, deviceId);
   return [device ? deviceSubject(device) : emailSubject(email), addressSubject(ip)];
@@ -57,7 +60,8 @@ export function signInRegulator(db: Knex, policy: BruteForcePolicy, blocked?: { 
     counts: 'failures',
     banMs: policy.loginBanMinutes * MINUTE_MS,
     tooMany: tooManyAttempts,
-    blocked: blocked && (() => logRepeated(db, blocked.audit, { type: 'login.blocked', event: 'login blocked: too many failed logins', subject: blocked.about })),
+    blocked:
+      blocked && (() => logRepeated(db, blocked.audit, { type: 'login.blocked', event: 'login blocked: too many failed logins', subject: blocked.about })),
   };
 }
 
@@ -88,7 +92,10 @@ export async function signInAttempt<T>(
         if (refusal.pending) await failPendingSignIn(trx, refusal.pending);
         await logEvent(trx, { actor: null, ...info }, { type: refusal.type, event: refusal.event, subject: refusal.about });
         if (refusal.email && banned.some((each) => each.kind === 'email')) {
-          await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'account-locked', email: refusal.email, origin: info, detail: `${policy.loginBanMinutes} minutes` });
+          await queueNotice(
+            { db: trx, policy, now: Date.now },
+            { kind: 'account-locked', email: refusal.email, origin: info, detail: `${policy.loginBanMinutes} minutes` },
+          );
         }
       },
     };

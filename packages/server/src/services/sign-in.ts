@@ -121,9 +121,11 @@ const FIRST_FACTORS = new Set(['pwd', 'fed', 'hwk', 'swk']);
  */
 export function amrOf(method: SignInMethod, proof: SignInProof = {}): string {
   const first =
-    method === 'passkey' ? (proof.key ?? 'swk')
-    : method === 'step-up' ? (proof.previousAmr ?? []).filter((value) => FIRST_FACTORS.has(value)).join(' ')
-    : FIRST_FACTOR_AMR[method];
+    method === 'passkey'
+      ? (proof.key ?? 'swk')
+      : method === 'step-up'
+        ? (proof.previousAmr ?? []).filter((value) => FIRST_FACTORS.has(value)).join(' ')
+        : FIRST_FACTOR_AMR[method];
   const second = proof.secondFactor === 'passkey' ? (proof.key ?? 'swk') : proof.secondFactor ? 'otp' : undefined;
   const amr = [first, second, (second || method === 'passkey') && 'mfa'].filter((value): value is string => Boolean(value));
   return [...new Set(amr)].join(' ');
@@ -257,7 +259,10 @@ export interface PendingRow {
 export async function openPendingSignIn(db: Knex, token: string): Promise<PendingRow> {
   const row: PendingRow | undefined =
     token.length > 0 && token.length <= 200
-      ? await db('pending_sign_ins').where({ token_hash: sha256(token) }).andWhere('expires_at', '>', Date.now()).first('id', 'user_id', 'method', 'failures', 'session_id')
+      ? await db('pending_sign_ins')
+          .where({ token_hash: sha256(token) })
+          .andWhere('expires_at', '>', Date.now())
+          .first('id', 'user_id', 'method', 'failures', 'session_id')
       : undefined;
   if (!row || row.failures >= PENDING_SIGN_IN_MAX_FAILURES) throw new ApiError('unauthenticated', 'the sign-in has expired; log in again');
   return row;
@@ -296,7 +301,12 @@ export async function finishPendingSignIn(
     user,
     proof,
     deviceId,
-  }: { pending: PendingRow; user: CurrentUser; proof: Omit<SignInProof, 'secondFactor'> & { secondFactor: SecondFactorUsed | SecondFactorUse }; deviceId: string | undefined },
+  }: {
+    pending: PendingRow;
+    user: CurrentUser;
+    proof: Omit<SignInProof, 'secondFactor'> & { secondFactor: SecondFactorUsed | SecondFactorUse };
+    deviceId: string | undefined;
+  },
 ): Promise<SignedIn & { deviceId: string }> {
   const { db, policy } = ctx;
   const signedIn = await db.transaction(async (trx) => {
@@ -304,7 +314,11 @@ export async function finishPendingSignIn(
     if (taken === 0) throw new ApiError('unauthenticated', 'the sign-in has expired; log in again');
     const factor = typeof proof.secondFactor === 'function' ? await proof.secondFactor(trx) : proof.secondFactor;
     if (!factor) throw new WrongSecondFactor();
-    return completeSignIn(withDb(ctx, trx), { user, method: pending.method, proof: { ...proof, secondFactor: factor, confirms: pending.session_id ?? undefined } });
+    return completeSignIn(withDb(ctx, trx), {
+      user,
+      method: pending.method,
+      proof: { ...proof, secondFactor: factor, confirms: pending.session_id ?? undefined },
+    });
   });
   return { ...signedIn, deviceId: await rememberDevice(db, { userId: user.id, oldId: deviceId, ttlDays: policy.sessionTtlDays }) };
 }

@@ -85,6 +85,10 @@ export async function endUserSessions(db: Knex, audit: Audit, id: number): Promi
   await db.transaction(async (trx) => {
     const user = await getUser(trx, id);
     const ended = await trx('sessions').where({ user_id: id }).delete();
-    await logEvent(trx, audit, { type: 'session.end_all', event: `ended ${ended} sessions of ${user.email}`, subject: { client: user.client.name, user: user.email } });
+    await logEvent(trx, audit, {
+      type: 'session.end_all',
+      event: `ended ${ended} sessions of ${user.email}`,
+      subject: { client: user.client.name, user: user.email },
+    });
   });
 }

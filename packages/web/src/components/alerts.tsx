@@ -38,7 +38,10 @@ export function AlertProvider({ children }: { children: ReactNode }) {
     (variant: AlertVariant, message: string) => {
       const id = nextId.current++;
       setAlerts((current) => [...current, { id, variant, message }]);
-      timers.current.set(id, setTimeout(() => dismiss(id), ALERT_SECONDS * 1000));
+      timers.current.set(
+        id,
+        setTimeout(() => dismiss(id), ALERT_SECONDS * 1000),
+      );
     },
     [dismiss],
   );

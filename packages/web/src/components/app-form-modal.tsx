@@ -103,7 +103,13 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
         ))}
       </datalist>
       <div className="form-check mb-3">
-        <input className="form-check-input" type="checkbox" id="app-requestable" checked={requestable} onChange={(event) => setRequestable(event.target.checked)} />
+        <input
+          className="form-check-input"
+          type="checkbox"
+          id="app-requestable"
+          checked={requestable}
+          onChange={(event) => setRequestable(event.target.checked)}
+        />
         <label className="form-check-label" htmlFor="app-requestable">
           Requestable <span className="text-secondary small">(users may ask for access)</span>
         </label>

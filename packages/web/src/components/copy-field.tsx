@@ -18,7 +18,15 @@ export function CopyField({ value, label }: { value: string; label: string }) {
 
   return (
     <div className="input-group">
-      <input ref={input} type="text" className="form-control font-monospace" aria-label={label} value={value} readOnly onFocus={(event) => event.target.select()} />
+      <input
+        ref={input}
+        type="text"
+        className="form-control font-monospace"
+        aria-label={label}
+        value={value}
+        readOnly
+        onFocus={(event) => event.target.select()}
+      />
       <button type="button" className="btn btn-outline-primary" onClick={() => void copy()}>
         {copied ? 'Copied' : 'Copy'}
       </button>

@@ -15,7 +15,15 @@ export function expiryOf(choice: ExpiryChoiceValue, now = Date.now()): string | 
   return Number.isFinite(end.getTime()) ? end.toISOString() : null;
 }
 
-export function ExpiryChoice({ value, onChange, label = 'Expiry' }: { value: ExpiryChoiceValue; onChange: (value: ExpiryChoiceValue) => void; label?: string }) {
+export function ExpiryChoice({
+  value,
+  onChange,
+  label = 'Expiry',
+}: {
+  value: ExpiryChoiceValue;
+  onChange: (value: ExpiryChoiceValue) => void;
+  label?: string;
+}) {
   const id = useId();
   const selected = value.kind === 'none' ? 'none' : value.kind === 'days' ? String(value.days) : 'date';
   return (

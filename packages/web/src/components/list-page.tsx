@@ -20,7 +20,12 @@ export function HeadingBar({ title, action, level = 1 }: { title: string; action
   return (
     <div className="d-flex align-items-center mb-2">
       <Heading className={`${level === 1 ? 'h3' : 'h5'} me-auto mb-0`}>{title}</Heading>
-      <button type="button" className={`btn ${action.outline ? 'btn-outline-primary' : 'btn-primary'} btn-sm`} onClick={action.onClick} disabled={action.disabled}>
+      <button
+        type="button"
+        className={`btn ${action.outline ? 'btn-outline-primary' : 'btn-primary'} btn-sm`}
+        onClick={action.onClick}
+        disabled={action.disabled}
+      >
         {action.label}
       </button>
     </div>

@@ -31,7 +31,10 @@ export function OidcSection({ appId, appName }: { appId: number; appName: string
   const [secret, setSecret] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  const enable = async (input: { redirect_uris: string[]; post_logout_redirect_uris: string[]; public: boolean; id_token_signed_response_alg: OidcSigningAlg }, what: string) => {
+  const enable = async (
+    input: { redirect_uris: string[]; post_logout_redirect_uris: string[]; public: boolean; id_token_signed_response_alg: OidcSigningAlg },
+    what: string,
+  ) => {
     setBusy(true);
     try {
       const created: OidcClientCreated = await api.apps.oidc.enable(appId, input);
@@ -159,7 +162,14 @@ function EnableForm({
         <label htmlFor="oidc-redirects" className="form-label">
           Redirect URIs (one a line)
         </label>
-        <textarea id="oidc-redirects" className="form-control font-monospace" rows={2} value={redirects} onChange={(event) => setRedirects(event.target.value)} placeholder="https://app.example.com/callback" />
+        <textarea
+          id="oidc-redirects"
+          className="form-control font-monospace"
+          rows={2}
+          value={redirects}
+          onChange={(event) => setRedirects(event.target.value)}
+          placeholder="https://app.example.com/callback"
+        />
       </div>
       <div className="mb-2">
         <label htmlFor="oidc-logouts" className="form-label">

@@ -5,7 +5,15 @@ import { api } from '../api';
 import { FormFooter, Modal } from './modal';
 import { useAction } from './use-action';
 
-export function RequestDialog({ app, onClose, onRequested }: { app: Pick<RequestableApp, 'id' | 'name'>; onClose: () => void; onRequested: () => Promise<void> }) {
+export function RequestDialog({
+  app,
+  onClose,
+  onRequested,
+}: {
+  app: Pick<RequestableApp, 'id' | 'name'>;
+  onClose: () => void;
+  onRequested: () => Promise<void>;
+}) {
   const run = useAction();
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
@@ -21,7 +29,12 @@ export function RequestDialog({ app, onClose, onRequested }: { app: Pick<Request
     setBusy(false);
   };
   return (
-    <Modal title={`Request access to ${app.name}`} onClose={onClose} onSubmit={() => void send()} footer={<FormFooter onCancel={onClose} disabled={busy} submitLabel="Send request" />}>
+    <Modal
+      title={`Request access to ${app.name}`}
+      onClose={onClose}
+      onSubmit={() => void send()}
+      footer={<FormFooter onCancel={onClose} disabled={busy} submitLabel="Send request" />}
+    >
       <label className="form-label" htmlFor="request-reason">
         Why do you need it?
       </label>

@@ -31,13 +31,27 @@ export function SetPassword({ onSubmit, title = 'Set your initial password' }: {
         <label className="form-label" htmlFor="register-password">
           Password
         </label>
-        <input id="register-password" type="password" className="form-control" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+        <input
+          id="register-password"
+          type="password"
+          className="form-control"
+          autoComplete="new-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
       </div>
       <div className="mb-3">
         <label className="form-label" htmlFor="register-repeat">
           Repeat Password
         </label>
-        <input id="register-repeat" type="password" className="form-control" autoComplete="new-password" value={repeated} onChange={(event) => setRepeated(event.target.value)} />
+        <input
+          id="register-repeat"
+          type="password"
+          className="form-control"
+          autoComplete="new-password"
+          value={repeated}
+          onChange={(event) => setRepeated(event.target.value)}
+        />
       </div>
       <button type="submit" className="btn btn-primary w-100" disabled={busy}>
         Save Password

@@ -21,7 +21,10 @@ import { useOpenRequests } from '../open-requests';
 type Deciding = { kind: 'approve' | 'deny'; request: AccessRequest };
 
 export function AccessRequests() {
-  const requests = useLoad(() => api.accessRequests.list(), (error) => logFailure('load access requests', error));
+  const requests = useLoad(
+    () => api.accessRequests.list(),
+    (error) => logFailure('load access requests', error),
+  );
   const openCount = useOpenRequests();
   const [deciding, setDeciding] = useState<Deciding | null>(null);
   const open = (requests.data ?? []).filter((request) => request.status === 'open');
@@ -64,10 +67,20 @@ export function AccessRequests() {
             </td>
             <td>
               <div className="d-flex flex-wrap justify-content-end gap-2">
-                <button type="button" className="btn btn-success btn-sm" aria-label={`Approve ${request.user.email} for ${request.app.name}`} onClick={() => setDeciding({ kind: 'approve', request })}>
+                <button
+                  type="button"
+                  className="btn btn-success btn-sm"
+                  aria-label={`Approve ${request.user.email} for ${request.app.name}`}
+                  onClick={() => setDeciding({ kind: 'approve', request })}
+                >
                   Approve
                 </button>
-                <button type="button" className="btn btn-outline-danger btn-sm" aria-label={`Deny ${request.user.email} for ${request.app.name}`} onClick={() => setDeciding({ kind: 'deny', request })}>
+                <button
+                  type="button"
+                  className="btn btn-outline-danger btn-sm"
+                  aria-label={`Deny ${request.user.email} for ${request.app.name}`}
+                  onClick={() => setDeciding({ kind: 'deny', request })}
+                >
                   Deny
                 </button>
               </div>
@@ -139,7 +152,12 @@ function ApproveDialog({ request, onClose, onDone }: DecisionProps) {
     setBusy(false);
   };
   return (
-    <Modal title="Approve access" onClose={onClose} onSubmit={() => void approve()} footer={<FormFooter onCancel={onClose} disabled={busy} submitLabel="Approve" />}>
+    <Modal
+      title="Approve access"
+      onClose={onClose}
+      onSubmit={() => void approve()}
+      footer={<FormFooter onCancel={onClose} disabled={busy} submitLabel="Approve" />}
+    >
       <p>
         Grant <strong>{request.app.name}</strong> to <strong className="text-break">{request.user.email}</strong>.
       </p>

@@ -28,9 +28,16 @@ export function AccessTokens() {
   const [filter, setFilter] = useState('');
   const [sort, onSort] = useSort({ key: 'lastUsed', direction: 'desc' });
   const [newKey, setNewKey] = useState<string | null>(null);
-  const tokens = useLoad(() => api.accessTokens.list(), (error) => logFailure('load access tokens', error));
+  const tokens = useLoad(
+    () => api.accessTokens.list(),
+    (error) => logFailure('load access tokens', error),
+  );
 
-  const rows = sortRows(filterRows(tokens.data ?? [], filter, (token) => [token.token, token.name ?? '']), (token) => token.lastUsedTimestamp, sort.direction);
+  const rows = sortRows(
+    filterRows(tokens.data ?? [], filter, (token) => [token.token, token.name ?? '']),
+    (token) => token.lastUsedTimestamp,
+    sort.direction,
+  );
 
   const remove = (token: AccessToken) =>
     run({

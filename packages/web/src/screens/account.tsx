@@ -94,19 +94,43 @@ function ChangePassword() {
           <label className="form-label" htmlFor="current-password">
             Current password
           </label>
-          <input id="current-password" type="password" className="form-control" autoComplete="current-password" required value={current} onChange={(event) => setCurrent(event.target.value)} />
+          <input
+            id="current-password"
+            type="password"
+            className="form-control"
+            autoComplete="current-password"
+            required
+            value={current}
+            onChange={(event) => setCurrent(event.target.value)}
+          />
         </div>
         <div className="mb-3">
           <label className="form-label" htmlFor="new-password">
             New password
           </label>
-          <input id="new-password" type="password" className="form-control" autoComplete="new-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+          <input
+            id="new-password"
+            type="password"
+            className="form-control"
+            autoComplete="new-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
         </div>
         <div className="mb-3">
           <label className="form-label" htmlFor="repeat-password">
             Repeat new password
           </label>
-          <input id="repeat-password" type="password" className="form-control" autoComplete="new-password" required value={repeated} onChange={(event) => setRepeated(event.target.value)} />
+          <input
+            id="repeat-password"
+            type="password"
+            className="form-control"
+            autoComplete="new-password"
+            required
+            value={repeated}
+            onChange={(event) => setRepeated(event.target.value)}
+          />
         </div>
         <button type="submit" className="btn btn-primary" disabled={busy}>
           Change password
@@ -182,7 +206,16 @@ function AuthenticatorApp() {
             <label className="form-label" htmlFor="totp-code">
               Code
             </label>
-            <input id="totp-code" type="text" className="form-control font-monospace" inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(event) => setCode(event.target.value)} />
+            <input
+              id="totp-code"
+              type="text"
+              className="form-control font-monospace"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              required
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+            />
           </div>
           <div className="d-flex gap-2">
             <button type="submit" className="btn btn-primary" disabled={busy}>
@@ -261,7 +294,10 @@ function Passkeys() {
   const alerts = useAlerts();
   const run = useAction();
   const problem = passkeysUnavailable();
-  const list = useLoad(() => api.account.passkeys.list(), (error) => logFailure('load passkeys', error));
+  const list = useLoad(
+    () => api.account.passkeys.list(),
+    (error) => logFailure('load passkeys', error),
+  );
   const [busy, setBusy] = useState(false);
 
   const add = async () => {
@@ -352,7 +388,14 @@ function PasskeyRow({ passkey, onChanged, onDelete }: { passkey: Passkey; onChan
       <td>
         {editing ? (
           <form className="d-flex gap-2" onSubmit={(event) => void save(event)}>
-            <input className="form-control form-control-sm" aria-label="Passkey name" required maxLength={100} value={name} onChange={(event) => setName(event.target.value)} />
+            <input
+              className="form-control form-control-sm"
+              aria-label="Passkey name"
+              required
+              maxLength={100}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+            />
             <button type="submit" className="btn btn-sm btn-primary">
               Save
             </button>
@@ -377,7 +420,10 @@ function PasskeyRow({ passkey, onChanged, onDelete }: { passkey: Passkey; onChan
 
 function Sessions() {
   const run = useAction();
-  const list = useLoad(() => api.account.sessions.list(), (error) => logFailure('load sessions', error));
+  const list = useLoad(
+    () => api.account.sessions.list(),
+    (error) => logFailure('load sessions', error),
+  );
   const others = (list.data ?? []).filter((session) => !session.current).length;
 
   return (

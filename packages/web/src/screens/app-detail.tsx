@@ -19,8 +19,16 @@ export function AppDetail() {
   const alerts = useAlerts();
   const run = useAction();
   const [sort, onSort] = useSort({ key: 'email', direction: 'asc' });
-  const app = useLoad(() => api.apps.get(id), (error) => logFailure('load app', error), id);
-  const users = useLoad(() => api.apps.users(id), (error) => logFailure('load app users', error), id);
+  const app = useLoad(
+    () => api.apps.get(id),
+    (error) => logFailure('load app', error),
+    id,
+  );
+  const users = useLoad(
+    () => api.apps.users(id),
+    (error) => logFailure('load app users', error),
+    id,
+  );
 
   const rows = sortRows(users.data ?? [], (user) => user.email, sort.direction);
 

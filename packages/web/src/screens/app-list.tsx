@@ -32,8 +32,14 @@ export function AppList() {
   const [form, setForm] = useState<AppFormMode | null>(null);
   const [query, setQuery] = useState('');
   const search = useRef<HTMLInputElement>(null);
-  const apps = useLoad(() => api.apps.list(), () => alerts.danger('failed to fetch all apps'));
-  const requestable = useLoad(() => api.users.requestable(), (error) => logFailure('load requestable apps', error));
+  const apps = useLoad(
+    () => api.apps.list(),
+    () => alerts.danger('failed to fetch all apps'),
+  );
+  const requestable = useLoad(
+    () => api.users.requestable(),
+    (error) => logFailure('load requestable apps', error),
+  );
 
   // docs/product.md §1: a user with exactly one app goes straight to it. Admins stay, so that the
   // portal's own management screens remain reachable after they create the first app.
@@ -57,8 +63,7 @@ export function AppList() {
   const groups = groupApps(found).map((group) => ({ ...group, apps: sortRows(group.apps, (app) => app.name, sort.direction) }));
   const columnCount = user.admin ? 3 : 2;
 
-  const remove = (app: ListedApp) =>
-    run({ call: () => api.apps.delete(app.id), danger: 'failed to delete app', what: 'delete app', onSuccess: apps.reload });
+  const remove = (app: ListedApp) => run({ call: () => api.apps.delete(app.id), danger: 'failed to delete app', what: 'delete app', onSuccess: apps.reload });
 
   const toggleFavourite = (app: ListedApp) =>
     run({

@@ -9,8 +9,16 @@ import { paths } from '../paths';
 
 export function ClientDetail() {
   const id = Number(useParams().id);
-  const client = useLoad(() => api.clients.get(id), (error) => logFailure('load client', error), id);
-  const users = useLoad(async () => sortRows(await api.clients.users(id), (user) => user.email, 'asc'), (error) => logFailure('load client users', error), id);
+  const client = useLoad(
+    () => api.clients.get(id),
+    (error) => logFailure('load client', error),
+    id,
+  );
+  const users = useLoad(
+    async () => sortRows(await api.clients.users(id), (user) => user.email, 'asc'),
+    (error) => logFailure('load client users', error),
+    id,
+  );
 
   return (
     <>

@@ -20,9 +20,16 @@ export function Clients() {
   const [filter, setFilter] = useState('');
   const [sort, onSort] = useSort({ key: 'name', direction: 'asc' });
   const [creating, setCreating] = useState(false);
-  const clients = useLoad(async () => (await api.clients.list()).sort(byName), (error) => logFailure('load clients', error));
+  const clients = useLoad(
+    async () => (await api.clients.list()).sort(byName),
+    (error) => logFailure('load clients', error),
+  );
 
-  const rows = sortRows(filterRows(clients.data ?? [], filter, (client) => [client.name]), (client) => client.name, sort.direction);
+  const rows = sortRows(
+    filterRows(clients.data ?? [], filter, (client) => [client.name]),
+    (client) => client.name,
+    sort.direction,
+  );
 
   const remove = (client: Client) =>
     run({
@@ -90,12 +97,7 @@ function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated
   };
 
   return (
-    <Modal
-      title="New Client"
-      onClose={onClose}
-      onSubmit={() => void save()}
-      footer={<FormFooter onCancel={onClose} disabled={busy} />}
-    >
+    <Modal title="New Client" onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy} />}>
       <label className="visually-hidden" htmlFor="client-name">
         Client name
       </label>

@@ -13,8 +13,14 @@ import { paths } from '../paths';
 
 export function Denied() {
   const name = useParams().app ?? '';
-  const requestable = useLoad(() => api.users.requestable(), (error) => logFailure('load requestable apps', error));
-  const requests = useLoad(() => api.accessRequests.list(), (error) => logFailure('load access requests', error));
+  const requestable = useLoad(
+    () => api.users.requestable(),
+    (error) => logFailure('load requestable apps', error),
+  );
+  const requests = useLoad(
+    () => api.accessRequests.list(),
+    (error) => logFailure('load access requests', error),
+  );
   const [asking, setAsking] = useState(false);
   const app = requestable.data?.find((candidate) => candidate.name === name);
   const pending = requests.data?.some((request) => request.app.name === name && request.status === 'open');

@@ -25,7 +25,10 @@ export function Invites() {
   const [sort, onSort] = useSort<Column>({ key: 'sent', direction: 'desc' });
   const [creating, setCreating] = useState(false);
   const [link, setLink] = useState<{ link: string; sentTo?: string } | null>(null);
-  const invites = useLoad(() => api.invites.list(), () => alerts.danger('failed to load registration tokens'));
+  const invites = useLoad(
+    () => api.invites.list(),
+    () => alerts.danger('failed to load registration tokens'),
+  );
 
   const rows = sortRows(
     filterRows(invites.data ?? [], filter, (invite) => [invite.email, invite.client?.name]),
@@ -137,17 +140,20 @@ function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated
   };
 
   return (
-    <Modal
-      title="New Invite"
-      onClose={onClose}
-      onSubmit={() => void save()}
-      footer={<FormFooter onCancel={onClose} disabled={busy} />}
-    >
+    <Modal title="New Invite" onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy} />}>
       <div className="mb-3">
         <label className="form-label" htmlFor="invite-email">
           Email
         </label>
-        <input id="invite-email" type="text" className="form-control" placeholder="Email" value={email} autoFocus onChange={(event) => setEmail(event.target.value)} />
+        <input
+          id="invite-email"
+          type="text"
+          className="form-control"
+          placeholder="Email"
+          value={email}
+          autoFocus
+          onChange={(event) => setEmail(event.target.value)}
+        />
       </div>
       <div className="mb-3">
         <label className="form-label" htmlFor="invite-client">

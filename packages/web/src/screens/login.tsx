@@ -31,7 +31,10 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
   const navigate = useNavigate();
   const session = useSession();
   const alerts = useAlerts();
-  const options = useLoad(() => api.auth.options(), (error) => logFailure('load login options', error));
+  const options = useLoad(
+    () => api.auth.options(),
+    (error) => logFailure('load login options', error),
+  );
   const [challenge, setChallenge] = useState<MfaChallenge['mfa'] | null>(null);
 
   const finish = async (signIn: () => Promise<PasswordAnswer>, registering = false) => {
@@ -81,11 +84,7 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
       <Centered>
         <div className="card shadow-sm">
           <div className="card-body p-4">
-            <TwoFactor
-              methods={challenge.methods}
-              onCode={(code) => verify(code)}
-              onPasskey={() => withPasskey(challenge.token)}
-            />
+            <TwoFactor methods={challenge.methods} onCode={(code) => verify(code)} onPasskey={() => withPasskey(challenge.token)} />
           </div>
         </div>
       </Centered>
@@ -223,7 +222,15 @@ function PasswordLogin({ onSubmit, confirm }: PasswordLoginProps) {
         <label className="form-label" htmlFor="login-password">
           Password
         </label>
-        <input id="login-password" type="password" className="form-control" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+        <input
+          id="login-password"
+          type="password"
+          className="form-control"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
       </div>
       <button type="submit" className={confirm && !confirm.heading ? 'btn btn-outline-primary w-100' : 'btn btn-primary w-100'} disabled={busy}>
         {confirm ? 'Confirm' : 'Login'}
@@ -284,12 +291,26 @@ function TwoFactor({ methods, onCode, onPasskey }: TwoFactorProps) {
           </button>
         )}
         {methods.includes('recovery') && !recovery && (
-          <button type="button" className="btn btn-link" onClick={() => { setRecovery(true); setCode(''); }}>
+          <button
+            type="button"
+            className="btn btn-link"
+            onClick={() => {
+              setRecovery(true);
+              setCode('');
+            }}
+          >
             Use a recovery code
           </button>
         )}
         {methods.includes('totp') && recovery && (
-          <button type="button" className="btn btn-link" onClick={() => { setRecovery(false); setCode(''); }}>
+          <button
+            type="button"
+            className="btn btn-link"
+            onClick={() => {
+              setRecovery(false);
+              setCode('');
+            }}
+          >
             Use your authenticator app
           </button>
         )}

@@ -15,8 +15,14 @@ import { useLoad } from '../components/use-load';
 import { formatTimestamp } from '../logic/format';
 
 export function Requests() {
-  const apps = useLoad(() => api.users.requestable(), (error) => logFailure('load requestable apps', error));
-  const requests = useLoad(() => api.accessRequests.list(), (error) => logFailure('load access requests', error));
+  const apps = useLoad(
+    () => api.users.requestable(),
+    (error) => logFailure('load requestable apps', error),
+  );
+  const requests = useLoad(
+    () => api.accessRequests.list(),
+    (error) => logFailure('load access requests', error),
+  );
   const [asking, setAsking] = useState<RequestableApp | null>(null);
   const open = new Set((requests.data ?? []).filter((request) => request.status === 'open').map((request) => request.app.id));
 

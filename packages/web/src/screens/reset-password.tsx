@@ -51,7 +51,16 @@ export function ResetPassword() {
                 <label className="form-label" htmlFor="reset-email">
                   Email
                 </label>
-                <input id="reset-email" type="email" className="form-control" autoComplete="username" required autoFocus value={email} onChange={(event) => setEmail(event.target.value)} />
+                <input
+                  id="reset-email"
+                  type="email"
+                  className="form-control"
+                  autoComplete="username"
+                  required
+                  autoFocus
+                  value={email}
+                  onChange={(event) => setEmail(event.target.value)}
+                />
               </div>
               <button type="submit" className="btn btn-primary w-100" disabled={busy}>
                 Send link

@@ -14,7 +14,10 @@ export function UserApps() {
   const alerts = useAlerts();
   const [filter, setFilter] = useState('');
   const [sort, onSort] = useSort({ key: 'name', direction: 'asc' });
-  const apps = useLoad(() => api.apps.list(), () => alerts.danger('failed to fetch all apps'));
+  const apps = useLoad(
+    () => api.apps.list(),
+    () => alerts.danger('failed to fetch all apps'),
+  );
 
   const onlyUrl = apps.data ? onlyAppUrl(apps.data) : null;
   useEffect(() => {

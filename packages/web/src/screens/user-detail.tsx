@@ -23,7 +23,11 @@ import { paths } from '../paths';
 export function UserDetail() {
   const id = Number(useParams().id);
   const [managing, setManaging] = useState(false);
-  const user = useLoad(() => api.users.get(id), (error) => logFailure('load user', error), id);
+  const user = useLoad(
+    () => api.users.get(id),
+    (error) => logFailure('load user', error),
+    id,
+  );
   const [resetLink, setResetLink] = useState<PasswordResetLink | null>(null);
   const run = useAction();
   const email = user.data?.email ?? '';
@@ -35,7 +39,11 @@ export function UserDetail() {
       what: 'send password reset',
       onSuccess: setResetLink,
     });
-  const apps = useLoad(async () => (await api.users.apps(id)).sort(byName), (error) => logFailure('load user apps', error), id);
+  const apps = useLoad(
+    async () => (await api.users.apps(id)).sort(byName),
+    (error) => logFailure('load user apps', error),
+    id,
+  );
 
   return (
     <>
@@ -85,7 +93,11 @@ export function UserDetail() {
             </button>
           }
         >
-          {resetLink.sent ? <p>The link was sent by email to {email}. You can also copy it:</p> : <p>Send this link to {email}; it works once, for 60 minutes:</p>}
+          {resetLink.sent ? (
+            <p>The link was sent by email to {email}. You can also copy it:</p>
+          ) : (
+            <p>Send this link to {email}; it works once, for 60 minutes:</p>
+          )}
           <CopyField value={resetLink.link} label="Password reset link" />
         </Modal>
       )}
@@ -137,7 +149,10 @@ interface ManageProps {
 function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
   const alerts = useAlerts();
   const run = useAction();
-  const all = useLoad(async () => (await api.apps.all()).sort(byName), () => alerts.danger('failed to fetch all apps'));
+  const all = useLoad(
+    async () => (await api.apps.all()).sort(byName),
+    () => alerts.danger('failed to fetch all apps'),
+  );
   const [checked, setChecked] = useState(() => new Set(had.map((app) => app.id)));
   // Per app, the expiry date as the date input holds it (`YYYY-MM-DD`, local), '' for none.
   const initialDates = new Map(had.map((app) => [app.id, app.expires ? localDate(app.expires) : '']));
@@ -160,7 +175,12 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
       if (!ok) failed = true;
     }
     for (const appId of add) {
-      const ok = await run({ call: () => api.users.grant(userId, appId, expiresOn(appId)), danger: 'failed to add app', what: 'add app to user', onSuccess: onChanged });
+      const ok = await run({
+        call: () => api.users.grant(userId, appId, expiresOn(appId)),
+        danger: 'failed to add app',
+        what: 'add app to user',
+        onSuccess: onChanged,
+      });
       if (!ok) failed = true;
     }
     for (const appId of [...checked].filter((id) => initialDates.has(id) && (dates.get(id) ?? '') !== initialDates.get(id))) {
@@ -177,12 +197,7 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
   };
 
   return (
-    <Modal
-      title="Manage User Apps"
-      onClose={onClose}
-      onSubmit={() => void save()}
-      footer={<FormFooter onCancel={onClose} disabled={busy || !all.data} />}
-    >
+    <Modal title="Manage User Apps" onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy || !all.data} />}>
       {(all.data ?? []).map((app) => (
         <div className="d-flex flex-wrap align-items-center gap-2 mb-1" key={app.id}>
           <div className="form-check me-auto">

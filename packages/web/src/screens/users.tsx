@@ -19,7 +19,10 @@ export function Users() {
   const run = useAction();
   const [filter, setFilter] = useState('');
   const [sort, onSort] = useSort<Column>({ key: 'email', direction: 'asc' });
-  const users = useLoad(() => api.users.list(), (error) => logFailure('load users', error));
+  const users = useLoad(
+    () => api.users.list(),
+    (error) => logFailure('load users', error),
+  );
 
   const rows = sortRows(
     filterRows(users.data ?? [], filter, (user) => [user.email, user.name, user.client.name]),

@@ -54,7 +54,14 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await dialog.getByPlaceholder('Enter the client name').fill(name);
     await screenshot(web.page, '03-clients-new-client');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `created new client ${name}` }).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        web.page
+          .getByRole('alert')
+          .filter({ hasText: `created new client ${name}` })
+          .isVisible(),
+      )
+      .toBe(true);
     await expect.poll(() => columnTexts(web.page, 'Clients', 1)).toContain(name);
     await web.portal.admin.clients.create(unique('Alpha client'));
     await web.page.reload();
@@ -83,7 +90,14 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     expect((await web.portal.admin.clients.list()).map((client) => client.name)).toContain(name);
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Really?' }).click();
-    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `deleted client ${name}` }).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        web.page
+          .getByRole('alert')
+          .filter({ hasText: `deleted client ${name}` })
+          .isVisible(),
+      )
+      .toBe(true);
     await expect.poll(() => columnTexts(web.page, 'Clients', 1)).not.toContain(name);
     expect((await web.portal.admin.clients.list()).map((client) => client.name)).not.toContain(name);
   });
@@ -180,7 +194,9 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
       await password.fill('short');
       await repeat.fill('short');
       await save.click();
-      await expect.poll(() => invitee.page.getByRole('alert').filter({ hasText: 'Your password must be at least eight characters long!' }).isVisible()).toBe(true);
+      await expect
+        .poll(() => invitee.page.getByRole('alert').filter({ hasText: 'Your password must be at least eight characters long!' }).isVisible())
+        .toBe(true);
       await screenshot(invitee.page, '08-set-password-errors');
       await password.fill('invitee-password-42');
       await repeat.fill('invitee-password-42');
@@ -202,7 +218,14 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     const row = web.page.getByRole('row').filter({ hasText: stale });
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Really?' }).click();
-    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `deleted registration token ${stale}` }).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        web.page
+          .getByRole('alert')
+          .filter({ hasText: `deleted registration token ${stale}` })
+          .isVisible(),
+      )
+      .toBe(true);
     await expect.poll(() => columnTexts(web.page, 'Invites', 1)).not.toContain(stale);
     await web.page.getByRole('button', { name: 'New Invite' }).click();
     await expect.poll(() => web.page.getByRole('dialog', { name: 'New Invite' }).isVisible()).toBe(true);
@@ -211,7 +234,9 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
   });
 
   it("manages a user's apps one change at a time and removes a user from an app", async () => {
-    const [crm, mail, wiki] = await Promise.all(['CRM', 'Mail', 'Docs'].map((name) => createApp(web.portal.admin, { name: unique(name), url: `${web.portal.url}/healthz?app=${name}` })));
+    const [crm, mail, wiki] = await Promise.all(
+      ['CRM', 'Mail', 'Docs'].map((name) => createApp(web.portal.admin, { name: unique(name), url: `${web.portal.url}/healthz?app=${name}` })),
+    );
     const member = await web.portal.createUser({ apps: [crm, mail] });
     await goto(web.page, web.portal, `/user/${member.user.id}`);
     await expect.poll(() => web.page.getByRole('heading', { name: member.email }).isVisible()).toBe(true);
@@ -241,7 +266,15 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     const row = web.page.getByRole('row').filter({ hasText: member.email });
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Really?' }).click();
-    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `from app ${crm.id}` }).first().innerText()).toMatch(/^deleted user .+ from app \d+/);
+    await expect
+      .poll(() =>
+        web.page
+          .getByRole('alert')
+          .filter({ hasText: `from app ${crm.id}` })
+          .first()
+          .innerText(),
+      )
+      .toMatch(/^deleted user .+ from app \d+/);
     await expect.poll(() => columnTexts(web.page, 'App users', 1)).toEqual([]);
 
     // The client page lists the client's users by email.
@@ -262,7 +295,14 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await expect.poll(() => web.page.getByRole('button', { name: 'Really?' }).isVisible()).toBe(true);
     expect(await member.api.accessTokens.list()).toHaveLength(2);
     await web.page.getByRole('button', { name: 'Really?' }).click();
-    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `revoked 2 API keys of ${member.email}` }).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        web.page
+          .getByRole('alert')
+          .filter({ hasText: `revoked 2 API keys of ${member.email}` })
+          .isVisible(),
+      )
+      .toBe(true);
     expect(await member.api.accessTokens.list()).toEqual([]);
     await expect(web.portal.client(keys[0]).users.me()).rejects.toMatchObject({ code: 'unauthenticated' });
     expect((await member.api.users.me()).email).toBe(member.email);
@@ -279,7 +319,14 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     const row = web.page.getByRole('row').filter({ hasText: doomed.email });
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Really?' }).click();
-    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `deleted user ${doomed.email}` }).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        web.page
+          .getByRole('alert')
+          .filter({ hasText: `deleted user ${doomed.email}` })
+          .isVisible(),
+      )
+      .toBe(true);
     await expect.poll(() => columnTexts(web.page, 'Users', 1)).not.toContain(doomed.email);
   });
 
@@ -313,12 +360,14 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     const filters = web.page.getByRole('form', { name: 'Log filters' });
     await filters.getByLabel('Client').fill(client.name);
     await filters.getByRole('button', { name: 'Filter' }).click();
-    await expect.poll(() => columnTexts(web.page, 'Log', 4)).toEqual([
-      `deleted invite for ${other.email}`,
-      `invited ${other.email} to client ${client.name}`,
-      `invited ${invited} to client ${client.name}`,
-      `created client ${client.name}`,
-    ]);
+    await expect
+      .poll(() => columnTexts(web.page, 'Log', 4))
+      .toEqual([
+        `deleted invite for ${other.email}`,
+        `invited ${other.email} to client ${client.name}`,
+        `invited ${invited} to client ${client.name}`,
+        `created client ${client.name}`,
+      ]);
     expect(await web.page.getByText('4 entries').isVisible()).toBe(true);
     await expect.poll(() => web.page.getByRole('navigation', { name: 'Log pages' }).getByRole('button', { name: '2', exact: true }).count()).toBe(0);
 
@@ -326,7 +375,10 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await filters.getByLabel('User').fill(invited.toUpperCase());
     await filters.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => columnTexts(web.page, 'Log', 4)).toEqual([`invited ${invited} to client ${client.name}`]);
-    await web.page.getByRole('button', { name: `invited ${invited} to client ${client.name}` }).first().click();
+    await web.page
+      .getByRole('button', { name: `invited ${invited} to client ${client.name}` })
+      .first()
+      .click();
     const details = web.page.getByRole('definition');
     await expect.poll(() => details.allInnerTexts()).toEqual([ADMIN_EMAIL, 'invite.create', '127.0.0.1', expect.stringMatching(/node|undici/)]);
     await screenshot(web.page, '14-logs-filtered-details');
@@ -368,7 +420,10 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await phoneFilters.getByLabel('Client').fill(client.name);
     await phoneFilters.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => phone.page.getByText('4 entries').isVisible()).toBe(true);
-    await phone.page.getByRole('button', { name: `created client ${client.name}` }).first().click();
+    await phone.page
+      .getByRole('button', { name: `created client ${client.name}` })
+      .first()
+      .click();
     await expect.poll(() => phone.page.getByRole('definition').first().innerText()).toBe(ADMIN_EMAIL);
     await screenshot(phone.page, '14-logs-filtered-details');
     expect(phone.page.problems()).toEqual([]);

@@ -25,7 +25,13 @@ import {
 const web = useBrowserPortal();
 
 const appAt = (name: string, extra: { description?: string; category?: string; requestable?: boolean } = {}) =>
-  web.portal.admin.apps.create({ name, url: `${web.portal.url}/healthz?app=${encodeURIComponent(name)}`, description: extra.description ?? '', category: extra.category ?? '', requestable: extra.requestable ?? false });
+  web.portal.admin.apps.create({
+    name,
+    url: `${web.portal.url}/healthz?app=${encodeURIComponent(name)}`,
+    description: extra.description ?? '',
+    category: extra.category ?? '',
+    requestable: extra.requestable ?? false,
+  });
 
 describe.skipIf(!chromiumAvailable)('the launcher', () => {
   for (const viewport of [LAPTOP, PHONE]) {
@@ -120,7 +126,14 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       await dialog.getByLabel('Why do you need it?').fill('I rotate the keys');
       await screenshot(page, '43-request-dialog');
       await dialog.getByRole('button', { name: 'Send request' }).click();
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: `requested access to ${vault.name}` }).isVisible()).toBe(true);
+      await expect
+        .poll(() =>
+          page
+            .getByRole('alert')
+            .filter({ hasText: `requested access to ${vault.name}` })
+            .isVisible(),
+        )
+        .toBe(true);
       await expect.poll(() => columnTexts(page, 'Your requests', 1)).toEqual([vault.name]);
       expect(await columnTexts(page, 'Your requests', 2)).toEqual(['open']);
       await requestable.getByRole('button', { name: `Request access to ${reports.name}` }).click();
@@ -152,7 +165,14 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       expect(await axeViolations(adminPage), 'approve dialog').toEqual([]);
       await screenshot(adminPage, '45-approve-dialog');
       await approve.getByRole('button', { name: 'Approve', exact: true }).click();
-      await expect.poll(() => adminPage.getByRole('alert').filter({ hasText: `approved ${vault.name} for ${member.email}` }).isVisible()).toBe(true);
+      await expect
+        .poll(() =>
+          adminPage
+            .getByRole('alert')
+            .filter({ hasText: `approved ${vault.name} for ${member.email}` })
+            .isVisible(),
+        )
+        .toBe(true);
       const granted = (await web.portal.admin.users.apps(member.user.id)).find((app) => app.id === vault.id);
       expect(Date.parse(granted!.expires!) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
 
@@ -239,7 +259,14 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       expect(await axeViolations(page), 'new app with icon').toEqual([]);
       await screenshot(page, '49-new-app-icon');
       await dialog.getByRole('button', { name: 'Save' }).click();
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: `created new app ${name}` }).isVisible()).toBe(true);
+      await expect
+        .poll(() =>
+          page
+            .getByRole('alert')
+            .filter({ hasText: `created new app ${name}` })
+            .isVisible(),
+        )
+        .toBe(true);
       const app = (await web.portal.admin.apps.all()).find((each) => each.name === name)!;
       expect(app).toMatchObject({ category: 'Design', requestable: true, icon: expect.stringContaining(`/app/${app.id}/icon?v=`) });
 

@@ -2,19 +2,7 @@
 // Set a new password; New Invite's "Send the link by email"; an admin's "Send password reset".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSmtp, type TestSmtp } from '../../../server/test/smtp.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  LAPTOP,
-  PHONE,
-  chromiumAvailable,
-  goto,
-  loginInBrowser,
-  openPage,
-  screenshot,
-  useBrowserPortal,
-  unique,
-} from './support';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, chromiumAvailable, goto, loginInBrowser, openPage, screenshot, useBrowserPortal, unique } from './support';
 
 let smtp: TestSmtp;
 
@@ -133,7 +121,14 @@ describe.skipIf(!chromiumAvailable)('mail in the portal', () => {
     await expect.poll(() => dialog.isVisible()).toBe(true);
     const link = await dialog.getByLabel('Password reset link').inputValue();
     expect(link).toMatch(RESET_LINK);
-    await expect.poll(() => web.page.getByRole('alert').filter({ hasText: `sent password reset to ${user.email}` }).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        web.page
+          .getByRole('alert')
+          .filter({ hasText: `sent password reset to ${user.email}` })
+          .isVisible(),
+      )
+      .toBe(true);
     await screenshot(web.page, '23-user-detail-password-reset');
     const [mail] = await smtp.waitFor(user.email);
     expect(mail.text).toContain(link);

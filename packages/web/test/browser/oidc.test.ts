@@ -10,7 +10,20 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../../server/src/services/totp.js';
 import { enrol } from '../../../server/test/second-factor-steps.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, axeViolations, chromiumAvailable, createApp, goto, loginInBrowser, openPage, screenshot, useBrowserPortal } from './support';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  LAPTOP,
+  PHONE,
+  axeViolations,
+  chromiumAvailable,
+  createApp,
+  goto,
+  loginInBrowser,
+  openPage,
+  screenshot,
+  useBrowserPortal,
+} from './support';
 
 const web = useBrowserPortal();
 let rp: http.Server;
@@ -43,7 +56,9 @@ async function startRelyingParty(): Promise<void> {
           nonce,
           code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
           code_challenge_method: 'S256',
-          ...Object.fromEntries(['prompt', 'max_age', 'acr_values'].flatMap((name) => (url.searchParams.has(name) ? [[name, url.searchParams.get(name)!]] : []))),
+          ...Object.fromEntries(
+            ['prompt', 'max_age', 'acr_values'].flatMap((name) => (url.searchParams.has(name) ? [[name, url.searchParams.get(name)!]] : [])),
+          ),
         });
         response.writeHead(302, { location: target.href }).end();
       } else if (url.pathname === '/callback') {
@@ -51,14 +66,18 @@ async function startRelyingParty(): Promise<void> {
         const checks = pending.get(state);
         pending.delete(state);
         if (!checks || url.searchParams.has('error')) {
-          response.writeHead(403, { 'content-type': 'text/html' }).end(page('Not signed in', `<p>${escapeHtml(url.searchParams.get('error') ?? 'unknown state')}</p>`));
+          response
+            .writeHead(403, { 'content-type': 'text/html' })
+            .end(page('Not signed in', `<p>${escapeHtml(url.searchParams.get('error') ?? 'unknown state')}</p>`));
           return;
         }
         const tokens = await oidc.authorizationCodeGrant(config, url, { pkceCodeVerifier: checks.verifier, expectedState: state, expectedNonce: checks.nonce });
         idToken = tokens.id_token ?? '';
         const claims = tokens.claims()!;
         const how = `<p id="acr">${escapeHtml(String(claims.acr))}</p><p id="amr">${escapeHtml([claims.amr ?? []].flat().join(' '))}</p><p id="auth-time">${Number(claims.auth_time)}</p>`;
-        response.writeHead(200, { 'content-type': 'text/html' }).end(page('Notes', `<p id="who">Signed in as ${escapeHtml(String(claims.email))}</p>${how}<a href="/logout">Log out</a>`));
+        response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(page('Notes', `<p id="who">Signed in as ${escapeHtml(String(claims.email))}</p>${how}<a href="/logout">Log out</a>`));
       } else if (url.pathname === '/logout') {
         const target = oidc.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: `${rpUrl}/bye` });
         response.writeHead(302, { location: target.href }).end();
@@ -222,7 +241,12 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
       await off.click();
       await section.getByRole('button', { name: 'Really?' }).click();
       await expect.poll(() => section.getByRole('button', { name: 'Enable' }).count()).toBe(1);
-      expect(await web.portal.admin.apps.oidc.get(app.id).then(() => 'on', () => 'off')).toBe('off');
+      expect(
+        await web.portal.admin.apps.oidc.get(app.id).then(
+          () => 'on',
+          () => 'off',
+        ),
+      ).toBe('off');
 
       // A bad redirect URI: the server's reason in the danger alert, nothing enabled.
       await section.getByLabel('Redirect URIs (one a line)').fill('http://grafana.example.com/cb');

@@ -39,7 +39,14 @@ async function addVirtualAuthenticator(context: BrowserContext, page: Page) {
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   const credentials = async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
   return { cdp, authenticatorId, credentials };
@@ -159,7 +166,6 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the brow
       await context.close();
     }
   });
-
 });
 
 describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('the Account screen of a user whose only second factor is a passkey', () => {
@@ -196,7 +202,9 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('the Account screen o
         expect(widths.page, `at ${width} px the page is ${widths.page} px wide in a window of ${widths.window} px`).toBeLessThanOrEqual(widths.window);
         // Not scrolled sideways inside their cards either: Delete and Sign out stay in view.
         for (const table of ['Passkeys', 'Sessions']) {
-          const fit = await page.getByRole('table', { name: table }).evaluate((element) => ({ table: element.scrollWidth, box: element.parentElement!.clientWidth }));
+          const fit = await page
+            .getByRole('table', { name: table })
+            .evaluate((element) => ({ table: element.scrollWidth, box: element.parentElement!.clientWidth }));
           expect(fit.table, `at ${width} px the ${table} table is ${fit.table} px wide in ${fit.box} px`).toBeLessThanOrEqual(fit.box);
         }
         if (width === NARROW_PHONE.width) expect(await axeViolations(page), 'account at 375 px').toEqual([]);
@@ -343,7 +351,15 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       await page.getByRole('button', { name: 'Sign out other sessions' }).click();
       await expect.poll(() => sessions.locator('tbody tr:not(.empty-row)').count()).toBe(1);
       for (const token of [user.token, other, third]) {
-        expect(await web.portal.client(token).users.me().then(() => 'signed in', (error: { code?: string }) => error.code)).toBe('unauthenticated');
+        expect(
+          await web.portal
+            .client(token)
+            .users.me()
+            .then(
+              () => 'signed in',
+              (error: { code?: string }) => error.code,
+            ),
+        ).toBe('unauthenticated');
       }
 
       const newPassword = 'a-new-and-long-passphrase-77';
@@ -365,7 +381,7 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
     }
   });
 
-  it('lets an admin reset a user\'s second factors with the two-step confirmation', async () => {
+  it("lets an admin reset a user's second factors with the two-step confirmation", async () => {
     const user = await web.portal.createUser();
     const { context, page } = await openPage(web.browser);
     try {

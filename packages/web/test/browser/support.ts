@@ -105,7 +105,11 @@ export interface WatchedPage extends Page {
 }
 
 /** A fresh context (its own cookies) at a viewport, with one watched page. */
-export async function openPage(browser: Browser, viewport = LAPTOP, options: { timezoneId?: string } = {}): Promise<{ context: BrowserContext; page: WatchedPage }> {
+export async function openPage(
+  browser: Browser,
+  viewport = LAPTOP,
+  options: { timezoneId?: string } = {},
+): Promise<{ context: BrowserContext; page: WatchedPage }> {
   const context = await browser.newContext({ viewport, ...options });
   const page = (await context.newPage()) as WatchedPage;
   const problems: string[] = [];
@@ -177,9 +181,17 @@ export async function axeViolations(page: Page): Promise<string[]> {
     ),
   );
   const violations = await page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown[] }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return result.violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
+    return result.violations.map(
+      (violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`,
+    );
   }, AXE_TAGS);
   return violations;
 }

@@ -77,7 +77,14 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       await screenshot(page, '22-new-api-key');
       await dialog.getByRole('button', { name: 'Create API Key' }).click();
       const masked = `apikey-${key.slice(7, 11)}…${key.slice(-4)}`;
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: `created new access token ${masked}` }).isVisible()).toBe(true);
+      await expect
+        .poll(() =>
+          page
+            .getByRole('alert')
+            .filter({ hasText: `created new access token ${masked}` })
+            .isVisible(),
+        )
+        .toBe(true);
       await expect.poll(() => columnTexts(page, 'Access Tokens', 1)).toEqual([masked]);
       expect(await page.getByText(key).count()).toBe(0);
       await screenshot(page, '23-access-tokens');
@@ -87,17 +94,27 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       expect((await withKey.users.me()).email).toBe(member.email);
       // Its last use shows once the list is loaded again.
       await expect
-        .poll(async () => {
-          await page.reload();
-          await page.getByRole('table', { name: 'Access Tokens' }).locator('tbody tr').first().waitFor();
-          return columnTexts(page, 'Access Tokens', 4);
-        }, { interval: 500, timeout: 10_000 })
+        .poll(
+          async () => {
+            await page.reload();
+            await page.getByRole('table', { name: 'Access Tokens' }).locator('tbody tr').first().waitFor();
+            return columnTexts(page, 'Access Tokens', 4);
+          },
+          { interval: 500, timeout: 10_000 },
+        )
         .not.toEqual(['never used']);
 
       const row = page.getByRole('row').filter({ hasText: masked });
       await row.getByRole('button', { name: 'Delete' }).click();
       await row.getByRole('button', { name: 'Really?' }).click();
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: `deleted access token ${masked}` }).isVisible()).toBe(true);
+      await expect
+        .poll(() =>
+          page
+            .getByRole('alert')
+            .filter({ hasText: `deleted access token ${masked}` })
+            .isVisible(),
+        )
+        .toBe(true);
       await expect.poll(() => columnTexts(page, 'Access Tokens', 1)).toEqual([]);
       await expect(withKey.users.me()).rejects.toMatchObject({ code: 'unauthenticated' });
       expect(page.problems()).toEqual([]);
@@ -122,13 +139,23 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       const before = Date.now();
       await dialog.getByRole('button', { name: 'Create API Key' }).click();
       const masked = `apikey-${key.slice(7, 11)}…${key.slice(-4)}`;
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: `created new access token ${masked}` }).isVisible()).toBe(true);
+      await expect
+        .poll(() =>
+          page
+            .getByRole('alert')
+            .filter({ hasText: `created new access token ${masked}` })
+            .isVisible(),
+        )
+        .toBe(true);
       await expect.poll(() => columnTexts(page, 'Access Tokens', 2)).toEqual(['deploy bot']);
       const [stored] = await member.api.accessTokens.list();
       expect(stored).toMatchObject({ name: 'deploy bot' });
       expect(Date.parse(stored.expiresTimestamp!) - before).toBeGreaterThanOrEqual(7 * 86_400_000 - 1000);
       expect(Date.parse(stored.expiresTimestamp!) - Date.now()).toBeLessThanOrEqual(7 * 86_400_000);
-      const shown = await page.evaluate((iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }), stored.expiresTimestamp!);
+      const shown = await page.evaluate(
+        (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+        stored.expiresTimestamp!,
+      );
       expect(await columnTexts(page, 'Access Tokens', 3)).toEqual([shown]);
       expect(await columnTexts(page, 'Access Tokens', 4)).toEqual(['never used']);
 
@@ -136,8 +163,11 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       await page.getByRole('button', { name: 'New API Key' }).click();
       await dialog.getByRole('button', { name: 'Create API Key' }).click();
       await expect.poll(async () => (await columnTexts(page, 'Access Tokens', 3)).sort()).toEqual(['never', shown].sort());
-      await web.portal.deps.db('api_keys').where({ id: stored.id }).update({ expires_at: Date.now() - 1000 });
-      await expect((new PortalClient({ baseUrl: web.portal.url, token: key })).users.me()).rejects.toMatchObject({ code: 'unauthenticated' });
+      await web.portal.deps
+        .db('api_keys')
+        .where({ id: stored.id })
+        .update({ expires_at: Date.now() - 1000 });
+      await expect(new PortalClient({ baseUrl: web.portal.url, token: key }).users.me()).rejects.toMatchObject({ code: 'unauthenticated' });
       await page.reload();
       const row = page.getByRole('row').filter({ hasText: 'deploy bot' });
       await expect.poll(() => row.getByText('expired').isVisible()).toBe(true);

@@ -3,7 +3,16 @@ import type { App } from '@tools-portal/core';
 import { appListColumns, onlyAppUrl } from '../../src/logic/app-list';
 
 let id = 0;
-const app = (name: string, url: string, description = ''): App => ({ id: ++id, name, url, description, doclink: '', category: '', requestable: false, icon: null });
+const app = (name: string, url: string, description = ''): App => ({
+  id: ++id,
+  name,
+  url,
+  description,
+  doclink: '',
+  category: '',
+  requestable: false,
+  icon: null,
+});
 
 const wiki = app('wiki', 'https://wiki.example.com/');
 const wikiDev = app('wiki-dev', 'https://wiki.example.com/wiki-dev/');

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { newPasswordProblem } from '@tools-portal/core';
 
 describe('the set-password check', () => {
-  it("reports a mismatch first, with the words of docs/product.md §5", () => {
+  it('reports a mismatch first, with the words of docs/product.md §5', () => {
     expect(newPasswordProblem('short', 'other')).toBe("Your passwords don't match!");
   });
 
-  it("reports a short password with the words of docs/product.md §5", () => {
+  it('reports a short password with the words of docs/product.md §5', () => {
     expect(newPasswordProblem('seven77', 'seven77')).toBe('Your password must be at least eight characters long!');
   });
 

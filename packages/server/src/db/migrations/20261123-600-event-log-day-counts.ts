@@ -33,7 +33,9 @@ const POSTGRES_TRIGGERS: Array<[string, string, string[]]> = [
   [
     'auth_log_days_insert',
     'after insert on auth_log referencing new table as changed for each statement',
-    [`insert into auth_log_days (day, area, type, entries) ${CHANGED_PER_DAY} on conflict (day, area, type) do update set entries = auth_log_days.entries + excluded.entries`],
+    [
+      `insert into auth_log_days (day, area, type, entries) ${CHANGED_PER_DAY} on conflict (day, area, type) do update set entries = auth_log_days.entries + excluded.entries`,
+    ],
   ],
   [
     'auth_log_days_delete',

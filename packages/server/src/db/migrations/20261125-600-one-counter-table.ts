@@ -28,7 +28,10 @@ export async function up(knex: Knex): Promise<void> {
     await knex.raw('ALTER TABLE login_attempts ALTER COLUMN kind TYPE varchar(32), ALTER COLUMN subject TYPE varchar(320)');
   }
   const rates: { kind: string; subject: string; window_start: number | string; hits: number }[] = await knex('rate_limits').select('*');
-  await insertCounters(knex, rates.map(({ kind, subject, window_start, hits }) => ({ kind, subject, window_start, attempts: hits })));
+  await insertCounters(
+    knex,
+    rates.map(({ kind, subject, window_start, hits }) => ({ kind, subject, window_start, attempts: hits })),
+  );
   // `reset-address:IP` and `reset-email:EMAIL#N` (services/password-reset.ts).
   const requests: { subject: string; window_start: number | string; count: number }[] = await knex('request_limits').select('*');
   const counters = requests.flatMap(({ subject, window_start, count }) => {
@@ -57,13 +60,21 @@ export async function down(knex: Knex): Promise<void> {
   });
   const rates: CounterRow[] = await knex('login_attempts').whereIn('kind', RATE_KINDS).select('*');
   for (const { kind, subject, window_start, attempts } of rates) {
-    await knex('rate_limits').insert({ kind, subject: subject.slice(0, 254), window_start, hits: attempts }).onConflict(['kind', 'subject']).ignore();
+    await knex('rate_limits')
+      .insert({ kind, subject: subject.slice(0, 254), window_start, hits: attempts })
+      .onConflict(['kind', 'subject'])
+      .ignore();
   }
   const requests: CounterRow[] = await knex('login_attempts').whereIn('kind', REQUEST_KINDS).select('*');
   for (const { kind, subject, window_start, attempts } of requests) {
-    await knex('request_limits').insert({ subject: `${kind}:${subject}`.slice(0, 320), window_start, count: attempts }).onConflict('subject').ignore();
+    await knex('request_limits')
+      .insert({ subject: `${kind}:${subject}`.slice(0, 320), window_start, count: attempts })
+      .onConflict('subject')
+      .ignore();
   }
-  await knex('login_attempts').whereIn('kind', [...RATE_KINDS, ...REQUEST_KINDS]).delete();
+  await knex('login_attempts')
+    .whereIn('kind', [...RATE_KINDS, ...REQUEST_KINDS])
+    .delete();
   if (dialectOf(knex) === 'postgres') {
     await knex.raw('ALTER TABLE login_attempts ALTER COLUMN kind TYPE varchar(16), ALTER COLUMN subject TYPE varchar(254)');
   }
