@@ -256,7 +256,7 @@ async function exportRun(portal, token) {
 
 /** µs per single-row insert: through logEvent into the migrated table, and into the table as it was before. */
 async function insertCost(db) {
-  const { logEvent } = await import(path.join(root, 'packages/server/dist/services/audit.js'));
+  const { logEvent } = await import(path.join(root, 'packages/server/dist/services/log/audit.js'));
   await db.schema.dropTableIfExists('auth_log_before');
   await db.schema.createTable('auth_log_before', (table) => {
     table.increments('id');

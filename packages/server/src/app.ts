@@ -22,7 +22,7 @@ import { apiRoutes, type Deps } from './routes/index.js';
 import { inputOf, type RouteSpec } from './routes/route.js';
 import { metricsEndpoint } from './routes/metrics.js';
 import { portalRouter } from './routes/portal.js';
-import { principalFromToken, type Principal } from './services/sessions.js';
+import { principalFromToken, type Principal } from './services/sign-in/sessions.js';
 
 const BODY_LIMIT = '1mb';
 

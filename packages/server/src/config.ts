@@ -32,11 +32,11 @@ export interface Config {
   sessionIdleDays: number;
   inviteTtlDays: number;
   scryptLogN: number;
-  /** Who must have a second factor (services/sign-in.ts): none, admins or all. */
+  /** Who must have a second factor (services/sign-in/sign-in.ts): none, admins or all. */
   mfaRequired: 'none' | 'admins' | 'all';
   /** Whether MFA_REQUIRED covers Google sign-ins too (otherwise they are trusted as Google's). */
   mfaRequiredForGoogle: boolean;
-  /** Password hashes run at once (services/hash-pool.ts). */
+  /** Password hashes run at once (services/sign-in/hash-pool.ts). */
   passwordHashConcurrency: number;
   /** Password hashes that may wait for the pool; past it a login answers 503. */
   passwordHashQueue: number;
@@ -53,7 +53,7 @@ export interface Config {
   passkeyChallengesPerAddress: number;
   /** Most unexpired passkey challenges from all addresses; the oldest go first. */
   passkeyChallengesMax: number;
-  /** SECRET_KEY: encrypts secrets that must be read back (services/secret-box.ts); undefined when unset. */
+  /** SECRET_KEY: encrypts secrets that must be read back (services/support/secret-box.ts); undefined when unset. */
   secretKey: Buffer | undefined;
   /** Seconds an in-process cache entry (session, grants, app list, OpenID access token) may live (docs/product.md, Forward auth: at most 5). */
   authCacheSeconds: number;

@@ -29,7 +29,7 @@ export function clearSessionCookie(ctx: Context, policy: CookiePolicy): void {
   ctx.append('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { path: '/', maxAgeSeconds: 0, secure: policy.secureCookies }));
 }
 
-/** The device cookie (services/login-devices.ts): sent only to the sign-in calls of the API. */
+/** The device cookie (services/sign-in/login-devices.ts): sent only to the sign-in calls of the API. */
 export const DEVICE_COOKIE = 'portal_device';
 const DEVICE_COOKIE_PATH = '/api/auth/v1';
 

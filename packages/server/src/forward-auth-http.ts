@@ -1,6 +1,6 @@
 /**
  * Forward auth over HTTP (docs/forward-auth.md): reads the proxy's question from its request,
- * asks services/forward-auth.ts for the decision, and presents it. This is the one
+ * asks services/access/forward-auth.ts for the decision, and presents it. This is the one
  * implementation of GET /api/auth/v1/verify: the fast path (verify-fast-path.ts) and the
  * declared Koa route (routes/forward-auth.ts) both answer with it, cached credential included.
  */
@@ -10,7 +10,7 @@ import { asApiError, errorAnswer, type HttpAnswer } from './error-answers.js';
 import type { Logger } from './logger.js';
 import { credentialFrom, sessionCookieIn } from './middleware/auth.js';
 import type { Deps } from './routes/route.js';
-import { decideVerify, type VerifyDecision } from './services/forward-auth.js';
+import { decideVerify, type VerifyDecision } from './services/access/forward-auth.js';
 
 /** What the proxy tells us about the request it asks about. Nothing else of the client is trusted. */
 interface OriginalRequest {

@@ -7,4 +7,4 @@ export { createLogger, prettyLine, type Logger } from './logger.js';
 export { apiRoutes, type RouteSpec, type Deps } from './routes/index.js';
 export { startPortal, type RunningPortal, type StartOptions } from './server.js';
 export { openApiDocument } from './openapi.js';
-export { SecretBox, SecretBoxError, openSecretBox, keyFileFor, secretKeyMissing } from './services/secret-box.js';
+export { SecretBox, SecretBoxError, openSecretBox, keyFileFor, secretKeyMissing } from './services/support/secret-box.js';

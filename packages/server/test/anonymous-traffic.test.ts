@@ -6,7 +6,7 @@
  * the challenges of passkey sign-ins, which anyone may ask for.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CHALLENGE_MS } from '../src/services/passkeys.js';
+import { CHALLENGE_MS } from '../src/services/sign-in/passkeys.js';
 import { addPasskey, call, json, type Options } from './passkey-ceremony.js';
 import { startTestProvider, type TestProvider } from './google-issuer.js';
 import { createApp, startTestPortal, unique, useTestPortal, useTwoPortals, type TestPortal } from './support.js';

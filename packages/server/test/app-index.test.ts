@@ -1,6 +1,6 @@
 import { parseOriginalUrl, type App } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
-import { AppIndex } from '../src/services/app-index.js';
+import { AppIndex } from '../src/services/apps/app-index.js';
 
 /** The app for an original URL, 'ambiguous', or undefined. */
 function appFor(index: AppIndex, originalUrl: string): App | 'ambiguous' | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthCache, TtlMap } from '../src/services/auth-cache.js';
+import { AuthCache, TtlMap } from '../src/services/access/auth-cache.js';
 import { createApp, useTestPortal } from './support.js';
 
 const portal = useTestPortal();

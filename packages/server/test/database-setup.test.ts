@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, migrateToLatest, openDatabase, sqliteSettings } from '@tools-portal/server';
 import { prepareDatabase } from '../src/db/connection.js';
 import { translateDatabaseError } from '../src/db/errors.js';
-import { bootstrap } from '../src/services/bootstrap.js';
-import { PasswordHasher } from '../src/services/passwords.js';
+import { bootstrap } from '../src/services/users/bootstrap.js';
+import { PasswordHasher } from '../src/services/sign-in/passwords.js';
 import { createTestDatabase, databaseContents, testDialect, testPostgresUrl, type TestDatabase } from './database.js';
 
 /** A freshly migrated database of the dialect under test, with its Knex handle. */

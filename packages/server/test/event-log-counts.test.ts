@@ -9,11 +9,11 @@
 import type { CheckedLogFilter } from '@tools-portal/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { logRepeated } from '../src/services/audit.js';
-import { dayCountQuery } from '../src/services/log-day-counts.js';
-import { filteredLog } from '../src/services/log-matches.js';
-import { countEvents } from '../src/services/log-query.js';
-import { pruneLog } from '../src/services/log-retention.js';
+import { logRepeated } from '../src/services/log/audit.js';
+import { dayCountQuery } from '../src/services/log/log-day-counts.js';
+import { filteredLog } from '../src/services/log/log-matches.js';
+import { countEvents } from '../src/services/log/log-query.js';
+import { pruneLog } from '../src/services/log/log-retention.js';
 import { useTestPortal } from './support.js';
 
 const portal = useTestPortal();

@@ -6,8 +6,8 @@
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { LogEntry, LogFilter } from '@tools-portal/core';
-import { pruneLog } from '../src/services/log-retention.js';
-import { EXPORT_BATCH } from '../src/services/log-export.js';
+import { pruneLog } from '../src/services/log/log-retention.js';
+import { EXPORT_BATCH } from '../src/services/log/log-export.js';
 import { describe, expect, it } from 'vitest';
 import { failure, unique, useTestPortal } from './support.js';
 

@@ -3,7 +3,7 @@
  * content checked), favourites, and grants that expire, as the app list and forward auth see them.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { removeExpiredGrants } from '../src/services/grant-expiry.js';
+import { removeExpiredGrants } from '../src/services/access/grant-expiry.js';
 import { JPEG, PNG, WEBP } from './images.js';
 import { becomesTrue, CACHE_BOUND_MS, createApp, failure, unique, useTestPortal } from './support.js';
 

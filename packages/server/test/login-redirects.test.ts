@@ -6,8 +6,8 @@
  */
 import { DEFAULT_REDIRECT, type App } from '@tools-portal/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { appOriginsOf } from '../src/services/apps.js';
-import { totpCode } from '../src/services/totp.js';
+import { appOriginsOf } from '../src/services/apps/apps.js';
+import { totpCode } from '../src/services/sign-in/totp.js';
 import { addPasskey, call, forgedAssertion, json, signInOptions, validate } from './passkey-ceremony.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, unique, USER_PASSWORD, useTestPortal, type TestUser } from './support.js';
 

@@ -4,7 +4,7 @@
  * hasher's count of scrypt work, in units of N), not as wall time.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { PasswordHasher } from '../src/services/passwords.js';
+import { PasswordHasher } from '../src/services/sign-in/passwords.js';
 import { createTestDatabase } from './database.js';
 import { startTestPortal, unique, type TestPortal } from './support.js';
 

@@ -4,7 +4,7 @@
  * transaction and delivered to a real SMTP server; a refused change mails nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { totpCode } from '../src/services/totp.js';
+import { totpCode } from '../src/services/sign-in/totp.js';
 import { useMailedPortal } from './smtp.js';
 
 describe('security notices for account changes', () => {

@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfig } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimDue, enqueueMail, GIVE_UP_AFTER_MS, KEEP_DONE_MS, markFailed, markSent, pruneOutbox, retryDelayMs } from '../src/services/outbox.js';
+import { claimDue, enqueueMail, GIVE_UP_AFTER_MS, KEEP_DONE_MS, markFailed, markSent, pruneOutbox, retryDelayMs } from '../src/services/mail/outbox.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { startTestSmtp, type TestSmtp } from './smtp.js';
 import { becomesTrue, failure, startTestPortal, unique, useTestPortal, type TestPortal } from './support.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { PASSWORD_TOO_SHORT } from '@tools-portal/core';
-import { totpCode } from '../src/services/totp.js';
+import { totpCode } from '../src/services/sign-in/totp.js';
 import { databaseContents } from './database.js';
 import { useMailedPortal } from './smtp.js';
 import { becomesTrue, failure, refuses, signedIn, unique, useTestPortal, type TestPortal } from './support.js';

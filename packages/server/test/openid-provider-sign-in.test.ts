@@ -8,9 +8,9 @@
  */
 import type { App } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
-import { sha256 } from '../src/services/secrets.js';
-import { amrOf } from '../src/services/sign-in.js';
-import { totpCode } from '../src/services/totp.js';
+import { sha256 } from '../src/services/support/secrets.js';
+import { amrOf } from '../src/services/sign-in/sign-in.js';
+import { totpCode } from '../src/services/sign-in/totp.js';
 import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
 import { addPasskey, json, signInOptions } from './passkey-ceremony.js';
 import { enrol } from './second-factor-steps.js';

@@ -5,7 +5,7 @@
  * burst over two instances sharing the database gets at most the limit checked.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { totpCode } from '../src/services/totp.js';
+import { totpCode } from '../src/services/sign-in/totp.js';
 import { call } from './passkey-ceremony.js';
 import { deviceCookieOf, enrol, pendingSignIn, sendCode } from './second-factor-steps.js';
 import { USER_PASSWORD, useTestPortal, useTwoPortals, type TestPortal } from './support.js';

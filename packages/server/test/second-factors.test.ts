@@ -5,7 +5,7 @@
  */
 import { generateApiKey } from '@tools-portal/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { totpCode, totpStep } from '../src/services/totp.js';
+import { totpCode, totpStep } from '../src/services/sign-in/totp.js';
 import { testDialect } from './database.js';
 import { refuseEvents } from './refused-events.js';
 import { enrol } from './second-factor-steps.js';

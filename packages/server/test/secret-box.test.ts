@@ -1,5 +1,5 @@
 /**
- * SECRET_KEY and the encryption of secrets at rest (services/secret-box.ts, docs/security.md):
+ * SECRET_KEY and the encryption of secrets at rest (services/support/secret-box.ts, docs/security.md):
  * authenticated AES-256-GCM that refuses any altered byte, a key file of mode 0600 beside a SQLite
  * database that a restart reuses, and 503 naming SECRET_KEY on PostgreSQL without a key.
  */

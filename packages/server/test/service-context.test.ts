@@ -1,5 +1,5 @@
 /**
- * Services take one context (services/context.ts): `withDb` runs several of them in one
+ * Services take one context (services/support/context.ts): `withDb` runs several of them in one
  * transaction, so they commit together or not at all; the context's clock dates what they write.
  */
 import type { Knex } from 'knex';
@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, prepareDatabase } from '../src/db/connection.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createLogger } from '../src/logger.js';
-import { createClient, renameClient } from '../src/services/clients.js';
-import { withDb, type ServiceContext } from '../src/services/context.js';
+import { createClient, renameClient } from '../src/services/users/clients.js';
+import { withDb, type ServiceContext } from '../src/services/support/context.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);

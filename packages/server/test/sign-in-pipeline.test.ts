@@ -1,5 +1,5 @@
 /**
- * One sign-in pipeline (docs/architecture.md, Sign-in): services/sign-in.ts is the only module
+ * One sign-in pipeline (docs/architecture.md, Sign-in): services/sign-in/sign-in.ts is the only module
  * that creates sessions and the only writer of sign-in events; every way in goes through it and
  * leaves exactly one session and one sign-in event.
  */
@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SIGN_IN_EVENTS } from '../src/services/sign-in.js';
+import { SIGN_IN_EVENTS } from '../src/services/sign-in/sign-in.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, useTestPortal } from './support.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
-const PIPELINE = path.join('services', 'sign-in.ts');
+const PIPELINE = path.join('services', 'sign-in', 'sign-in.ts');
 
 function sources(dir = SRC): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

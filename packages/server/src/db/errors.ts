@@ -111,7 +111,7 @@ const CONFLICTS: Record<string, { field?: string; message: string }> = {
   'invites.email': { field: 'email', message: 'an open invite for this email already exists' },
   'user_apps.user_id,app_id': { field: 'appid', message: 'the user already has this app' },
   'api_keys.key_hash': { field: 'token', message: 'this API key already exists' },
-  // Two sign-ins racing to link one Google account to two users (services/google-sign-in.ts).
+  // Two sign-ins racing to link one Google account to two users (services/sign-in/google-sign-in.ts).
   'users.google_sub': { message: 'this Google account is linked to another user' },
   // The partial index access_requests_open: one open request per user and app.
   'access_requests.user_id,app_id': { message: 'you have an open request for this app already' },

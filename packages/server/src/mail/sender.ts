@@ -1,6 +1,6 @@
 /**
  * The sender every instance runs when mail is configured: it claims due rows of the outbox,
- * hands each to the SMTP server, and records the outcome (services/outbox.ts). It runs when a
+ * hands each to the SMTP server, and records the outcome (services/mail/outbox.ts). It runs when a
  * transaction of this process queued mail, and every MAIL_POLL_SECONDS for retries and for mail
  * that another instance queued or left behind when it crashed.
  */
@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { MailConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import { claimDue, HOUR_MS, markFailed, markSent, outboxEvents, pruneOutbox, type OutboxRow } from '../services/outbox.js';
+import { claimDue, HOUR_MS, markFailed, markSent, outboxEvents, pruneOutbox, type OutboxRow } from '../services/mail/outbox.js';
 
 const BATCH = 20;
 // A run ends after this many batches; the next wake or poll goes on.

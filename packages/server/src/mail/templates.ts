@@ -37,7 +37,7 @@ function render(subject: string, blocks: Block[]): RenderedMail {
   return { subject: oneLine(subject), text: `${text}\n`, html };
 }
 
-import type { Origin } from '../services/context.js';
+import type { Origin } from '../services/support/context.js';
 
 /** A moment as people read it in a mail: `2026-11-23 14:05 UTC`. */
 function formatWhen(at: number | Date): string {

@@ -3,7 +3,7 @@
  * `accesstoken` cookie. The answer lands in `ctx.state.principal` (null for anonymous).
  */
 import type { Context, Next } from 'koa';
-import type { Principal } from '../services/sessions.js';
+import type { Principal } from '../services/sign-in/sessions.js';
 
 export const SESSION_COOKIE = 'accesstoken';
 

@@ -3,9 +3,9 @@
  * grant only while that grant still stands.
  */
 import type { Account, FindAccount } from 'oidc-provider';
-import { userMayUseApp } from '../services/forward-auth.js';
-import { claimsUserById, grantUser, type ClaimsUser } from '../services/openid-grants.js';
-import { sessionStillValid } from '../services/sessions.js';
+import { userMayUseApp } from '../services/access/forward-auth.js';
+import { claimsUserById, grantUser, type ClaimsUser } from '../services/openid/openid-grants.js';
+import { sessionStillValid } from '../services/sign-in/sessions.js';
 import type { OidcDeps } from './deps.js';
 
 /** The user id a `sub` carries (the id as a string), or undefined for anything else. */

@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { preparedWrite, runPrepared } from '../db/prepared-writes.js';
-import type { AuthCache } from '../services/auth-cache.js';
+import type { AuthCache } from '../services/access/auth-cache.js';
 import { clientMetadata } from './clients.js';
 
 const TABLE = 'oidc_payloads';
@@ -20,7 +20,7 @@ export interface AdapterOptions {
   db: Knex;
   now?: () => number;
   /**
-   * Where access tokens' rows are remembered for at most AUTH_CACHE_SECONDS (services/auth-cache.ts):
+   * Where access tokens' rows are remembered for at most AUTH_CACHE_SECONDS (services/access/auth-cache.ts):
    * a userinfo call then does not read its token again. A token revoked through this instance is
    * forgotten at once (here and in the other workers), through another within that bound.
    */

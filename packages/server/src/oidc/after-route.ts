@@ -1,7 +1,7 @@
 /** After a provider route: the event-log row of a sign-in, and RP-initiated logout ending the portal session. */
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { logEvent } from '../services/audit.js';
-import { logout } from '../services/login.js';
+import { logEvent } from '../services/log/audit.js';
+import { logout } from '../services/sign-in/login.js';
 import type { OidcDeps } from './deps.js';
 import { withFormAction } from './pages.js';
 import { portalPrincipalOf } from './portal-session.js';

@@ -18,9 +18,9 @@ import {
 import type { Knex } from 'knex';
 import type { AdapterPayload } from 'oidc-provider';
 import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
-import { getApp } from '../services/apps.js';
-import { logEvent, type Audit } from '../services/audit.js';
-import { sha256 } from '../services/secrets.js';
+import { getApp } from '../services/apps/apps.js';
+import { logEvent, type Audit } from '../services/log/audit.js';
+import { sha256 } from '../services/support/secrets.js';
 
 interface ClientRow {
   app_id: number;

@@ -2,8 +2,8 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { AuthCache } from '../services/auth-cache.js';
-import type { SecretBox } from '../services/secret-box.js';
+import type { AuthCache } from '../services/access/auth-cache.js';
+import type { SecretBox } from '../services/support/secret-box.js';
 
 export interface OidcDeps {
   db: Knex;

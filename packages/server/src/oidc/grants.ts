@@ -4,9 +4,9 @@
  * later request asks for more scopes, and never outliving that session.
  */
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
-import { logRepeated } from '../services/audit.js';
-import { userMayUseApp } from '../services/forward-auth.js';
-import { bindGrantToSession, grantMadeUnder } from '../services/openid-grants.js';
+import { logRepeated } from '../services/log/audit.js';
+import { userMayUseApp } from '../services/access/forward-auth.js';
+import { bindGrantToSession, grantMadeUnder } from '../services/openid/openid-grants.js';
 import type { OidcDeps } from './deps.js';
 import { restoreOfflineAccess } from './interaction-policy.js';
 import { TTL } from './lifetimes.js';

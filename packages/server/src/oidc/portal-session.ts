@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import type { Principal } from '../services/sessions.js';
-import { acrOf } from '../services/sign-in.js';
+import type { Principal } from '../services/sign-in/sessions.js';
+import { acrOf } from '../services/sign-in/sign-in.js';
 
 /** The portal session of a request to the provider, set by the Koa layer (oidc/routes.ts). */
 const portalPrincipals = new WeakMap<IncomingMessage, Principal | null>();

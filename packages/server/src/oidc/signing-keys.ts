@@ -9,8 +9,8 @@ import type { OidcKeyRotation, OidcSigningAlg } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import type { JWK } from 'oidc-provider';
 import { isUniqueViolation } from '../db/errors.js';
-import { logEvent, type Audit } from '../services/audit.js';
-import type { SecretBox } from '../services/secret-box.js';
+import { logEvent, type Audit } from '../services/log/audit.js';
+import type { SecretBox } from '../services/support/secret-box.js';
 
 /** Longest life of anything signed (ID tokens: 1 hour) plus clock tolerance, in milliseconds. */
 export const RETIRED_KEY_PUBLISHED_MS = 2 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 import { accessRequestAnswer, accessRequestInput, approveInput, denyInput, z } from '@tools-portal/core';
-import * as requests from '../services/access-requests.js';
+import * as requests from '../services/access/access-requests.js';
 import { actorContext, actorOf, route, type RouteSpec } from './route.js';
 
 export const accessRequestRoutes: RouteSpec[] = [

@@ -1,5 +1,5 @@
 import { accessTokenAnswer, accessTokenInput } from '@tools-portal/core';
-import { createApiKey, deleteApiKey } from '../services/api-keys.js';
+import { createApiKey, deleteApiKey } from '../services/users/api-keys.js';
 import { actorContext, auditOf, route, type RouteSpec } from './route.js';
 
 // Keys mint and delete keys only from a session (docs/security.md): a leaked key must not be able

@@ -18,11 +18,11 @@ import {
   z,
   type WebAuthnOptions,
 } from '@tools-portal/core';
-import { changePassword } from '../services/login.js';
-import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from '../services/passkeys.js';
-import { confirmTotp, resetSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/second-factors.js';
-import { liftRestriction, listSessionsOfUser, revokeOtherOwnSessions, revokeOwnSession } from '../services/sessions.js';
-import { getUser } from '../services/users.js';
+import { changePassword } from '../services/sign-in/login.js';
+import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from '../services/sign-in/passkeys.js';
+import { confirmTotp, resetSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/sign-in/second-factors.js';
+import { liftRestriction, listSessionsOfUser, revokeOtherOwnSessions, revokeOwnSession } from '../services/sign-in/sessions.js';
+import { getUser } from '../services/users/users.js';
 import { actorContext, actorOf, auditOf, principalOf, route, type RouteSpec } from './route.js';
 
 export const accountRoutes: RouteSpec[] = [

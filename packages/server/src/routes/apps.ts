@@ -1,9 +1,9 @@
 import { appInput, appUpdate, notFound, appAnswer, appUserAnswer, listedAppAnswer, z } from '@tools-portal/core';
 import { encodedOnce } from '../encoded-json.js';
-import { readIcon, removeIcon, setIcon } from '../services/app-icons.js';
-import * as apps from '../services/apps.js';
-import { MAX_ICON_BYTES } from '../services/icon-images.js';
-import { usersOfApp } from '../services/users.js';
+import { readIcon, removeIcon, setIcon } from '../services/apps/app-icons.js';
+import * as apps from '../services/apps/apps.js';
+import { MAX_ICON_BYTES } from '../services/apps/icon-images.js';
+import { usersOfApp } from '../services/users/users.js';
 import { actorContext, actorOf, auditOf, rawBody, route, type RouteSpec } from './route.js';
 
 export const appRoutes: RouteSpec[] = [
@@ -86,7 +86,7 @@ export const appRoutes: RouteSpec[] = [
     path: '/app/:id/icon',
     access: 'admin',
     summary: "Set an app's icon: a PNG, JPEG or WebP body of at most 256 KB (content checked; SVG refused)",
-    // Not JSON: the image's bytes, judged by their content (services/icon-images.ts).
+    // Not JSON: the image's bytes, judged by their content (services/apps/icon-images.ts).
     body: rawBody('icon', MAX_ICON_BYTES, ['image/png', 'image/jpeg', 'image/webp']),
     response: { schema: appAnswer },
     async handler({ params, body }, ctx, deps) {

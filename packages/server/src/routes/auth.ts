@@ -20,13 +20,13 @@ import {
 } from '@tools-portal/core';
 import { clearSessionCookie, DEVICE_COOKIE, setDeviceCookie, setSessionCookie } from '../cookies.js';
 import { credentialOf } from '../middleware/auth.js';
-import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginContext, type SignInBrowser } from '../services/login.js';
-import { rememberDevice } from '../services/login-devices.js';
-import { passkeyAuthenticationOptions, passkeyLogin } from '../services/passkeys.js';
-import { requestPasswordReset, resetWithToken } from '../services/password-reset.js';
-import { redirectAfterSignIn } from '../services/redirects.js';
-import type { SecretBox } from '../services/secret-box.js';
-import { beginStepUp, isPending, type SignedIn, type SignInOutcome } from '../services/sign-in.js';
+import { logout, passwordLogin, registerWithPassword, secondFactorLogin, type LoginContext, type SignInBrowser } from '../services/sign-in/login.js';
+import { rememberDevice } from '../services/sign-in/login-devices.js';
+import { passkeyAuthenticationOptions, passkeyLogin } from '../services/sign-in/passkeys.js';
+import { requestPasswordReset, resetWithToken } from '../services/sign-in/password-reset.js';
+import { redirectAfterSignIn } from '../services/access/redirects.js';
+import type { SecretBox } from '../services/support/secret-box.js';
+import { beginStepUp, isPending, type SignedIn, type SignInOutcome } from '../services/sign-in/sign-in.js';
 import type { Context } from 'koa';
 import { actorOf, auditOf, clientInfo, principalOf, route, serviceContext, type Deps, type RouteSpec } from './route.js';
 

@@ -1,6 +1,6 @@
 import { clientInput, clientUpdate, clientAnswer, userAnswer, z } from '@tools-portal/core';
-import * as clients from '../services/clients.js';
-import { usersOfClient } from '../services/users.js';
+import * as clients from '../services/users/clients.js';
+import { usersOfClient } from '../services/users/users.js';
 import { actorContext, route, type RouteSpec } from './route.js';
 
 export const clientRoutes: RouteSpec[] = [

@@ -11,11 +11,11 @@ import { serializeCookie, setSessionCookie } from '../cookies.js';
 import { translateDatabaseError } from '../db/errors.js';
 import { OidcClient } from '../google-relying-party.js';
 import { SESSION_COOKIE } from '../middleware/auth.js';
-import { logEvent, logRepeated } from '../services/audit.js';
-import { OIDC_LOGIN_TTL_SECONDS } from '../services/google-pending-logins.js';
-import { hitRateLimit, type RateLimit } from '../services/rate-limits.js';
-import { finishGoogleSignIn, startGoogleSignIn } from '../services/google-sign-in.js';
-import { principalFromToken } from '../services/sessions.js';
+import { logEvent, logRepeated } from '../services/log/audit.js';
+import { OIDC_LOGIN_TTL_SECONDS } from '../services/sign-in/google-pending-logins.js';
+import { hitRateLimit, type RateLimit } from '../services/support/rate-limits.js';
+import { finishGoogleSignIn, startGoogleSignIn } from '../services/sign-in/google-sign-in.js';
+import { principalFromToken } from '../services/sign-in/sessions.js';
 import { clientInfo, type Deps } from './route.js';
 
 const GOOGLE_START_PATH = '/auth/google';

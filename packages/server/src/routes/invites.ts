@@ -1,5 +1,5 @@
 import { inviteInput, registrationTokenAnswer, z } from '@tools-portal/core';
-import * as invites from '../services/invites.js';
+import * as invites from '../services/users/invites.js';
 import { actorContext, auditOf, route, type RouteSpec } from './route.js';
 
 export const inviteRoutes: RouteSpec[] = [

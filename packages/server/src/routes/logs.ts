@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { checkCountLimit, checkLogFilter, LOG_COUNT_MAX_LIMIT, logCountAnswer, logEntryAnswer, logPage, z } from '@tools-portal/core';
 import { encodedOnce } from '../encoded-json.js';
-import { EXPORT_TYPES, exportLog } from '../services/log-export.js';
-import { countEvents, listEvents } from '../services/log-query.js';
+import { EXPORT_TYPES, exportLog } from '../services/log/log-export.js';
+import { countEvents, listEvents } from '../services/log/log-query.js';
 import { route, type RouteSpec } from './route.js';
 
 // The filters: documented by these fields, checked by core's checkLogFilter, which also refuses

@@ -1,5 +1,5 @@
 import { mailEntryAnswer, z } from '@tools-portal/core';
-import { listOutbox } from '../services/outbox.js';
+import { listOutbox } from '../services/mail/outbox.js';
 import { route, type RouteSpec } from './route.js';
 
 export const mailRoutes: RouteSpec[] = [

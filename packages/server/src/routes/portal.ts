@@ -1,7 +1,7 @@
 /** Routes outside the API: health, the web portal at /auth/, and invitation links. */
 import Router from '@koa/router';
 import { DEFAULT_REDIRECT } from '@tools-portal/core';
-import { registrationTarget } from '../services/invites.js';
+import { registrationTarget } from '../services/users/invites.js';
 import { loadWebFiles, serveWebFile } from '../static-files.js';
 import type { Deps } from './route.js';
 

@@ -12,13 +12,13 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { OidcProvider } from '../oidc/provider.js';
-import type { Audit } from '../services/audit.js';
-import type { AuthCache } from '../services/auth-cache.js';
-import type { Origin, ServiceContext } from '../services/context.js';
-import type { PasswordHasher } from '../services/passwords.js';
-import type { SecretBox } from '../services/secret-box.js';
+import type { Audit } from '../services/log/audit.js';
+import type { AuthCache } from '../services/access/auth-cache.js';
+import type { Origin, ServiceContext } from '../services/support/context.js';
+import type { PasswordHasher } from '../services/sign-in/passwords.js';
+import type { SecretBox } from '../services/support/secret-box.js';
 import type { EncodedJson } from '../encoded-json.js';
-import type { Principal } from '../services/sessions.js';
+import type { Principal } from '../services/sign-in/sessions.js';
 import { rawBodyOf } from './raw-body.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -28,9 +28,9 @@ export interface Deps {
   config: Config;
   hasher: PasswordHasher;
   logger: Logger;
-  /** The forward-auth cache of sessions, grants and apps (services/auth-cache.ts). */
+  /** The forward-auth cache of sessions, grants and apps (services/access/auth-cache.ts). */
   authCache: AuthCache;
-  /** Encrypts secrets that must be read back, with SECRET_KEY (services/secret-box.ts). */
+  /** Encrypts secrets that must be read back, with SECRET_KEY (services/support/secret-box.ts). */
   secrets: SecretBox;
   /** The OpenID provider of this instance (oidc/provider.ts). */
   oidc: OidcProvider;
@@ -158,7 +158,7 @@ export function clientInfo(ctx: Context): Origin {
 }
 
 /**
- * The services' context of this request (services/context.ts): the database, the configuration
+ * The services' context of this request (services/support/context.ts): the database, the configuration
  * as policy, the clock, the caller (null when anonymous) with the API key it used, and its origin.
  */
 export function serviceContext(ctx: Context, deps: Pick<Deps, 'db' | 'config'>): ServiceContext<Config> {

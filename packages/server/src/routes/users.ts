@@ -10,12 +10,12 @@ import {
   userAnswer,
   z,
 } from '@tools-portal/core';
-import { requestableApps } from '../services/access-requests.js';
-import { listKeysOfUser, revokeKeysOfUser } from '../services/api-keys.js';
-import { appsOfUser, grantApp, revokeApp, setGrantExpiry } from '../services/apps.js';
-import { setFavourite } from '../services/favourites.js';
-import { adminPasswordReset } from '../services/password-reset.js';
-import * as users from '../services/users.js';
+import { requestableApps } from '../services/access/access-requests.js';
+import { listKeysOfUser, revokeKeysOfUser } from '../services/users/api-keys.js';
+import { appsOfUser, grantApp, revokeApp, setGrantExpiry } from '../services/apps/apps.js';
+import { setFavourite } from '../services/access/favourites.js';
+import { adminPasswordReset } from '../services/sign-in/password-reset.js';
+import * as users from '../services/users/users.js';
 import { actorContext, actorOf, auditOf, route, type RouteSpec } from './route.js';
 
 export const userRoutes: RouteSpec[] = [

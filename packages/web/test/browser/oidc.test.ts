@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { OIDC_SIGNING_ALGS } from '@tools-portal/core/oidc';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpCode } from '../../../server/src/services/totp.js';
+import { totpCode } from '../../../server/src/services/sign-in/totp.js';
 import { enrol } from '../../../server/test/second-factor-steps.js';
 import {
   ADMIN_EMAIL,

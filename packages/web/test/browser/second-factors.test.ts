@@ -108,7 +108,7 @@ describe.skipIf(!chromiumAvailable)('the login screen at PUBLIC_URL', () => {
   });
 });
 
-// Passkeys' server API (packages/server/src/services/passkeys.ts) is on main.
+// Passkeys' server API (packages/server/src/services/sign-in/passkeys.ts) is on main.
 const PASSKEY_SERVER_API = true;
 
 describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the browser', () => {

@@ -1,5 +1,5 @@
 /**
- * Background jobs that one instance at a time may run (services/background-job.ts): a lease
+ * Background jobs that one instance at a time may run (services/support/background-job.ts): a lease
  * (holder, until) taken by a conditional update, and when the job last completed.
  */
 import type { Knex } from 'knex';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { dialectOf } from '../connection.js';
 
 /**
- * One counter table (services/regulator.ts): the rate limits of anonymous traffic (`rate_limits`:
+ * One counter table (services/sign-in/regulator.ts): the rate limits of anonymous traffic (`rate_limits`:
  * Google sign-in starts and passkey sign-in options per address) and the password-reset limits
  * (`request_limits`: requests per address, mail slots per email) become rows of `login_attempts`,
  * with the kind in its own column (`reset-address`, `reset-email`, `google-start`,
@@ -32,7 +32,7 @@ export async function up(knex: Knex): Promise<void> {
     knex,
     rates.map(({ kind, subject, window_start, hits }) => ({ kind, subject, window_start, attempts: hits })),
   );
-  // `reset-address:IP` and `reset-email:EMAIL#N` (services/password-reset.ts).
+  // `reset-address:IP` and `reset-email:EMAIL#N` (services/sign-in/password-reset.ts).
   const requests: { subject: string; window_start: number | string; count: number }[] = await knex('request_limits').select('*');
   const counters = requests.flatMap(({ subject, window_start, count }) => {
     const colon = subject.indexOf(':');

@@ -1,0 +1,130 @@
+/**
+ * The forward-auth hot path's short memory (docs/product.md, Forward auth): who a token stands for,
+ * which apps a user holds, and the app list; and the OpenID provider's access tokens (docs/oidc.md). Each entry lives at most `ttlMs`
+ * (AUTH_CACHE_SECONDS, at most 5 s), so a change made through another instance takes effect
+ * here within that time; a change made through this instance calls `clear()` and takes effect
+ * at once. Concurrent misses for one key share a single lookup.
+ */
+import type { Knex } from 'knex';
+import { AppIndex } from '../apps/app-index.js';
+import { grantedAppIds, listApps } from '../apps/apps.js';
+import { principalFromToken, type Principal, type SessionPolicy } from '../sign-in/sessions.js';
+
+/** Enough for every active user of a company; a flood of unknown tokens evicts the oldest. */
+const MAX_ENTRIES = 20_000;
+
+interface Entry<V> {
+  value: Promise<V>;
+  expires: number;
+}
+
+/** A map whose entries live `ttlMs`; used by AuthCache, exported for its tests. */
+export class TtlMap<K, V> {
+  private readonly entries = new Map<K, Entry<V>>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly now: () => number,
+    private readonly maxEntries = MAX_ENTRIES,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: K, load: () => Promise<V>): Promise<V> {
+    if (this.ttlMs <= 0) return load();
+    const now = this.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > now) return hit.value;
+    if (hit) this.entries.delete(key);
+    // The entry's life starts before the lookup, so it never outlives data read later than that.
+    const entry: Entry<V> = { value: load(), expires: now + this.ttlMs };
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
+    this.entries.set(key, entry);
+    entry.value.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
+    return entry.value;
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+export interface AuthCacheOptions {
+  /** How long an entry may be used; 0 turns the cache off. */
+  ttlMs: number;
+  now?: () => number;
+  maxEntries?: number;
+}
+
+export class AuthCache {
+  private readonly principals: TtlMap<string, Principal | null>;
+  private readonly grants: TtlMap<number, ReadonlySet<number>>;
+  private readonly appList: TtlMap<'apps', AppIndex>;
+  /**
+   * The OpenID provider's access tokens by id, as oidc/adapter.ts stored them (a token's row never
+   * changes; it is only deleted): within the same bound, so that a userinfo call does not read it
+   * again, and a revocation made on another instance holds here within AUTH_CACHE_SECONDS.
+   */
+  readonly accessTokens: TtlMap<string, unknown>;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly policy: SessionPolicy,
+    options: AuthCacheOptions,
+  ) {
+    const now = options.now ?? Date.now;
+    this.principals = new TtlMap(options.ttlMs, now, options.maxEntries);
+    this.grants = new TtlMap(options.ttlMs, now, options.maxEntries);
+    this.appList = new TtlMap(options.ttlMs, now, 1);
+    this.accessTokens = new TtlMap(options.ttlMs, now, options.maxEntries);
+  }
+
+  /** The user a session token or API key stands for (null: nobody, also remembered). */
+  principal(token: string): Promise<Principal | null> {
+    return this.principals.get(token, () => principalFromToken(this.db, token, this.policy));
+  }
+
+  /** Ids of the apps granted to a user. */
+  grantsOf(userId: number): Promise<ReadonlySet<number>> {
+    return this.grants.get(userId, async () => new Set(await grantedAppIds(this.db, userId)));
+  }
+
+  /** Every registered app, indexed by name and URL. */
+  apps(): Promise<AppIndex> {
+    return this.appList.get('apps', async () => new AppIndex(await listApps(this.db)));
+  }
+
+  private askOthers: (() => Promise<void>) | undefined;
+
+  /** Forgets everything, here and in the other workers of this instance (WORKERS): called after any change. */
+  async clear(): Promise<void> {
+    this.clearHere();
+    await this.askOthers?.();
+  }
+
+  /** Forgets everything in this process only. */
+  clearHere(): void {
+    this.principals.clear();
+    this.grants.clear();
+    this.appList.clear();
+    this.accessTokens.clear();
+  }
+
+  /** Under node:cluster: how to make the other workers forget too (cluster-peers.ts). */
+  shareClears(askOthers: () => Promise<void>): void {
+    this.askOthers = askOthers;
+  }
+
+  /** Entries held now (tests). */
+  get size(): number {
+    return this.principals.size + this.grants.size + this.appList.size + this.accessTokens.size;
+  }
+}
