@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { usePostgresProject } from './packages/server/test/database.js';
+import { usePostgresProject } from './packages/server/test/support/database.js';
 import SlowestFirstSequencer from './scripts/slowest-first-sequencer.js';
 import SlowestTestFiles from './scripts/slowest-test-files.js';
 
@@ -34,7 +34,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['packages/server/test/**/*.test.ts'],
-          globalSetup: ['packages/server/test/global-setup.ts'],
+          globalSetup: ['packages/server/test/support/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
@@ -46,7 +46,7 @@ export default defineConfig({
               test: {
                 name: 'server-postgres',
                 include: ['packages/server/test/**/*.test.ts'],
-                globalSetup: ['packages/server/test/global-setup.ts'],
+                globalSetup: ['packages/server/test/support/global-setup.ts'],
                 testTimeout: 20_000,
                 hookTimeout: 30_000,
                 env: { TEST_DATABASE: 'postgres' },

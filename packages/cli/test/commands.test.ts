@@ -10,7 +10,7 @@ import {
   type RegistrationToken,
   type User,
 } from '@tools-portal/core';
-import { ADMIN_EMAIL, createApp, failure, freePort, unique } from '../../server/test/support.js';
+import { ADMIN_EMAIL, createApp, failure, freePort, unique } from '../../server/test/support/support.js';
 import { bin, cleanEnv, json, toolsctlOnTerminal, useAdminToolsctl } from './toolsctl.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 

@@ -1,12 +1,12 @@
 /**
  * Builds toolsctl once for the CLI tests: they run the compiled binary, as users do. Migrates the
- * database template that their portals copy (server/test/database-template.ts).
+ * database template that their portals copy (server/test/support/database-template.ts).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { provideDatabaseTemplate } from '../../server/test/database-template.js';
+import { provideDatabaseTemplate } from '../../server/test/support/database-template.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AccessRequest, App, GrantedApp } from '@tools-portal/core';
-import { JPEG, PNG } from '../../server/test/images.js';
-import { unique } from '../../server/test/support.js';
+import { JPEG, PNG } from '../../server/test/support/images.js';
+import { unique } from '../../server/test/support/support.js';
 import { json, useAdminToolsctl } from './toolsctl.js';
 
 const cli = useAdminToolsctl();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CurrentUser } from '@tools-portal/core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, unique, useTestPortal } from '../../server/test/support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, unique, useTestPortal } from '../../server/test/support/support.js';
 import { json, removeTempHomes, tempHome, toolsctl, toolsctlOnTerminal } from './toolsctl.js';
 
 const portal = useTestPortal();

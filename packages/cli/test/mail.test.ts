@@ -2,8 +2,8 @@
 // mail list, against a real portal with a real SMTP server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailEntry } from '@tools-portal/core';
-import { startTestSmtp, type TestSmtp } from '../../server/test/smtp.js';
-import { signedIn, unique, useTestPortal } from '../../server/test/support.js';
+import { startTestSmtp, type TestSmtp } from '../../server/test/support/smtp.js';
+import { signedIn, unique, useTestPortal } from '../../server/test/support/support.js';
 import { json, removeTempHomes, tempHome, toolsctl, type RunOptions } from './toolsctl.js';
 
 let smtp: TestSmtp;

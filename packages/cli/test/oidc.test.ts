@@ -1,7 +1,7 @@
 /** `toolsctl apps oidc` and `toolsctl oidc rotate-keys` against a real portal (docs/cli.md, docs/oidc.md). */
 import { describe, expect, it } from 'vitest';
 import type { OidcClientCreated, OidcClientSettings, OidcKeyRotation } from '@tools-portal/core';
-import { createApp, failure } from '../../server/test/support.js';
+import { createApp, failure } from '../../server/test/support/support.js';
 import { json, useAdminToolsctl } from './toolsctl.js';
 
 const cli = useAdminToolsctl();

@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import { PortalClient } from '@tools-portal/core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, useTestPortal } from '../../server/test/support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, useTestPortal } from '../../server/test/support/support.js';
 import { json, removeTempHomes, tempHome, toolsctl, toolsctlOnTerminal } from './toolsctl.js';
 
 const portal = useTestPortal();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPortal, type TestPortal } from '../../server/test/support.js';
+import { startTestPortal, type TestPortal } from '../../server/test/support/support.js';
 import { json, root, removeTempHomes, tempHome, toolsctl, type RunOptions } from './toolsctl.js';
 
 const demo = path.join(root, 'fixtures/demo.json');

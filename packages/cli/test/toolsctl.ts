@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { useTestPortal } from '../../server/test/support.js';
+import { useTestPortal } from '../../server/test/support/support.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const bin = path.join(root, 'packages/cli/bin/toolsctl.js');

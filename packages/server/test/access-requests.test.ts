@@ -1,8 +1,8 @@
 /** Access requests (docs/api.md, Access requests): asking, approving, denying, and their races. */
 import type { PortalClient } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
-import { useMailedPortal } from './smtp.js';
-import { ADMIN_EMAIL, createApp, failure, unique, useTestPortal } from './support.js';
+import { useMailedPortal } from './support/smtp.js';
+import { ADMIN_EMAIL, createApp, failure, unique, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

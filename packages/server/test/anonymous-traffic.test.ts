@@ -7,9 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHALLENGE_MS } from '../src/services/sign-in/passkeys.js';
-import { addPasskey, call, json, type Options } from './passkey-ceremony.js';
-import { startTestProvider, type TestProvider } from './google-issuer.js';
-import { createApp, startTestPortal, unique, useTestPortal, useTwoPortals, type TestPortal } from './support.js';
+import { addPasskey, call, json, type Options } from './support/passkey-ceremony.js';
+import { startTestProvider, type TestProvider } from './support/google-issuer.js';
+import { createApp, startTestPortal, unique, useTestPortal, useTwoPortals, type TestPortal } from './support/support.js';
 
 const DENIALS = 2000;
 const PARALLEL = 50;

@@ -7,9 +7,9 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentedApacheBlock, hasApacheWithOidc, startApache, type Apache } from './apache.js';
-import { Browser } from './openid-rp.js';
-import { createApp, freePort, useTestPortal, type TestUser } from './support.js';
+import { documentedApacheBlock, hasApacheWithOidc, startApache, type Apache } from './proxies/apache.js';
+import { Browser } from './support/openid-rp.js';
+import { createApp, freePort, useTestPortal, type TestUser } from './support/support.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/oidc.md', import.meta.url));
 // What a browser sends for a top-level navigation: mod_auth_openidc answers anything else (fetch's

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { generateApiKey, maskApiKey } from '@tools-portal/core';
-import { useMailedPortal } from './smtp.js';
-import { becomesTrue, CACHE_BOUND_MS, createApp, failure, unique, useTestPortal, type TestPortal } from './support.js';
+import { useMailedPortal } from './support/smtp.js';
+import { becomesTrue, CACHE_BOUND_MS, createApp, failure, unique, useTestPortal, type TestPortal } from './support/support.js';
 
 const API = '/api/auth/v1';
 

@@ -5,7 +5,7 @@
  */
 import type { App } from '@tools-portal/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp, unique, USER_PASSWORD, useTestPortal, type TestUser } from './support.js';
+import { createApp, unique, USER_PASSWORD, useTestPortal, type TestUser } from './support/support.js';
 
 const portal = useTestPortal();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApp, failure, unique, useTestPortal } from './support.js';
+import { createApp, failure, unique, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AuthCache, TtlMap } from '../src/services/access/auth-cache.js';
-import { createApp, useTestPortal } from './support.js';
+import { createApp, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

@@ -1,6 +1,6 @@
 import { generateApiKey, maskApiKey } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, useTestPortal } from './support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, failure, useTestPortal } from './support/support.js';
 
 // A high address limit keeps this file's many deliberate failures from banning 127.0.0.1.
 const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' });

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { backupDatabase, openDatabase } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from './database.js';
-import { ADMIN_EMAIL, createApp, useTestPortal } from './support.js';
+import { testDialect } from './support/database.js';
+import { ADMIN_EMAIL, createApp, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 let dir: string;

@@ -6,10 +6,10 @@
 import { fileURLToPath } from 'node:url';
 import { generateApiKey, normalizeRequestPath, type App } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentedCaddyBlock, findCaddy, startCaddy, type Caddy } from './caddy.js';
-import { cookieCases } from './credential-stripping.js';
-import { pathTricks, rawGet, startEchoApp, type EchoApp } from './proxied-app.js';
-import { createApp, freePort, startTestPortal, type TestPortal, type TestUser } from './support.js';
+import { documentedCaddyBlock, findCaddy, startCaddy, type Caddy } from './proxies/caddy.js';
+import { cookieCases } from './proxies/credential-stripping.js';
+import { pathTricks, rawGet, startEchoApp, type EchoApp } from './proxies/proxied-app.js';
+import { createApp, freePort, startTestPortal, type TestPortal, type TestUser } from './support/support.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/forward-auth.md', import.meta.url));
 

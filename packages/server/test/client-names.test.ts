@@ -3,7 +3,7 @@
  * list. No name may reach them as `Admin` (or as a list holding it) unless it is the Admin client.
  */
 import { describe, expect, it } from 'vitest';
-import { failure, unique, useTestPortal } from './support.js';
+import { failure, unique, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

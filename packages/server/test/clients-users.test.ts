@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, createApp, failure, unique, useTestPortal } from './support.js';
+import { ADMIN_EMAIL, createApp, failure, unique, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

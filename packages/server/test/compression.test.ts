@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApp, useTestPortal } from './support.js';
+import { createApp, useTestPortal } from './support/support.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-web-'));
 const INDEX = '<!doctype html><html><head><title>Tools-Server</title></head><body>built</body></html>'.repeat(20);

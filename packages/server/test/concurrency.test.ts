@@ -4,7 +4,7 @@
  */
 import type { App } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
-import { createApp, startTestPortal, unique, useTestPortal, type TestUser } from './support.js';
+import { createApp, startTestPortal, unique, useTestPortal, type TestUser } from './support/support.js';
 
 const WRITERS = 50;
 

@@ -5,7 +5,7 @@
 import { generateApiKey } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { translateDatabaseError } from '../src/db/errors.js';
-import { createApp, failure, unique, useTestPortal } from './support.js';
+import { createApp, failure, unique, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

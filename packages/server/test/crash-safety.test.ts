@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PortalClient } from '@tools-portal/core';
 import { openDatabase } from '@tools-portal/server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnServer } from './processes.js';
+import { spawnServer } from './support/processes.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-portal-crash-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

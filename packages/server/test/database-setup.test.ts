@@ -9,7 +9,7 @@ import { prepareDatabase } from '../src/db/connection.js';
 import { translateDatabaseError } from '../src/db/errors.js';
 import { bootstrap } from '../src/services/users/bootstrap.js';
 import { PasswordHasher } from '../src/services/sign-in/passwords.js';
-import { createTestDatabase, databaseContents, testDialect, testPostgresUrl, type TestDatabase } from './database.js';
+import { createTestDatabase, databaseContents, testDialect, testPostgresUrl, type TestDatabase } from './support/database.js';
 
 /** A freshly migrated database of the dialect under test, with its Knex handle. */
 async function migratedDatabase(): Promise<{ database: TestDatabase; db: Knex }> {

@@ -7,8 +7,8 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, migrateToLatest, openDatabase } from '@tools-portal/server';
 import { prepareDatabase } from '../src/db/connection.js';
-import { createTestDatabase, testDialect, type TestDatabase } from './database.js';
-import { createPortalDatabase } from './support.js';
+import { createTestDatabase, testDialect, type TestDatabase } from './support/database.js';
+import { createPortalDatabase } from './support/support.js';
 
 const opened: { database: TestDatabase; db: Knex }[] = [];
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { testDialect } from './database.js';
+import { testDialect } from './support/database.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const deploy = (name: string) => fs.readFileSync(path.join(ROOT, 'deploy', name), 'utf8');

@@ -4,7 +4,7 @@
  * right password; the per-address limit still holds, and another account's device cookie is no help.
  */
 import { describe, expect, it } from 'vitest';
-import { unique, USER_PASSWORD, useTestPortal } from './support.js';
+import { unique, USER_PASSWORD, useTestPortal } from './support/support.js';
 
 // TRUST_PROXY lets each test act from addresses of its own (X-Forwarded-For).
 const portal = useTestPortal({ TRUST_PROXY: 'true', LOGIN_FAILURES_PER_ADDRESS: '8' });

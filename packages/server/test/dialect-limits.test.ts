@@ -3,7 +3,7 @@
  * ids) get the same answer on both: 400 naming the field, never a 500.
  */
 import { describe, expect, it } from 'vitest';
-import { createApp, useTestPortal } from './support.js';
+import { createApp, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

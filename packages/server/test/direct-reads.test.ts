@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, prepareDatabase } from '../src/db/connection.js';
 import { LITERAL, preparedSelect, readAll, readPrepared, readRemembered, REMEMBERED_ROWS } from '../src/db/direct-reads.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { createTestDatabase, testDialect } from './database.js';
+import { createTestDatabase, testDialect } from './support/database.js';
 
 const clientNamed = preparedSelect((db, name: string) => db('clients').where('name', name).select('id', 'name'));
 const numbersUpTo = preparedSelect((db, count: number) =>

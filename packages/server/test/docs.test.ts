@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { apiRoutes, createLogger, migrateToLatest, openDatabase } from '@tools-portal/server';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase } from './database.js';
+import { createTestDatabase } from './support/database.js';
 
 const read = (path: string) => fs.readFileSync(new URL(path, import.meta.url), 'utf8');
 const apiDoc = read('../../../docs/api.md');

@@ -14,7 +14,7 @@ import { dayCountQuery } from '../src/services/log/log-day-counts.js';
 import { filteredLog } from '../src/services/log/log-matches.js';
 import { countEvents } from '../src/services/log/log-query.js';
 import { pruneLog } from '../src/services/log/log-retention.js';
-import { useTestPortal } from './support.js';
+import { useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 const db = () => portal.deps.db;

@@ -9,7 +9,7 @@ import type { LogEntry, LogFilter } from '@tools-portal/core';
 import { pruneLog } from '../src/services/log/log-retention.js';
 import { EXPORT_BATCH } from '../src/services/log/log-export.js';
 import { describe, expect, it } from 'vitest';
-import { failure, unique, useTestPortal } from './support.js';
+import { failure, unique, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 const db = () => portal.deps.db;

@@ -1,7 +1,7 @@
 import { generateApiKey } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
-import { refuseEvents } from './refused-events.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, failure, unique, useTestPortal } from './support.js';
+import { refuseEvents } from './support/refused-events.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, failure, unique, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { generateApiKey, type App, type LogEntry } from '@tools-portal/core';
 import { createApp as createKoaApp } from '@tools-portal/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp, unique, useTestPortal, type TestUser } from './support.js';
+import { createApp, unique, useTestPortal, type TestUser } from './support/support.js';
 
 const portal = useTestPortal();
 

@@ -4,8 +4,8 @@
  */
 import { ConfigError, loadConfig } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestProvider, type TestProvider } from './google-issuer.js';
-import { freePort, startTestPortal, useTestPortal, type TestPortal } from './support.js';
+import { startTestProvider, type TestProvider } from './support/google-issuer.js';
+import { freePort, startTestPortal, useTestPortal, type TestPortal } from './support/support.js';
 
 async function lastEvent(portal: TestPortal): Promise<string> {
   return (await portal.admin.logs.page(1, 1))[0].event;

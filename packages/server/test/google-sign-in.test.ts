@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { DEFAULT_REDIRECT } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser, type Landing, type NavigateOptions } from './browser.js';
-import { startTestProvider, type TestAccount, type TestProvider } from './google-issuer.js';
-import { createApp, startTestPortal, unique, type TestPortal } from './support.js';
+import { TestBrowser, type Landing, type NavigateOptions } from './support/browser.js';
+import { startTestProvider, type TestAccount, type TestProvider } from './support/google-issuer.js';
+import { createApp, startTestPortal, unique, type TestPortal } from './support/support.js';
 
 const STAFF_DOMAIN = 'staff.example';
 const CALLBACK = '/auth/google/callback';

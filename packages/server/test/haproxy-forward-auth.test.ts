@@ -7,10 +7,10 @@
 import { fileURLToPath } from 'node:url';
 import { generateApiKey, normalizeRequestPath, type App } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieCases } from './credential-stripping.js';
-import { documentedHAProxyBlock, findHAProxy, LUA_ACTION, startHAProxy, type HAProxy } from './haproxy.js';
-import { h2Get, pathTricks, rawGet, startEchoApp, type EchoApp, type RawAnswer } from './proxied-app.js';
-import { createApp, freePort, startTestPortal, type TestPortal, type TestUser } from './support.js';
+import { cookieCases } from './proxies/credential-stripping.js';
+import { documentedHAProxyBlock, findHAProxy, LUA_ACTION, startHAProxy, type HAProxy } from './proxies/haproxy.js';
+import { h2Get, pathTricks, rawGet, startEchoApp, type EchoApp, type RawAnswer } from './proxies/proxied-app.js';
+import { createApp, freePort, startTestPortal, type TestPortal, type TestUser } from './support/support.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/forward-auth.md', import.meta.url));
 

@@ -4,7 +4,7 @@
  * Real scrypt at logN 16 keeps the hashes pending long enough to look.
  */
 import { describe, expect, it } from 'vitest';
-import { unique, useTestPortal } from './support.js';
+import { unique, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal({
   SCRYPT_LOGN: '16',

@@ -6,7 +6,7 @@
 import { apiRoutes } from '@tools-portal/server';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp, unique, useTestPortal } from './support.js';
+import { createApp, unique, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '100000', LOGIN_FAILURES_PER_EMAIL: '1000' });
 let headers: Record<string, string>;

@@ -4,8 +4,8 @@
  */
 import { generateApiKey } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './database.js';
-import { ADMIN_EMAIL, becomesTrue, CACHE_BOUND_MS, createApp, failure, refuses, startTestPortal, unique, type TestPortal } from './support.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { ADMIN_EMAIL, becomesTrue, CACHE_BOUND_MS, createApp, failure, refuses, startTestPortal, unique, type TestPortal } from './support/support.js';
 
 describe('two instances starting together on an empty database', () => {
   it('migrate it once, bootstrap it once, and both come up (three rounds, three instances)', async () => {

@@ -1,6 +1,6 @@
 import { PASSWORD_CONTAINS_EMAIL, PASSWORD_CONTAINS_PRODUCT, PASSWORD_TOO_SHORT } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
-import { createApp, failure, unique, USER_PASSWORD, useTestPortal } from './support.js';
+import { createApp, failure, unique, USER_PASSWORD, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

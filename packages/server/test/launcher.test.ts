@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { removeExpiredGrants } from '../src/services/access/grant-expiry.js';
-import { JPEG, PNG, WEBP } from './images.js';
-import { becomesTrue, CACHE_BOUND_MS, createApp, failure, unique, useTestPortal } from './support.js';
+import { JPEG, PNG, WEBP } from './support/images.js';
+import { becomesTrue, CACHE_BOUND_MS, createApp, failure, unique, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PortalClient } from '@tools-portal/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnServer } from './processes.js';
+import { spawnServer } from './support/processes.js';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
 const CLIENTS = 200;

@@ -13,9 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { PortalClient } from '@tools-portal/core';
 import { createLogger } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect } from './database.js';
-import { spawnServer, type ServerProcess } from './processes.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, useTestPortal, unique } from './support.js';
+import { testDialect } from './support/database.js';
+import { spawnServer, type ServerProcess } from './support/processes.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, useTestPortal, unique } from './support/support.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 

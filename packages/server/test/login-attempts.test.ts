@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PortalClient } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, createTestDatabase, testDialect } from './database.js';
-import { spawnServer, type ServerProcess } from './processes.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, useTestPortal, useTwoPortals } from './support.js';
+import { createPostgresDatabase, createTestDatabase, testDialect } from './support/database.js';
+import { spawnServer, type ServerProcess } from './support/processes.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, useTestPortal, useTwoPortals } from './support/support.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BURST = 100;

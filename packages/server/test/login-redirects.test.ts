@@ -8,8 +8,8 @@ import { DEFAULT_REDIRECT, type App } from '@tools-portal/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appOriginsOf } from '../src/services/apps/apps.js';
 import { totpCode } from '../src/services/sign-in/totp.js';
-import { addPasskey, call, forgedAssertion, json, signInOptions, validate } from './passkey-ceremony.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, unique, USER_PASSWORD, useTestPortal, type TestUser } from './support.js';
+import { addPasskey, call, forgedAssertion, json, signInOptions, validate } from './support/passkey-ceremony.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, unique, USER_PASSWORD, useTestPortal, type TestUser } from './support/support.js';
 
 // Many sign-ins from one address, some of them refused on purpose.
 const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '1000' });

@@ -5,8 +5,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '../src/services/sign-in/passwords.js';
-import { createTestDatabase } from './database.js';
-import { startTestPortal, unique, type TestPortal } from './support.js';
+import { createTestDatabase } from './support/database.js';
+import { startTestPortal, unique, type TestPortal } from './support/support.js';
 
 /** The scrypt work one failed login costs the portal. */
 async function workOf(portal: TestPortal, email: string): Promise<number> {

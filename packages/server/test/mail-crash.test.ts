@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { PortalClient } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, testDialect } from './database.js';
-import { spawnServer } from './processes.js';
-import { startTestSmtp, type TestSmtp } from './smtp.js';
-import { becomesTrue } from './support.js';
+import { createPostgresDatabase, testDialect } from './support/database.js';
+import { spawnServer } from './support/processes.js';
+import { startTestSmtp, type TestSmtp } from './support/smtp.js';
+import { becomesTrue } from './support/support.js';
 
 const ADMIN = { Email: 'admin@example.com', Password: 'crash test password' };
 

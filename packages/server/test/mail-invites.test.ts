@@ -3,8 +3,8 @@
  * mails it through the outbox, and without mail `send` is refused.
  */
 import { describe, expect, it } from 'vitest';
-import { useMailedPortal } from './smtp.js';
-import { createApp, failure, unique, useTestPortal } from './support.js';
+import { useMailedPortal } from './support/smtp.js';
+import { createApp, failure, unique, useTestPortal } from './support/support.js';
 
 const HOSTILE = `<b>Acme & "Sons" 'Ltd'</b>`;
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { totpCode } from '../src/services/sign-in/totp.js';
-import { useMailedPortal } from './smtp.js';
+import { useMailedPortal } from './support/smtp.js';
 
 describe('security notices for account changes', () => {
   const { portal, smtp } = useMailedPortal();

@@ -3,8 +3,8 @@
  * to do if it was not the owner. Locked after failed logins; a browser the account has not used.
  */
 import { describe, expect, it } from 'vitest';
-import { useMailedPortal } from './smtp.js';
-import { unique, type TestPortal } from './support.js';
+import { useMailedPortal } from './support/smtp.js';
+import { unique, type TestPortal } from './support/support.js';
 
 async function login(portal: TestPortal, email: string, password: string, options: { address?: string; device?: string } = {}) {
   const response = await portal.fetch('/api/auth/v1/validatepassword', {

@@ -5,9 +5,9 @@
 import { ConfigError, loadConfig } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDue, enqueueMail, GIVE_UP_AFTER_MS, KEEP_DONE_MS, markFailed, markSent, pruneOutbox, retryDelayMs } from '../src/services/mail/outbox.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
-import { startTestSmtp, type TestSmtp } from './smtp.js';
-import { becomesTrue, failure, startTestPortal, unique, useTestPortal, type TestPortal } from './support.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { startTestSmtp, type TestSmtp } from './support/smtp.js';
+import { becomesTrue, failure, startTestPortal, unique, useTestPortal, type TestPortal } from './support/support.js';
 
 const FAST = { MAIL_POLL_SECONDS: '1', MAIL_RETRY_SECONDS: '1' };
 

@@ -6,9 +6,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PASSWORD_TOO_SHORT } from '@tools-portal/core';
 import { totpCode } from '../src/services/sign-in/totp.js';
-import { databaseContents } from './database.js';
-import { useMailedPortal } from './smtp.js';
-import { becomesTrue, failure, refuses, signedIn, unique, useTestPortal, type TestPortal } from './support.js';
+import { databaseContents } from './support/database.js';
+import { useMailedPortal } from './support/smtp.js';
+import { becomesTrue, failure, refuses, signedIn, unique, useTestPortal, type TestPortal } from './support/support.js';
 
 const NEW_PASSWORD = 'a brand new password';
 let addressCounter = 0;

@@ -6,10 +6,10 @@
 import { fileURLToPath } from 'node:url';
 import { generateApiKey, normalizeRequestPath, type App } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentedNginxBlock, findNginx, startNginx, type Nginx } from './nginx.js';
-import { cookieCases } from './credential-stripping.js';
-import { pathTricks, rawGet, startEchoApp as startNamedEchoApp, type EchoApp } from './proxied-app.js';
-import { createApp, freePort, startTestPortal, type TestPortal, type TestUser } from './support.js';
+import { documentedNginxBlock, findNginx, startNginx, type Nginx } from './proxies/nginx.js';
+import { cookieCases } from './proxies/credential-stripping.js';
+import { pathTricks, rawGet, startEchoApp as startNamedEchoApp, type EchoApp } from './proxies/proxied-app.js';
+import { createApp, freePort, startTestPortal, type TestPortal, type TestUser } from './support/support.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/forward-auth.md', import.meta.url));
 

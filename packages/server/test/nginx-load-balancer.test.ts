@@ -6,10 +6,10 @@
 import { fileURLToPath } from 'node:url';
 import { loadConfig, startPortal, type RunningPortal } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDialect, testPostgresUrl, type TestDatabase } from './database.js';
-import { documentedNginxBlock, findNginx, startNginx, type Nginx } from './nginx.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, unique } from './support.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { createTestDatabase, testDialect, testPostgresUrl, type TestDatabase } from './support/database.js';
+import { documentedNginxBlock, findNginx, startNginx, type Nginx } from './proxies/nginx.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, unique } from './support/support.js';
+import { startTcpProxy, type TcpProxy } from './proxies/tcp-proxy.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/deployment.md', import.meta.url));
 

@@ -5,7 +5,7 @@
 import { generateApiKey } from '@tools-portal/core';
 import { createLogger, prettyLine } from '@tools-portal/server';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, failure, startTestPortal, unique, useTestPortal } from './support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, failure, startTestPortal, unique, useTestPortal } from './support/support.js';
 
 const lines: string[] = [];
 // Mail goes to a closed port: what is queued stays queued (retried after an hour), for the queue gauge.

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, migrateToLatest, openDatabase } from '@tools-portal/server';
 import { prepareDatabase } from '../src/db/connection.js';
 import { down, up } from '../src/db/migrations/20261125-600-one-counter-table.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 let database: TestDatabase;
 let db: Knex;

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { DEFAULT_REDIRECT } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, USER_PASSWORD, useTestPortal } from './support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, USER_PASSWORD, useTestPortal } from './support/support.js';
 
 const corpus = fs
   .readFileSync(new URL('../../../fixtures/openredirects/openredirects.txt', import.meta.url), 'utf8')

@@ -1,14 +1,14 @@
 /**
  * GET /api/auth/v1/openapi.json: a valid OpenAPI 3.1 document naming every declared route, and
  * the readable page at /api/docs under a CSP of its own. (Every answer of the API suite is checked
- * against the document by the shared test client: openapi-check.ts.)
+ * against the document by the shared test client: support/openapi-check.ts.)
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { API_PREFIX } from '@tools-portal/core';
 import { apiRoutes, type RouteSpec } from '@tools-portal/server';
 import { describe, expect, it } from 'vitest';
-import { checkAnswer, violations } from './openapi-check.js';
-import { useTestPortal } from './support.js';
+import { checkAnswer, violations } from './support/openapi-check.js';
+import { useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

@@ -7,11 +7,11 @@
  */
 import { isMfaChallenge, type App, type PasswordAnswer } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from './browser.js';
-import { startTestProvider, type TestAccount, type TestProvider } from './google-issuer.js';
-import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
-import { startTestSmtp, type TestSmtp } from './smtp.js';
-import { createApp, startTestPortal, unique, useTestPortal, USER_PASSWORD, type TestPortal } from './support.js';
+import { TestBrowser } from './support/browser.js';
+import { startTestProvider, type TestAccount, type TestProvider } from './support/google-issuer.js';
+import { Browser, oidc, relyingParty, type RelyingParty } from './support/openid-rp.js';
+import { startTestSmtp, type TestSmtp } from './support/smtp.js';
+import { createApp, startTestPortal, unique, useTestPortal, USER_PASSWORD, type TestPortal } from './support/support.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const STAFF_DOMAIN = 'staff.example';

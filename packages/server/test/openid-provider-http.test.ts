@@ -8,8 +8,8 @@
 import type { App } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { JWKS_MAX_AGE_SECONDS, RETIRED_KEY_PUBLISHED_MS } from '../src/oidc/signing-keys.js';
-import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
-import { createApp, useTestPortal, type TestUser } from './support.js';
+import { Browser, oidc, relyingParty, type RelyingParty } from './support/openid-rp.js';
+import { createApp, useTestPortal, type TestUser } from './support/support.js';
 
 const portal = useTestPortal();
 // Redirect URIs of apps on other loopback origins (nothing listens there: the browser stops).

@@ -4,9 +4,9 @@
  * or a key rotation on one holds on the other within the 5-second bound.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './database.js';
-import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
-import { becomesTrue, CACHE_BOUND_MS, createApp, startTestPortal, type TestPortal, type TestUser } from './support.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { Browser, oidc, relyingParty, type RelyingParty } from './support/openid-rp.js';
+import { becomesTrue, CACHE_BOUND_MS, createApp, startTestPortal, type TestPortal, type TestUser } from './support/support.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 // A key rotation is picked up by the other instance at its next check (every 5 s).

@@ -11,10 +11,10 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from '../src/services/support/secrets.js';
 import { amrOf } from '../src/services/sign-in/sign-in.js';
 import { totpCode } from '../src/services/sign-in/totp.js';
-import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
-import { addPasskey, json, signInOptions } from './passkey-ceremony.js';
-import { enrol } from './second-factor-steps.js';
-import { createApp, useTestPortal, type TestUser } from './support.js';
+import { Browser, oidc, relyingParty, type RelyingParty } from './support/openid-rp.js';
+import { addPasskey, json, signInOptions } from './support/passkey-ceremony.js';
+import { enrol } from './support/second-factor-steps.js';
+import { createApp, useTestPortal, type TestUser } from './support/support.js';
 
 const portal = useTestPortal();
 const REDIRECT = 'http://127.0.0.1:9/callback';

@@ -7,10 +7,10 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { OIDC_SCOPES, OIDC_SIGNING_ALGS, type App } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
-import { testDialect } from './database.js';
-import { Browser, oidc, relyingParty, type RelyingParty } from './openid-rp.js';
-import { refuseEvents } from './refused-events.js';
-import { becomesTrue, CACHE_BOUND_MS, createApp, failure, useTestPortal, type TestUser } from './support.js';
+import { testDialect } from './support/database.js';
+import { Browser, oidc, relyingParty, type RelyingParty } from './support/openid-rp.js';
+import { refuseEvents } from './support/refused-events.js';
+import { becomesTrue, CACHE_BOUND_MS, createApp, failure, useTestPortal, type TestUser } from './support/support.js';
 
 const portal = useTestPortal();
 const REDIRECT = 'http://127.0.0.1:9/callback';

@@ -16,8 +16,8 @@ import { createRequire } from 'node:module';
 import type { App } from '@tools-portal/core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browser as CookieBrowser, oidc, relyingParty } from './openid-rp.js';
-import { createApp, refuses, useTestPortal, type TestUser } from './support.js';
+import { Browser as CookieBrowser, oidc, relyingParty } from './support/openid-rp.js';
+import { createApp, refuses, useTestPortal, type TestUser } from './support/support.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumAvailable = fs.existsSync(CHROMIUM);

@@ -5,9 +5,9 @@
  * PostgreSQL is never stopped: a TCP proxy between the portal and it is cut instead.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialect, testPostgresUrl } from './database.js';
-import { becomesTrue, createApp, startTestPortal, unique, type TestPortal } from './support.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { testDialect, testPostgresUrl } from './support/database.js';
+import { becomesTrue, createApp, startTestPortal, unique, type TestPortal } from './support/support.js';
+import { startTcpProxy, type TcpProxy } from './proxies/tcp-proxy.js';
 
 describe.skipIf(testDialect() !== 'postgres')('PostgreSQL unreachable', () => {
   let proxy: TcpProxy;

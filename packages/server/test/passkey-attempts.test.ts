@@ -6,8 +6,8 @@
  * on one instance finishes on the other.
  */
 import { describe, expect, it } from 'vitest';
-import { addPasskey, authenticatorFor, call, forgedAssertion, json, signInOptions, validate } from './passkey-ceremony.js';
-import { useTestPortal, useTwoPortals, type TestPortal } from './support.js';
+import { addPasskey, authenticatorFor, call, forgedAssertion, json, signInOptions, validate } from './support/passkey-ceremony.js';
+import { useTestPortal, useTwoPortals, type TestPortal } from './support/support.js';
 
 const BURST = 30;
 

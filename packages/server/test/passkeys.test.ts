@@ -2,13 +2,13 @@
  * Passkeys (docs/security.md, docs/api.md): registration, list, rename, delete; sign-in as a second
  * factor and alone; the challenge's single use, expiry, purpose and user; origin and RP ID;
  * signature counters; API keys refused; another user's passkey 404; the admin's reset. A software
- * authenticator (test/software-authenticator.ts) makes real ceremony answers.
+ * authenticator (test/support/software-authenticator.ts) makes real ceremony answers.
  */
 import { generateApiKey } from '@tools-portal/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { addPasskey, authenticatorFor, call, json, signInOptions, validate, type Options, type PasskeyBody } from './passkey-ceremony.js';
-import { SoftwareAuthenticator } from './software-authenticator.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, USER_PASSWORD, useTestPortal, type TestPortal } from './support.js';
+import { addPasskey, authenticatorFor, call, json, signInOptions, validate, type Options, type PasskeyBody } from './support/passkey-ceremony.js';
+import { SoftwareAuthenticator } from './support/software-authenticator.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, USER_PASSWORD, useTestPortal, type TestPortal } from './support/support.js';
 
 async function passwordStep(portal: TestPortal, email: string): Promise<{ token: string; methods: string[] }> {
   const body = await json<{ mfa: { token: string; methods: string[] } }>(

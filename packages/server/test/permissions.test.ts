@@ -6,7 +6,7 @@
 import { generateApiKey, type Access } from '@tools-portal/core';
 import { apiRoutes, type RouteSpec } from '@tools-portal/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp, unique, useTestPortal } from './support.js';
+import { createApp, unique, useTestPortal } from './support/support.js';
 
 // Forward auth is public (a proxy calls it for anyone) but answers for the caller itself: 401
 // without a valid credential, 403 without the app, 200 for admins (who may use every app).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestPortal } from './support.js';
+import { useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

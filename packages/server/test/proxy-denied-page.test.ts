@@ -7,10 +7,10 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentedCaddyBlock, findCaddy, startCaddy, type Caddy } from './caddy.js';
-import { documentedNginxBlock, findNginx, startNginx, type Nginx } from './nginx.js';
-import { rawGet, startEchoApp, type EchoApp } from './proxied-app.js';
-import { freePort, startTestPortal, type TestPortal, type TestUser } from './support.js';
+import { documentedCaddyBlock, findCaddy, startCaddy, type Caddy } from './proxies/caddy.js';
+import { documentedNginxBlock, findNginx, startNginx, type Nginx } from './proxies/nginx.js';
+import { rawGet, startEchoApp, type EchoApp } from './proxies/proxied-app.js';
+import { freePort, startTestPortal, type TestPortal, type TestUser } from './support/support.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/forward-auth.md', import.meta.url));
 const nginxBinary = findNginx('proxy-denied-page.test.ts');

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { unique, useTestPortal } from './support.js';
+import { unique, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 let auth: Record<string, string>;

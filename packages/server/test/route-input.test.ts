@@ -6,7 +6,7 @@
 import { API_PREFIX } from '@tools-portal/core';
 import { apiRoutes } from '@tools-portal/server';
 import { describe, expect, it } from 'vitest';
-import { useTestPortal } from './support.js';
+import { useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
 

@@ -6,9 +6,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { totpCode } from '../src/services/sign-in/totp.js';
-import { call } from './passkey-ceremony.js';
-import { deviceCookieOf, enrol, pendingSignIn, sendCode } from './second-factor-steps.js';
-import { USER_PASSWORD, useTestPortal, useTwoPortals, type TestPortal } from './support.js';
+import { call } from './support/passkey-ceremony.js';
+import { deviceCookieOf, enrol, pendingSignIn, sendCode } from './support/second-factor-steps.js';
+import { USER_PASSWORD, useTestPortal, useTwoPortals, type TestPortal } from './support/support.js';
 
 const BURST = 100;
 const ADDRESS_LIMIT = 12;

@@ -6,10 +6,10 @@
 import { generateApiKey } from '@tools-portal/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { totpCode, totpStep } from '../src/services/sign-in/totp.js';
-import { testDialect } from './database.js';
-import { refuseEvents } from './refused-events.js';
-import { enrol } from './second-factor-steps.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, USER_PASSWORD, useTestPortal, type TestPortal } from './support.js';
+import { testDialect } from './support/database.js';
+import { refuseEvents } from './support/refused-events.js';
+import { enrol } from './support/second-factor-steps.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, USER_PASSWORD, useTestPortal, type TestPortal } from './support/support.js';
 
 const API = '/api/auth/v1';
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 10); // 10 s into a 30-second step

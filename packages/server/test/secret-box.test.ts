@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import { ApiError } from '@tools-portal/core';
 import { ConfigError, createLogger, keyFileFor, loadConfig, SecretBox, SecretBoxError } from '@tools-portal/server';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase, testDialect } from './database.js';
-import { createApp, failure, startTestPortal } from './support.js';
+import { createTestDatabase, testDialect } from './support/database.js';
+import { createApp, failure, startTestPortal } from './support/support.js';
 
 const box = new SecretBox(randomBytes(32));
 

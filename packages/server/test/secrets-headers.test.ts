@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { generateApiKey, PortalClient } from '@tools-portal/core';
 import { createLogger, loadConfig, sqliteFile, startPortal } from '@tools-portal/server';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase, databaseContents, testDialect } from './database.js';
-import { ADMIN_PASSWORD, failure, unique, useTestPortal } from './support.js';
+import { createTestDatabase, databaseContents, testDialect } from './support/database.js';
+import { ADMIN_PASSWORD, failure, unique, useTestPortal } from './support/support.js';
 
 const logLines: string[] = [];
 const portal = useTestPortal({ LOG_LEVEL: 'debug' }, { logger: createLogger('debug', (line) => logLines.push(line)) });

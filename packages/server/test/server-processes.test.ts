@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { PortalClient } from '@tools-portal/core';
 import { openDatabase } from '@tools-portal/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, onTestPostgres, testDialect } from './database.js';
-import { spawnServer, type ServerProcess } from './processes.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, becomesTrue, CACHE_BOUND_MS, failure, refuses, unique } from './support.js';
+import { createPostgresDatabase, onTestPostgres, testDialect } from './support/database.js';
+import { spawnServer, type ServerProcess } from './support/processes.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, becomesTrue, CACHE_BOUND_MS, failure, refuses, unique } from './support/support.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BACKUP = fileURLToPath(new URL('../dist/backup-main.js', import.meta.url));

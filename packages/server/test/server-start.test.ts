@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testDialect } from './database.js';
-import { spawnServer } from './processes.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD } from './support.js';
+import { testDialect } from './support/database.js';
+import { spawnServer } from './support/processes.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './support/support.js';
 
 describe.skipIf(testDialect() !== 'sqlite')('.env', () => {
   it('is loaded from the working directory at start; the environment wins over it', async () => {

@@ -9,7 +9,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { createLogger } from '../src/logger.js';
 import { createClient, renameClient } from '../src/services/users/clients.js';
 import { withDb, type ServiceContext } from '../src/services/support/context.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
 

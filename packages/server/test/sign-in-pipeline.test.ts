@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SIGN_IN_EVENTS } from '../src/services/sign-in/sign-in.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, useTestPortal } from './support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, useTestPortal } from './support/support.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const PIPELINE = path.join('services', 'sign-in', 'sign-in.ts');

@@ -6,8 +6,8 @@
  */
 import { generateApiKey, type App } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
-import { Browser, relyingParty } from './openid-rp.js';
-import { createApp, failure, useTestPortal, useTwoPortals, type TestPortal } from './support.js';
+import { Browser, relyingParty } from './support/openid-rp.js';
+import { createApp, failure, useTestPortal, useTwoPortals, type TestPortal } from './support/support.js';
 
 const DENIALS = 2000;
 const PARALLEL = 50;

@@ -11,9 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PortalClient } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, testDialect } from './database.js';
-import { spawnServer, type ServerProcess } from './processes.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, becomesTrue, unique } from './support.js';
+import { createPostgresDatabase, testDialect } from './support/database.js';
+import { spawnServer, type ServerProcess } from './support/processes.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, becomesTrue, unique } from './support/support.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 

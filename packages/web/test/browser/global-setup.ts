@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
-import { provideDatabaseTemplate } from '../../../server/test/database-template.js';
+import { provideDatabaseTemplate } from '../../../server/test/support/database-template.js';
 import { CHROMIUM, CHROMIUM_OPTIONS } from './chromium.js';
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -3,7 +3,7 @@
 // page; New App with Category, Requestable and an icon; expiry in Manage User Apps. Every screen
 // and dialog is checked by axe-core; screenshots at laptop and phone width.
 import { describe, expect, it } from 'vitest';
-import { PNG } from '../../../server/test/images.js';
+import { PNG } from '../../../server/test/support/images.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,

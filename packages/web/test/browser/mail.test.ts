@@ -1,7 +1,7 @@
 // Mail in a real browser (docs/email.md): Forgot password? → Reset password → the mailed link →
 // Set a new password; New Invite's "Send the link by email"; an admin's "Send password reset".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSmtp, type TestSmtp } from '../../../server/test/smtp.js';
+import { startTestSmtp, type TestSmtp } from '../../../server/test/support/smtp.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, chromiumAvailable, goto, loginInBrowser, openPage, screenshot, useBrowserPortal, unique } from './support';
 
 let smtp: TestSmtp;

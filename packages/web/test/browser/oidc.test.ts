@@ -9,7 +9,7 @@ import { OIDC_SIGNING_ALGS } from '@tools-portal/core/oidc';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../../server/src/services/sign-in/totp.js';
-import { enrol } from '../../../server/test/second-factor-steps.js';
+import { enrol } from '../../../server/test/support/second-factor-steps.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
-import { createTestDatabase, type TestDatabase } from '../../../server/test/database.js';
+import { createTestDatabase, type TestDatabase } from '../../../server/test/support/database.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { freePort, startTestPortal, type TestPortal } from '../../../server/test/support.js';
+import { freePort, startTestPortal, type TestPortal } from '../../../server/test/support/support.js';
 import { CHROMIUM, CHROMIUM_OPTIONS } from './chromium.js';
 
-export { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, unique } from '../../../server/test/support.js';
-export type { TestPortal } from '../../../server/test/support.js';
+export { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, unique } from '../../../server/test/support/support.js';
+export type { TestPortal } from '../../../server/test/support/support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../../..');

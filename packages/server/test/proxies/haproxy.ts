@@ -13,7 +13,7 @@ import { documentedBlock, findExecutable, untilListening, type RunningProxy } fr
 export type HAProxy = RunningProxy;
 
 /** The Lua action the docs load from `/etc/haproxy/portal-auth.lua`. */
-export const LUA_ACTION = fileURLToPath(new URL('../../../deploy/haproxy/portal-auth.lua', import.meta.url));
+export const LUA_ACTION = fileURLToPath(new URL('../../../../deploy/haproxy/portal-auth.lua', import.meta.url));
 
 /** The haproxy executable, if installed; without one, warns that `testFile` is skipped (unless CI=true). */
 export function findHAProxy(testFile: string): string | undefined {

@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { openDatabase, prepareDatabase } from '../src/db/connection.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { openDatabase, prepareDatabase } from '../../src/db/connection.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 import { onTestPostgres, testPostgresUrl, TEST_SCHEMA_PREFIX, type TestDialect } from './database.js';
 
 /** Makes the template of the project's dialect and provides it; answers the teardown that removes it. */

@@ -1,5 +1,5 @@
 /** The steps of a sign-in with an authenticator app against a test portal, over plain HTTP. */
-import { totpCode } from '../src/services/sign-in/totp.js';
+import { totpCode } from '../../src/services/sign-in/totp.js';
 import { call, json } from './passkey-ceremony.js';
 import type { TestPortal } from './support.js';
 

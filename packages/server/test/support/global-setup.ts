@@ -7,7 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { provideDatabaseTemplate } from './database-template.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const root = fileURLToPath(new URL('../../../../', import.meta.url));
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'packages/core', 'packages/server'], { cwd: root, stdio: 'inherit' });
   return provideDatabaseTemplate(project);
 }
