@@ -7,14 +7,14 @@ import { ApiError } from '@tools-portal/core';
 import * as oidc from 'openid-client';
 import { isLoopbackHttp } from './config.js';
 
-export interface OidcSettings {
+export interface GoogleSettings {
   clientId: string;
   clientSecret: string;
   issuer: string;
 }
 
 /** The secrets of one sign-in; the caller keeps them until the callback. */
-export interface OidcChecks {
+export interface GoogleChecks {
   state: string;
   nonce: string;
   codeVerifier: string;
@@ -22,15 +22,15 @@ export interface OidcChecks {
 
 const SCOPES = 'openid email profile';
 
-export function newChecks(): OidcChecks {
+export function newChecks(): GoogleChecks {
   return { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
 }
 
-export class OidcClient {
+export class GoogleRelyingParty {
   private configuration: Promise<oidc.Configuration> | undefined;
 
   constructor(
-    private readonly settings: OidcSettings,
+    private readonly settings: GoogleSettings,
     private readonly redirectUri: string,
   ) {}
 
@@ -48,7 +48,7 @@ export class OidcClient {
   }
 
   /** `confirm`: the user must sign in to Google again (prompt=login, max_age=0), for Confirm it's you. */
-  async authorizationUrl(checks: OidcChecks, confirm = false): Promise<URL> {
+  async authorizationUrl(checks: GoogleChecks, confirm = false): Promise<URL> {
     const configuration = await this.discover().catch((error: unknown) => {
       throw translateOidcError(error);
     });
@@ -68,7 +68,7 @@ export class OidcClient {
    * issuer, audience and expiry check out. `confirm`: its `auth_time` must be present and fresh
    * (openid-client's max_age check, with its clock tolerance).
    */
-  async verifiedClaims(callbackUrl: URL, checks: OidcChecks, confirm = false): Promise<oidc.IDToken> {
+  async verifiedClaims(callbackUrl: URL, checks: GoogleChecks, confirm = false): Promise<oidc.IDToken> {
     try {
       const tokens = await oidc.authorizationCodeGrant(await this.discover(), callbackUrl, {
         expectedState: checks.state,

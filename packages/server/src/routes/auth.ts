@@ -28,7 +28,7 @@ import { redirectAfterSignIn } from '../services/access/redirects.js';
 import type { SecretBox } from '../services/support/secret-box.js';
 import { beginStepUp, isPending, type SignedIn, type SignInOutcome } from '../services/sign-in/sign-in.js';
 import type { Context } from 'koa';
-import { actorOf, auditOf, clientInfo, principalOf, route, serviceContext, type Deps, type RouteSpec } from './route.js';
+import { actorOf, auditOf, requestOrigin, principalOf, route, serviceContext, type Deps, type RouteSpec } from './route.js';
 
 /** A way in; `confirms` is the signed-in session that `Confirm: true` confirms (Confirm it's you, docs/oidc.md). */
 type SignIn<Input, Outcome> = (ctx: SignInContext, input: Input, browser: SignInBrowser) => Promise<Outcome & { deviceId?: string }>;
@@ -41,7 +41,7 @@ const signInContext = (ctx: Context, deps: Deps): SignInContext => ({
   policy: deps.config,
   now: Date.now,
   actor: null,
-  ...clientInfo(ctx),
+  ...requestOrigin(ctx),
   hasher: deps.hasher,
   secrets: deps.secrets,
 });

@@ -9,14 +9,14 @@ import { ApiError } from '@tools-portal/core';
 import type { Context } from 'koa';
 import { serializeCookie, setSessionCookie } from '../cookies.js';
 import { translateDatabaseError } from '../db/errors.js';
-import { OidcClient } from '../google-relying-party.js';
+import { GoogleRelyingParty } from '../google-relying-party.js';
 import { SESSION_COOKIE } from '../middleware/auth.js';
 import { logEvent, logRepeated } from '../services/log/audit.js';
-import { OIDC_LOGIN_TTL_SECONDS } from '../services/sign-in/google-pending-logins.js';
+import { GOOGLE_LOGIN_TTL_SECONDS } from '../services/sign-in/google-pending-logins.js';
 import { hitRateLimit, type RateLimit } from '../services/support/rate-limits.js';
 import { finishGoogleSignIn, startGoogleSignIn } from '../services/sign-in/google-sign-in.js';
 import { principalFromToken } from '../services/sign-in/sessions.js';
-import { clientInfo, type Deps } from './route.js';
+import { requestOrigin, type Deps } from './route.js';
 
 const GOOGLE_START_PATH = '/auth/google';
 const GOOGLE_CALLBACK_PATH = '/auth/google/callback';
@@ -31,7 +31,7 @@ const queryText = (ctx: Context, name: string): string | undefined => {
 
 export function googleRouter(deps: Deps): Router {
   const { db, config, logger } = deps;
-  const client = config.google ? new OidcClient(config.google, `${config.publicUrl}${GOOGLE_CALLBACK_PATH}`) : undefined;
+  const client = config.google ? new GoogleRelyingParty(config.google, `${config.publicUrl}${GOOGLE_CALLBACK_PATH}`) : undefined;
   const loginCookie = (value: string, maxAgeSeconds: number) =>
     serializeCookie(GOOGLE_LOGIN_COOKIE, value, { path: GOOGLE_START_PATH, maxAgeSeconds, secure: config.secureCookies });
 
@@ -43,13 +43,13 @@ export function googleRouter(deps: Deps): Router {
 
   // For failures the sign-in service did not log itself; the browser moves on even if the log cannot be written.
   const logFailure = (ctx: Context, event: string) =>
-    logEvent(db, { actor: null, ...clientInfo(ctx) }, { type: 'google.failure', event: event }).catch((error: unknown) =>
+    logEvent(db, { actor: null, ...requestOrigin(ctx) }, { type: 'google.failure', event: event }).catch((error: unknown) =>
       logger.warn(`cannot log "${event}"`, error),
     );
 
   // Anyone can repeat these at will: one row a minute (or a window) per address, with a count.
   const logRepeatedFailure = (ctx: Context, event: string, group?: string) =>
-    logRepeated(db, { actor: null, ...clientInfo(ctx) }, { type: 'google.failure', event: event, group: group }).catch((error: unknown) =>
+    logRepeated(db, { actor: null, ...requestOrigin(ctx) }, { type: 'google.failure', event: event, group: group }).catch((error: unknown) =>
       logger.warn(`cannot log "${event}"`, error),
     );
 
@@ -58,11 +58,11 @@ export function googleRouter(deps: Deps): Router {
     ctx.redirect(FAILED_LOGIN);
   };
 
-  // Each start stores a sign-in under way for OIDC_LOGIN_TTL_SECONDS: an address may start only so many.
-  const startLimit: RateLimit = { kind: 'google-start', limit: config.googleStartsPerAddress, windowMs: OIDC_LOGIN_TTL_SECONDS * 1000 };
+  // Each start stores a sign-in under way for GOOGLE_LOGIN_TTL_SECONDS: an address may start only so many.
+  const startLimit: RateLimit = { kind: 'google-start', limit: config.googleStartsPerAddress, windowMs: GOOGLE_LOGIN_TTL_SECONDS * 1000 };
   /** False (and the browser sent to Failed Login, one row logged per window) past the limit. */
   const withinStartLimit = async (ctx: Context): Promise<boolean> => {
-    const { ip } = clientInfo(ctx);
+    const { ip } = requestOrigin(ctx);
     const hit = await hitRateLimit(db, startLimit, { subject: ip });
     if (hit.allowed) return true;
     await logRepeatedFailure(ctx, 'Google sign-in refused: too many sign-ins started from this address', `window ${hit.windowStart}`);
@@ -85,7 +85,7 @@ export function googleRouter(deps: Deps): Router {
       const principal = token ? await principalFromToken(db, token, config) : null;
       const confirms = principal?.via === 'session' ? principal.sessionId : undefined;
       const started = await startGoogleSignIn(db, client, { redirect: queryText(ctx, 'redirect'), inviteToken: queryText(ctx, 'token'), confirms }, config);
-      ctx.append('Set-Cookie', loginCookie(started.binding, OIDC_LOGIN_TTL_SECONDS));
+      ctx.append('Set-Cookie', loginCookie(started.binding, GOOGLE_LOGIN_TTL_SECONDS));
       ctx.redirect(started.authorizationUrl.href);
     } catch (error) {
       const known = translateDatabaseError(error);
@@ -100,7 +100,7 @@ export function googleRouter(deps: Deps): Router {
     try {
       // Built from PUBLIC_URL, not the Host header: it must equal the redirect URI registered at Google.
       const callbackUrl = new URL(`${config.publicUrl}${GOOGLE_CALLBACK_PATH}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
-      const signedIn = await finishGoogleSignIn(db, client, clientInfo(ctx), ctx.cookies.get(GOOGLE_LOGIN_COOKIE), callbackUrl, config);
+      const signedIn = await finishGoogleSignIn(db, client, requestOrigin(ctx), ctx.cookies.get(GOOGLE_LOGIN_COOKIE), callbackUrl, config);
       if (!signedIn.confirmed) setSessionCookie(ctx, config, signedIn.token);
       ctx.redirect(signedIn.redirect);
     } catch (error) {

@@ -153,7 +153,7 @@ export function actorOf(ctx: Context): CurrentUser {
   return principal.user;
 }
 
-export function clientInfo(ctx: Context): Origin {
+export function requestOrigin(ctx: Context): Origin {
   return { ip: ctx.ip ?? '', userAgent: ctx.get('user-agent') };
 }
 
@@ -169,7 +169,7 @@ export function serviceContext(ctx: Context, deps: Pick<Deps, 'db' | 'config'>):
     now: Date.now,
     actor: principal?.user ?? null,
     ...(principal?.apiKeyId === undefined ? {} : { apiKeyId: principal.apiKeyId }),
-    ...clientInfo(ctx),
+    ...requestOrigin(ctx),
   };
 }
 
@@ -179,7 +179,7 @@ export function actorContext(ctx: Context, deps: Pick<Deps, 'db' | 'config'>): S
 }
 
 export function auditOf(ctx: Context): Audit & { actor: CurrentUser } {
-  return { actor: actorOf(ctx), ...clientInfo(ctx) };
+  return { actor: actorOf(ctx), ...requestOrigin(ctx) };
 }
 
 function bodyOf<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {

@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import { insertBounded } from '../support/bounded-rows.js';
 import { sha256 } from '../support/secrets.js';
 
-export const OIDC_LOGIN_TTL_SECONDS = 10 * 60;
+export const GOOGLE_LOGIN_TTL_SECONDS = 10 * 60;
 /**
  * Most sign-ins under way at once, from every address together: past it the oldest are dropped
  * (a browser that took that long starts again). Each address is limited on its own before this.
@@ -43,7 +43,7 @@ export async function savePendingLogin(db: Knex, login: PendingLogin, maxPending
       redirect: login.redirect,
       session_id: login.confirms,
       created_at: now,
-      expires_at: now + OIDC_LOGIN_TTL_SECONDS * 1000,
+      expires_at: now + GOOGLE_LOGIN_TTL_SECONDS * 1000,
     },
     max: maxPending,
     now,

@@ -7,15 +7,15 @@
 import { ApiError, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { translateDatabaseError } from '../../db/errors.js';
-import { newChecks, type OidcClient } from '../../google-relying-party.js';
+import { newChecks, type GoogleRelyingParty } from '../../google-relying-party.js';
 import { logEvent, logRepeated, type Audit, type EventSubject } from '../log/audit.js';
 import { openInvite, registerFromInvite } from './login.js';
 import { savePendingLogin, takePendingLogin, type PendingLogin } from './google-pending-logins.js';
 import { redirectAfterSignIn, redirectToKeep } from '../access/redirects.js';
-import type { ClientInfo } from './sessions.js';
 import { completeSignIn, type SignedIn, type SignInMethod, type SignInPolicy } from './sign-in.js';
 import { createStaffAdmin } from '../users/staff-admins.js';
 import { markEmailVerified, toCurrentUser, usersQuery, type UserRow } from '../users/users.js';
+import type { Origin } from '../support/context.js';
 
 /** The claims of a verified ID token that matter here. */
 interface GoogleIdentity {
@@ -45,7 +45,7 @@ const MAX_INVITE_TOKEN = 200;
 /** Begins a sign-in; answers the browser binding for the cookie and where to send the browser. */
 export async function startGoogleSignIn(
   db: Knex,
-  client: OidcClient,
+  client: GoogleRelyingParty,
   request: StartRequest,
   policy: GoogleSignInPolicy,
 ): Promise<{ binding: string; authorizationUrl: URL }> {
@@ -64,8 +64,8 @@ export async function startGoogleSignIn(
  */
 export async function finishGoogleSignIn(
   db: Knex,
-  client: OidcClient,
-  info: ClientInfo,
+  client: GoogleRelyingParty,
+  info: Origin,
   binding: string | undefined,
   callbackUrl: URL,
   policy: GoogleSignInPolicy,
@@ -103,7 +103,7 @@ const refused = (reason: string) => new ApiError('forbidden', reason);
 
 async function decide(
   db: Knex,
-  info: ClientInfo,
+  info: Origin,
   identity: GoogleIdentity,
   { inviteToken, confirms }: Pick<PendingLogin, 'inviteToken' | 'confirms'>,
   policy: GoogleSignInPolicy,

@@ -6,7 +6,6 @@ import { isApiKey, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { LITERAL, preparedSelect, readPrepared } from '../../db/direct-reads.js';
 import { logEvent, type Audit } from '../log/audit.js';
-import type { Origin } from '../support/context.js';
 import { sha256 } from '../support/secrets.js';
 import { toCurrentUser, usersQuery, type UserRow } from '../users/users.js';
 
@@ -30,9 +29,6 @@ export interface Principal {
   signedInAt?: number;
   amr?: string[];
 }
-
-/** @deprecated `Origin` (services/support/context.ts); the name stays for services/sign-in/google-sign-in.ts until its rename lands. */
-export type ClientInfo = Origin;
 
 // Read on every API call: compiled once, and remembered until the database changes.
 const API_KEY_BY_HASH = preparedSelect((db, keyHash: string) =>
