@@ -17,14 +17,10 @@ import type { App } from '@tools-portal/core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser as CookieBrowser, oidc, relyingParty } from './support/openid-rp.js';
+import { CHROMIUM_OPTIONS, chromiumAvailableFor } from './support/chromium.js';
 import { createApp, refuses, useTestPortal, type TestUser } from './support/support.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumAvailable = fs.existsSync(CHROMIUM);
-if (!chromiumAvailable) {
-  if (process.env.CI === 'true') throw new Error(`Chromium not found at ${CHROMIUM}: the single-page app test cannot run under CI`);
-  console.warn(`\n*** SKIPPING openid-spa.test.ts: no Chromium at ${CHROMIUM} (apt-get install -y chromium) ***\n`);
-}
+const chromiumAvailable = chromiumAvailableFor('openid-spa.test.ts');
 
 // The library's own browser build (a global `oidc`), next to its package.json (its exports name no file of it).
 const LIBRARY = fs.readFileSync(
@@ -124,20 +120,7 @@ describe.skipIf(!chromiumAvailable)('a single-page app with oidc-client-ts in Ch
     clientId = app.name;
     spa = { app, clientId };
     user = await portal.createUser({ apps: [app] });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await chromium.launch(CHROMIUM_OPTIONS);
     context = await browser.newContext();
     // The browser is signed in to the portal (its session cookie), as after the portal's login screen.
     await context.addCookies([{ name: 'accesstoken', value: user.token, url: portal.url, httpOnly: true, sameSite: 'Lax' }]);

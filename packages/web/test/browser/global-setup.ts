@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { provideDatabaseTemplate } from '../../../server/test/support/database-template.js';
-import { CHROMIUM, CHROMIUM_OPTIONS } from './chromium.js';
+import { CHROMIUM, CHROMIUM_OPTIONS } from '../../../server/test/support/chromium.js';
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const root = path.resolve(web, '../..');

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { freePort, startTestPortal, type TestPortal } from '../../../server/test/support/support.js';
-import { CHROMIUM, CHROMIUM_OPTIONS } from './chromium.js';
+import { CHROMIUM_OPTIONS, chromiumAvailableFor } from '../../../server/test/support/chromium.js';
 
 export { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, unique } from '../../../server/test/support/support.js';
 export type { TestPortal } from '../../../server/test/support/support.js';
@@ -22,11 +22,7 @@ export const LAPTOP = { width: 1366, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
 /** Whether the browser tests can run; under CI a missing Chromium is a failure, not a skip. */
-export const chromiumAvailable = fs.existsSync(CHROMIUM);
-if (!chromiumAvailable) {
-  if (process.env.CI === 'true') throw new Error(`Chromium not found at ${CHROMIUM}: the browser tests cannot run under CI`);
-  console.warn(`\n*** SKIPPING the web browser tests: no Chromium at ${CHROMIUM} (apt-get install -y chromium) ***\n`);
-}
+export const chromiumAvailable = chromiumAvailableFor('the web browser tests');
 
 export function startWebPortal(env: Record<string, string> = {}, options: Parameters<typeof startTestPortal>[1] = {}): Promise<TestPortal> {
   return startTestPortal({ WEB_ROOT: WEB_DIST, ...env }, options);
