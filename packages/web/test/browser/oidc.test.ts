@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OIDC_SIGNING_ALGS } from '@tools-portal/core/oidc';
 import * as oidc from 'openid-client';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../../server/src/services/sign-in/totp.js';
 import { enrol } from '../../../server/test/support/second-factor-steps.js';
@@ -29,6 +30,16 @@ const web = useBrowserPortal();
 let rp: http.Server;
 let rpUrl: string;
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The app sends the browser to the portal's login screen; the user signs in and lands on the app's callback. */
+async function signInToTheApp(page: Page, user: { email: string; password: string }): Promise<void> {
+  await page.goto(`${rpUrl}/login`);
+  await page.waitForURL(/\/auth\/#\/login\//);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL(`${rpUrl}/callback?**`);
+}
 
 /** A relying party of a few lines: /login (its prompt, max_age and acr_values passed on), /callback, /logout, /bye. */
 async function startRelyingParty(): Promise<void> {
@@ -105,12 +116,7 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
     const user = await web.portal.createUser({ apps: [app] });
     const { context, page } = await openPage(web.browser);
     try {
-      await page.goto(`${rpUrl}/login`);
-      await page.waitForURL(/\/auth\/#\/login\//);
-      await page.getByLabel('Email').fill(user.email);
-      await page.getByLabel('Password', { exact: true }).fill(user.password);
-      await page.getByRole('button', { name: 'Login' }).click();
-      await page.waitForURL(`${rpUrl}/callback?**`);
+      await signInToTheApp(page, user);
       expect(await page.locator('#who').innerText()).toBe(`Signed in as ${user.email}`);
 
       // Signed in to the portal now: a second sign-in to the app needs no screen at all.
@@ -142,12 +148,7 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
     const user = await web.portal.createUser({ apps: [app] });
     const { context, page } = await openPage(web.browser);
     try {
-      await page.goto(`${rpUrl}/login`);
-      await page.waitForURL(/\/auth\/#\/login\//);
-      await page.getByLabel('Email').fill(user.email);
-      await page.getByLabel('Password', { exact: true }).fill(user.password);
-      await page.getByRole('button', { name: 'Login' }).click();
-      await page.waitForURL(`${rpUrl}/callback?**`);
+      await signInToTheApp(page, user);
       const signedInAt = Number(await page.locator('#auth-time').innerText());
       expect(await page.locator('#acr').innerText()).toBe('pwd');
 
@@ -194,12 +195,7 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
     const user = await web.portal.createUser();
     const { context, page } = await openPage(web.browser);
     try {
-      await page.goto(`${rpUrl}/login`);
-      await page.waitForURL(/\/auth\/#\/login\//);
-      await page.getByLabel('Email').fill(user.email);
-      await page.getByLabel('Password', { exact: true }).fill(user.password);
-      await page.getByRole('button', { name: 'Login' }).click();
-      await page.waitForURL(`${rpUrl}/callback?**`);
+      await signInToTheApp(page, user);
       expect(await page.getByRole('heading').innerText()).toBe('Not signed in');
       expect(await page.locator('p').innerText()).toBe('access_denied');
       expect(page.problems()).toEqual([]);
