@@ -140,6 +140,19 @@ describe.skipIf(testDialect() !== 'sqlite')('direct reads on a SQLite file', () 
     expect(await readPrepared(db, literalLimit, ['Initech'])).toEqual([{ name: 'Initech' }]);
   });
 
+  it("share no statement with Knex: the same SQL through Knex still answers objects, and a read inside Knex's transaction sees it", async () => {
+    const query = () => db('clients').where('name', 'Initech').select('name');
+    expect(await readAll(db, query())).toEqual([{ name: 'Initech' }]);
+    expect(await query()).toEqual([{ name: 'Initech' }]);
+    await db.transaction(async (trx) => {
+      await addClient(trx, 'Pendant');
+      // While the transaction is open on Knex's connection, reads outside it do not run there.
+      expect(await readPrepared(db, clientNamed, ['Pendant'])).toEqual([]);
+      expect(await readPrepared(trx, clientNamed, ['Pendant'])).toHaveLength(1);
+    });
+    expect(await readPrepared(db, clientNamed, ['Pendant'])).toHaveLength(1);
+  });
+
   it('close with the database: a read afterwards is refused, not answered', async () => {
     const closing = openDatabase({ url: `sqlite:${file}` });
     expect(await readPrepared(closing, clientNamed, ['Initech'])).toHaveLength(1);

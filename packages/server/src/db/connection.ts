@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type Database from 'better-sqlite3';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import { sqliteFile } from '../config.js';
@@ -49,6 +50,7 @@ function knexLog(logger: Logger | undefined): Knex.Config['log'] {
 
 function openSqlite(file: string, options: DatabaseOptions): Knex {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  let writer: Database.Database | undefined;
   const db = knex({
     log: knexLog(options.logger),
     client: 'better-sqlite3',
@@ -57,7 +59,7 @@ function openSqlite(file: string, options: DatabaseOptions): Knex {
     pool: {
       min: 1,
       max: 1,
-      afterCreate(connection: { pragma(sql: string): unknown; prepare(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+      afterCreate(connection: Database.Database, done: (error: Error | null, connection: unknown) => void) {
         try {
           cacheStatements(connection);
           connection.pragma('journal_mode = WAL');
@@ -68,6 +70,7 @@ function openSqlite(file: string, options: DatabaseOptions): Knex {
           // page: lookups in large tables (the event log, many users) stay in memory.
           connection.pragma('mmap_size = 268435456');
           connection.pragma('cache_size = -65536');
+          writer = connection;
           done(null, connection);
         } catch (error) {
           done(error as Error, connection);
@@ -75,7 +78,7 @@ function openSqlite(file: string, options: DatabaseOptions): Knex {
       },
     },
   });
-  readThroughOwnConnection(db, file);
+  readThroughOwnConnection(db, file, () => writer);
   return db;
 }
 

@@ -3,8 +3,12 @@
  * builds each query; on a SQLite file the compiled statement then runs synchronously on a
  * read-only connection of its own instead of through Knex's pool and runner, which cost more than
  * the query itself. In WAL mode that connection reads the last committed state, never another
- * request's open transaction, so a write committed before the read is always seen. Elsewhere
- * (PostgreSQL, an in-memory database, a transaction) the query runs through Knex as usual.
+ * request's open transaction, so a write committed before the read is always seen. When no
+ * transaction is open on Knex's own (only) connection, the read runs there instead: it has seen
+ * every write, so its page cache is warm, while a second connection must read again every page
+ * after each commit (a code exchange writes between its reads: about a fifth of its time went to
+ * that, docs/performance.md). Elsewhere (PostgreSQL, an in-memory database, a transaction) the
+ * query runs through Knex as usual.
  *
  * A read may also ask to be remembered: its rows are then kept until the database changes.
  * SQLite's `data_version` tells the reading connection when any other connection, in this
@@ -20,6 +24,8 @@ type Connection = Database.Database;
 interface Reader {
   file: string;
   connection?: Connection;
+  /** Knex's connection to the same file, when it is open. */
+  writer: () => Connection | undefined;
   /** `data_version` when `remembered` was last emptied. */
   version?: unknown;
   /** Remembered rows (by SQL and values) and values made of rows (by their maker's key). */
@@ -43,10 +49,13 @@ export const REMEMBERED_ROWS = 50_000;
 
 const readers = new WeakMap<Knex, Reader>();
 
-/** Lets `db` (a root Knex on a SQLite file, not a transaction) read through its own connection. */
-export function readThroughOwnConnection(db: Knex, file: string): void {
+/**
+ * Lets `db` (a root Knex on a SQLite file, not a transaction) read through its own connection, or
+ * through `writer` (Knex's connection) while no transaction is open on it.
+ */
+export function readThroughOwnConnection(db: Knex, file: string, writer: () => Connection | undefined = () => undefined): void {
   if (file === ':memory:' || file === '') return;
-  readers.set(db, { file, remembered: new Map(), rememberedRows: 0 });
+  readers.set(db, { file, writer, remembered: new Map(), rememberedRows: 0 });
   // Closed with the database (Knex's destroy() ends in its client's, and has no hook of its own);
   // reads after that go to Knex, which refuses them as before.
   const client = db.client as { destroy(callback?: unknown): Promise<void> };
@@ -71,6 +80,26 @@ function connectionOf(reader: Reader): Connection {
     reader.connection = connection;
   }
   return reader.connection;
+}
+
+/** Knex's connection while it holds no open transaction (it sees only commits then), else the reader's own. */
+function readingConnection(reader: Reader): Connection {
+  const writer = reader.writer();
+  return writer?.open && !writer.inTransaction ? writer : connectionOf(reader);
+}
+
+// The statements of these reads are their own (rows come as arrays), never those Knex runs on the
+// same connection: compiled once per connection and SQL, the most recent kept.
+const ownStatements = new WeakMap<Connection, Preparer>();
+type Preparer = { prepare(sql: string): Database.Statement };
+
+function statementOf(connection: Connection, sql: string): Database.Statement {
+  let preparer = ownStatements.get(connection);
+  if (!preparer) {
+    preparer = cacheStatements({ prepare: (text: string) => Database.prototype.prepare.call(connection, text) as Database.Statement });
+    ownStatements.set(connection, preparer);
+  }
+  return preparer.prepare(sql);
 }
 
 // As Knex's better-sqlite3 dialect passes them.
@@ -166,7 +195,7 @@ function rowsOf(db: Knex, connection: Connection, sql: string, values: unknown[]
   // Announced as Knex announces its own queries, so that whoever watches them (tests counting
   // queries, debugging) sees these too.
   if (db.listenerCount('query') > 0) db.emit('query', { sql, bindings: values, method: 'select', direct: true });
-  const statement = connection.prepare(sql);
+  const statement = statementOf(connection, sql);
   let names = columnNames.get(statement);
   if (!names) {
     names = statement.columns().map((column) => column.name);
@@ -185,9 +214,9 @@ function rowsOf(db: Knex, connection: Connection, sql: string, values: unknown[]
 }
 
 function run(db: Knex, reader: Reader, sql: string, values: unknown[], options: ReadOptions): unknown[] {
-  const connection = connectionOf(reader);
+  const connection = readingConnection(reader);
   if (!options.remember) return rowsOf(db, connection, sql, values);
-  checkVersion(reader, connection);
+  checkVersion(reader, connectionOf(reader));
   const key = `${sql}\u0000${JSON.stringify(values)}`;
   const known = reader.remembered.get(key);
   if (known !== undefined) return known.value as unknown[];
