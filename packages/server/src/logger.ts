@@ -59,6 +59,8 @@ export interface LoggerOptions {
   format?: LogFormat;
   /** Where lines go (tests); stdout by default. Each call gets one whole line without its newline. */
   write?: (line: string) => void;
+  /** At most this many bytes wait for a slow reader of stdout (BUFFER_LIMIT by default). */
+  bufferLimit?: number;
 }
 
 /** The default format: JSON unless stdout is a terminal. */
@@ -92,6 +94,12 @@ const MIN_WRITE = 2048;
 const MAX_WRITE = 4096;
 /** ...and at least this often, so that a quiet portal's lines are not held back. */
 const FLUSH_INTERVAL_MS = 100;
+/**
+ * Lines waiting for stdout's reader, at most: a reader that stops (a stuck log shipper, a paused
+ * terminal) costs lines, not the process's memory. What is dropped is counted in a warning once
+ * the reader has caught up.
+ */
+const BUFFER_LIMIT = 16 * 1024 * 1024;
 /** How long `flush()` waits for a stalled reader before writing synchronously. */
 const FLUSH_TIMEOUT_MS = 2000;
 
@@ -148,7 +156,7 @@ function adapt(base: Pino, output: Output): Logger {
  * tests can collect the lines.
  */
 export function createLogger(level: LogLevel, options: LoggerOptions | LoggerOptions['write'] = {}): Logger {
-  const { format = defaultLogFormat(), write } = typeof options === 'function' ? { write: options } : options;
+  const { format = defaultLogFormat(), write, bufferLimit = BUFFER_LIMIT } = typeof options === 'function' ? { write: options } : options;
   let destination: { write(chunk: string): void };
   let output = WRITTEN;
   if (level === 'silent') {
@@ -162,12 +170,27 @@ export function createLogger(level: LogLevel, options: LoggerOptions | LoggerOpt
       },
     };
   } else {
-    const stream = pinoDestination({ dest: 1, sync: false, minLength: MIN_WRITE, maxWrite: MAX_WRITE, periodicFlush: FLUSH_INTERVAL_MS });
+    const stream = pinoDestination({
+      dest: 1,
+      sync: false,
+      minLength: MIN_WRITE,
+      maxWrite: MAX_WRITE,
+      maxLength: bufferLimit,
+      periodicFlush: FLUSH_INTERVAL_MS,
+    });
     output = bufferedOutput(stream);
+    let dropped = 0;
+    stream.on('drop', () => dropped++);
+    // 'drain': the buffer is empty again after the reader fell behind.
+    stream.on('drain', () => {
+      if (dropped === 0) return;
+      base.warn({ dropped }, 'log lines dropped: the reader of standard output did not keep up');
+      dropped = 0;
+    });
     destination =
       format === 'pretty' ? { write: (chunk: string) => stream.write(`${prettyLine(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk)}\n`) } : stream;
   }
-  const base = pino(
+  const base: Pino = pino(
     {
       level,
       base: { pid: process.pid },

@@ -4,7 +4,7 @@
  * buffered and asynchronously, and none is lost when the process ends on SIGTERM or on a fatal
  * error (a real server process, its stdout a pipe this test drains).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -177,4 +177,33 @@ describe.skipIf(testDialect() === 'postgres')('nothing logged is lost when the p
       .map((line) => JSON.parse(line) as { level: number; err?: { message?: string } });
     expect(fatal.map((entry) => [entry.level, entry.err?.message])).toEqual([[50, 'injected bug']]);
   }, 60_000);
+
+  it('drops lines instead of growing without bound while the reader of stdout stalls, and says how many once it catches up', async () => {
+    const logger = path.join(ROOT, 'packages/server/dist/logger.js');
+    const script = `
+      const { createLogger } = await import(${JSON.stringify(logger)});
+      const logger = createLogger('info', { format: 'json', bufferLimit: 64 * 1024 });
+      for (let i = 0; i < 20000; i++) logger.info('filler', { i, text: 'x'.repeat(100) });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      logger.info('after the stall');
+      await logger.flush();`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // Nobody reads for a while: the pipe fills, then the logger's buffer.
+    child.stdout.pause();
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.resume();
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(0);
+    const entries = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg: string; dropped?: number });
+    const fillers = entries.filter((entry) => entry.msg === 'filler').length;
+    const warnings = entries.filter((entry) => entry.msg === 'log lines dropped: the reader of standard output did not keep up');
+    expect(fillers).toBeLessThan(5000);
+    expect(warnings).toHaveLength(1);
+    expect(fillers + (warnings[0].dropped ?? 0)).toBe(20000);
+    expect(entries.at(-1)?.msg).toBe('after the stall');
+  }, 30_000);
 });
