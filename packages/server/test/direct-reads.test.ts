@@ -8,12 +8,16 @@ import { LITERAL, preparedSelect, readAll, readPrepared, readRemembered, REMEMBE
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createTestDatabase, testDialect } from './support/database.js';
 
-const clientNamed = preparedSelect((db, name: string) => db('clients').where('name', name).select('id', 'name'));
-const numbersUpTo = preparedSelect((db, count: number) =>
-  db
-    .withRecursive('n', ['x'], db.raw('select 1 union all select x + 1 from n where x < ?', [count]))
-    .from('n')
-    .select('x'),
+const clientQuery = (db: Knex, name: string) => db('clients').where('name', name).select('id', 'name');
+const clientNamed = preparedSelect(clientQuery);
+const clientNamedRemembered = preparedSelect(clientQuery, { remember: true });
+const numbersUpTo = preparedSelect(
+  (db, count: number) =>
+    db
+      .withRecursive('n', ['x'], db.raw('select 1 union all select x + 1 from n where x < ?', [count]))
+      .from('n')
+      .select('x'),
+  { remember: true },
 );
 const addClient = (db: Knex, name: string) => db('clients').insert({ name, created_at: Date.now() });
 
@@ -53,27 +57,27 @@ describe.skipIf(testDialect() !== 'sqlite')('direct reads on a SQLite file', () 
   });
 
   it('forget remembered rows when any connection commits a change', async () => {
-    expect(await readPrepared(db, clientNamed, ['Globex'], { remember: true })).toEqual([]);
+    expect(await readPrepared(db, clientNamedRemembered, ['Globex'])).toEqual([]);
     await addClient(other, 'Globex');
-    expect(await readPrepared(db, clientNamed, ['Globex'], { remember: true })).toMatchObject([{ name: 'Globex' }]);
+    expect(await readPrepared(db, clientNamedRemembered, ['Globex'])).toMatchObject([{ name: 'Globex' }]);
     await other('clients').where('name', 'Globex').delete();
-    expect(await readPrepared(db, clientNamed, ['Globex'], { remember: true })).toEqual([]);
+    expect(await readPrepared(db, clientNamedRemembered, ['Globex'])).toEqual([]);
     // A change made through this instance's own Knex connection counts as well.
     await addClient(db, 'Globex');
-    expect(await readPrepared(db, clientNamed, ['Globex'], { remember: true })).toHaveLength(1);
+    expect(await readPrepared(db, clientNamedRemembered, ['Globex'])).toHaveLength(1);
   });
 
   it('remember each set of parameters apart', async () => {
     await addClient(db, 'Initech');
     await addClient(db, 'Hooli');
-    const [initech] = await readPrepared<{ name: string }, [string]>(db, clientNamed, ['Initech'], { remember: true });
-    const [hooli] = await readPrepared<{ name: string }, [string]>(db, clientNamed, ['Hooli'], { remember: true });
+    const [initech] = await readPrepared<{ name: string }, [string]>(db, clientNamedRemembered, ['Initech']);
+    const [hooli] = await readPrepared<{ name: string }, [string]>(db, clientNamedRemembered, ['Hooli']);
     expect([initech.name, hooli.name]).toEqual(['Initech', 'Hooli']);
   });
 
   it('remember at most REMEMBERED_ROWS rows in all: the oldest answers go first, a larger answer is never kept', async () => {
     // A remembered answer is the same array on the next read; one read anew is another.
-    const read = (count: number) => readPrepared<{ x: number }, [number]>(db, numbersUpTo, [count], { remember: true });
+    const read = (count: number) => readPrepared<{ x: number }, [number]>(db, numbersUpTo, [count]);
     const tooLarge = await read(REMEMBERED_ROWS + 1);
     expect(tooLarge).toHaveLength(REMEMBERED_ROWS + 1);
     expect(await read(REMEMBERED_ROWS + 1)).not.toBe(tooLarge);
@@ -91,10 +95,10 @@ describe.skipIf(testDialect() !== 'sqlite')('direct reads on a SQLite file', () 
   it('remember a value made of reads until any connection commits a change', async () => {
     let made = 0;
     const make = async () => ({ made: ++made, clients: await readAll<{ name: string }>(db, db('clients').select('name')) });
-    const first = await readRemembered(db, 'clients', make, (value) => value.clients.length);
-    expect(await readRemembered(db, 'clients', make, (value) => value.clients.length)).toBe(first);
+    const first = await readRemembered(db, 'clients', { make, rowsIn: (value) => value.clients.length });
+    expect(await readRemembered(db, 'clients', { make, rowsIn: (value) => value.clients.length })).toBe(first);
     await addClient(other, 'Vandelay');
-    const second = await readRemembered(db, 'clients', make, (value) => value.clients.length);
+    const second = await readRemembered(db, 'clients', { make, rowsIn: (value) => value.clients.length });
     expect(second.made).toBe(2);
     expect(second.clients.map((client) => client.name)).toContain('Vandelay');
   });
@@ -107,27 +111,15 @@ describe.skipIf(testDialect() !== 'sqlite')('direct reads on a SQLite file', () 
       await new Promise<void>((resolve) => (release = resolve));
       return clients;
     };
-    const slow = readRemembered(db, key, slowRead, (value) => value.length);
+    const slow = readRemembered(db, key, { make: slowRead, rowsIn: (value) => value.length });
     // While the first read waits: a commit, then another request that reads after it.
     await addClient(other, 'Kramerica');
-    const fresh = await readRemembered(
-      db,
-      key,
-      () => readAll<{ name: string }>(db, db('clients').select('name')),
-      (value) => value.length,
-    );
+    const fresh = await readRemembered(db, key, { make: () => readAll<{ name: string }>(db, db('clients').select('name')), rowsIn: (value) => value.length });
     expect(fresh.map((client) => client.name)).toContain('Kramerica');
     release();
     expect((await slow).map((client) => client.name)).not.toContain('Kramerica');
     // The slow, older value did not replace the newer one.
-    expect(
-      await readRemembered(
-        db,
-        key,
-        async () => [],
-        () => 0,
-      ),
-    ).toBe(fresh);
+    expect(await readRemembered(db, key, { make: async () => [], rowsIn: () => 0 })).toBe(fresh);
   });
 
   it('read queries of any shape; refuse a prepared one whose parameter does not reach the bindings, or whose LIMIT is bound', async () => {
@@ -169,9 +161,9 @@ describe('direct reads elsewhere', () => {
       await prepareDatabase(db, database.schema);
       await migrateToLatest(db);
       await addClient(db, 'Postgres');
-      expect(await readPrepared(db, clientNamed, ['Postgres'], { remember: true })).toMatchObject([{ name: 'Postgres' }]);
+      expect(await readPrepared(db, clientNamedRemembered, ['Postgres'])).toMatchObject([{ name: 'Postgres' }]);
       await db('clients').where('name', 'Postgres').delete();
-      expect(await readPrepared(db, clientNamed, ['Postgres'], { remember: true })).toEqual([]);
+      expect(await readPrepared(db, clientNamedRemembered, ['Postgres'])).toEqual([]);
     } finally {
       await db.destroy();
       await database.drop();
@@ -183,7 +175,7 @@ describe('direct reads elsewhere', () => {
     try {
       await migrateToLatest(db);
       await addClient(db, 'Memory');
-      expect(await readPrepared(db, clientNamed, ['Memory'], { remember: true })).toMatchObject([{ name: 'Memory' }]);
+      expect(await readPrepared(db, clientNamedRemembered, ['Memory'])).toMatchObject([{ name: 'Memory' }]);
     } finally {
       await db.destroy();
     }

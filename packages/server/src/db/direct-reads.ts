@@ -127,7 +127,7 @@ export async function readAll<Row>(db: Knex, query: Knex.QueryBuilder, options: 
   const reader = readers.get(db);
   if (!reader) return (await query) as Row[];
   const { sql, bindings } = query.toSQL();
-  return run(db, reader, sql, bindings.map(bindingOf), options) as Row[];
+  return run(db, reader, { sql, values: bindings.map(bindingOf), remember: options.remember }) as Row[];
 }
 
 /** The first row of a SELECT built on `db`, or undefined. */
@@ -145,10 +145,15 @@ export async function readFirst<Row>(db: Knex, query: Knex.QueryBuilder, options
 export interface PreparedSelect<Params extends unknown[]> {
   build(db: Knex, ...params: Params): Knex.QueryBuilder;
   compiled: WeakMap<Knex, { sql: string; slots: ({ param: number } | { value: unknown })[] }>;
+  /** Its answers are remembered (ReadOptions). */
+  remember: boolean;
 }
 
-export function preparedSelect<Params extends unknown[]>(build: (db: Knex, ...params: Params) => Knex.QueryBuilder): PreparedSelect<Params> {
-  return { build, compiled: new WeakMap() };
+export function preparedSelect<Params extends unknown[]>(
+  build: (db: Knex, ...params: Params) => Knex.QueryBuilder,
+  options: ReadOptions = {},
+): PreparedSelect<Params> {
+  return { build, compiled: new WeakMap(), remember: options.remember === true };
 }
 
 function compile<Params extends unknown[]>(db: Knex, select: PreparedSelect<Params>, count: number) {
@@ -169,29 +174,26 @@ function compile<Params extends unknown[]>(db: Knex, select: PreparedSelect<Para
 }
 
 /** Every row of a prepared SELECT with these parameters. */
-export async function readPrepared<Row, Params extends unknown[]>(
-  db: Knex,
-  select: PreparedSelect<Params>,
-  params: Params,
-  options: ReadOptions = {},
-): Promise<Row[]> {
+export async function readPrepared<Row, Params extends unknown[]>(db: Knex, select: PreparedSelect<Params>, params: Params): Promise<Row[]> {
   const reader = readers.get(db);
   if (!reader) return (await select.build(db, ...params)) as Row[];
   const { sql, slots } = select.compiled.get(db) ?? compile(db, select, params.length);
-  return run(
-    db,
-    reader,
-    sql,
-    slots.map((slot) => ('param' in slot ? bindingOf(params[slot.param]) : slot.value)),
-    options,
-  ) as Row[];
+  const values = slots.map((slot) => ('param' in slot ? bindingOf(params[slot.param]) : slot.value));
+  return run(db, reader, { sql, values, remember: select.remember }) as Row[];
 }
 
 // better-sqlite3 makes each row object through V8's API, which costs more than reading the row:
 // rows come as arrays and become objects here (a 20-entry log page: about 40 % less).
 const columnNames = new WeakMap<Database.Statement, string[]>();
 
-function rowsOf(db: Knex, connection: Connection, sql: string, values: unknown[]): Record<string, unknown>[] {
+/** A SELECT to run: its SQL, the values of its parameters, and whether its rows are remembered. */
+interface Read {
+  sql: string;
+  values: unknown[];
+  remember?: boolean;
+}
+
+function rowsOf(db: Knex, connection: Connection, { sql, values }: Read): Record<string, unknown>[] {
   // Announced as Knex announces its own queries, so that whoever watches them (tests counting
   // queries, debugging) sees these too.
   if (db.listenerCount('query') > 0) db.emit('query', { sql, bindings: values, method: 'select', direct: true });
@@ -213,15 +215,15 @@ function rowsOf(db: Knex, connection: Connection, sql: string, values: unknown[]
   return objects;
 }
 
-function run(db: Knex, reader: Reader, sql: string, values: unknown[], options: ReadOptions): unknown[] {
+function run(db: Knex, reader: Reader, read: Read): unknown[] {
   const connection = readingConnection(reader);
-  if (!options.remember) return rowsOf(db, connection, sql, values);
+  if (!read.remember) return rowsOf(db, connection, read);
   checkVersion(reader, connectionOf(reader));
-  const key = `${sql}\u0000${JSON.stringify(values)}`;
+  const key = `${read.sql}\u0000${JSON.stringify(read.values)}`;
   const known = reader.remembered.get(key);
   if (known !== undefined) return known.value as unknown[];
-  const rows = rowsOf(db, connection, sql, values);
-  remember(reader, key, rows, rows.length);
+  const rows = rowsOf(db, connection, read);
+  remember(reader, key, { value: rows, rows: rows.length });
   return rows;
 }
 
@@ -236,7 +238,7 @@ function checkVersion(reader: Reader, connection: Connection): unknown {
   return version;
 }
 
-function remember(reader: Reader, key: string, value: unknown, rows: number): void {
+function remember(reader: Reader, key: string, { value, rows }: Remembered): void {
   if (rows > REMEMBERED_ROWS) return;
   const { remembered } = reader;
   while (remembered.size > 0 && (remembered.size >= REMEMBERED_READS || reader.rememberedRows + rows > REMEMBERED_ROWS)) {
@@ -254,7 +256,7 @@ function remember(reader: Reader, key: string, value: unknown, rows: number): vo
  * REMEMBERED_ROWS). The value is shared: callers must not change it. `make` runs when the value
  * is not remembered, and on every call elsewhere (PostgreSQL, an in-memory database).
  */
-export async function readRemembered<T>(db: Knex, key: string, make: () => Promise<T>, rowsIn: (value: T) => number): Promise<T> {
+export async function readRemembered<T>(db: Knex, key: string, { make, rowsIn }: { make: () => Promise<T>; rowsIn: (value: T) => number }): Promise<T> {
   const reader = readers.get(db);
   if (!reader) return make();
   const version = checkVersion(reader, connectionOf(reader));
@@ -264,6 +266,6 @@ export async function readRemembered<T>(db: Knex, key: string, make: () => Promi
   const value = await make();
   // While `make` awaited, another request may have seen a later commit and emptied the memory:
   // a value read before that commit must not be remembered after it.
-  if (reader.version === version) remember(reader, rememberedKey, value, rowsIn(value));
+  if (reader.version === version) remember(reader, rememberedKey, { value, rows: rowsIn(value) });
   return value;
 }

@@ -80,9 +80,12 @@ const listedApps = (db: Knex, userId: number) =>
     .leftJoin('favourites', (join) => join.on('favourites.app_id', '=', 'apps.id').andOn('favourites.user_id', '=', db.raw('?', [userId])))
     .select([...APP_COLUMNS, 'favourites.user_id as favourite'])
     .orderBy('apps.name');
-const EVERY_APP_LISTED = preparedSelect((db, userId: number) => listedApps(db, userId));
-const GRANTED_APPS_LISTED = preparedSelect((db, userId: number) =>
-  listedApps(db, userId).join('user_apps', 'user_apps.app_id', 'apps.id').where('user_apps.user_id', userId).select('user_apps.expires_at'),
+// Remembered until the database changes (db/direct-reads.ts).
+const EVERY_APP_LISTED = preparedSelect((db, userId: number) => listedApps(db, userId), { remember: true });
+const GRANTED_APPS_LISTED = preparedSelect(
+  (db, userId: number) =>
+    listedApps(db, userId).join('user_apps', 'user_apps.app_id', 'apps.id').where('user_apps.user_id', userId).select('user_apps.expires_at'),
+  { remember: true },
 );
 
 type ListedRow = AppRow & { favourite: number | null; expires_at?: number | string | null };
@@ -93,7 +96,7 @@ const listsOfRows = new WeakMap<readonly ListedRow[], { list: readonly ListedApp
 
 /** The caller's app list (`GET /app/`): every app for admins, else the live grants; with favourites. */
 export async function appListOf(db: Knex, user: { id: number; admin: boolean }, now = Date.now()): Promise<readonly ListedApp[]> {
-  const rows = await readPrepared<ListedRow, [number]>(db, user.admin ? EVERY_APP_LISTED : GRANTED_APPS_LISTED, [user.id], { remember: true });
+  const rows = await readPrepared<ListedRow, [number]>(db, user.admin ? EVERY_APP_LISTED : GRANTED_APPS_LISTED, [user.id]);
   const known = listsOfRows.get(rows);
   if (known && now < known.until) return known.list;
   // Expiry is judged here, not in the query, so that the rows can be remembered.

@@ -24,12 +24,7 @@ export function listEvents(db: Knex, filter: CheckedLogFilter, { page, perPage }
   // Every field of the filter, in one order: a field added to the filter is part of the key.
   const fields = Object.entries(filter).sort(([a], [b]) => (a < b ? -1 : 1));
   const key = JSON.stringify([page, perPage, fields]);
-  return readRemembered(
-    db,
-    `log page ${key}`,
-    () => readPage(db, filter, { page, perPage }),
-    (entries) => entries.length,
-  );
+  return readRemembered(db, `log page ${key}`, { make: () => readPage(db, filter, { page, perPage }), rowsIn: (entries) => entries.length });
 }
 
 /** A page of the log: its number (from 1) and size. */

@@ -31,27 +31,31 @@ export interface Principal {
 }
 
 // Read on every API call: compiled once, and remembered until the database changes.
-const API_KEY_BY_HASH = preparedSelect((db, keyHash: string) =>
-  usersQuery(db)
-    .join('api_keys', 'api_keys.user_id', 'users.id')
-    .where('api_keys.key_hash', keyHash)
-    .select('api_keys.id as key_id', 'api_keys.last_used_at', 'api_keys.expires_at')
-    .limit(1, LITERAL),
+const API_KEY_BY_HASH = preparedSelect(
+  (db, keyHash: string) =>
+    usersQuery(db)
+      .join('api_keys', 'api_keys.user_id', 'users.id')
+      .where('api_keys.key_hash', keyHash)
+      .select('api_keys.id as key_id', 'api_keys.last_used_at', 'api_keys.expires_at')
+      .limit(1, LITERAL),
+  { remember: true },
 );
-const SESSION_BY_HASH = preparedSelect((db, tokenHash: string) =>
-  usersQuery(db)
-    .join('sessions', 'sessions.user_id', 'users.id')
-    .where('sessions.token_hash', tokenHash)
-    .select(
-      'sessions.id as session_id',
-      'sessions.last_seen_at',
-      'sessions.expires_at',
-      'sessions.mfa_enrollment_required as restricted',
-      'sessions.created_at as session_created_at',
-      'sessions.signed_in_at',
-      'sessions.amr',
-    )
-    .limit(1, LITERAL),
+const SESSION_BY_HASH = preparedSelect(
+  (db, tokenHash: string) =>
+    usersQuery(db)
+      .join('sessions', 'sessions.user_id', 'users.id')
+      .where('sessions.token_hash', tokenHash)
+      .select(
+        'sessions.id as session_id',
+        'sessions.last_seen_at',
+        'sessions.expires_at',
+        'sessions.mfa_enrollment_required as restricted',
+        'sessions.created_at as session_created_at',
+        'sessions.signed_in_at',
+        'sessions.amr',
+      )
+      .limit(1, LITERAL),
+  { remember: true },
 );
 
 /**
@@ -71,14 +75,9 @@ export async function principalFromToken(db: Knex, token: string, policy: Sessio
   if (token.length === 0 || token.length > 512) return null;
   const now = Date.now();
   if (isApiKey(token)) {
-    const [row] = await readPrepared<UserRow & { key_id: number; last_used_at: number | null; expires_at: number | null }, [string]>(
-      db,
-      API_KEY_BY_HASH,
-      [sha256(token)],
-      {
-        remember: true,
-      },
-    );
+    const [row] = await readPrepared<UserRow & { key_id: number; last_used_at: number | null; expires_at: number | null }, [string]>(db, API_KEY_BY_HASH, [
+      sha256(token),
+    ]);
     // An expired key stands for nobody; it stays listed until deleted (docs/security.md).
     if (!row || (row.expires_at !== null && Number(row.expires_at) <= now)) return null;
     if (row.last_used_at === null || now - Number(row.last_used_at) > TOUCH_INTERVAL_MS) {
@@ -97,7 +96,7 @@ export async function principalFromToken(db: Knex, token: string, policy: Sessio
       amr: string;
     },
     [string]
-  >(db, SESSION_BY_HASH, [sha256(token)], { remember: true });
+  >(db, SESSION_BY_HASH, [sha256(token)]);
   if (!row) return null;
   const lastSeen = Number(row.last_seen_at);
   if (!sessionStillValid(row, policy, now)) {
