@@ -84,7 +84,10 @@ export function googleRouter(deps: Deps): Router {
       const token = queryText(ctx, 'confirm') === '1' ? ctx.cookies.get(SESSION_COOKIE) : undefined;
       const principal = token ? await principalFromToken(db, token, config) : null;
       const confirms = principal?.via === 'session' ? principal.sessionId : undefined;
-      const started = await startGoogleSignIn(db, client, { redirect: queryText(ctx, 'redirect'), inviteToken: queryText(ctx, 'token'), confirms }, config);
+      const started = await startGoogleSignIn(
+        { db, client, policy: config },
+        { redirect: queryText(ctx, 'redirect'), inviteToken: queryText(ctx, 'token'), confirms },
+      );
       ctx.append('Set-Cookie', loginCookie(started.binding, GOOGLE_LOGIN_TTL_SECONDS));
       ctx.redirect(started.authorizationUrl.href);
     } catch (error) {
@@ -100,7 +103,10 @@ export function googleRouter(deps: Deps): Router {
     try {
       // Built from PUBLIC_URL, not the Host header: it must equal the redirect URI registered at Google.
       const callbackUrl = new URL(`${config.publicUrl}${GOOGLE_CALLBACK_PATH}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
-      const signedIn = await finishGoogleSignIn(db, client, requestOrigin(ctx), ctx.cookies.get(GOOGLE_LOGIN_COOKIE), callbackUrl, config);
+      const signedIn = await finishGoogleSignIn(
+        { db, client, policy: config, origin: requestOrigin(ctx) },
+        { binding: ctx.cookies.get(GOOGLE_LOGIN_COOKIE), callbackUrl },
+      );
       if (!signedIn.confirmed) setSessionCookie(ctx, config, signedIn.token);
       ctx.redirect(signedIn.redirect);
     } catch (error) {

@@ -42,13 +42,15 @@ export interface StartRequest {
 
 const MAX_INVITE_TOKEN = 200;
 
+/** What a Google sign-in works with: the database, Google as the relying party sees it, and the rules. */
+export interface GoogleContext {
+  db: Knex;
+  client: GoogleRelyingParty;
+  policy: GoogleSignInPolicy;
+}
+
 /** Begins a sign-in; answers the browser binding for the cookie and where to send the browser. */
-export async function startGoogleSignIn(
-  db: Knex,
-  client: GoogleRelyingParty,
-  request: StartRequest,
-  policy: GoogleSignInPolicy,
-): Promise<{ binding: string; authorizationUrl: URL }> {
+export async function startGoogleSignIn({ db, client, policy }: GoogleContext, request: StartRequest): Promise<{ binding: string; authorizationUrl: URL }> {
   const checks = newChecks();
   const inviteToken = request.inviteToken && request.inviteToken.length <= MAX_INVITE_TOKEN ? request.inviteToken : null;
   const redirect = await redirectToKeep(db, policy.publicOrigin, request.redirect);
@@ -63,12 +65,8 @@ export async function startGoogleSignIn(
  * as an ApiError.
  */
 export async function finishGoogleSignIn(
-  db: Knex,
-  client: GoogleRelyingParty,
-  info: Origin,
-  binding: string | undefined,
-  callbackUrl: URL,
-  policy: GoogleSignInPolicy,
+  { db, client, policy, origin: info }: GoogleContext & { origin: Origin },
+  { binding, callbackUrl }: { binding: string | undefined; callbackUrl: URL },
 ): Promise<SignedIn & { redirect: string }> {
   const audit: Audit = { actor: null, ...info };
   let subject: EventSubject = {};
@@ -77,7 +75,7 @@ export async function finishGoogleSignIn(
     const claims = await client.verifiedClaims(callbackUrl, pending, pending.confirms !== null);
     const identity = toIdentity(claims);
     subject = { user: identity.email || `google:${identity.sub}` };
-    const signedIn = await decide(db, info, identity, pending, policy, (found) => (subject = found));
+    const signedIn = await decide({ db, policy, origin: info }, { identity, pending, about: (found) => (subject = found) });
     return { ...signedIn, redirect: await redirectAfterSignIn(db, { portalOrigin: policy.publicOrigin, target: pending.redirect, user: signedIn.user }) };
   } catch (error) {
     const known = translateDatabaseError(error);
@@ -102,13 +100,10 @@ function toIdentity(claims: Record<string, unknown>): GoogleIdentity {
 const refused = (reason: string) => new ApiError('forbidden', reason);
 
 async function decide(
-  db: Knex,
-  info: Origin,
-  identity: GoogleIdentity,
-  { inviteToken, confirms }: Pick<PendingLogin, 'inviteToken' | 'confirms'>,
-  policy: GoogleSignInPolicy,
-  about: (subject: EventSubject) => void,
+  { db, policy, origin: info }: Omit<GoogleContext, 'client'> & { origin: Origin },
+  { identity, pending, about }: { identity: GoogleIdentity; pending: Pick<PendingLogin, 'inviteToken' | 'confirms'>; about: (subject: EventSubject) => void },
 ): Promise<SignedIn> {
+  const { inviteToken, confirms } = pending;
   const { email, sub } = identity;
   const audit: Audit = { actor: null, ...info };
   // A confirmation updates the signed-in session, and only its user's Google account can (services/sign-in/sign-in.ts).
