@@ -22,6 +22,7 @@ import { startGrantExpiry } from './services/access/grant-expiry.js';
 import { HashPool } from './services/sign-in/hash-pool.js';
 import { PasswordHasher } from './services/sign-in/passwords.js';
 import { MailSender } from './mail/sender.js';
+import { WebhookSender } from './webhooks/sender.js';
 import { openSecretBox } from './services/support/secret-box.js';
 import { OidcProvider } from './oidc/provider.js';
 
@@ -130,6 +131,8 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const pruner = startLogPruner(db, { retentionDays: final.logRetentionDays, logger });
     const sender = final.mail ? new MailSender(db, final.mail, logger) : undefined;
     sender?.start();
+    const webhooks = new WebhookSender({ db, config: final, secrets, logger });
+    webhooks.start();
     const grantExpiry = startGrantExpiry(db, logger, { intervalMs: options.grantSweepMs ?? 5000, onRemoved: () => authCache.clear() });
     return {
       url,
@@ -144,6 +147,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
         });
         await pruner.stop();
         await sender?.stop();
+        await webhooks.stop();
         await db.destroy();
       },
     };
