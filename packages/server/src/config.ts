@@ -73,7 +73,7 @@ export interface Config {
   webhooks: WebhookConfig;
 }
 
-export interface WebhookConfig {
+interface WebhookConfig {
   /** Receivers on loopback addresses allowed (tests); link-local ones never are. */
   allowLoopback: boolean;
   /** How often each instance looks for deliveries that are due (retries, deliveries of crashed instances). */

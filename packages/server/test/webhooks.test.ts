@@ -3,6 +3,8 @@
  * its Standard Webhooks signature checked by the `standardwebhooks` library, rotation, tests,
  * retries, 410, counted entries, destinations refused, and the 3-day rule on a fixed clock.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { WEBHOOK_DELIVERY_LIST_SIZE, type Webhook as Hook, type WebhookWithSecret } from '@tools-portal/core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +12,7 @@ import { logEvent, logRepeated } from '../src/services/log/audit.js';
 import { claimDueDeliveries, deliverClaimed, DISABLE_AFTER_FAILING_MS, GIVE_UP_AFTER_MS } from '../src/services/webhooks/deliveries.js';
 import { queueDeliveries } from '../src/services/webhooks/fan-out.js';
 import { addressProblem, resolveDestination } from '../src/webhooks/destinations.js';
+import { DELIVERY_TIMEOUT_MS, MAX_ANSWER_BYTES, postWebhook } from '../src/webhooks/post.js';
 import { startTestSmtp, type TestSmtp } from './support/smtp.js';
 import { becomesTrue, createApp, failure, startTestPortal, unique, useTestPortal, type TestPortal } from './support/support.js';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
@@ -224,6 +227,65 @@ describe('webhook destinations', () => {
       await strict.close();
     }
   });
+});
+
+describe('an attempt', () => {
+  const servers: http.Server[] = [];
+  afterAll(async () => {
+    for (const server of servers) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+  async function serve(handler: http.RequestListener): Promise<string> {
+    const server = http.createServer(handler);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  }
+  const post = (url: string) => postWebhook({ url, headers: { 'content-type': 'application/json' }, body: '{}', allowLoopback: true });
+
+  it('does not follow a redirect', async () => {
+    let followed = false;
+    const target = await serve((_request, response) => {
+      followed = true;
+      response.end();
+    });
+    const url = await serve((_request, response) => response.writeHead(307, { location: target }).end());
+    expect(await post(url)).toMatchObject({ code: 307, error: 'answered 307: redirects are not followed' });
+    expect(followed).toBe(false);
+  });
+
+  it('reads at most 64 KB of an answer', async () => {
+    let finished = false;
+    const url = await serve((_request, response) => {
+      response.writeHead(500);
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      // 64 MB unless the portal stops reading: it closes the connection after the first 64 KB.
+      let written = 0;
+      const more = () => {
+        while (written < 1024 && !response.destroyed) {
+          written++;
+          if (!response.write(chunk)) return void response.once('drain', more);
+        }
+        if (!response.destroyed) response.end(() => (finished = true));
+      };
+      more();
+    });
+    const outcome = await post(url);
+    expect(outcome.code).toBe(500);
+    expect(outcome.error).toBe(`answered 500: ${'x'.repeat(200)}`);
+    expect(MAX_ANSWER_BYTES).toBe(64 * 1024);
+    expect(finished).toBe(false);
+  });
+
+  it('gives up after 5 seconds without an answer', async () => {
+    const url = await serve(() => {});
+    const outcome = await post(url);
+    expect(outcome).toMatchObject({ code: null, error: 'no answer within 5 s' });
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(DELIVERY_TIMEOUT_MS - 50);
+    expect(outcome.durationMs).toBeLessThan(DELIVERY_TIMEOUT_MS + 2000);
+  }, 15_000);
 });
 
 describe('webhooks on a fixed clock', () => {

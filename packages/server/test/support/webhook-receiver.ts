@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ReceivedWebhook {
+interface ReceivedWebhook {
   headers: Record<string, string>;
   body: string;
   /** The body parsed: `{type, timestamp, data}`. */

@@ -20,15 +20,15 @@ import { newMessageId } from './fan-out.js';
 import { failQueuedDeliveries, signingSecrets, type WebhookContext, type WebhookRow } from './webhooks.js';
 
 /** A claimed delivery is its sender's for this long (an attempt takes 5 s at most). */
-export const LEASE_MS = 60_000;
+const LEASE_MS = 60_000;
 /** A delivery not done within this long of its entry is given up. */
 export const GIVE_UP_AFTER_MS = 24 * HOUR_MS;
 /** A hook whose deliveries have all failed for this long is turned off. */
 export const DISABLE_AFTER_FAILING_MS = 3 * 24 * HOUR_MS;
 /** A failed delivery's body is kept this long, then removed. */
-export const FAILED_BODY_KEPT_MS = 7 * 24 * HOUR_MS;
+const FAILED_BODY_KEPT_MS = 7 * 24 * HOUR_MS;
 /** Finished deliveries stay listed this long. */
-export const KEEP_DONE_MS = 30 * 24 * HOUR_MS;
+const KEEP_DONE_MS = 30 * 24 * HOUR_MS;
 
 export interface DeliveryRow {
   id: number;
@@ -58,7 +58,7 @@ const PORTAL: Audit = { actor: null, ip: '', userAgent: '' };
 
 const STATUS: Record<DeliveryRow['status'], WebhookDeliveryStatus> = { queued: 'pending', sending: 'pending', delivered: 'delivered', failed: 'failed' };
 
-export function toDelivery(row: DeliveryRow): WebhookDelivery {
+function toDelivery(row: DeliveryRow): WebhookDelivery {
   return {
     id: Number(row.id),
     eventType: row.event_type,

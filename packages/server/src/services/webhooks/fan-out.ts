@@ -12,7 +12,7 @@ export const deliveryEvents = new EventEmitter();
 deliveryEvents.setMaxListeners(0);
 
 /** The patterns that take `type`: itself and each of its prefixes ending in `.` (`login.` of `login.failure`). */
-export function patternsOf(type: string): string[] {
+function patternsOf(type: string): string[] {
   const patterns = [type];
   for (let dot = type.indexOf('.'); dot >= 0; dot = type.indexOf('.', dot + 1)) patterns.push(type.slice(0, dot + 1));
   return patterns;
@@ -22,7 +22,7 @@ export function patternsOf(type: string): string[] {
 export const newMessageId = () => `msg_${randomToken(18)}`;
 
 /** Wakes this process's senders once `db`'s transaction (if it is one) has committed. */
-export function wakeSendersAfterCommit(db: Knex): void {
+function wakeSendersAfterCommit(db: Knex): void {
   const committed = db.isTransaction ? (db as Knex.Transaction).executionPromise : Promise.resolve();
   committed.then(
     () => deliveryEvents.emit('queued'),

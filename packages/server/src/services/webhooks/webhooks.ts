@@ -15,9 +15,9 @@ import type { SecretBox } from '../support/secret-box.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** After a rotation the previous secret signs too for this long, while receivers change over. */
-export const PREVIOUS_SECRET_MS = DAY_MS;
+const PREVIOUS_SECRET_MS = DAY_MS;
 
-export const PLAIN_HTTP_WARNING = 'plain http: the events and their signatures travel unencrypted; use https';
+const PLAIN_HTTP_WARNING = 'plain http: the events and their signatures travel unencrypted; use https';
 
 /** What the webhook services read: the policy (webhooks, and mail for the notice to admins) and the box of secrets. */
 export type WebhookContext = ServiceContext<Pick<Config, 'webhooks' | 'publicUrl' | 'mail'>> & { secrets: SecretBox };
@@ -35,7 +35,7 @@ export interface WebhookRow {
 }
 
 /** The purpose a hook's secrets are sealed under: a sealed secret moved to another hook fails to open. */
-export const secretPurpose = (id: number) => `webhook-secret ${id}`;
+const secretPurpose = (id: number) => `webhook-secret ${id}`;
 
 function toWebhook(row: WebhookRow, events: string[]): Webhook {
   return {
