@@ -9,7 +9,7 @@ import { WEBHOOK_DELIVERY_LIST_SIZE, type Webhook as Hook, type WebhookWithSecre
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { logEvent, logRepeated } from '../src/services/log/audit.js';
-import { claimDueDeliveries, deliverClaimed, DISABLE_AFTER_FAILING_MS, GIVE_UP_AFTER_MS } from '../src/services/webhooks/deliveries.js';
+import { claimDueDeliveries, deliverClaimed, DISABLE_AFTER_FAILING_MS, GIVE_UP_AFTER_MS, pruneDeliveries } from '../src/services/webhooks/deliveries.js';
 import { queueDeliveries } from '../src/services/webhooks/fan-out.js';
 import { addressProblem, resolveDestination } from '../src/webhooks/destinations.js';
 import { DELIVERY_TIMEOUT_MS, MAX_ANSWER_BYTES, postWebhook } from '../src/webhooks/post.js';
@@ -359,5 +359,37 @@ describe('webhooks on a fixed clock', () => {
     await attemptAt(start + DISABLE_AFTER_FAILING_MS);
     expect((await portal.admin.webhooks.get(hook.id)).enabled).toBe(true);
     receiver.answer = 200;
+  });
+
+  it("keeps a failed delivery's body 7 days, a delivered one not at all, and forgets finished deliveries after 30 days", async () => {
+    receiver.answer = 500;
+    const hook = await portal.admin.webhooks.create({ url: receiver.url, events: ['log.prune'] });
+    const at = start + 400 * 24 * 60 * 60 * 1000;
+    await entryAt(hook, at);
+    await attemptAt(at);
+    await attemptAt(at + GIVE_UP_AFTER_MS);
+    receiver.answer = 200;
+    await entryAt(hook, at);
+    await attemptAt(at + GIVE_UP_AFTER_MS);
+    const bodies = async () =>
+      (await portal.deps.db('webhook_deliveries').where({ webhook_id: hook.id }).orderBy('id').select('status', 'body')).map(
+        (row: { status: string; body: string | null }) => [row.status, row.body !== null],
+      );
+    expect(await bodies()).toEqual([
+      ['failed', true],
+      ['delivered', false],
+    ]);
+    await pruneDeliveries(portal.deps.db, at + 6 * 24 * 60 * 60 * 1000);
+    expect(await bodies()).toEqual([
+      ['failed', true],
+      ['delivered', false],
+    ]);
+    await pruneDeliveries(portal.deps.db, at + 8 * 24 * 60 * 60 * 1000);
+    expect(await bodies()).toEqual([
+      ['failed', false],
+      ['delivered', false],
+    ]);
+    await pruneDeliveries(portal.deps.db, at + 31 * 24 * 60 * 60 * 1000);
+    expect(await portal.admin.webhooks.deliveries(hook.id)).toEqual([]);
   });
 });
