@@ -23,6 +23,7 @@ import { HashPool } from './services/sign-in/hash-pool.js';
 import { PasswordHasher } from './services/sign-in/passwords.js';
 import { MailSender } from './mail/sender.js';
 import { WebhookSender } from './webhooks/sender.js';
+import { webhookQueueLength } from './services/webhooks/deliveries.js';
 import { openSecretBox } from './services/support/secret-box.js';
 import { OidcProvider } from './oidc/provider.js';
 
@@ -113,10 +114,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     await hasher.calibrate(db);
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
-    const metrics = new Metrics(
-      () => poolUse(db),
-      () => outboxQueueLength(db),
-    );
+    const metrics = new Metrics(() => poolUse(db), { mail: () => outboxQueueLength(db), webhooks: () => webhookQueueLength(db) });
     if (cluster.isWorker) {
       authCache.shareClears(joinForgets(() => authCache.clearHere()));
       metrics.text = joinMetrics(metrics.registry);

@@ -144,6 +144,9 @@ describe('webhooks', () => {
       const [failing] = await portal.admin.webhooks.deliveries(hook.id);
       expect(failing).toMatchObject({ status: 'pending', lastCode: null });
       expect(failing!.error).toMatch(/ECONNREFUSED/);
+      // Waiting: counted in the metrics.
+      const metrics = await (await portal.fetch('/metrics')).text();
+      expect(Number(/^portal_webhook_queue_length (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
       await down.start();
       expect(await becomesTrue(async () => (await portal.admin.webhooks.deliveries(hook.id))[0]?.status === 'delivered', 15_000, 200)).toBe(true);
       expect(down.received).toHaveLength(1);

@@ -236,3 +236,9 @@ export async function pruneDeliveries(db: Knex, now: number): Promise<void> {
     .andWhere('created_at', '<', now - KEEP_DONE_MS)
     .delete();
 }
+
+/** Deliveries waiting or under way, for the metrics (docs/operations.md). */
+export async function webhookQueueLength(db: Knex): Promise<number> {
+  const [row] = await db('webhook_deliveries').whereIn('status', ['queued', 'sending']).count({ count: '*' });
+  return Number(row?.count ?? 0);
+}
