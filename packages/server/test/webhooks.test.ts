@@ -395,4 +395,31 @@ describe('webhooks on a fixed clock', () => {
     await pruneDeliveries(portal.deps.db, at + 31 * 24 * 60 * 60 * 1000);
     expect(await portal.admin.webhooks.deliveries(hook.id)).toEqual([]);
   });
+
+  it('a receiver down for 10 minutes gets the delivery at the first retry after it is back (backoff 1, 2, 4, 8 minutes)', async () => {
+    const hook = await portal.admin.webhooks.create({ url: receiver.url, events: ['log.prune'] });
+    const t0 = start + 500 * 24 * 60 * 60 * 1000;
+    const backUpAt = t0 + 10 * 60_000;
+    // The default backoff (WEBHOOK_RETRY_SECONDS=60), not this portal's fast one.
+    const policy = { ...portal.deps.config, webhooks: { ...portal.deps.config.webhooks, retrySeconds: 60 } };
+    await entryAt(hook, t0);
+    const attempts: number[] = [];
+    let now = t0;
+    for (let step = 0; step < 10; step++) {
+      receiver.answer = now < backUpAt ? 503 : 200;
+      // Deliveries of the tests before, due by now, go too; this hook's is the one followed.
+      const rows = await claimDueDeliveries(portal.deps.db, 10, now);
+      for (const other of rows) await deliverClaimed({ ...context(now), policy }, other);
+      const row = rows.find((one) => Number(one.webhook_id) === hook.id);
+      if (!row) break;
+      attempts.push((now - t0) / 60_000);
+      const after = await portal.deps.db('webhook_deliveries').where({ id: row.id }).first('status', 'next_attempt_at');
+      if (after.status !== 'queued') break;
+      now = Number(after.next_attempt_at);
+    }
+    receiver.answer = 200;
+    expect(attempts).toEqual([0, 1, 3, 7, 15]);
+    expect((await portal.admin.webhooks.deliveries(hook.id))[0]).toMatchObject({ status: 'delivered', attempts: 5, lastCode: 200 });
+    expect((await portal.admin.webhooks.get(hook.id)).enabled).toBe(true);
+  });
 });
