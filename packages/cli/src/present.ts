@@ -1,5 +1,17 @@
 /** How each resource looks as a Result: the JSON the API gave, a table for people, ids for --quiet. */
-import type { AccessRequest, AccessToken, App, Client, GrantedApp, LogEntry, MailEntry, RegistrationToken, User } from '@tools-portal/core';
+import type {
+  AccessRequest,
+  AccessToken,
+  App,
+  Client,
+  GrantedApp,
+  LogEntry,
+  MailEntry,
+  RegistrationToken,
+  User,
+  Webhook,
+  WebhookDelivery,
+} from '@tools-portal/core';
 import type { Result } from './output.js';
 
 export const appList = (apps: App[]): Result => ({
@@ -127,6 +139,34 @@ export const mailList = (mails: MailEntry[]): Result => ({
   table: {
     head: ['id', 'to', 'subject', 'status', 'attempts', 'last error', 'queued'],
     rows: mails.map((mail) => [mail.id, mail.to, mail.subject, mail.status, mail.attempts, mail.lastError ?? '', mail.createdTimestamp]),
+  },
+});
+
+export const webhookList = (hooks: Webhook[]): Result => ({
+  json: hooks,
+  quiet: hooks.map((hook) => hook.id),
+  table: {
+    head: ['id', 'url', 'events', 'enabled', 'description', 'warning'],
+    rows: hooks.map((hook) => [hook.id, hook.url, hook.events.join(', '), hook.enabled ? 'yes' : 'no', hook.description, hook.warning ?? '']),
+  },
+});
+
+export const deliveryList = (deliveries: WebhookDelivery[]): Result => ({
+  json: deliveries,
+  quiet: deliveries.map((delivery) => delivery.id),
+  table: {
+    head: ['id', 'event', 'status', 'attempts', 'code', 'ms', 'error', 'created', 'delivered'],
+    rows: deliveries.map((delivery) => [
+      delivery.id,
+      delivery.eventType,
+      delivery.status,
+      delivery.attempts,
+      delivery.lastCode,
+      delivery.durationMs,
+      delivery.error ?? '',
+      delivery.createdAt,
+      delivery.deliveredAt ?? '',
+    ]),
   },
 });
 

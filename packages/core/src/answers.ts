@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { errorCodes } from './errors.js';
 import { oidcClientCreatedAnswer, oidcClientSettingsAnswer, oidcKeyRotationAnswer } from './oidc.js';
+import { webhookAnswer, webhookDeliveryAnswer, webhookSecretAnswer } from './webhooks.js';
 
 const timestamp = z.string().describe('ISO 8601 timestamp');
 const id = z.number().int();
@@ -214,5 +215,8 @@ export const answerSchemas = {
   OidcClientSettings: oidcClientSettingsAnswer,
   OidcClientCreated: oidcClientCreatedAnswer,
   OidcKeyRotation: oidcKeyRotationAnswer,
+  Webhook: webhookAnswer,
+  WebhookWithSecret: webhookSecretAnswer,
+  WebhookDelivery: webhookDeliveryAnswer,
   Error: errorAnswer,
 } as const;

@@ -33,6 +33,7 @@ import { isMfaChallenge } from './entities.js';
 import { ApiError, codeForStatus, isErrorCode } from './errors.js';
 import { logFilterQuery, type LogFilter } from './log-filter.js';
 import type { OidcClientCreated, OidcClientInput, OidcClientSettings, OidcKeyRotation } from './oidc.js';
+import type { Webhook, WebhookDelivery, WebhookInput, WebhookUpdate, WebhookWithSecret } from './webhooks.js';
 import type {
   AccessRequestInput,
   AccessTokenInput,
@@ -255,6 +256,22 @@ export class PortalClient {
   readonly mail = {
     /** The outbox, newest first (admins). */
     list: () => this.request<MailEntry[]>('GET', '/mail'),
+  };
+
+  /** Signed webhooks of event-log entries (admins, docs/webhooks.md). */
+  readonly webhooks = {
+    list: () => this.request<Webhook[]>('GET', '/webhook'),
+    get: (id: number) => this.request<Webhook>('GET', `/webhook/${segment(id)}`),
+    /** Answers the hook with its signing secret, shown this once. */
+    create: (input: WebhookInput) => this.request<WebhookWithSecret>('POST', '/webhook', input),
+    update: (id: number, input: WebhookUpdate) => this.request<Webhook>('PUT', `/webhook/${segment(id)}`, input),
+    delete: (id: number) => this.request<void>('DELETE', `/webhook/${segment(id)}`),
+    /** A new signing secret, shown this once; the old one signs too for 24 hours. */
+    rotateSecret: (id: number) => this.request<WebhookWithSecret>('POST', `/webhook/${segment(id)}/secret`),
+    /** Sends a test entry to the hook now; answers the delivery after its first attempt. */
+    test: (id: number) => this.request<WebhookDelivery>('POST', `/webhook/${segment(id)}/test`),
+    /** The last 100 deliveries, newest first. */
+    deliveries: (id: number) => this.request<WebhookDelivery[]>('GET', `/webhook/${segment(id)}/delivery`),
   };
 
   readonly auth = {

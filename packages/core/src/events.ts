@@ -65,6 +65,12 @@ export const EVENT_TYPES = {
   'access.request': 'a user asked for an app',
   'access.approve': 'an admin approved an access request',
   'access.deny': 'an admin denied an access request',
+  'webhook.create': 'a webhook was created',
+  'webhook.update': 'a webhook was changed, turned off or turned back on',
+  'webhook.delete': 'a webhook was deleted',
+  'webhook.secret': "a webhook's signing secret was rotated",
+  'webhook.test': 'a test delivery was sent to a webhook (delivered to that hook only)',
+  'webhook.disable': 'a webhook was turned off by the portal: its receiver answered 410 Gone, or every delivery failed for 3 days',
   // Forward auth
   'verify.denied': 'forward auth refused a request (not signed in, no such app, not allowed)',
   // The portal itself

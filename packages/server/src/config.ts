@@ -69,6 +69,17 @@ export interface Config {
   workers: number;
   /** Outgoing mail (docs/email.md); undefined when SMTP_URL is not set: nothing is sent. */
   mail: MailConfig | undefined;
+  /** Signed webhooks (docs/webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+interface WebhookConfig {
+  /** Receivers on loopback addresses allowed (tests); link-local ones never are. */
+  allowLoopback: boolean;
+  /** How often each instance looks for deliveries that are due (retries, deliveries of crashed instances). */
+  pollSeconds: number;
+  /** The first retry waits this long; each further one twice as long (at most an hour), for 24 hours. */
+  retrySeconds: number;
 }
 
 export interface MailConfig {
@@ -210,6 +221,11 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     workers,
     mail,
+    webhooks: {
+      allowLoopback: boolean('WEBHOOK_ALLOW_LOOPBACK', false),
+      pollSeconds: integer('WEBHOOK_POLL_SECONDS', 10, 1, 3600),
+      retrySeconds: integer('WEBHOOK_RETRY_SECONDS', 60, 1, 3600),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

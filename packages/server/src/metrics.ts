@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics through prom-client, one registry per portal (several portals may share a
  * process in tests): process metrics, request durations by route template and status, login
- * outcomes, forward-auth decisions and database pool use (docs/operations.md).
+ * outcomes, forward-auth decisions, database pool use and the outboxes' lengths (docs/operations.md).
  */
 import { API_PREFIX } from '@tools-portal/core';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -39,7 +39,7 @@ export class Metrics {
   private readonly logins: Counter<'outcome'>;
   private readonly decisions: Counter<'decision'>;
 
-  constructor(poolUse: () => PoolUse | undefined, mailQueueLength?: () => Promise<number>) {
+  constructor(poolUse: () => PoolUse | undefined, queues: { mail?: () => Promise<number>; webhooks?: () => Promise<number> } = {}) {
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Histogram({
       name: 'http_request_duration_seconds',
@@ -74,21 +74,26 @@ export class Metrics {
     pool('portal_db_pool_connections_free', 'Open database connections waiting for work.', (use) => use.free);
     pool('portal_db_pool_pending_acquires', 'Queries waiting for a database connection.', (use) => use.pendingAcquires);
     pool('portal_db_pool_connections_max', 'Most database connections this process opens.', (use) => use.max);
-    if (mailQueueLength) {
+    const queue = (name: string, help: string, length: () => Promise<number>) =>
       new Gauge({
-        name: 'portal_mail_queue_length',
-        help: "Mails in the outbox waiting for delivery or being delivered (the database's, shared by every instance).",
+        name,
+        help,
         registers: [this.registry],
         // One figure of the shared database: the workers' answers are not to be added up.
         aggregator: 'max',
         async collect() {
           try {
-            this.set(await mailQueueLength());
+            this.set(await length());
           } catch {
             // The database is away: leave the last figure; /healthz tells the rest.
           }
         },
       });
+    if (queues.mail) {
+      queue('portal_mail_queue_length', "Mails in the outbox waiting for delivery or being delivered (the database's, shared by every instance).", queues.mail);
+    }
+    if (queues.webhooks) {
+      queue('portal_webhook_queue_length', "Webhook deliveries waiting or under way (the database's, shared by every instance).", queues.webhooks);
     }
   }
 

@@ -22,6 +22,8 @@ import { startGrantExpiry } from './services/access/grant-expiry.js';
 import { HashPool } from './services/sign-in/hash-pool.js';
 import { PasswordHasher } from './services/sign-in/passwords.js';
 import { MailSender } from './mail/sender.js';
+import { WebhookSender } from './webhooks/sender.js';
+import { webhookQueueLength } from './services/webhooks/deliveries.js';
 import { openSecretBox } from './services/support/secret-box.js';
 import { OidcProvider } from './oidc/provider.js';
 
@@ -112,10 +114,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     await hasher.calibrate(db);
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
     const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
-    const metrics = new Metrics(
-      () => poolUse(db),
-      () => outboxQueueLength(db),
-    );
+    const metrics = new Metrics(() => poolUse(db), { mail: () => outboxQueueLength(db), webhooks: () => webhookQueueLength(db) });
     if (cluster.isWorker) {
       authCache.shareClears(joinForgets(() => authCache.clearHere()));
       metrics.text = joinMetrics(metrics.registry);
@@ -130,6 +129,8 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const pruner = startLogPruner(db, { retentionDays: final.logRetentionDays, logger });
     const sender = final.mail ? new MailSender(db, final.mail, logger) : undefined;
     sender?.start();
+    const webhooks = new WebhookSender({ db, config: final, secrets, logger });
+    webhooks.start();
     const grantExpiry = startGrantExpiry(db, logger, { intervalMs: options.grantSweepMs ?? 5000, onRemoved: () => authCache.clear() });
     return {
       url,
@@ -144,6 +145,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
         });
         await pruner.stop();
         await sender?.stop();
+        await webhooks.stop();
         await db.destroy();
       },
     };

@@ -6,10 +6,10 @@ import { createTestDatabase, databaseContents, testDialect } from './support/dat
 import { ADMIN_PASSWORD, failure, unique, useTestPortal } from './support/support.js';
 
 const logLines: string[] = [];
-const portal = useTestPortal({ LOG_LEVEL: 'debug' }, { logger: createLogger('debug', (line) => logLines.push(line)) });
+const portal = useTestPortal({ LOG_LEVEL: 'debug', WEBHOOK_ALLOW_LOOPBACK: 'true' }, { logger: createLogger('debug', (line) => logLines.push(line)) });
 
 describe('secrets at rest', () => {
-  it('keeps no plaintext password, session token or API key in the database or the logs', async () => {
+  it('keeps no plaintext password, session token, API key or webhook secret in the database or the logs', async () => {
     const secrets: string[] = [ADMIN_PASSWORD, portal.admin.token!];
     for (let i = 0; i < 3; i++) {
       const password = `secret-password-${unique('pw')}`;
@@ -21,6 +21,10 @@ describe('secrets at rest', () => {
       await failure(portal.login(email, wrong));
       secrets.push(password, token, key, wrong, await portal.login(email, password));
     }
+    // Webhook secrets are sealed with SECRET_KEY (docs/webhooks.md): neither the current nor the previous one shows.
+    const hook = await portal.admin.webhooks.create({ url: 'http://127.0.0.1:9/hook', events: ['login.'] });
+    const rotated = await portal.admin.webhooks.rotateSecret(hook.id);
+    for (const { secret } of [hook, rotated]) secrets.push(secret, secret.slice('whsec_'.length));
     await portal.fetch('/api/auth/v1/client/', {
       method: 'POST',
       headers: { authorization: `Bearer ${portal.admin.token}`, 'content-type': 'application/json' },

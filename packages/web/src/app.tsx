@@ -22,6 +22,7 @@ import { ResetPassword, SetNewPassword } from './screens/reset-password';
 import { UserApps } from './screens/user-apps';
 import { UserDetail } from './screens/user-detail';
 import { Users } from './screens/users';
+import { Webhooks } from './screens/webhooks';
 import { paths } from './paths';
 import { SessionProvider } from './session';
 
@@ -55,6 +56,7 @@ const routes: RouteObject[] = [
       { path: '/user/:id', element: admin(<UserDetail />) },
       { path: paths.invites, element: admin(<Invites />) },
       { path: paths.logs, element: admin(<Logs />) },
+      { path: paths.webhooks, element: admin(<Webhooks />) },
     ],
   },
   { path: '*', element: <Navigate to={paths.home} replace /> },

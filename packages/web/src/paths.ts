@@ -12,6 +12,8 @@ export const paths = {
   invites: '/registrationtokens',
   accessTokens: '/accesstokens',
   logs: '/logs',
+  /** Webhooks (docs/webhooks.md): event-log entries sent to receivers, signed. */
+  webhooks: '/webhooks',
   login: '/login',
   /** Confirm it's you (docs/oidc.md): the signed-in user proves it again, then goes to `redirect`. */
   confirm: (redirect: string) => `/confirm/${encodeURIComponent(redirect)}`,

@@ -165,3 +165,12 @@ export function accessDecided(input: { app: string; approved: boolean; expiresAt
     { link: input.link },
   ]);
 }
+
+/** To each admin: the portal turned a webhook off (docs/webhooks.md). */
+export function webhookDisabled(input: { id: number; url: string; reason: string; link: string }): RenderedMail {
+  return render(`Webhook ${input.id} turned off`, [
+    `Hello,\n\nthe portal turned off webhook ${input.id} to ${input.url}: ${input.reason}.`,
+    'Events are not sent to it until an admin turns it back on, on the Webhooks screen:',
+    { link: input.link },
+  ]);
+}

@@ -11,7 +11,7 @@ import { serializeCookie, setSessionCookie } from '../cookies.js';
 import { translateDatabaseError } from '../db/errors.js';
 import { GoogleRelyingParty } from '../google-relying-party.js';
 import { SESSION_COOKIE } from '../middleware/auth.js';
-import { logEvent, logRepeated } from '../services/log/audit.js';
+import { inWindow, logEvent, logRepeated, type RepeatGroup } from '../services/log/audit.js';
 import { GOOGLE_LOGIN_TTL_SECONDS } from '../services/sign-in/google-pending-logins.js';
 import { hitRateLimit, type RateLimit } from '../services/support/rate-limits.js';
 import { finishGoogleSignIn, startGoogleSignIn } from '../services/sign-in/google-sign-in.js';
@@ -48,7 +48,7 @@ export function googleRouter(deps: Deps): Router {
     );
 
   // Anyone can repeat these at will: one row a minute (or a window) per address, with a count.
-  const logRepeatedFailure = (ctx: Context, event: string, group?: string) =>
+  const logRepeatedFailure = (ctx: Context, event: string, group?: RepeatGroup) =>
     logRepeated(db, { actor: null, ...requestOrigin(ctx) }, { type: 'google.failure', event: event, group: group }).catch((error: unknown) =>
       logger.warn(`cannot log "${event}"`, error),
     );
@@ -65,7 +65,7 @@ export function googleRouter(deps: Deps): Router {
     const { ip } = requestOrigin(ctx);
     const hit = await hitRateLimit(db, startLimit, { subject: ip });
     if (hit.allowed) return true;
-    await logRepeatedFailure(ctx, 'Google sign-in refused: too many sign-ins started from this address', `window ${hit.windowStart}`);
+    await logRepeatedFailure(ctx, 'Google sign-in refused: too many sign-ins started from this address', inWindow(hit.windowStart, startLimit.windowMs));
     ctx.redirect(FAILED_LOGIN);
     return false;
   };

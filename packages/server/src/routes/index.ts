@@ -12,6 +12,7 @@ import { mailRoutes } from './mail.js';
 import { oidcRoutes } from './oidc.js';
 import type { RouteSpec } from './route.js';
 import { userRoutes } from './users.js';
+import { webhookRoutes } from './webhooks.js';
 
 /**
  * Every call below /api/auth/v1, in one list: the router mounts it, parsing each one's declared
@@ -32,6 +33,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...accessRequestRoutes,
   ...logRoutes,
   ...mailRoutes,
+  ...webhookRoutes,
   ...authRoutes,
   ...forwardAuthRoutes,
   openApiRoute(() => apiRoutes),

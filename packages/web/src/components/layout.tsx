@@ -22,6 +22,7 @@ const NAV: NavItem[] = [
   { to: paths.requests, label: 'Request access', adminOnly: false },
   { to: paths.accessRequests, label: 'Access requests', adminOnly: true, count: true },
   { to: paths.accessTokens, label: 'Access Tokens', adminOnly: false },
+  { to: paths.webhooks, label: 'Webhooks', adminOnly: true },
   { to: paths.logs, label: 'Logs', adminOnly: true },
   { to: paths.docs, label: 'Help', adminOnly: true },
 ];

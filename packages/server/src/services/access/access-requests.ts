@@ -86,7 +86,7 @@ export async function requestableApps(db: Knex, user: CurrentUser, now = Date.no
 }
 
 /** With mail configured, every admin gets a mail per new request and the user one per decision. */
-const adminsQuery = (db: Knex) =>
+export const adminsQuery = (db: Knex) =>
   db('users').join('clients', 'clients.id', 'users.client_id').where('clients.name', ADMIN_CLIENT_NAME).select('users.email').orderBy('users.email');
 
 /** The services' context of a signed-in user's request or an admin's decision. */

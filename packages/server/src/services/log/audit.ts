@@ -7,6 +7,7 @@ import { eventArea, type CurrentUser, type EventType, type LogEntry } from '@too
 import type { Knex } from 'knex';
 import type { Origin } from '../support/context.js';
 import { sha256 } from '../support/secrets.js';
+import { queueDeliveries } from '../webhooks/fan-out.js';
 
 /** Who did something, and from where; every service that changes data takes one (a ServiceContext is one). */
 export interface Audit extends Origin {
@@ -61,14 +62,38 @@ function eventRow(audit: Audit, { type, event, subject }: NewEvent) {
 /**
  * Records one event of `type`, done by `audit.actor`; the subject (the client and user it is
  * about) defaults to the actor. Pass the transaction of the change it records, so that both
- * commit or neither does.
+ * commit or neither does: the webhook deliveries of the entry are written with it. Answers the
+ * entry's id.
  */
-export async function logEvent(db: Knex, audit: Audit, entry: NewEvent): Promise<void> {
-  await db('auth_log').insert(eventRow(audit, entry));
+export async function logEvent(db: Knex, audit: Audit, entry: NewEvent): Promise<number> {
+  const row = eventRow(audit, entry);
+  const [inserted] = await db('auth_log').insert(row).returning('id');
+  const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
+  await queueDeliveries(db, { logId: id, type: row.type, now: row.at, dueAt: row.at });
+  return id;
 }
 
 /** The group of a repeated event within the current minute (the default of `logRepeated`). */
 export const thisMinute = (now = Date.now()) => `minute ${Math.floor(now / MINUTE_MS)}`;
+
+/** A group of `logRepeated` that ends at a known time (a rate limit's window): its count is final then. */
+export interface RepeatGroup {
+  key: string;
+  endsAt: number;
+}
+
+/** The group of a rate limit's window starting at `windowStart`. */
+export const inWindow = (windowStart: number, windowMs: number): RepeatGroup => ({ key: `window ${windowStart}`, endsAt: windowStart + windowMs });
+
+// A counted entry is delivered to webhooks this long after its group ends: requests that began in
+// the group and commit a moment later are counted in it.
+const COUNT_SETTLES_MS = 5_000;
+
+function groupOf(group: string | RepeatGroup | undefined, now: number): RepeatGroup {
+  if (typeof group === 'object') return group;
+  if (group === undefined) return { key: thisMinute(now), endsAt: (Math.floor(now / MINUTE_MS) + 1) * MINUTE_MS };
+  return { key: group, endsAt: now + MINUTE_MS };
+}
 
 /**
  * An event of `logRepeated` whose text carries details the caller chooses (a URL, a name asked
@@ -86,21 +111,27 @@ export interface RepeatedEvent {
  * it used, if any) or, anonymous, the address. One upsert on the row's unique `collapse_key`
  * does it, so the first is written at once and concurrent requests and every instance sharing the
  * database add to the same row. The row keeps the time, text, address, user agent and subject of
- * the first occurrence.
+ * the first occurrence. The first occurrence queues the entry's webhook deliveries, due when the
+ * group has ended (a string group: a minute after), so that they carry the final count.
  */
 export async function logRepeated(
   db: Knex,
   audit: Audit,
-  { type, event, group = thisMinute(), subject }: Omit<NewEvent, 'event'> & { event: string | RepeatedEvent; group?: string },
+  { type, event, group, subject }: Omit<NewEvent, 'event'> & { event: string | RepeatedEvent; group?: string | RepeatGroup },
 ): Promise<void> {
   const { text, sameAs } = typeof event === 'string' ? { text: event, sameAs: event } : event;
   const row = eventRow(audit, { type, event: text, subject });
+  const { key, endsAt } = groupOf(group, row.at);
   const caller = audit.actor ? ['user', audit.actor.id, audit.apiKeyId ?? null] : ['address', row.ip];
-  const collapseKey = sha256(JSON.stringify([group, row.type, ...caller, row.client, row.user, sameAs]));
-  await db('auth_log')
+  const collapseKey = sha256(JSON.stringify([key, row.type, ...caller, row.client, row.user, sameAs]));
+  const [written] = await db('auth_log')
     .insert({ ...row, count: 1, collapse_key: collapseKey })
     .onConflict('collapse_key')
-    .merge({ count: db.raw('auth_log.count + 1') });
+    .merge({ count: db.raw('auth_log.count + 1') })
+    .returning(['id', 'count']);
+  if (written && Number(written.count) === 1) {
+    await queueDeliveries(db, { logId: Number(written.id), type: row.type, now: row.at, dueAt: Math.max(endsAt, row.at) + COUNT_SETTLES_MS });
+  }
 }
 
 export const LOG_COLUMNS = ['id', 'at', 'type', 'client', 'user', 'actor', 'event', 'ip', 'user_agent', 'count'] as const;

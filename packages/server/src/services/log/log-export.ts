@@ -21,7 +21,10 @@ function csvCell(value: string | number): string {
 
 const csvLine = (entry: LogEntry) => `${CSV_HEADER.map((field) => csvCell(entry[field])).join(',')}\r\n`;
 
-const jsonLine = (entry: LogEntry) => `${JSON.stringify(Object.fromEntries(CSV_HEADER.map((field) => [field, entry[field]])))}\n`;
+/** An entry as a JSON Lines export writes it (webhooks deliver it as their `data`). */
+export const exportedEntry = (entry: LogEntry) => Object.fromEntries(CSV_HEADER.map((field) => [field, entry[field]]));
+
+const jsonLine = (entry: LogEntry) => `${JSON.stringify(exportedEntry(entry))}\n`;
 
 export const EXPORT_TYPES: Record<LogExportFormat, { contentType: string; extension: string }> = {
   csv: { contentType: 'text/csv; charset=utf-8; header=present', extension: 'csv' },

@@ -1,8 +1,8 @@
 /**
  * The mail outbox (docs/email.md): a mail is a row written in the transaction of the change that
  * causes it, so it exists exactly when the change does. Senders in every instance claim due rows
- * one at a time with a compare-and-set on the row's attempt count, so that of several instances
- * exactly one delivers each mail; a failed delivery is retried with backoff for 24 hours.
+ * (services/support/outbox-rows.ts), so that of several instances exactly one delivers each mail;
+ * a failed delivery is retried with backoff for 24 hours.
  */
 import { EventEmitter } from 'node:events';
 import { randomToken, type MailEntry, type MailStatus } from '@tools-portal/core';
@@ -10,12 +10,12 @@ import type { Knex } from 'knex';
 import type { MailConfig } from '../../config.js';
 import { logEvent } from '../log/audit.js';
 import type { ServiceContext } from '../support/context.js';
+import { claimDue as claimDueRows, HOUR_MS, retryDelayMs, stillClaimed } from '../support/outbox-rows.js';
 
-export const HOUR_MS = 60 * 60 * 1000;
+export { HOUR_MS, retryDelayMs };
+
 /** A mail not delivered within this long of being queued is given up. */
 export const GIVE_UP_AFTER_MS = 24 * HOUR_MS;
-/** Backoff never waits longer than this between two attempts. */
-const MAX_RETRY_DELAY_MS = HOUR_MS;
 /**
  * A claimed row is its sender's for this long; past it (the sender crashed) another may claim
  * it. Far longer than one delivery may take (see mail/sender.ts's timeouts).
@@ -97,39 +97,13 @@ export async function enqueueMail(ctx: MailContext, mail: OutgoingMail): Promise
  * Claims up to `limit` due rows for one delivery attempt each: queued rows whose time has come,
  * and rows whose sender's lease ran out. Answers the rows this caller won.
  */
-export async function claimDue(db: Knex, limit: number, now = Date.now()): Promise<OutboxRow[]> {
-  const candidates: Pick<OutboxRow, 'id' | 'attempts' | 'status'>[] = await db('mail_outbox')
-    .where((query) =>
-      query
-        .where((queued) => queued.where('status', 'queued').andWhere('next_attempt_at', '<=', now))
-        .orWhere((stale) => stale.where('status', 'sending').andWhere('lease_until', '<=', now)),
-    )
-    .orderBy('id')
-    .limit(limit)
-    .select('id', 'attempts', 'status');
-  const claimed: OutboxRow[] = [];
-  for (const candidate of candidates) {
-    // The row's attempt count is its version: an UPDATE that finds it changed (another sender
-    // won) changes nothing. PostgreSQL re-checks the condition on the row it waited for.
-    const won = await db('mail_outbox')
-      .where({ id: candidate.id, attempts: candidate.attempts, status: candidate.status })
-      .andWhere(candidate.status === 'queued' ? 'next_attempt_at' : 'lease_until', '<=', now)
-      .update({ status: 'sending', attempts: candidate.attempts + 1, lease_until: now + LEASE_MS });
-    if (won === 1) claimed.push(await db('mail_outbox').where({ id: candidate.id }).first());
-  }
-  return claimed;
-}
+export const claimDue = (db: Knex, limit: number, now = Date.now()) => claimDueRows<OutboxRow>(db, { table: 'mail_outbox', limit, leaseMs: LEASE_MS, now });
 
 /** A claimed row was delivered: it keeps who, what and when, but not its body (links with tokens). */
 export async function markSent(db: Knex, row: OutboxRow, now = Date.now()): Promise<void> {
   await db('mail_outbox')
-    .where({ id: row.id, attempts: row.attempts, status: 'sending' })
+    .where(stillClaimed(row))
     .update({ status: 'sent', sent_at: now, text_body: null, html_body: null, lease_until: null, last_error: null });
-}
-
-/** The wait before the attempt after `attempts` failed ones: base, 2×, 4×, … at most an hour. */
-export function retryDelayMs(retrySeconds: number, attempts: number): number {
-  return Math.min(retrySeconds * 1000 * 2 ** Math.min(Math.max(attempts - 1, 0), 20), MAX_RETRY_DELAY_MS);
 }
 
 /**
@@ -142,7 +116,7 @@ export async function markFailed(
 ): Promise<boolean> {
   const lastError = clip(error.replace(/[\r\n]+/g, ' '), 1000);
   const deadline = Number(row.created_at) + GIVE_UP_AFTER_MS;
-  const mine = { id: row.id, attempts: row.attempts, status: 'sending' };
+  const mine = stillClaimed(row);
   if (now >= deadline) {
     return db.transaction(async (trx) => {
       const changed = await trx('mail_outbox')

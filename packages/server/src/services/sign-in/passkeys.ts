@@ -18,7 +18,7 @@ import {
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { ApiError, type CurrentUser, type Passkey } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { logEvent, logRepeated, type EventSubject } from '../log/audit.js';
+import { inWindow, logEvent, logRepeated, type EventSubject } from '../log/audit.js';
 import { insertBounded } from '../support/bounded-rows.js';
 import type { BruteForcePolicy } from './brute-force.js';
 import { queueNotice } from '../mail/notices.js';
@@ -99,7 +99,7 @@ async function admitChallenge(db: Knex, policy: ChallengePolicy, info: Origin): 
   await logRepeated(
     db,
     { actor: null, ...info },
-    { type: 'login.blocked', event: 'passkey sign-in blocked: too many started from this address', group: `window ${hit.windowStart}` },
+    { type: 'login.blocked', event: 'passkey sign-in blocked: too many started from this address', group: inWindow(hit.windowStart, CHALLENGE_MS) },
   );
   const retryAfter = Math.max(1, Math.ceil((hit.windowStart + CHALLENGE_MS - now) / 1000));
   throw new ApiError('too_many_requests', `too many passkey sign-ins started from this address; try again in ${Math.ceil(retryAfter / 60)} minutes`, {
