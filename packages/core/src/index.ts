@@ -13,5 +13,6 @@ export * from './answers.js';
 export * from './events.js';
 export * from './log-filter.js';
 export * from './oidc.js';
+export * from './device.js';
 export * from './expiry.js';
 export * from './request-paths.js';
