@@ -6,8 +6,9 @@
  */
 import { TOOLSCTL_CLIENT_ID } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
+import { enrol } from './support/second-factor-steps.js';
 import { pollDevice, refreshDevice, startDevice, type DeviceAuthorization } from './support/device-flow.js';
-import { createApp, useTestPortal, type TestUser } from './support/support.js';
+import { becomesTrue, CACHE_BOUND_MS, createApp, unique, useTestPortal, useTwoPortals, type TestUser } from './support/support.js';
 
 const portal = useTestPortal();
 
@@ -217,6 +218,16 @@ describe("the device's access ends with its session", () => {
     expect(await me(second.access)).toBe(401);
   });
 
+  it('on a password reset', async () => {
+    const user = await portal.createUser();
+    const { access, refresh } = await signedInDevice(user);
+    const { link } = await portal.admin.users.passwordReset(user.user.id);
+    const token = /\/auth\/#\/reset\/([A-Za-z0-9_-]+)/.exec(link)![1];
+    await portal.anonymous.auth.resetPassword({ Token: token, Password: `${unique('pw')}-long` });
+    expect(await me(access)).toBe(401);
+    expect((await refreshDevice(portal.url, refresh)).body.error).toBe('invalid_grant');
+  });
+
   it('when the user is deleted', async () => {
     const user = await portal.createUser();
     const { access, refresh } = await signedInDevice(user);
@@ -228,5 +239,44 @@ describe("the device's access ends with its session", () => {
   it('an admin session approving the device gives the device an admin session', async () => {
     const { access } = await signedInDevice({ api: portal.admin } as TestUser);
     expect((await portal.client(access).users.list()).length).toBeGreaterThan(0);
+  });
+});
+
+describe('with MFA_REQUIRED=all', () => {
+  const strict = useTestPortal({ MFA_REQUIRED: 'all' });
+
+  it('a session restricted to enrolling a second factor cannot sign a device in', async () => {
+    // The admin sets up an authenticator first (which lifts its own session's restriction).
+    await enrol(strict, strict.admin.token!);
+    const user = await strict.createUser();
+    expect((await user.api.users.me()).mfaEnrollmentRequired).toBe(true);
+    const device = await startDevice(strict.url);
+    await expect(user.api.device.approve(device.user_code)).rejects.toMatchObject({ code: 'mfa_enrollment_required' });
+    expect((await pollDevice(strict.url, device.device_code)).body.error).toBe('authorization_pending');
+  });
+});
+
+describe('on two instances', () => {
+  const { a, b } = useTwoPortals({}, { samePublicUrl: true });
+
+  it('asks on A, is allowed on B, polls on A and works on B; a too-quick poll on B after one on A slows down', async () => {
+    const user = await b.createUser();
+    const device = await startDevice(a.url, { host: 'two' });
+    expect((await pollDevice(a.url, device.device_code)).body.error).toBe('authorization_pending');
+    expect((await pollDevice(b.url, device.device_code)).body.error).toBe('slow_down');
+    await user.api.device.approve(device.user_code);
+    await new Promise((resolve) => setTimeout(resolve, 5100));
+    const answer = await pollDevice(a.url, device.device_code);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect((await b.client(answer.body.access_token).users.me()).email).toBe(user.email);
+    const refreshed = await refreshDevice(b.url, answer.body.refresh_token!);
+    expect(refreshed.status).toBe(200);
+
+    // Logging out on A ends it on B within the bound.
+    await a.client(refreshed.body.access_token).auth.logout();
+    const ended = async () =>
+      (await fetch(`${b.url}/api/auth/v1/user/me`, { headers: { authorization: `Bearer ${refreshed.body.access_token}` } })).status === 401;
+    expect(await becomesTrue(ended, CACHE_BOUND_MS)).toBe(true);
+    expect((await refreshDevice(b.url, refreshed.body.refresh_token!)).body.error).toBe('invalid_grant');
   });
 });

@@ -41,7 +41,7 @@ const clientsQuery = (db: Knex) => db('oidc_clients').join('apps', 'apps.id', 'o
 // Read on every call to the provider that names a client (db/direct-reads.ts).
 const CLIENT_BY_NAME = preparedSelect((db, name: string) => clientsQuery(db).where('apps.name', name).limit(1, LITERAL));
 
-export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 function discoveryUrl(publicUrl: string): string {
   return `${publicUrl}/.well-known/openid-configuration`;

@@ -29,7 +29,7 @@ import { TTL } from './lifetimes.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const LOOKUP_WINDOW_MS = 10 * 60 * 1000;
 /** Lookups, allows and denies one user may make in LOOKUP_WINDOW_MS. */
-export const DEVICE_LOOKUPS_PER_USER = 30;
+const DEVICE_LOOKUPS_PER_USER = 30;
 const APP_ID = 'urn:tools-portal:app_id';
 
 /** A service of the verification page: the caller's signed-in session and the provider of this instance. */

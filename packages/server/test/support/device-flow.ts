@@ -4,7 +4,7 @@
  */
 import { TOOLSCTL_CLIENT_ID, TOOLSCTL_SCOPE } from '@tools-portal/core';
 
-export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 export interface DeviceAuthorization {
   device_code: string;

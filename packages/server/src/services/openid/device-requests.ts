@@ -74,11 +74,6 @@ export async function decide(db: Knex, request: DeviceRequestRef, now: number): 
   }
 }
 
-/** Forgets the rows of requests that have expired. */
-export async function sweepDeviceRequests(db: Knex, now: number): Promise<void> {
-  await db(TABLE).where('expires_at', '<', now).delete();
-}
-
 /** The codes of device requests still open (the provider's rows; `after`: stored expiry past this, ms). */
 export async function openDeviceCodes(db: Knex, after: number): Promise<{ id: string; userCode: string; expiresAt: number }[]> {
   const rows: { id: string; user_code: string; expires_at: number | string }[] = await db('oidc_payloads')

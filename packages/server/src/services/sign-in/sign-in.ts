@@ -109,7 +109,7 @@ export interface SignInProof {
 }
 
 /** The device a session is made for, and the sign-in of the browser session that allowed it. */
-export interface DeviceSignIn {
+interface DeviceSignIn {
   name: string;
   ip: string;
   userAgent: string;
