@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { refreshDevice } from '../../server/test/support/device-flow.js';
-import { useTestPortal, type TestUser } from '../../server/test/support/support.js';
+import { createApp, useTestPortal, type TestUser } from '../../server/test/support/support.js';
 import { bin, cleanEnv, removeTempHomes, tempHome, toolsctl, type Run } from './toolsctl.js';
 
 const portal = useTestPortal();
@@ -140,5 +140,18 @@ describe('toolsctl login in the browser', () => {
     });
     expect(result.code).toBe(7);
     expect(result.stderr).toContain('the code expired');
+  });
+});
+
+describe('toolsctl apps oidc --device', () => {
+  it('lets an app use the device grant', async () => {
+    const app = await createApp(portal.admin);
+    const env = { TOOLS_URL: portal.url, TOOLS_TOKEN: portal.admin.token };
+    const enabled = await toolsctl(tempHome(), ['apps', 'oidc', app.name, '--redirect-uri', 'http://127.0.0.1:9/cb', '--public', '--device', '--json'], {
+      env,
+    });
+    expect(enabled.code, enabled.stderr).toBe(0);
+    expect(JSON.parse(enabled.stdout)).toMatchObject({ client_id: app.name, public: true, device: true });
+    expect((await portal.admin.apps.oidc.get(app.id)).device).toBe(true);
   });
 });
