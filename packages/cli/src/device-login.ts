@@ -8,9 +8,9 @@
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { TOOLSCTL_CLIENT_ID, TOOLSCTL_SCOPE } from '@tools-portal/core';
+import { ApiError, TOOLSCTL_CLIENT_ID, TOOLSCTL_SCOPE } from '@tools-portal/core';
 import type { Configuration } from 'openid-client';
-import { DeviceLoginError, NotLoggedInError } from './exit-codes.js';
+import { DeviceLoginError, NotLoggedInError, UsageError } from './exit-codes.js';
 
 export interface DeviceTokens {
   accessToken: string;
@@ -23,14 +23,21 @@ export interface DeviceTokens {
 async function providerOf(url: string): Promise<{ config: Configuration; client: typeof import('openid-client') }> {
   const client = await import('openid-client');
   const insecure = new URL(url).protocol === 'http:';
-  const config = await client.discovery(
-    new URL(url),
-    TOOLSCTL_CLIENT_ID,
-    undefined,
-    client.None(),
-    insecure ? { execute: [client.allowInsecureRequests] } : undefined,
-  );
-  return { config, client };
+  try {
+    const options = insecure ? { execute: [client.allowInsecureRequests] } : undefined;
+    return { config: await client.discovery(new URL(url), TOOLSCTL_CLIENT_ID, undefined, client.None(), options), client };
+  } catch (error) {
+    if (error instanceof TypeError) {
+      const reason = (error.cause as Error | undefined)?.message ?? error.message;
+      throw new ApiError('unavailable', `cannot reach ${url}: ${reason}`, { network: true });
+    }
+    const { code, cause } = error as { code?: string; cause?: { body?: { issuer?: unknown } } };
+    const issuer = cause?.body?.issuer;
+    if (code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED' && typeof issuer === 'string') {
+      throw new UsageError(`${url} is not the portal's own address: sign in with --url ${issuer}`);
+    }
+    throw error;
+  }
 }
 
 const tokensOf = (answer: { access_token: string; refresh_token?: string; expires_in?: number }, now: number): DeviceTokens => ({

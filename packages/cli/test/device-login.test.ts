@@ -143,6 +143,15 @@ describe('toolsctl login in the browser', () => {
   });
 });
 
+describe('toolsctl login in the browser, refused before it starts', () => {
+  it("names the portal's own address when reached by another one (exit 2)", async () => {
+    const other = portal.url.replace('127.0.0.1', 'localhost');
+    const result = await toolsctl(tempHome(), ['login', '--no-browser', '--url', other]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`sign in with --url ${portal.url}`);
+  });
+});
+
 describe('toolsctl apps oidc --device', () => {
   it('lets an app use the device grant', async () => {
     const app = await createApp(portal.admin);
