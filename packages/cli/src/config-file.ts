@@ -1,6 +1,8 @@
 /**
  * The file `toolsctl login` writes: the portal URL and its session token, readable by the user
- * only (0600), under the user's config directory.
+ * only (0600), under the user's config directory. A sign-in in the browser (the device grant) saves
+ * its access token as the token, with the refresh token and when the access token ends; both
+ * stand for the portal session the sign-in made (docs/cli.md).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +12,10 @@ export interface StoredConfig {
   url?: string;
   token?: string;
   email?: string;
+  /** The device grant's refresh token (rotated on every use), when the token is its access token. */
+  refreshToken?: string;
+  /** When the access token ends (ms since the epoch). */
+  tokenExpires?: number;
 }
 
 function configDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -42,4 +48,33 @@ export function writeConfig(config: StoredConfig): string {
   // writeFileSync keeps the mode of a file that already exists.
   fs.chmodSync(file, 0o600);
   return file;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// A lock older than this was left by a process that died.
+const STALE_LOCK_MS = 30_000;
+
+/**
+ * Runs `work` while holding the config file's lock (a file made with O_EXCL beside it), so that two
+ * toolsctl processes do not both spend one refresh token (the server would end the sign-in).
+ */
+export async function withConfigLock<T>(work: () => Promise<T>): Promise<T> {
+  const lock = `${configPath()}.lock`;
+  fs.mkdirSync(path.dirname(lock), { recursive: true, mode: 0o700 });
+  for (let waited = 0; ; waited += 100) {
+    try {
+      fs.closeSync(fs.openSync(lock, 'wx', 0o600));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > STALE_LOCK_MS || waited > STALE_LOCK_MS) fs.rmSync(lock, { force: true });
+      await sleep(100);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
 }

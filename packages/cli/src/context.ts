@@ -3,11 +3,13 @@
  * environment, then the config file), an API client, and a place for progress messages.
  */
 import type { Fetch, PortalClient } from '@tools-portal/core';
-import { readConfig, type StoredConfig } from './config-file.js';
+import { readConfig, withConfigLock, writeConfig, type StoredConfig } from './config-file.js';
 import { NotLoggedInError, UsageError } from './exit-codes.js';
 import type { OutputMode } from './output.js';
 
 const DEFAULT_URL = 'http://127.0.0.1:8080';
+// A browser sign-in's access token is renewed when it has less than this left.
+const RENEW_MARGIN_MS = 60_000;
 
 export interface GlobalOptions {
   url?: string;
@@ -52,7 +54,7 @@ export class Context {
 
   /** An API client; with `authenticated` (the default) it insists on credentials first. */
   async client(authenticated = true): Promise<PortalClient> {
-    const token = authenticated ? this.token : undefined;
+    const token = authenticated ? await this.freshToken() : undefined;
     if (authenticated && !token) {
       throw new NotLoggedInError(`not logged in to ${this.url}: run \`toolsctl login\`, or pass --token or TOOLS_TOKEN`);
     }
@@ -60,8 +62,33 @@ export class Context {
     return new PortalClient({ baseUrl: this.url, token, fetch: fetch as unknown as Fetch });
   }
 
+  /**
+   * The token to call with: as `token`, but the access token of a browser sign-in is renewed
+   * first when it is near its end (its refresh token is spent and the new one saved, under the
+   * config file's lock: another toolsctl may be renewing it at the same moment).
+   */
+  async freshToken(): Promise<string | undefined> {
+    const token = this.token;
+    const stored = this.config;
+    if (!token || token !== stored.token || !needsRenewal(stored)) return token;
+    return withConfigLock(async () => {
+      const current = readConfig();
+      if (current.url !== this.url || !current.token) return undefined;
+      this.stored = current;
+      if (!needsRenewal(current)) return current.token;
+      const { refreshDeviceTokens } = await import('./device-login.js');
+      const tokens = await refreshDeviceTokens(this.url, current.refreshToken!);
+      const next: StoredConfig = { ...current, token: tokens.accessToken, refreshToken: tokens.refreshToken, tokenExpires: tokens.expires };
+      writeConfig(next);
+      this.stored = next;
+      return next.token;
+    });
+  }
+
   /** Progress and notes for people: on stderr, silent with --quiet. */
   note(message: string): void {
     if (this.mode !== 'quiet') process.stderr.write(`${message}\n`);
   }
 }
+
+const needsRenewal = (stored: StoredConfig) => Boolean(stored.refreshToken) && (stored.tokenExpires ?? 0) - Date.now() < RENEW_MARGIN_MS;

@@ -8,6 +8,8 @@ const EXIT = {
   denied: 3,
   notFound: 4,
   failure: 5,
+  deviceDenied: 6,
+  deviceExpired: 7,
 } as const;
 
 const byErrorCode: Record<ErrorCode, number> = {
@@ -30,7 +32,9 @@ export const EXIT_CODES_HELP = `Exit codes:
   2  usage error (bad arguments, a delete not confirmed)
   3  not logged in, or not allowed
   4  not found
-  5  server or network failure`;
+  5  server or network failure
+  6  \`toolsctl login\`: the sign-in was denied on the verification page
+  7  \`toolsctl login\`: the code expired before the sign-in was allowed`;
 
 /** A mistake in how toolsctl was called, found before or without asking the server. */
 export class UsageError extends Error {
@@ -40,6 +44,17 @@ export class UsageError extends Error {
 /** Not logged in, found before asking the server (no token configured). */
 export class NotLoggedInError extends Error {
   override readonly name = 'NotLoggedInError';
+}
+
+/** How a device sign-in (`toolsctl login`) ended without tokens: denied in the browser, or the code ran out. */
+export class DeviceLoginError extends Error {
+  override readonly name = 'DeviceLoginError';
+  constructor(
+    readonly outcome: 'denied' | 'expired',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
@@ -54,6 +69,7 @@ export function exitCodeOf(error: unknown): number {
   if (isCommanderError(error)) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   if (error instanceof UsageError || isPromptCancelled(error)) return EXIT.usage;
   if (error instanceof NotLoggedInError) return EXIT.denied;
+  if (error instanceof DeviceLoginError) return error.outcome === 'denied' ? EXIT.deviceDenied : EXIT.deviceExpired;
   if (isApiError(error)) return byErrorCode[error.code] ?? EXIT.failure;
   return EXIT.failure;
 }

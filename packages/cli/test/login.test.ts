@@ -44,7 +44,7 @@ describe('login, whoami, logout', () => {
   });
 
   it('never waits for a prompt when stdin is not a terminal', async () => {
-    const result = await toolsctl(tempHome(), ['login', '--url', portal.url], { timeoutMs: 10_000 });
+    const result = await toolsctl(tempHome(), ['login', '--password', '--url', portal.url], { timeoutMs: 10_000 });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--password-stdin');
   });
@@ -63,7 +63,7 @@ describe('on a terminal', () => {
     const home = tempHome();
     const { code, transcript } = await toolsctlOnTerminal(
       home,
-      ['login', '--url', portal.url],
+      ['login', '--password', '--url', portal.url],
       [
         { expect: 'Email', type: `${ADMIN_EMAIL}\r` },
         { expect: 'Password', type: `${ADMIN_PASSWORD}\r` },

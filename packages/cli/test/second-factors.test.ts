@@ -82,7 +82,7 @@ describe.skipIf(!SERVER_API_OF_ISSUE_13)('toolsctl for second factors and sessio
     const home = tempHome();
     const result = await toolsctlOnTerminal(
       home,
-      ['login', '--url', portal.url],
+      ['login', '--password', '--url', portal.url],
       [
         { expect: 'Email', type: `${user.email}\r` },
         { expect: 'Password', type: `${user.password}\r` },

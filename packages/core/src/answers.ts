@@ -152,6 +152,7 @@ export const webAuthnOptionsAnswer = z
 export const userSessionAnswer = z.strictObject({
   id,
   current: z.boolean().describe('the session this call was made with'),
+  name: z.string().nullable().describe('"toolsctl on HOST" for a sign-in from a terminal (device grant); null for a browser'),
   createdTimestamp: timestamp,
   lastUsedTimestamp: timestamp.nullable(),
   ip: z.string().nullable(),

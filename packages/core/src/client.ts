@@ -32,6 +32,7 @@ import type {
 import { isMfaChallenge } from './entities.js';
 import { ApiError, codeForStatus, isErrorCode } from './errors.js';
 import { logFilterQuery, type LogFilter } from './log-filter.js';
+import type { DeviceRequest } from './device.js';
 import type { OidcClientCreated, OidcClientInput, OidcClientSettings, OidcKeyRotation } from './oidc.js';
 import type { Webhook, WebhookDelivery, WebhookInput, WebhookUpdate, WebhookWithSecret } from './webhooks.js';
 import type {
@@ -225,6 +226,15 @@ export class PortalClient {
     create: (key: string, input?: AccessTokenInput) => this.request<AccessToken>('POST', `/accesstoken/${segment(key)}`, input),
     /** Takes the full key or the key's id. Needs a session, like create. */
     delete: (keyOrId: string | number) => this.request<void>('DELETE', `/accesstoken/${segment(keyOrId)}`),
+  };
+
+  /** The verification page of the device grant (docs/oidc.md, Device grant). */
+  readonly device = {
+    /** Which device asks with this code (404 for a wrong or used code). */
+    lookup: (userCode: string) => this.request<DeviceRequest>('POST', '/device/lookup', { user_code: userCode }),
+    /** Signs the device in: a new session "toolsctl on HOST" of the caller. */
+    approve: (userCode: string) => this.request<void>('POST', '/device/approve', { user_code: userCode }),
+    deny: (userCode: string) => this.request<void>('POST', '/device/deny', { user_code: userCode }),
   };
 
   readonly oidc = {

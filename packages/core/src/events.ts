@@ -22,6 +22,9 @@ export const EVENT_TYPES = {
   'oidc.logout': "signed out through an app's OpenID Connect logout",
   'oidc.client': "an app's OpenID Connect client was enabled, replaced or turned off",
   'oidc.keys': 'the OpenID Connect signing keys were rotated',
+  'device.login': 'a terminal (toolsctl) or another device was signed in: its request was allowed on the verification page',
+  'device.deny': "a device's sign-in request was denied on the verification page",
+  'device.void': "a device's sign-in request was voided: its code was typed wrong five times",
   // Registration
   'register.password': 'registered from an invitation with a password',
   'register.google': 'registered from an invitation with Google',

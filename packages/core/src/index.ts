@@ -13,6 +13,7 @@ export * from './answers.js';
 export * from './events.js';
 export * from './log-filter.js';
 export * from './oidc.js';
+export * from './device.js';
 export * from './expiry.js';
 export * from './request-paths.js';
 export * from './webhooks.js';

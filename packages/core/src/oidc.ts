@@ -39,6 +39,7 @@ export const oidcClientInput = z.object({
   post_logout_redirect_uris: z.array(redirectUri, { error: 'must be a list of URLs' }).max(20).default([]),
   public: z.boolean({ error: 'must be true or false' }).default(false),
   id_token_signed_response_alg: z.enum(OIDC_SIGNING_ALGS, { error: 'must be RS256 or ES256' }).default('RS256'),
+  device: z.boolean({ error: 'must be true or false' }).default(false),
 });
 export type OidcClientInput = z.input<typeof oidcClientInput>;
 
@@ -50,6 +51,7 @@ export const oidcClientSettingsAnswer = z.strictObject({
   post_logout_redirect_uris: z.array(z.string()),
   public: z.boolean(),
   id_token_signed_response_alg: z.enum(OIDC_SIGNING_ALGS),
+  device: z.boolean().describe('whether the app may use the device grant (RFC 8628)'),
   discovery_url: z.string().describe('{PUBLIC_URL}/.well-known/openid-configuration'),
   createdTimestamp: z.string().describe('ISO 8601 timestamp'),
   updatedTimestamp: z.string().describe('ISO 8601 timestamp'),

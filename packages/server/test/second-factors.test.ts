@@ -160,7 +160,7 @@ describe('second factors', () => {
     );
     expect(list).toHaveLength(3);
     expect(list.filter((session) => session.current)).toHaveLength(1);
-    expect(Object.keys(list[0]).sort()).toEqual(['createdTimestamp', 'current', 'id', 'ip', 'lastUsedTimestamp', 'userAgent']);
+    expect(Object.keys(list[0]).sort()).toEqual(['createdTimestamp', 'current', 'id', 'ip', 'lastUsedTimestamp', 'name', 'userAgent']);
     const stranger = await portal.createUser();
     const strangerSessions = await json<{ id: number }[]>(await call(portal, 'GET', '/user/me/session', { token: stranger.token }), 200);
     expect((await call(portal, 'DELETE', `/user/me/session/${strangerSessions[0].id}`, { token: owner.token })).status).toBe(404);

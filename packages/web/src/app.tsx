@@ -11,6 +11,7 @@ import { AppDetail } from './screens/app-detail';
 import { AppList } from './screens/app-list';
 import { ClientDetail } from './screens/client-detail';
 import { Denied } from './screens/denied';
+import { Device } from './screens/device';
 import { Clients } from './screens/clients';
 import { Docs } from './screens/docs';
 import { FailedLogin } from './screens/failed-login';
@@ -37,6 +38,7 @@ const routes: RouteObject[] = [
   { path: paths.failedLogin, element: <FailedLogin /> },
   { path: paths.resetPassword, element: <ResetPassword /> },
   { path: '/reset/:token', element: <SetNewPassword /> },
+  { path: '/device/:code?', element: <Device /> },
   {
     element: <Layout />,
     children: [

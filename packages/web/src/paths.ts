@@ -29,6 +29,8 @@ export const paths = {
   requests: '/requests',
   /** Access requests: the admins' screen for deciding them. */
   accessRequests: '/accessrequests',
+  /** The device grant's verification page (docs/oidc.md, Device grant), with the code when the link carries it. */
+  device: (code = '') => (code ? `/device/${encodeURIComponent(code)}` : '/device'),
   /** Where a proxy sends a browser that forward auth refused (docs/forward-auth.md). */
   denied: (app: string) => `/denied/${encodeURIComponent(app)}`,
 } as const;

@@ -96,6 +96,7 @@ export function register(program: AnyCommand): void {
     )
     .option('--post-logout-redirect-uri <url>', 'where the app may send the browser after logout (repeatable)', collect, [] as string[])
     .option('--public', 'a public client: no secret, PKCE required')
+    .option('--device', 'the app may also use the device grant (RFC 8628), as toolsctl login does')
     .addOption(new Option('--alg <alg>', 'ID token signature').choices(['RS256', 'ES256'] as const).default('RS256' as const))
     .option('--off', 'turn OpenID Connect off for the app')
     .addHelpText(
@@ -103,6 +104,7 @@ export function register(program: AnyCommand): void {
       examples(
         'toolsctl apps oidc grafana --redirect-uri https://grafana.example.com/login/generic_oauth',
         'toolsctl apps oidc spa --redirect-uri https://spa.example.com/cb --public --json',
+        'toolsctl apps oidc tv-dashboard --redirect-uri https://tv.example.com/cb --public --device',
         'toolsctl apps oidc grafana',
         'toolsctl apps oidc grafana --off',
       ),

@@ -6,17 +6,23 @@ const handlers = () => import('../handlers/auth.js');
 export function register(program: AnyCommand): void {
   program
     .command('login')
-    .description('log in with email and password and save the session (asks on a terminal)')
-    .option('--email <email>', 'the email to log in with')
-    .option('--password-stdin', 'read the password from stdin')
+    .description(
+      'sign in in the browser (any way the portal offers: password and second factor, passkey, Google) and save the session "toolsctl on HOST"; or, with --password, with email and password',
+    )
+    .option('--no-browser', 'never try to open a browser: only print where to go and the code')
+    .option('--password', "log in with email and password (asked on a terminal), today's way")
+    .option('--email <email>', 'the email to log in with (implies --password)')
+    .option('--password-stdin', 'read the password from stdin (implies --password)')
     .option(
       '--code <code>',
-      'the second factor for an account that has one: a code from the authenticator app, or a recovery code (asked on a terminal otherwise)',
+      'with --password, the second factor for an account that has one: a code from the authenticator app, or a recovery code (asked on a terminal otherwise)',
     )
     .addHelpText(
       'after',
       examples(
-        'toolsctl login --url http://127.0.0.1:8080',
+        'toolsctl login --url https://portal.example.com',
+        'toolsctl login --no-browser',
+        'toolsctl login --password --url http://127.0.0.1:8080',
         'printf \'%s\' "$PASSWORD" | toolsctl login --email admin@example.com --password-stdin',
         'printf \'%s\' "$PASSWORD" | toolsctl login --email admin@example.com --password-stdin --code "$(oathtool --totp -b "$TOTP_SECRET")"',
       ),

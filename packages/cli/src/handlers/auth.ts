@@ -1,17 +1,54 @@
-import { ApiError, isMfaChallenge, type LoginAnswer, type MfaChallenge } from '@tools-portal/core';
+import { ApiError, isMfaChallenge, type CurrentUser, type LoginAnswer, type MfaChallenge } from '@tools-portal/core';
 import type { Context } from '../context.js';
 import { configPath, writeConfig } from '../config-file.js';
 import { UsageError } from '../exit-codes.js';
 import type { Result } from '../output.js';
 import { ask, askSecret, canPrompt, readStdinSecret } from '../prompts.js';
 
-export async function login(ctx: Context, options: { email?: string; passwordStdin?: boolean; code?: string }): Promise<Result> {
+export interface LoginOptions {
+  email?: string;
+  passwordStdin?: boolean;
+  code?: string;
+  /** `--password`: today's email and password (implied by --email, --password-stdin, --code). */
+  password?: boolean;
+  /** `--no-browser` makes it false. */
+  browser?: boolean;
+}
+
+/** Signs in: in the browser (the device grant) unless asked for the password. */
+export async function login(ctx: Context, options: LoginOptions): Promise<Result> {
+  const byPassword = options.password || options.email !== undefined || options.passwordStdin || options.code !== undefined;
+  return byPassword ? passwordLogin(ctx, options) : browserLogin(ctx, options.browser !== false);
+}
+
+/** The device grant: the user allows this machine on the portal's page; the session is "toolsctl on HOST". */
+async function browserLogin(ctx: Context, openBrowser: boolean): Promise<Result> {
+  const url = ctx.url;
+  const { deviceLogin } = await import('../device-login.js');
+  const tokens = await deviceLogin(url, { openBrowser, show: (message) => process.stderr.write(`${message}\n`) });
+  const api = await ctx.client(false);
+  api.token = tokens.accessToken;
+  const me = await api.users.me();
+  const file = writeConfig({ ...ctx.config, url, token: tokens.accessToken, refreshToken: tokens.refreshToken, tokenExpires: tokens.expires, email: me.email });
+  return loggedIn({ url, me, file });
+}
+
+function loggedIn({ url, me, file }: { url: string; me: CurrentUser; file: string }): Result {
+  return {
+    json: { url, user: me, config: file },
+    quiet: [me.id],
+    message: `logged in to ${url} as ${me.email}${me.admin ? ' (admin)' : ''}; session saved in ${file}`,
+  };
+}
+
+async function passwordLogin(ctx: Context, options: LoginOptions): Promise<Result> {
   const url = ctx.url;
   let email = options.email;
   let password: string | undefined;
   if (options.passwordStdin) password = await readStdinSecret();
   if (!email || password === undefined) {
-    if (!canPrompt()) throw new UsageError('stdin is not a terminal: pass --email and pipe the password with --password-stdin');
+    if (!canPrompt())
+      throw new UsageError('stdin is not a terminal: pass --email and pipe the password with --password-stdin, or sign in in the browser (`toolsctl login`)');
     email ??= await ask('Email');
     password ??= await askSecret('Password');
   }
@@ -20,12 +57,9 @@ export async function login(ctx: Context, options: { email?: string; passwordStd
   const { accesstoken } = isMfaChallenge(answer) ? await secondFactor(api, answer, options.code) : answer;
   api.token = accesstoken;
   const me = await api.users.me();
-  const file = writeConfig({ ...ctx.config, url, token: accesstoken, email: me.email });
-  return {
-    json: { url, user: me, config: file },
-    quiet: [me.id],
-    message: `logged in to ${url} as ${me.email}${me.admin ? ' (admin)' : ''}; session saved in ${file}`,
-  };
+  const { refreshToken: _refresh, tokenExpires: _expires, ...kept } = ctx.config;
+  const file = writeConfig({ ...kept, url, token: accesstoken, email: me.email });
+  return loggedIn({ url, me, file });
 }
 
 /**
@@ -54,14 +88,15 @@ export async function logout(ctx: Context): Promise<Result> {
   const stored = ctx.config;
   if (!stored.token || stored.url !== url) return { json: { url, loggedOut: false }, message: `not logged in to ${url}` };
   const api = await ctx.client(false);
-  api.token = stored.token;
   try {
+    // A browser sign-in's access token may need renewing first (a spent one would leave the session alive).
+    api.token = (await ctx.freshToken()) ?? stored.token;
     await api.auth.logout();
   } catch (error) {
     // A session the server already ended is as good as logged out; anything else is reported.
     if ((error as { code?: string }).code !== 'unauthenticated') throw error;
   }
-  const { token: _token, email: _email, ...rest } = stored;
+  const { token: _token, email: _email, refreshToken: _refresh, tokenExpires: _expires, ...rest } = stored;
   writeConfig(rest);
   return { json: { url, loggedOut: true }, message: `logged out of ${url}; removed the session from ${configPath()}` };
 }

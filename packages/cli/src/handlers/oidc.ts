@@ -9,6 +9,7 @@ export interface AppClientOptions {
   redirectUri: string[];
   postLogoutRedirectUri: string[];
   public?: boolean;
+  device?: boolean;
   alg: OidcSigningAlg;
   off?: boolean;
 }
@@ -26,6 +27,7 @@ function settingsRecord(settings: OidcClientSettings | OidcClientCreated, messag
       ['redirect_uris', settings.redirect_uris.join(' ')],
       ['post_logout_redirect_uris', settings.post_logout_redirect_uris.join(' ')],
       ['public', settings.public],
+      ['device', settings.device],
       ['id_token_signed_response_alg', settings.id_token_signed_response_alg],
     ],
     message,
@@ -35,10 +37,10 @@ function settingsRecord(settings: OidcClientSettings | OidcClientCreated, messag
 /** `apps oidc APP`: enable (with --redirect-uri), show (without), or turn off (--off). */
 export async function appClient(ctx: Context, ref: string, options: AppClientOptions): Promise<Result> {
   const enabling = options.redirectUri.length > 0;
-  if (options.off && (enabling || options.public || options.postLogoutRedirectUri.length > 0)) {
+  if (options.off && (enabling || options.public || options.device || options.postLogoutRedirectUri.length > 0)) {
     throw new UsageError('--off takes no other settings');
   }
-  if (!enabling && (options.public || options.postLogoutRedirectUri.length > 0)) {
+  if (!enabling && (options.public || options.device || options.postLogoutRedirectUri.length > 0)) {
     throw new UsageError("give the app's --redirect-uri to enable it (settings are replaced as a whole)");
   }
   const api = await ctx.client();
@@ -52,6 +54,7 @@ export async function appClient(ctx: Context, ref: string, options: AppClientOpt
     redirect_uris: options.redirectUri,
     post_logout_redirect_uris: options.postLogoutRedirectUri,
     public: options.public ?? false,
+    device: options.device ?? false,
     id_token_signed_response_alg: options.alg,
   });
   const note = created.client_secret ? ' Copy the client secret now: it is shown this once.' : ' A public client has no secret and must use PKCE.';

@@ -16,7 +16,7 @@ export async function list(ctx: Context): Promise<Result> {
         session.createdTimestamp,
         session.lastUsedTimestamp ?? '',
         session.ip ?? '',
-        session.userAgent ?? '',
+        session.name ?? session.userAgent ?? '',
       ]),
     },
   };

@@ -21,6 +21,7 @@ import * as sessionSignInFactors from './migrations/20261125-100-session-sign-in
 import * as emailVerified from './migrations/20261125-200-email-verified.js';
 import * as apiKeyNameExpiry from './migrations/20261125-300-api-key-name-expiry.js';
 import * as oneCounterTable from './migrations/20261125-600-one-counter-table.js';
+import * as deviceLogin from './migrations/20261126-200-device-login.js';
 import * as webhooks from './migrations/20261126-300-webhooks.js';
 
 interface Migration {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '20261125-200-email-verified': emailVerified,
   '20261125-300-api-key-name-expiry': apiKeyNameExpiry,
   '20261125-600-one-counter-table': oneCounterTable,
+  '20261126-200-device-login': deviceLogin,
   '20261126-300-webhooks': webhooks,
 };
 

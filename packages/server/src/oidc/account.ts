@@ -2,8 +2,10 @@
  * Accounts and claims (oidc-provider's `findAccount`): the user behind a `sub`, and for a token of a
  * grant only while that grant still stands.
  */
+import { TOOLSCTL_CLIENT_ID } from '@tools-portal/core';
 import type { Account, FindAccount } from 'oidc-provider';
 import { userMayUseApp } from '../services/access/forward-auth.js';
+import { cliGrantUser } from '../services/openid/device-requests.js';
 import { claimsUserById, grantUser, type ClaimsUser } from '../services/openid/openid-grants.js';
 import { sessionStillValid } from '../services/sign-in/sessions.js';
 import type { OidcDeps } from './deps.js';
@@ -23,6 +25,11 @@ async function userOfStandingGrant(
 ): Promise<ClaimsUser | undefined> {
   const id = userIdOf(sub);
   if (id === undefined) return undefined;
+  if (clientId === TOOLSCTL_CLIENT_ID) {
+    // toolsctl is no app: its grant stands while the session its device sign-in made does.
+    const cli = await cliGrantUser(deps.db, grantId, id);
+    return cli && sessionStillValid(cli.session, deps.config, Date.now()) ? cli.user : undefined;
+  }
   const found = await grantUser(deps.db, grantId, id);
   if (!found || found.appName !== clientId) return undefined;
   if (!sessionStillValid(found.session, deps.config, Date.now())) return undefined;

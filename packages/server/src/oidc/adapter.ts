@@ -13,6 +13,12 @@ import { clientMetadata } from './clients.js';
 
 const TABLE = 'oidc_payloads';
 const ACCESS_TOKEN = 'AccessToken';
+/**
+ * A device code's row outlives the code by this much, so that a device polling after the code's
+ * end is told `expired_token` (the provider judges the code's own expiry) rather than that no such
+ * code exists.
+ */
+export const DEVICE_CODE_GRACE_MS = 10 * 60 * 1000;
 // How often one instance deletes expired rows (each instance does it; the delete is idempotent).
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -63,6 +69,8 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
     lastSweep = at;
     await db(TABLE).where('expires_at', '<', at).delete();
     await db('oidc_grant_sessions').where('expires_at', '<', at).delete();
+    await db('oidc_cli_grants').where('expires_at', '<', at).delete();
+    await db('oidc_device_requests').where('expires_at', '<', at).delete();
   }
 
   const parse = (row: Row | undefined): AdapterPayload | undefined => {
@@ -88,7 +96,7 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
         payload.grantId ?? null,
         payload.uid ?? null,
         payload.userCode ?? null,
-        expiresIn ? now() + expiresIn * 1000 : null,
+        expiresIn ? now() + expiresIn * 1000 + (this.model === 'DeviceCode' ? DEVICE_CODE_GRACE_MS : 0) : null,
       ]);
       if (this.model === ACCESS_TOKEN) memory?.accessTokens.delete(id);
       await sweep();

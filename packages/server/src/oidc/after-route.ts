@@ -1,14 +1,19 @@
-/** After a provider route: the event-log row of a sign-in, and RP-initiated logout ending the portal session. */
+/**
+ * After a provider route: the event-log row of a sign-in, RP-initiated logout ending the portal
+ * session, and the device authorization answer naming the portal's verification page.
+ */
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { logEvent } from '../services/log/audit.js';
 import { logout } from '../services/sign-in/login.js';
 import type { OidcDeps } from './deps.js';
+import { presentDeviceAuthorization } from './device-flow.js';
 import { withFormAction } from './pages.js';
 import { portalPrincipalOf } from './portal-session.js';
 
 export async function afterProviderRoute(deps: OidcDeps, ctx: KoaContextWithOIDC): Promise<void> {
   const route = ctx.oidc?.route;
   if (!route) return;
+  if (route === 'device_authorization') return presentDeviceAuthorization(ctx, deps.config.publicUrl);
   const principal = portalPrincipalOf(ctx);
   const audit = { actor: principal?.user ?? null, ip: ctx.ip, userAgent: ctx.get('user-agent') };
   if ((route === 'authorization' || route === 'resume') && principal && ctx.oidc.client) {

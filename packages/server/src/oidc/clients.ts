@@ -14,6 +14,7 @@ import {
   type OidcClientInput,
   type OidcClientSettings,
   type OidcSigningAlg,
+  TOOLSCTL_CLIENT_ID,
 } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import type { AdapterPayload } from 'oidc-provider';
@@ -30,6 +31,7 @@ interface ClientRow {
   public: boolean | number;
   id_token_alg: string;
   secret_hash: string | null;
+  device: boolean | number;
   created_at: number | string;
   updated_at: number | string;
 }
@@ -38,6 +40,8 @@ const clientsQuery = (db: Knex) => db('oidc_clients').join('apps', 'apps.id', 'o
 
 // Read on every call to the provider that names a client (db/direct-reads.ts).
 const CLIENT_BY_NAME = preparedSelect((db, name: string) => clientsQuery(db).where('apps.name', name).limit(1, LITERAL));
+
+const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 function discoveryUrl(publicUrl: string): string {
   return `${publicUrl}/.well-known/openid-configuration`;
@@ -50,6 +54,7 @@ function present(row: ClientRow, publicUrl: string): OidcClientSettings {
     post_logout_redirect_uris: JSON.parse(row.post_logout_redirect_uris) as string[],
     public: Boolean(row.public),
     id_token_signed_response_alg: row.id_token_alg as OidcSigningAlg,
+    device: Boolean(row.device),
     discovery_url: discoveryUrl(publicUrl),
     createdTimestamp: new Date(Number(row.created_at)).toISOString(),
     updatedTimestamp: new Date(Number(row.updated_at)).toISOString(),
@@ -64,6 +69,7 @@ export async function enableClient(db: Knex, audit: Audit, appId: number, input:
   const now = Date.now();
   return db.transaction(async (trx) => {
     const app = await getApp(trx, appId);
+    if (app.name === TOOLSCTL_CLIENT_ID) throw new ApiError('conflict', `${TOOLSCTL_CLIENT_ID} is the portal's built-in OpenID client: rename the app first`);
     const row = {
       app_id: appId,
       redirect_uris: JSON.stringify(dedupe(input.redirect_uris)),
@@ -71,6 +77,7 @@ export async function enableClient(db: Knex, audit: Audit, appId: number, input:
       public: input.public,
       id_token_alg: input.id_token_signed_response_alg,
       secret_hash: secret ? sha256(secret) : null,
+      device: input.device,
       updated_at: now,
     };
     const before = await trx('oidc_clients').where({ app_id: appId }).first('app_id');
@@ -107,6 +114,7 @@ export async function disableClient(db: Knex, audit: Audit, appId: number): Prom
  * field carries the hash; `compareClientSecret` hashes what the client presents.
  */
 export async function clientMetadata(db: Knex, clientId: string): Promise<AdapterPayload | undefined> {
+  if (clientId === TOOLSCTL_CLIENT_ID) return { ...TOOLSCTL_METADATA };
   if (clientId.length === 0 || clientId.length > 200 || clientId.includes('\u0000')) return undefined;
   const [row] = await readPrepared<ClientRow, [string]>(db, CLIENT_BY_NAME, [clientId]);
   if (!row) return undefined;
@@ -116,7 +124,7 @@ export async function clientMetadata(db: Knex, clientId: string): Promise<Adapte
     ...(isPublic ? {} : { client_secret: row.secret_hash ?? '' }),
     redirect_uris: JSON.parse(row.redirect_uris) as string[],
     post_logout_redirect_uris: JSON.parse(row.post_logout_redirect_uris) as string[],
-    grant_types: ['authorization_code', 'refresh_token'],
+    grant_types: ['authorization_code', 'refresh_token', ...(row.device ? [DEVICE_CODE_GRANT] : [])],
     response_types: ['code'],
     token_endpoint_auth_method: isPublic ? 'none' : 'client_secret_basic',
     id_token_signed_response_alg: row.id_token_alg,
@@ -127,6 +135,21 @@ export async function clientMetadata(db: Knex, clientId: string): Promise<Adapte
     'urn:tools-portal:app_id': row.app_id,
   } as AdapterPayload;
 }
+
+/**
+ * The built-in client of `toolsctl` (docs/oidc.md, Device grant): public, the device grant and
+ * refresh only. It is no app: never listed, nothing to delete, and an app cannot take its name.
+ */
+const TOOLSCTL_METADATA: AdapterPayload = {
+  client_id: TOOLSCTL_CLIENT_ID,
+  redirect_uris: [],
+  grant_types: [DEVICE_CODE_GRANT, 'refresh_token'],
+  response_types: [],
+  token_endpoint_auth_method: 'none',
+  id_token_signed_response_alg: 'RS256',
+  require_auth_time: true,
+  application_type: 'native',
+};
 
 /** Constant-time comparison of a presented secret with the stored hash. */
 export function secretMatches(storedHash: string, presented: string): boolean {

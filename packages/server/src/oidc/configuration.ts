@@ -10,6 +10,8 @@
  * - every route lives below /oidc/ (oidc/paths.ts; the portal owns /auth/), discovery at the
  *   issuer's /.well-known/openid-configuration;
  * - its pages are ours, within the portal's Content-Security-Policy (oidc/pages.ts, oidc/rendering.ts);
+ * - the device grant (RFC 8628) for the built-in `toolsctl` client and apps that enable it, verified
+ *   on the portal's own page (oidc/device-flow.ts, oidc/device-approval.ts);
  * - CORS on token, userinfo and revocation only for a public client's redirect URIs' origins
  *   (oidc/headers.ts), where oidc-provider's default refuses every origin.
  * The supported scopes and signing algorithms are core's (OIDC_SCOPES, OIDC_SIGNING_ALGS).
@@ -22,6 +24,7 @@ import { knexAdapter } from './adapter.js';
 import { afterProviderRoute } from './after-route.js';
 import { cacheClients, compareSecretsByHash } from './client-model.js';
 import type { OidcDeps } from './deps.js';
+import { deviceInfo, limitPolling } from './device-flow.js';
 import { loadExistingGrant } from './grants.js';
 import { cacheHeaders, corsAllowed } from './headers.js';
 import { policy } from './interaction-policy.js';
@@ -73,12 +76,15 @@ export async function buildProvider(deps: OidcDeps, keys: Configuration['jwks'])
       registration: { enabled: false },
       claimsParameter: { enabled: false },
       clientCredentials: { enabled: false },
-      deviceFlow: { enabled: false },
+      // The device grant (oidc/device-flow.ts): codes like BCDF-GHJK, approved on the portal's page.
+      deviceFlow: { enabled: true, charset: 'base-20', mask: '****-****', deviceInfo },
       pushedAuthorizationRequests: { enabled: false },
       requestObjects: { request: false, requestUri: false },
       rpInitiatedLogout: { enabled: true, ...logoutPagesFor(config.publicUrl) },
     },
     extraClientMetadata: { properties: ['urn:tools-portal:app_id'] },
+    // The device authorization request may name the device's host ("toolsctl on HOST").
+    extraParams: ['host'],
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}`, policy: policy() },
     findAccount: findAccount(deps),
     loadExistingGrant: (ctx) => loadExistingGrant(deps, ctx),
@@ -87,6 +93,7 @@ export async function buildProvider(deps: OidcDeps, keys: Configuration['jwks'])
     ttl: {
       AccessToken: TTL.AccessToken,
       AuthorizationCode: TTL.AuthorizationCode,
+      DeviceCode: TTL.DeviceCode,
       IdToken: TTL.IdToken,
       Interaction: TTL.Interaction,
       RefreshToken: TTL.RefreshToken,
@@ -102,6 +109,7 @@ export async function buildProvider(deps: OidcDeps, keys: Configuration['jwks'])
   compareSecretsByHash(provider);
   cacheClients(provider, db);
   bindSessionToPortal(provider);
+  limitPolling(provider, db);
   provider.use(cacheHeaders);
   provider.use(async (ctx, next) => {
     await next();

@@ -2,6 +2,7 @@
 export const TTL = {
   AccessToken: 60 * 60,
   AuthorizationCode: 60,
+  DeviceCode: 10 * 60,
   IdToken: 60 * 60,
   Interaction: 10 * 60,
   RefreshToken: 30 * 24 * 60 * 60,

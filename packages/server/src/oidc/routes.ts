@@ -15,6 +15,7 @@ import { secondFactorsOf } from '../services/sign-in/second-factors.js';
 import { principalFromToken, type Principal } from '../services/sign-in/sessions.js';
 import { interactionExpiredPage, PAGE_CSS, PAGE_CSS_PATH } from './pages.js';
 import { ACR_MFA_REASON, requestedAcrs } from './interaction-policy.js';
+import { verificationUris } from './device-flow.js';
 import { INTERACTION_PATH, ROUTES } from './paths.js';
 import { setPortalPrincipal, signInOf } from './portal-session.js';
 
@@ -45,12 +46,27 @@ export function oidcMiddleware(deps: Deps) {
     }
     if (!deps.secrets.available) throw secretKeyMissing();
     if (path.startsWith(INTERACTION_PATH)) return interaction(ctx, deps, path.slice(INTERACTION_PATH.length));
+    if (isProviderVerificationPage(path)) return toPortalVerificationPage(ctx, deps);
     const browser = BROWSER_ROUTES.some((route) => path === route || path.startsWith(`${route}/`));
     setPortalPrincipal(ctx.req, browser ? await portalPrincipal(ctx, deps) : null);
     const handle = await deps.oidc.callback();
     ctx.respond = false;
     await handle(ctx.req, ctx.res);
   };
+}
+
+/** The provider's own device verification pages (`/oidc/device`, `/oidc/device/{uid}`), never served. */
+function isProviderVerificationPage(path: string): boolean {
+  if (path === ROUTES.device_authorization) return false;
+  return path === ROUTES.code_verification || path.startsWith(`${ROUTES.code_verification}/`);
+}
+
+/** The device grant is verified on the portal's page (oidc/device-flow.ts): a browser that comes here goes there. */
+function toPortalVerificationPage(ctx: Context, deps: Deps): void {
+  if (ctx.method !== 'GET') throw new ApiError('not_found', 'the device verification page is /auth/#/device');
+  const code = typeof ctx.query.user_code === 'string' ? ctx.query.user_code : '';
+  const uris = verificationUris(deps.config.publicUrl, code);
+  ctx.redirect(code ? uris.verification_uri_complete : uris.verification_uri);
 }
 
 /** The provider needs the user: sign the browser in on the portal's login screen, then resume. */

@@ -4,6 +4,7 @@ import { accountRoutes } from './account.js';
 import { appRoutes } from './apps.js';
 import { authRoutes } from './auth.js';
 import { clientRoutes } from './clients.js';
+import { deviceRoutes } from './device.js';
 import { forwardAuthRoutes } from './forward-auth.js';
 import { inviteRoutes } from './invites.js';
 import { logRoutes } from './logs.js';
@@ -26,6 +27,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...appRoutes,
   ...accountRoutes,
   ...oidcRoutes,
+  ...deviceRoutes,
   ...userRoutes,
   ...clientRoutes,
   ...inviteRoutes,

@@ -32,7 +32,7 @@ export function OidcSection({ appId, appName }: { appId: number; appName: string
   const [busy, setBusy] = useState(false);
 
   const enable = async (
-    input: { redirect_uris: string[]; post_logout_redirect_uris: string[]; public: boolean; id_token_signed_response_alg: OidcSigningAlg },
+    input: { redirect_uris: string[]; post_logout_redirect_uris: string[]; public: boolean; device: boolean; id_token_signed_response_alg: OidcSigningAlg },
     what: string,
   ) => {
     setBusy(true);
@@ -109,6 +109,7 @@ export function OidcSection({ appId, appName }: { appId: number; appName: string
             <dt className="col-sm-3 col-lg-2">Client</dt>
             <dd className="col-sm-9 col-lg-10">
               {current.public ? 'public (no secret, PKCE required)' : 'confidential (client secret)'}, ID tokens {current.id_token_signed_response_alg}
+              {current.device && ', device grant'}
             </dd>
           </dl>
           <div className="d-flex gap-2 flex-wrap">
@@ -123,6 +124,7 @@ export function OidcSection({ appId, appName }: { appId: number; appName: string
                       redirect_uris: current.redirect_uris,
                       post_logout_redirect_uris: current.post_logout_redirect_uris,
                       public: current.public,
+                      device: current.device,
                       id_token_signed_response_alg: current.id_token_signed_response_alg,
                     },
                     'issued a new secret for',
@@ -145,15 +147,22 @@ function EnableForm({
   onSubmit,
 }: {
   busy: boolean;
-  onSubmit: (input: { redirect_uris: string[]; post_logout_redirect_uris: string[]; public: boolean; id_token_signed_response_alg: OidcSigningAlg }) => void;
+  onSubmit: (input: {
+    redirect_uris: string[];
+    post_logout_redirect_uris: string[];
+    public: boolean;
+    device: boolean;
+    id_token_signed_response_alg: OidcSigningAlg;
+  }) => void;
 }) {
   const [redirects, setRedirects] = useState('');
   const [logouts, setLogouts] = useState('');
   const [isPublic, setPublic] = useState(false);
+  const [device, setDevice] = useState(false);
   const [alg, setAlg] = useState<OidcSigningAlg>('RS256');
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSubmit({ redirect_uris: lines(redirects), post_logout_redirect_uris: lines(logouts), public: isPublic, id_token_signed_response_alg: alg });
+    onSubmit({ redirect_uris: lines(redirects), post_logout_redirect_uris: lines(logouts), public: isPublic, device, id_token_signed_response_alg: alg });
   };
   return (
     <form onSubmit={submit}>
@@ -183,6 +192,14 @@ function EnableForm({
             <input id="oidc-public" className="form-check-input" type="checkbox" checked={isPublic} onChange={(event) => setPublic(event.target.checked)} />
             <label htmlFor="oidc-public" className="form-check-label">
               Public client (no secret, PKCE)
+            </label>
+          </div>
+        </div>
+        <div className="col-auto">
+          <div className="form-check">
+            <input id="oidc-device" className="form-check-input" type="checkbox" checked={device} onChange={(event) => setDevice(event.target.checked)} />
+            <label htmlFor="oidc-device" className="form-check-label">
+              Device grant (sign-in from a TV or terminal)
             </label>
           </div>
         </div>

@@ -491,7 +491,7 @@ function SessionRow({ session, onSignOut }: { session: UserSession; onSignOut: (
   return (
     <tr>
       <td title={session.userAgent ?? undefined}>
-        {agentName(session.userAgent)}
+        {session.name ?? agentName(session.userAgent)}
         <PhoneDetail>{ip}</PhoneDetail>
         <PhoneDetail>Last used {formatTimestamp(session.lastUsedTimestamp)}</PhoneDetail>
       </td>

@@ -216,6 +216,7 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
       await screenshot(page, '61-app-oidc-off');
       // The signature choices are core's algorithms (OIDC_SIGNING_ALGS), RS256 first.
       expect(await section.getByLabel('ID token signature').locator('option').allTextContents()).toEqual(OIDC_SIGNING_ALGS.map((alg) => `ID tokens ${alg}`));
+      await section.getByLabel('Device grant (sign-in from a TV or terminal)').check();
       await section.getByRole('button', { name: 'Enable' }).click();
       const secretField = section.getByLabel('Client secret');
       await expect.poll(() => secretField.count()).toBe(1);
@@ -225,6 +226,7 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
       expect(await section.getByLabel('Discovery URL').inputValue()).toBe(`${web.portal.url}/.well-known/openid-configuration`);
       const settings = await web.portal.admin.apps.oidc.get(app.id);
       expect(settings.redirect_uris).toEqual(['https://grafana.example.com/login/generic_oauth', 'http://localhost:3000/login/generic_oauth']);
+      expect(settings.device).toBe(true);
       await screenshot(page, '62-app-oidc-on');
       await page.setViewportSize(PHONE);
       await screenshot(page, '62-app-oidc-on');
@@ -232,6 +234,8 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
 
       await section.getByRole('button', { name: 'New secret' }).click();
       await expect.poll(() => secretField.inputValue()).not.toBe(secret);
+      // A new secret keeps the other settings, the device grant included.
+      expect((await web.portal.admin.apps.oidc.get(app.id)).device).toBe(true);
 
       const off = section.getByRole('button', { name: 'Turn off' });
       await off.click();

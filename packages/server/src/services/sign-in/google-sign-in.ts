@@ -26,7 +26,7 @@ interface GoogleIdentity {
   hostedDomain: string | undefined;
 }
 
-export interface GoogleSignInPolicy extends SignInPolicy {
+interface GoogleSignInPolicy extends SignInPolicy {
   staffEmailDomain: string | undefined;
   publicOrigin: string;
   /** Most sign-ins under way at once (GOOGLE_PENDING_MAX). */

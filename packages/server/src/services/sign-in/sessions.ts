@@ -40,23 +40,57 @@ const API_KEY_BY_HASH = preparedSelect(
       .limit(1, LITERAL),
   { remember: true },
 );
+const SESSION_COLUMNS = [
+  'sessions.id as session_id',
+  'sessions.last_seen_at',
+  'sessions.expires_at',
+  'sessions.mfa_enrollment_required as restricted',
+  'sessions.created_at as session_created_at',
+  'sessions.signed_in_at',
+  'sessions.amr',
+];
 const SESSION_BY_HASH = preparedSelect(
   (db, tokenHash: string) =>
+    usersQuery(db).join('sessions', 'sessions.user_id', 'users.id').where('sessions.token_hash', tokenHash).select(SESSION_COLUMNS).limit(1, LITERAL),
+  { remember: true },
+);
+/**
+ * The session of a `toolsctl` access token (the device grant, docs/oidc.md): the provider's token
+ * row, the grant it belongs to, and the portal session that grant was made for (`oidc_cli_grants`).
+ * Only tokens of the built-in client are in that table: an app's token is no credential here.
+ */
+const SESSION_BY_CLI_TOKEN = preparedSelect(
+  (db, token: string) =>
     usersQuery(db)
-      .join('sessions', 'sessions.user_id', 'users.id')
-      .where('sessions.token_hash', tokenHash)
-      .select(
-        'sessions.id as session_id',
-        'sessions.last_seen_at',
-        'sessions.expires_at',
-        'sessions.mfa_enrollment_required as restricted',
-        'sessions.created_at as session_created_at',
-        'sessions.signed_in_at',
-        'sessions.amr',
-      )
+      .join('oidc_cli_grants', 'oidc_cli_grants.user_id', 'users.id')
+      .join('sessions', 'sessions.id', 'oidc_cli_grants.session_id')
+      .join('oidc_payloads', 'oidc_payloads.grant_id', 'oidc_cli_grants.grant_id')
+      .where('oidc_payloads.model', 'AccessToken')
+      .andWhere('oidc_payloads.id', token)
+      .select([...SESSION_COLUMNS, 'oidc_payloads.expires_at as token_expires_at'])
       .limit(1, LITERAL),
   { remember: true },
 );
+
+type SessionRow = UserRow & {
+  session_id: number;
+  last_seen_at: number;
+  expires_at: number;
+  restricted: boolean | number;
+  session_created_at: number;
+  signed_in_at: number | null;
+  amr: string;
+  token_expires_at?: number | string | null;
+};
+
+/** A session token's row, else a `toolsctl` access token's (unexpired) session row. */
+async function sessionRowOf(db: Knex, token: string, now: number): Promise<SessionRow | undefined> {
+  const [row] = await readPrepared<SessionRow, [string]>(db, SESSION_BY_HASH, [sha256(token)]);
+  if (row) return row;
+  if (!/^[A-Za-z0-9_-]{20,255}$/.test(token)) return undefined;
+  const [cli] = await readPrepared<SessionRow, [string]>(db, SESSION_BY_CLI_TOKEN, [token]);
+  return cli && cli.token_expires_at !== null && Number(cli.token_expires_at) > now ? cli : undefined;
+}
 
 /**
  * Whether a session still holds at `now`: before the end of its lifetime (SESSION_TTL_DAYS, fixed at
@@ -70,7 +104,10 @@ export function sessionStillValid(
   return Number(session.expires_at) > now && Number(session.last_seen_at) + policy.sessionIdleDays * DAY_MS > now;
 }
 
-/** The user a session token or API key stands for, or null when it stands for nobody now. */
+/**
+ * The user a session token, API key or `toolsctl` access token stands for, or null when it stands
+ * for nobody now. A `toolsctl` access token stands for the session its device sign-in made (docs/oidc.md, Device grant).
+ */
 export async function principalFromToken(db: Knex, token: string, policy: SessionPolicy): Promise<Principal | null> {
   if (token.length === 0 || token.length > 512) return null;
   const now = Date.now();
@@ -85,18 +122,7 @@ export async function principalFromToken(db: Knex, token: string, policy: Sessio
     }
     return { user: toCurrentUser(row), via: 'apikey', apiKeyId: row.key_id, restricted: false };
   }
-  const [row] = await readPrepared<
-    UserRow & {
-      session_id: number;
-      last_seen_at: number;
-      expires_at: number;
-      restricted: boolean | number;
-      session_created_at: number;
-      signed_in_at: number | null;
-      amr: string;
-    },
-    [string]
-  >(db, SESSION_BY_HASH, [sha256(token)]);
+  const row = await sessionRowOf(db, token, now);
   if (!row) return null;
   const lastSeen = Number(row.last_seen_at);
   if (!sessionStillValid(row, policy, now)) {
@@ -122,6 +148,8 @@ export async function endSession(db: Knex, sessionId: number): Promise<void> {
 
 export interface SessionInfo {
   id: number;
+  /** "toolsctl on HOST" for a device sign-in; null for a browser. */
+  name: string | null;
   current: boolean;
   createdTimestamp: string;
   lastUsedTimestamp: string;
@@ -135,9 +163,10 @@ export async function listSessionsOfUser(db: Knex, userId: number, currentId: nu
     .where({ user_id: userId })
     .andWhere('expires_at', '>', Date.now())
     .orderBy('id', 'desc')
-    .select('id', 'created_at', 'last_seen_at', 'ip', 'user_agent');
+    .select('id', 'name', 'created_at', 'last_seen_at', 'ip', 'user_agent');
   return rows.map((row) => ({
     id: row.id,
+    name: row.name ?? null,
     current: row.id === currentId,
     createdTimestamp: new Date(Number(row.created_at)).toISOString(),
     lastUsedTimestamp: new Date(Number(row.last_seen_at)).toISOString(),

@@ -38,6 +38,7 @@ export const SIGN_IN_EVENTS = {
   'password-reset': 'login with a password reset link',
   passkey: 'login with a passkey',
   'step-up': 'step-up to two factors',
+  device: 'signed in a device, allowed on the verification page:',
 } as const;
 
 export type SignInMethod = keyof typeof SIGN_IN_EVENTS;
@@ -76,6 +77,7 @@ const SIGN_IN_TYPES: Record<SignInMethod, EventType> = {
   'staff-google': 'register.staff',
   passkey: 'passkey.login',
   'step-up': 'mfa.success',
+  device: 'device.login',
 };
 
 export interface SignedIn {
@@ -86,6 +88,8 @@ export interface SignedIn {
   restricted?: boolean;
   /** The sign-in confirmed the session it was asked to (SignInProof.confirms): no new session. */
   confirmed?: boolean;
+  /** The new session's id (none when the sign-in confirmed a session). */
+  sessionId?: number;
 }
 
 /** What a sign-in proved beyond its way in, and the session it confirms, if any. */
@@ -97,6 +101,20 @@ export interface SignInProof {
   confirms?: number;
   /** A step-up: the methods the confirmed session used so far, whose first factor it keeps. */
   previousAmr?: string[];
+  /**
+   * A device sign-in (the device grant, oidc/device-approval.ts): the new session is named after the
+   * device, carries its address, and keeps the approving session's sign-in time and methods.
+   */
+  device?: DeviceSignIn;
+}
+
+/** The device a session is made for, and the sign-in of the browser session that allowed it. */
+interface DeviceSignIn {
+  name: string;
+  ip: string;
+  userAgent: string;
+  signedInAt: number;
+  amr: string[];
 }
 
 const FIRST_FACTOR_AMR: Record<SignInMethod, string> = {
@@ -110,6 +128,7 @@ const FIRST_FACTOR_AMR: Record<SignInMethod, string> = {
   'staff-google': 'fed',
   passkey: 'swk',
   'step-up': '',
+  device: '',
 };
 
 const FIRST_FACTORS = new Set(['pwd', 'fed', 'hwk', 'swk']);
@@ -120,6 +139,7 @@ const FIRST_FACTORS = new Set(['pwd', 'fed', 'hwk', 'swk']);
  * two factors were used. A passkey alone counts as two: it is only accepted with user verification.
  */
 export function amrOf(method: SignInMethod, proof: SignInProof = {}): string {
+  if (method === 'device') return (proof.device?.amr ?? []).join(' ');
   const first =
     method === 'passkey'
       ? (proof.key ?? 'swk')
@@ -174,24 +194,35 @@ export async function completeSignIn(
   const amr = amrOf(method, proof);
   const restricted = !secondFactor && (await mustEnrol(db, policy, { user, method }));
   const token = randomToken(32);
-  const event = [SIGN_IN_EVENTS[method], secondFactor && SECOND_FACTOR_EVENTS[secondFactor], restricted && '(restricted to enrolling a second factor)'];
+  const { device } = proof;
+  const event = [
+    SIGN_IN_EVENTS[method],
+    device?.name,
+    secondFactor && SECOND_FACTOR_EVENTS[secondFactor],
+    restricted && '(restricted to enrolling a second factor)',
+  ];
+  let sessionId = 0;
   // The session and its event commit together (on a transaction given, inside it).
   await db.transaction(async (trx) => {
-    await trx('sessions').insert({
-      token_hash: sha256(token),
-      user_id: user.id,
-      created_at: now,
-      signed_in_at: now,
-      amr,
-      last_seen_at: now,
-      expires_at: now + policy.sessionTtlDays * DAY_MS,
-      ip: info.ip.slice(0, 64),
-      user_agent: info.userAgent.slice(0, 512),
-      mfa_enrollment_required: restricted,
-    });
+    const [inserted] = await trx('sessions')
+      .insert({
+        token_hash: sha256(token),
+        user_id: user.id,
+        created_at: now,
+        signed_in_at: device?.signedInAt ?? now,
+        amr,
+        last_seen_at: now,
+        expires_at: now + policy.sessionTtlDays * DAY_MS,
+        ip: (device?.ip ?? info.ip).slice(0, 64),
+        user_agent: (device?.userAgent ?? info.userAgent).slice(0, 512),
+        mfa_enrollment_required: restricted,
+        name: device?.name ?? null,
+      })
+      .returning('id');
+    sessionId = Number(typeof inserted === 'object' ? inserted.id : inserted);
     await logEvent(trx, { ip: info.ip, userAgent: info.userAgent, actor: user }, { type: SIGN_IN_TYPES[method], event: event.filter(Boolean).join(' ') });
   });
-  return { token, user, restricted };
+  return { token, user, restricted, sessionId };
 }
 
 async function mustEnrol(db: Knex, policy: MfaPolicy, { user, method }: { user: CurrentUser; method: SignInMethod }): Promise<boolean> {
