@@ -83,6 +83,9 @@ export const EVENT_TYPES = {
 
 export type EventType = keyof typeof EVENT_TYPES;
 
+/** The type of a webhook's test delivery (docs/webhooks.md): sent only to the hook tested, never matched by a hook's events. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test' satisfies EventType;
+
 export const eventTypes = Object.keys(EVENT_TYPES) as EventType[];
 
 export const isEventType = (value: string): value is EventType => Object.hasOwn(EVENT_TYPES, value);

@@ -4,11 +4,8 @@
  * answers.
  */
 import { z } from 'zod';
-import { eventTypes } from './events.js';
+import { eventTypes, WEBHOOK_TEST_EVENT } from './events.js';
 import { isHttpUrl, MAX_TEXT_LENGTH, MAX_URL_LENGTH } from './validation.js';
-
-/** The type of a test delivery's entry: sent only to the hook tested, never matched by a hook's events. */
-export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 /** How many deliveries `GET /webhook/{id}/delivery` lists, newest first. */
 export const WEBHOOK_DELIVERY_LIST_SIZE = 100;

@@ -422,4 +422,19 @@ describe('webhooks on a fixed clock', () => {
     expect((await portal.admin.webhooks.deliveries(hook.id))[0]).toMatchObject({ status: 'delivered', attempts: 5, lastCode: 200 });
     expect((await portal.admin.webhooks.get(hook.id)).enabled).toBe(true);
   });
+
+  it('checks the resolved address again at every delivery: a name that now resolves to a refused address gets nothing', async () => {
+    const port = new URL(receiver.url).port;
+    const hook = await portal.admin.webhooks.create({ url: `http://localhost:${port}/hook`, events: ['log.prune'] });
+    const at = start + 600 * 24 * 60 * 60 * 1000;
+    await entryAt(hook, at);
+    const before = receiver.received.length;
+    // As if the name had moved to a refused address since creation: this delivery's check refuses it.
+    const strict = { ...portal.deps.config, webhooks: { ...portal.deps.config.webhooks, allowLoopback: false } };
+    for (const row of await claimDueDeliveries(portal.deps.db, 10, at)) await deliverClaimed({ ...context(at), policy: strict }, row);
+    expect(receiver.received).toHaveLength(before);
+    const [refused] = await portal.admin.webhooks.deliveries(hook.id);
+    expect(refused).toMatchObject({ status: 'pending', lastCode: null });
+    expect(refused!.error).toMatch(/^localhost resolves to .* a loopback address/);
+  });
 });

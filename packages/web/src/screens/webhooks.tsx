@@ -4,8 +4,8 @@
  * is shown once, at creation and at Rotate secret; each hook's deliveries show below the list.
  */
 import { useState } from 'react';
-import { EVENT_TYPES, eventArea, eventTypes } from '@tools-portal/core/events';
-import { WEBHOOK_TEST_EVENT, type Webhook, type WebhookDelivery, type WebhookDeliveryStatus, type WebhookWithSecret } from '@tools-portal/core/webhooks';
+import { EVENT_TYPES, eventArea, eventTypes, WEBHOOK_TEST_EVENT } from '@tools-portal/core/events';
+import type { Webhook, WebhookDelivery, WebhookDeliveryStatus, WebhookWithSecret } from '@tools-portal/core/webhooks';
 import { ApiError } from '@tools-portal/core/errors';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
