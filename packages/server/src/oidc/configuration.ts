@@ -76,7 +76,7 @@ export async function buildProvider(deps: OidcDeps, keys: Configuration['jwks'])
       deviceFlow: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       requestObjects: { request: false, requestUri: false },
-      rpInitiatedLogout: { enabled: true, ...logoutPagesFor(config.publicUrl) },
+      rpInitiatedLogout: { enabled: true, ...logoutPagesFor({ publicUrl: config.publicUrl, portalName: config.branding.portalName }) },
     },
     extraClientMetadata: { properties: ['urn:tools-portal:app_id'] },
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}`, policy: policy() },
@@ -93,7 +93,7 @@ export async function buildProvider(deps: OidcDeps, keys: Configuration['jwks'])
       Grant: TTL.Grant,
       Session: TTL.Session,
     },
-    renderError: renderErrorFor(config.publicUrl),
+    renderError: renderErrorFor({ publicUrl: config.publicUrl, portalName: config.branding.portalName }),
   };
   const provider = new Provider(config.publicUrl, configuration);
   provider.proxy = config.trustProxy;

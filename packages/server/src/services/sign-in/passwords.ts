@@ -105,3 +105,8 @@ function logNOf(stored: string): number | undefined {
     return undefined;
   }
 }
+
+/** What the password rules read of the configuration: the portal's name, which a password may not contain. */
+export interface PasswordPolicy {
+  branding: { portalName: string };
+}
