@@ -23,6 +23,7 @@ import { UserApps } from './screens/user-apps';
 import { UserDetail } from './screens/user-detail';
 import { Users } from './screens/users';
 import { paths } from './paths';
+import { BrandingProvider } from './branding';
 import { SessionProvider } from './session';
 
 const user = (element: ReactNode) => <RequireUser>{element}</RequireUser>;
@@ -65,9 +66,11 @@ const router = createHashRouter(routes);
 export function App() {
   return (
     <AlertProvider>
-      <SessionProvider>
-        <RouterProvider router={router} />
-      </SessionProvider>
+      <BrandingProvider>
+        <SessionProvider>
+          <RouterProvider router={router} />
+        </SessionProvider>
+      </BrandingProvider>
     </AlertProvider>
   );
 }
