@@ -1,7 +1,7 @@
 /**
  * The portal's name, logo, accent colour and old documentation link (docs/configuration.md):
  * checked at start, told to the web by GET /loginoptions, and used where the portal names itself
- * (the authenticator issuer, the password rule, the OpenID provider's pages).
+ * (the authenticator issuer, a passkey's relying party, the password rule, the OpenID provider's pages).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -99,6 +99,12 @@ describe('a portal with its own name, logo, colour and old docs', () => {
     const { uri } = await json<{ uri: string }>(await call(portal, 'POST', '/user/me/totp', { token: user.token }), 200);
     expect(uri).toMatch(new RegExp(`^otpauth://totp/Acme%20Tools:${encodeURIComponent(user.email)}\\?`));
     expect(uri).toContain('issuer=Acme%20Tools');
+  });
+
+  it("a passkey's relying party is named after the portal", async () => {
+    const user = await portal.createUser();
+    const options = await json<{ rp: { name: string } }>(await call(portal, 'POST', '/user/me/passkey/options', { token: user.token }), 200);
+    expect(options.rp.name).toBe('Acme Tools');
   });
 
   it("a new password may not contain the portal's name (any case or spacing); Tools-Server is allowed now", async () => {
