@@ -28,7 +28,7 @@ export type AccountFactorsContext = ServiceContext<BruteForcePolicy & MailPolicy
 export type Proof = { password: string; code?: undefined } | { code: string; password?: undefined };
 
 /** The hint a wrong code gets: the usual cause is a phone whose clock is off. */
-export const WRONG_CODE = 'the code is not valid; check the clock of the device';
+const WRONG_CODE = 'the code is not valid; check the clock of the device';
 const WRONG_PASSWORD = 'the password is wrong';
 
 /** Checks the proof through the regulator; a wrong one is a 400 naming its field, counted like a wrong password. */
