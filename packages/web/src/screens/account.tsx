@@ -364,7 +364,7 @@ function ProofForm({
   const [value, setValue] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const label = method === 'password' ? 'Your password' : 'Code from your authenticator app, or a recovery code';
+  const label = method === 'password' ? 'Your password' : 'Code from your authenticator app (or a recovery code)';
 
   const send = async (event: FormEvent) => {
     event.preventDefault();

@@ -241,11 +241,11 @@ describe.skipIf(!chromiumAvailable)('Account: the authenticator app', () => {
         // Turned off with a recovery code; a wrong code first gets the server's hint.
         await section.getByRole('button', { name: 'Turn off' }).click();
         await page.getByRole('radio', { name: 'Code' }).check();
-        await page.getByLabel('Code from your authenticator app, or a recovery code').fill('000000');
+        await page.getByLabel('Code from your authenticator app (or a recovery code)').fill('000000');
         await page.getByRole('button', { name: 'Turn off' }).click();
         await visible(page, 'The code is not valid; check the clock of the device.');
         await looksRight(page, '88-account-turn-off-refused');
-        await page.getByLabel('Code from your authenticator app, or a recovery code').fill(second[0]!);
+        await page.getByLabel('Code from your authenticator app (or a recovery code)').fill(second[0]!);
         await page.getByRole('button', { name: 'Turn off' }).click();
         await expect.poll(() => section.getByRole('button', { name: 'Set up authenticator app' }).isVisible()).toBe(true);
         await expect.poll(() => page.locator('.alert-stack').innerText()).toContain('The authenticator app is off.');
