@@ -127,6 +127,16 @@ describe('account self-service of the authenticator app', () => {
         });
       }
     }
+    // A body that is no JSON at all, on DELETE as on POST: 400, never 500.
+    for (const method of ['DELETE', 'POST']) {
+      const path = method === 'DELETE' ? '/user/me/totp' : '/user/me/recoverycodes';
+      const response = await portal.fetch(`/api/auth/v1${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+        body: '{"Password": ',
+      });
+      expect(response.status, `${method} ${path}`).toBe(400);
+    }
     expect(await me(portal, user.token)).toMatchObject({ totp: true, recoveryCodesLeft: 10 });
   });
 

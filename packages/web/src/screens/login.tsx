@@ -115,7 +115,9 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
       await finish(async () => answer);
     } catch (error) {
       logFailure('second factor', error);
+      const tooMany = tooManyAttempts(error);
       if (error instanceof ApiError && error.code === 'unauthenticated') alerts.danger('The code is not right.');
+      else if (tooMany) alerts.danger(tooMany);
       else navigate(paths.failedLogin);
     }
   }
