@@ -40,6 +40,7 @@ export const currentUserAnswer = userAnswer.extend({
   mfa: z.boolean().optional(),
   totp: z.boolean().optional(),
   mfaEnrollmentRequired: z.boolean().optional(),
+  recoveryCodesLeft: z.number().int().optional(),
 });
 /** `GET /user/me`: the caller, whether they have a second factor (and an authenticator app), and whether this session is restricted to enrolling one. */
 export const meAnswer = userAnswer.extend({
@@ -47,6 +48,7 @@ export const meAnswer = userAnswer.extend({
   mfa: z.boolean().describe('has a second factor: an authenticator app or a passkey'),
   totp: z.boolean().describe('has an authenticator app set up'),
   mfaEnrollmentRequired: z.boolean().describe('this session is restricted to setting up a second factor'),
+  recoveryCodesLeft: z.number().int().describe('unused recovery codes (0 without an authenticator app)'),
 });
 
 /** `GET /user/me/requestable`: what a user may ask for, never its URL. */
@@ -126,7 +128,15 @@ export const passwordAnswer = z.union([loginAnswer, mfaChallengeAnswer]);
 export const loginOptionsAnswer = z.strictObject({
   google: z.boolean(),
   passwordReset: z.boolean().describe('whether "Forgot password?" works: mail is configured'),
+  portalName: z.string().describe('PORTAL_NAME: the heading, navigation and page title'),
+  logo: z.string().nullable().describe("the logo's path (PORTAL_LOGO), or null without one"),
+  accentColor: z.string().nullable().describe('PORTAL_ACCENT_COLOR as #rrggbb, or null'),
+  oldDocsUrl: z.string().nullable().describe('OLD_DOCS_URL: where "old documentation" leads, or null (no link)'),
 });
+
+export const registrationTokenStatuses = ['open', 'used', 'expired', 'unknown'] as const;
+/** `POST /registrationtoken/status`: whether an invitation can still be used; nothing else about it. */
+export const registrationTokenStatusAnswer = z.strictObject({ status: z.enum(registrationTokenStatuses) });
 
 /** `POST /user/me/totp`: a pending authenticator-app enrolment. */
 export const totpEnrolmentAnswer = z.strictObject({
@@ -206,6 +216,7 @@ export const answerSchemas = {
   LoginAnswer: loginAnswer,
   MfaChallenge: mfaChallengeAnswer,
   LoginOptions: loginOptionsAnswer,
+  RegistrationTokenStatus: registrationTokenStatusAnswer,
   TotpEnrolment: totpEnrolmentAnswer,
   RecoveryCodes: recoveryCodesAnswer,
   Passkey: passkeyAnswer,

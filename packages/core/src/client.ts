@@ -27,6 +27,7 @@ import type {
   TotpEnrolment,
   UserSession,
   RegistrationToken,
+  RegistrationTokenStatus,
   User,
 } from './entities.js';
 import { isMfaChallenge } from './entities.js';
@@ -45,6 +46,7 @@ import type {
   LoginInput,
   RegisterInput,
   ResetPasswordInput,
+  SecondFactorProofInput,
 } from './validation.js';
 
 export const API_PREFIX = '/api/auth/v1';
@@ -181,7 +183,11 @@ export class PortalClient {
       start: () => this.request<TotpEnrolment>('POST', '/user/me/totp'),
       /** Turns the app on with one of its codes; answers the recovery codes, shown this once. */
       confirm: (code: string) => this.request<RecoveryCodes>('POST', '/user/me/totp/confirm', { Code: code }),
+      /** Turns the app off (and its recovery codes), proven by the password or a code. */
+      disable: (proof: SecondFactorProofInput) => this.request<void>('DELETE', '/user/me/totp', proof),
     },
+    /** New recovery codes, proven by the password or a code: the old ones stop working; shown this once. */
+    newRecoveryCodes: (proof: SecondFactorProofInput) => this.request<RecoveryCodes>('POST', '/user/me/recoverycodes', proof),
     passkeys: {
       list: () => this.request<Passkey[]>('GET', '/user/me/passkey'),
       /** WebAuthn registration options for the browser's ceremony. */
@@ -313,6 +319,9 @@ export class PortalClient {
         ...(confirm ? { Confirm: true } : {}),
       }),
     register: (input: RegisterInput) => this.request<LoginAnswer>('POST', '/register/', input),
+    /** Whether an invitation's token can still be used: open, used, expired or unknown. */
+    invitationStatus: async (token: string) =>
+      (await this.request<{ status: RegistrationTokenStatus }>('POST', '/registrationtoken/status', { Token: token })).status,
     /** A pending sign-in that steps the caller's session up to two factors (acr_values=mfa): finish it with validateMfa or validatePasskey. */
     stepUp: () => this.request<MfaChallenge>('POST', '/stepup'),
     logout: () => this.request<void>('POST', '/logout'),

@@ -29,6 +29,7 @@ import type {
   passwordResetLinkAnswer,
   recoveryCodesAnswer,
   registrationTokenAnswer,
+  registrationTokenStatusAnswer,
   requestableAppAnswer,
   totpEnrolmentAnswer,
   userAnswer,
@@ -90,6 +91,8 @@ export type UserSession = z.infer<typeof userSessionAnswer>;
 export type Health = z.infer<typeof healthAnswer>;
 /** `GET /loginoptions`: which ways to log in the login screen should offer. */
 export type LoginOptions = z.infer<typeof loginOptionsAnswer>;
+/** `POST /registrationtoken/status`: open, used, expired or unknown. */
+export type RegistrationTokenStatus = z.infer<typeof registrationTokenStatusAnswer>['status'];
 export type MailStatus = (typeof mailStatuses)[number];
 /** A mail of the outbox as admins see it (`GET /mail`): never its body. */
 export type MailEntry = z.infer<typeof mailEntryAnswer>;

@@ -4,14 +4,22 @@
  * @zxcvbn-ts/language-common (about 49,000 entries, MIT) is loaded on first use; the web bundle
  * never imports this entry point and checks only length and match.
  */
-import { passwordLengthProblem, PASSWORD_COMMON_WITH_ADDITIONS, PASSWORD_CONTAINS_EMAIL, PASSWORD_CONTAINS_PRODUCT, PASSWORD_TOO_COMMON } from './passwords.js';
+import {
+  DEFAULT_PORTAL_NAME,
+  passwordContainsPortalName,
+  passwordLengthProblem,
+  PASSWORD_COMMON_WITH_ADDITIONS,
+  PASSWORD_CONTAINS_EMAIL,
+  PASSWORD_TOO_COMMON,
+} from './passwords.js';
 
 export interface PasswordContext {
   /** The account's email: a password may not contain its local part (4 characters or more). */
   email?: string;
+  /** The portal's name (PORTAL_NAME): a password may not contain it; Tools-Server by default. */
+  portalName?: string;
 }
 
-const PRODUCT_NAME = 'Tools-Server';
 const MIN_CONTAINED_LENGTH = 4;
 // Digits, punctuation, symbols and spaces people put around a word: `Summer2024`, `password123!`.
 const DECORATION = /^[\p{N}\p{P}\p{S}\p{Z}]+|[\p{N}\p{P}\p{S}\p{Z}]+$/gu;
@@ -33,7 +41,9 @@ const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '
 
 function containsProblem(password: string, context: PasswordContext): string | null {
   const squashed = squash(password);
-  if (squashed.includes(squash(PRODUCT_NAME))) return PASSWORD_CONTAINS_PRODUCT;
+  const portalName = context.portalName ?? DEFAULT_PORTAL_NAME;
+  const name = squash(portalName);
+  if (name.length >= MIN_CONTAINED_LENGTH && squashed.includes(name)) return passwordContainsPortalName(portalName);
   const local = context.email?.split('@')[0] ?? '';
   for (const part of new Set([local, local.split('+')[0]])) {
     const plain = part.toLowerCase();
@@ -45,7 +55,7 @@ function containsProblem(password: string, context: PasswordContext): string | n
 }
 
 /**
- * The reason a new password is refused, or null: its length, then the email and product name,
+ * The reason a new password is refused, or null: its length, then the email and the portal's name,
  * then the common list, as it is and with the digits and symbols around it taken off.
  */
 export async function passwordProblem(password: string, context: PasswordContext = {}): Promise<string | null> {

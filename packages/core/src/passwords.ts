@@ -14,7 +14,18 @@ export const PASSWORD_TOO_LONG = `Your password must be at most ${MAX_PASSWORD_L
 export const PASSWORD_TOO_COMMON = 'This password is one of the most common ones; please choose another.';
 export const PASSWORD_COMMON_WITH_ADDITIONS = 'This password is a common one with digits or symbols added; please choose another.';
 export const PASSWORD_CONTAINS_EMAIL = 'Your password must not contain your email address.';
-export const PASSWORD_CONTAINS_PRODUCT = 'Your password must not contain Tools-Server.';
+/** The portal's name when PORTAL_NAME is not set (docs/configuration.md). */
+export const DEFAULT_PORTAL_NAME = 'Tools-Server';
+/** The refusal of a password that holds the portal's name (PORTAL_NAME). */
+export const passwordContainsPortalName = (portalName: string) => `Your password must not contain ${portalName}.`;
+export const PASSWORD_CONTAINS_PRODUCT = passwordContainsPortalName(DEFAULT_PORTAL_NAME);
+
+/** The rules a new password must pass, in words, shown before the first attempt (docs/product.md §5). */
+export const passwordRuleLines = (portalName: string): string[] => [
+  'At least eight characters.',
+  'Not one of the most common passwords, nor one with digits or symbols added.',
+  `Not containing your email address or ${portalName}.`,
+];
 
 // Length is counted in code points, so an emoji counts as one character.
 const length = (password: string) => [...password].length;

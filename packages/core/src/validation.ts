@@ -217,6 +217,28 @@ export const codeInput = z.object({
   Code: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64),
 });
 
+/**
+ * `DELETE /user/me/totp`, `POST /user/me/recoverycodes`: the caller proves it is them with their
+ * password or a second-factor code (authenticator or recovery code), one of the two.
+ */
+export const secondFactorProofInput = z
+  .object({
+    Password: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1024).optional(),
+    Code: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.Password === undefined && value.Code === undefined) ctx.addIssue({ code: 'custom', path: ['Password'], message: 'give your password or a Code' });
+    else if (value.Password !== undefined && value.Code !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['Code'], message: 'give either Password or Code, not both' });
+  });
+export type SecondFactorProofInput = z.input<typeof secondFactorProofInput>;
+
+/** `POST /registrationtoken/status`: an invitation's token, as its link carries it. */
+export const registrationTokenStatusInput = z.object({
+  Token: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(512).refine(noNul, NUL_ERROR),
+});
+export type RegistrationTokenStatusInput = z.input<typeof registrationTokenStatusInput>;
+
 export const passwordChangeInput = z.object({
   Password: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1024),
   NewPassword: z.string({ error: 'must be a string' }).max(1024),

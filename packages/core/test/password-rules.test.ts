@@ -3,6 +3,8 @@ import {
   PASSWORD_COMMON_WITH_ADDITIONS,
   PASSWORD_CONTAINS_EMAIL,
   PASSWORD_CONTAINS_PRODUCT,
+  passwordContainsPortalName,
+  passwordRuleLines,
   PASSWORD_TOO_COMMON,
   PASSWORD_TOO_LONG,
   PASSWORD_TOO_SHORT,
@@ -51,5 +53,18 @@ describe('password rules (issue 12, point 10)', () => {
     for (const password of ['correct horse battery staple', 'Tr0ub4dor&3x-quiet', 'ok-passphrase-😀', 'a1234567890123', '   spaces around   ']) {
       expect(await passwordProblem(password, { email: 'someone@example.com' }), password).toBeNull();
     }
+  });
+
+  it("refuses the portal's own name (PORTAL_NAME) in any case or spacing, and only a name of four letters or more", async () => {
+    expect(await passwordProblem('my acme-tools pass 42', { portalName: 'Acme Tools' })).toBe(passwordContainsPortalName('Acme Tools'));
+    expect(await passwordProblem('ACMETOOLS rules 9x', { portalName: 'Acme Tools' })).toBe('Your password must not contain Acme Tools.');
+    // Another portal's name is no longer the rule: Tools-Server passes there.
+    expect(await passwordProblem('quiet Tools-Server harbour 7', { portalName: 'Acme Tools' })).toBeNull();
+    // A short name would refuse half the dictionary: "IT" refuses nothing.
+    expect(await passwordProblem('quiet italic harbour 7', { portalName: 'IT' })).toBeNull();
+  });
+
+  it('lists the rules in words for the screens, naming the portal', () => {
+    expect(passwordRuleLines('Acme Tools').at(-1)).toBe('Not containing your email address or Acme Tools.');
   });
 });

@@ -100,7 +100,8 @@ export function createApp(deps: Deps): Koa {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as said above
   const stack: Koa.Middleware<any, any>[] = [
     compressJson(isVerify),
-    bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8' }),
+    // DELETE too: some calls take a JSON body on DELETE (DELETE /user/me/totp).
+    bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8', parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] }),
     authenticate((token) => principalFromToken(db, token, config)),
     forgetOnWrite(deps.authCache),
     checkOrigin(config.trustedOrigins),

@@ -2,9 +2,12 @@
  * The server's configuration: every environment variable parsed and validated at once, so a bad
  * value stops the start with one clear message (docs/configuration.md lists them all).
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_PORTAL_NAME, isHttpUrl } from '@tools-portal/core';
+import { checkIcon } from './services/apps/icon-images.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -53,6 +56,8 @@ export interface Config {
   passkeyChallengesPerAddress: number;
   /** Most unexpired passkey challenges from all addresses; the oldest go first. */
   passkeyChallengesMax: number;
+  /** Invitation checks (`POST /registrationtoken/status`) one address may make per 10 minutes; past it 429. */
+  tokenChecksPerAddress: number;
   /** SECRET_KEY: encrypts secrets that must be read back (services/support/secret-box.ts); undefined when unset. */
   secretKey: Buffer | undefined;
   /** Seconds an in-process cache entry (session, grants, app list, OpenID access token) may live (docs/product.md, Forward auth: at most 5). */
@@ -71,6 +76,19 @@ export interface Config {
   mail: MailConfig | undefined;
   /** Signed webhooks (docs/webhooks.md). */
   webhooks: WebhookConfig;
+  /** How the portal looks and names itself (PORTAL_NAME, PORTAL_LOGO, PORTAL_ACCENT_COLOR, OLD_DOCS_URL). */
+  branding: Branding;
+}
+
+export interface Branding {
+  /** PORTAL_NAME: the heading, navigation, page title, authenticator issuer and password rule. */
+  portalName: string;
+  /** PORTAL_LOGO's image, read once at start: a PNG or WebP of at most 256 KB. */
+  logo: { contentType: 'image/png' | 'image/webp'; data: Buffer; version: string } | undefined;
+  /** PORTAL_ACCENT_COLOR, `#rrggbb` in lower case. */
+  accentColor: string | undefined;
+  /** OLD_DOCS_URL: the "old documentation" link; none without it. */
+  oldDocsUrl: string | undefined;
 }
 
 interface WebhookConfig {
@@ -212,6 +230,7 @@ export function loadConfig(env: Env = process.env): Config {
     googlePendingMax: integer('GOOGLE_PENDING_MAX', 10_000, 1, 10_000_000),
     passkeyChallengesPerAddress: integer('PASSKEY_CHALLENGES_PER_ADDRESS', 20, 1, 100_000),
     passkeyChallengesMax: integer('PASSKEY_CHALLENGES_MAX', 10_000, 1, 10_000_000),
+    tokenChecksPerAddress: integer('TOKEN_CHECKS_PER_ADDRESS', 20, 1, 100_000),
     secretKey: typeof secretKey === 'string' ? undefined : secretKey,
     authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
     logRetentionDays: integer('LOG_RETENTION_DAYS', 400, 0, 36500),
@@ -226,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
       pollSeconds: integer('WEBHOOK_POLL_SECONDS', 10, 1, 3600),
       retrySeconds: integer('WEBHOOK_RETRY_SECONDS', 60, 1, 3600),
     },
+    branding: brandingConfig(read, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -269,6 +289,42 @@ function mailConfig(
     problems.push(`SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…, got "${smtpUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')}"`);
   }
   return { smtpUrl, from: explicitFrom ?? `Tools-Server <no-reply@${host}>`, pollSeconds, retrySeconds };
+}
+
+const MAX_PORTAL_NAME_LENGTH = 60;
+const MAX_LOGO_BYTES = 256 * 1024;
+
+/** PORTAL_NAME, PORTAL_LOGO (read and checked now), PORTAL_ACCENT_COLOR and OLD_DOCS_URL. */
+function brandingConfig(read: (name: string) => string | undefined, problems: string[]): Branding {
+  const portalName = read('PORTAL_NAME') ?? DEFAULT_PORTAL_NAME;
+  if ([...portalName].length > MAX_PORTAL_NAME_LENGTH || /[\u0000-\u001f\u007f<>]/.test(portalName)) {
+    problems.push(`PORTAL_NAME must be at most ${MAX_PORTAL_NAME_LENGTH} characters without control characters or < >, got "${portalName}"`);
+  }
+  const rawAccent = read('PORTAL_ACCENT_COLOR');
+  const accent = rawAccent === undefined ? undefined : /^#?([0-9a-f]{6}|[0-9a-f]{3})$/i.exec(rawAccent)?.[1]?.toLowerCase();
+  if (rawAccent !== undefined && accent === undefined) problems.push(`PORTAL_ACCENT_COLOR must be a colour as #rrggbb, got "${rawAccent}"`);
+  const accentColor = accent === undefined ? undefined : `#${accent.length === 3 ? [...accent].map((digit) => digit + digit).join('') : accent}`;
+  const oldDocsUrl = read('OLD_DOCS_URL');
+  if (oldDocsUrl !== undefined && !isHttpUrl(oldDocsUrl) && !/^\/(?!\/)[^\s\\]*$/.test(oldDocsUrl)) {
+    problems.push(`OLD_DOCS_URL must be an absolute http(s) URL or a path starting with /, got "${oldDocsUrl}"`);
+  }
+  return { portalName, logo: logoFile(read('PORTAL_LOGO'), problems), accentColor, oldDocsUrl };
+}
+
+function logoFile(file: string | undefined, problems: string[]): Branding['logo'] {
+  if (file === undefined) return undefined;
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(file);
+  } catch (error) {
+    problems.push(`PORTAL_LOGO cannot be read: ${(error as Error).message}`);
+    return undefined;
+  }
+  const check = checkIcon(data);
+  if (data.length > MAX_LOGO_BYTES) problems.push(`PORTAL_LOGO must be at most ${MAX_LOGO_BYTES / 1024} KB, got ${Math.ceil(data.length / 1024)} KB`);
+  else if (!check.ok || check.type === 'image/jpeg') problems.push(`PORTAL_LOGO must be a PNG or WebP image: ${file} ${check.ok ? 'is a JPEG' : check.reason}`);
+  else return { contentType: check.type, data, version: createHash('sha256').update(data).digest('base64url').slice(0, 16) };
+  return undefined;
 }
 
 function isSmtpUrl(value: string): boolean {

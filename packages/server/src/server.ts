@@ -75,6 +75,7 @@ export async function preparePortal(config: Config, options: Pick<StartOptions, 
       adminPassword: config.adminPassword,
       publicUrl: config.publicUrl,
       inviteTtlDays: config.inviteTtlDays,
+      portalName: config.branding.portalName,
     });
   } finally {
     await db.destroy();
@@ -110,6 +111,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       adminPassword: final.adminPassword,
       publicUrl: final.publicUrl,
       inviteTtlDays: final.inviteTtlDays,
+      portalName: final.branding.portalName,
     });
     await hasher.calibrate(db);
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);

@@ -135,7 +135,7 @@ describe('migrations', () => {
 
 describe('first start racing on an empty database', () => {
   const hasher = new PasswordHasher(10);
-  const options = { adminEmail: 'first@example.com', publicUrl: 'http://127.0.0.1:1', inviteTtlDays: 7 };
+  const options = { adminEmail: 'first@example.com', publicUrl: 'http://127.0.0.1:1', inviteTtlDays: 7, portalName: 'Tools-Server' };
 
   for (const adminPassword of ['a quiet orchard in may', undefined]) {
     it(`bootstraps once among five at once (${adminPassword ? 'with a password' : 'with an invite'})`, async () => {

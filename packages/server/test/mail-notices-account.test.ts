@@ -60,4 +60,23 @@ describe('security notices for account changes', () => {
     expect(removed?.text).toContain(`A second factor (authenticator app, by an administrator) was removed from your account (${user.email})`);
     expect((await noticesTo(user.email)).sort()).toEqual(['notice.second-factor-added', 'notice.second-factor-removed']);
   });
+
+  it('the authenticator app turned off, and new recovery codes; a wrong proof mails nothing', async () => {
+    const user = await portal.createUser();
+    const { secret } = await user.api.account.totp.start();
+    await user.api.account.totp.confirm(totpCode(secret, Date.now()));
+    await smtp.waitFor(user.email);
+    expect(await refused(user.api.account.newRecoveryCodes({ Password: 'not the password!' }))).toBe('invalid_input');
+    expect(await refused(user.api.account.totp.disable({ Password: 'not the password!' }))).toBe('invalid_input');
+    expect(await noticesTo(user.email)).toEqual(['notice.second-factor-added']);
+
+    await user.api.account.newRecoveryCodes({ Password: user.password });
+    const renewed = (await smtp.waitFor(user.email, 2)).find((mail) => mail.subject === 'New recovery codes for your Tools-Server account');
+    expect(renewed?.text).toContain(`New recovery codes were made for your account; the old ones no longer work (${user.email})`);
+
+    await user.api.account.totp.disable({ Password: user.password });
+    const removed = (await smtp.waitFor(user.email, 3)).find((mail) => mail.subject === 'A second factor was removed from your Tools-Server account');
+    expect(removed?.text).toContain(`A second factor (authenticator app) was removed from your account (${user.email})`);
+    expect((await noticesTo(user.email)).sort()).toEqual(['notice.recovery-codes-renewed', 'notice.second-factor-added', 'notice.second-factor-removed']);
+  });
 });

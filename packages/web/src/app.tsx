@@ -25,6 +25,7 @@ import { UserDetail } from './screens/user-detail';
 import { Users } from './screens/users';
 import { Webhooks } from './screens/webhooks';
 import { paths } from './paths';
+import { BrandingProvider } from './branding';
 import { SessionProvider } from './session';
 
 const user = (element: ReactNode) => <RequireUser>{element}</RequireUser>;
@@ -69,9 +70,11 @@ const router = createHashRouter(routes);
 export function App() {
   return (
     <AlertProvider>
-      <SessionProvider>
-        <RouterProvider router={router} />
-      </SessionProvider>
+      <BrandingProvider>
+        <SessionProvider>
+          <RouterProvider router={router} />
+        </SessionProvider>
+      </BrandingProvider>
     </AlertProvider>
   );
 }

@@ -15,6 +15,8 @@ interface State {
   apps: Map<string, App>;
   users: Map<string, User>;
   invites: Map<string, RegistrationToken>;
+  /** PORTAL_NAME, which a password may not contain. */
+  portalName: string;
 }
 
 interface Step {
@@ -38,8 +40,15 @@ export interface SeedReport {
 const GENERATED_PASSWORD_LENGTH = 20;
 
 async function loadState(api: PortalClient): Promise<State> {
-  const [clients, apps, users, invites] = await Promise.all([api.clients.list(), api.apps.all(), api.users.list(), api.invites.list()]);
+  const [clients, apps, users, invites, options] = await Promise.all([
+    api.clients.list(),
+    api.apps.all(),
+    api.users.list(),
+    api.invites.list(),
+    api.auth.options(),
+  ]);
   return {
+    portalName: options.portalName,
     clients: new Map(clients.map((client) => [client.name, client])),
     apps: new Map(apps.map((app) => [app.name, app])),
     users: new Map(users.map((user) => [user.email.toLowerCase(), user])),
@@ -61,7 +70,7 @@ async function checkReferences(file: string, fixtures: Fixtures, state: State): 
     });
   }
   for (const [index, user] of fixtures.users.entries()) {
-    const problem = user.password === undefined ? null : await passwordProblem(user.password, { email: user.email });
+    const problem = user.password === undefined ? null : await passwordProblem(user.password, { email: user.email, portalName: state.portalName });
     if (problem) throw new UsageError(`${file}: users.${index}.password (${user.email}): ${problem}`);
   }
 }

@@ -76,7 +76,8 @@ export function passwordReset(input: { email: string; link: string; minutes: num
   ]);
 }
 
-export type NoticeKind = 'password-changed' | 'password-reset' | 'second-factor-added' | 'second-factor-removed' | 'account-locked' | 'new-browser';
+export type NoticeKind =
+  'password-changed' | 'password-reset' | 'second-factor-added' | 'second-factor-removed' | 'recovery-codes-renewed' | 'account-locked' | 'new-browser';
 
 export interface NoticeInput {
   email: string;
@@ -121,6 +122,10 @@ const NOTICES: Record<NoticeKind, { subject: string; what: (detail?: string) => 
   'second-factor-removed': {
     subject: 'A second factor was removed from your Tools-Server account',
     what: (detail) => `A second factor${detail ? ` (${detail})` : ''} was removed from your account`,
+  },
+  'recovery-codes-renewed': {
+    subject: 'New recovery codes for your Tools-Server account',
+    what: () => 'New recovery codes were made for your account; the old ones no longer work',
   },
   'account-locked': {
     subject: 'Your Tools-Server account was locked after failed logins',

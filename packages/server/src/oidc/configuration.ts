@@ -80,7 +80,7 @@ export async function buildProvider(deps: OidcDeps, keys: Configuration['jwks'])
       deviceFlow: { enabled: true, charset: 'base-20', mask: '****-****', deviceInfo },
       pushedAuthorizationRequests: { enabled: false },
       requestObjects: { request: false, requestUri: false },
-      rpInitiatedLogout: { enabled: true, ...logoutPagesFor(config.publicUrl) },
+      rpInitiatedLogout: { enabled: true, ...logoutPagesFor({ publicUrl: config.publicUrl, portalName: config.branding.portalName }) },
     },
     extraClientMetadata: { properties: ['urn:tools-portal:app_id'] },
     // The device authorization request may name the device's host ("toolsctl on HOST").
@@ -100,7 +100,7 @@ export async function buildProvider(deps: OidcDeps, keys: Configuration['jwks'])
       Grant: TTL.Grant,
       Session: TTL.Session,
     },
-    renderError: renderErrorFor(config.publicUrl),
+    renderError: renderErrorFor({ publicUrl: config.publicUrl, portalName: config.branding.portalName }),
   };
   const provider = new Provider(config.publicUrl, configuration);
   provider.proxy = config.trustProxy;

@@ -19,13 +19,22 @@ code{word-break:break-all}
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function page(title: string, body: string): string {
+/** The portal as its pages name it: where it is, and what it is called (PORTAL_NAME). */
+export interface Site {
+  publicUrl: string;
+  portalName: string;
+}
+
+const backToPortal = (site: Site) =>
+  `<div class="actions"><a class="button" href="${escapeHtml(site.publicUrl)}/auth/">Back to ${escapeHtml(site.portalName)}</a></div>`;
+
+function page(site: Site, title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Tools-Server</title>
+<title>${escapeHtml(title)} · ${escapeHtml(site.portalName)}</title>
 <link rel="stylesheet" href="${PAGE_CSS_PATH}">
 </head>
 <body>
@@ -38,11 +47,12 @@ ${body}
 }
 
 /** RP-initiated logout: `form` is oidc-provider's form (id op.logoutForm, with its xsrf field). */
-export function logoutPage(form: string, clientId: string | undefined): string {
+export function logoutPage(site: Site, { form, clientId }: { form: string; clientId: string | undefined }): string {
   const from = clientId ? ` The app ${escapeHtml(clientId)} asked to sign you out.` : '';
   return page(
+    site,
     'Sign out',
-    `<p>Sign out of Tools-Server?${from}</p>
+    `<p>Sign out of ${escapeHtml(site.portalName)}?${from}</p>
 ${form}
 <div class="actions">
 <button class="primary" autofocus type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button>
@@ -51,25 +61,20 @@ ${form}
   );
 }
 
-export function signedOutPage(publicUrl: string): string {
-  return page(
-    'Signed out',
-    `<p>You are signed out.</p><div class="actions"><a class="button" href="${escapeHtml(publicUrl)}/auth/">Back to Tools-Server</a></div>`,
-  );
+export function signedOutPage(site: Site): string {
+  return page(site, 'Signed out', `<p>You are signed out.</p>${backToPortal(site)}`);
 }
 
-export function errorPage(out: Record<string, string | undefined>, publicUrl: string): string {
+export function errorPage(site: Site, out: Record<string, string | undefined>): string {
   const what = out.error_description ?? out.error ?? 'the request could not be completed';
-  return page(
-    'Sign-in failed',
-    `<p>${escapeHtml(what)}</p><p><code>${escapeHtml(out.error ?? 'error')}</code></p><div class="actions"><a class="button" href="${escapeHtml(publicUrl)}/auth/">Back to Tools-Server</a></div>`,
-  );
+  return page(site, 'Sign-in failed', `<p>${escapeHtml(what)}</p><p><code>${escapeHtml(out.error ?? 'error')}</code></p>${backToPortal(site)}`);
 }
 
-export function interactionExpiredPage(publicUrl: string): string {
+export function interactionExpiredPage(site: Site): string {
   return page(
+    site,
     'Sign-in expired',
-    `<p>This sign-in has expired or was started in another browser. Go back to the app and sign in again.</p><div class="actions"><a class="button" href="${escapeHtml(publicUrl)}/auth/">Back to Tools-Server</a></div>`,
+    `<p>This sign-in has expired or was started in another browser. Go back to the app and sign in again.</p>${backToPortal(site)}`,
   );
 }
 

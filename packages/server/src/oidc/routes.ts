@@ -80,7 +80,7 @@ async function interaction(ctx: Context, deps: Deps, uid: string): Promise<void>
   } catch {
     ctx.status = 400;
     ctx.type = 'html';
-    ctx.body = interactionExpiredPage(deps.config.publicUrl);
+    ctx.body = interactionExpiredPage({ publicUrl: deps.config.publicUrl, portalName: deps.config.branding.portalName });
     return;
   }
   const principal = await portalPrincipal(ctx, deps);

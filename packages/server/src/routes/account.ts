@@ -15,15 +15,22 @@ import {
   passkeyRegisterInput,
   passkeyRenameInput,
   passwordChangeInput,
+  secondFactorProofInput,
   z,
   type WebAuthnOptions,
 } from '@tools-portal/core';
+import { disableTotp, recoveryCodesLeft, renewRecoveryCodes, type Proof } from '../services/sign-in/account-factors.js';
 import { changePassword } from '../services/sign-in/login.js';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from '../services/sign-in/passkeys.js';
 import { confirmTotp, resetSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/sign-in/second-factors.js';
 import { liftRestriction, listSessionsOfUser, revokeOtherOwnSessions, revokeOwnSession } from '../services/sign-in/sessions.js';
 import { getUser } from '../services/users/users.js';
-import { actorContext, actorOf, auditOf, principalOf, route, type RouteSpec } from './route.js';
+import { actorContext, actorOf, auditOf, principalOf, route, type Deps, type RouteSpec } from './route.js';
+import type { Context } from 'koa';
+
+const proofOf = (body: z.output<typeof secondFactorProofInput>): Proof => (body.Code !== undefined ? { code: body.Code } : { password: body.Password ?? '' });
+
+const accountFactorsContext = (ctx: Context, deps: Deps) => ({ ...actorContext(ctx, deps), hasher: deps.hasher, secrets: deps.secrets });
 
 export const accountRoutes: RouteSpec[] = [
   route({
@@ -33,11 +40,17 @@ export const accountRoutes: RouteSpec[] = [
     access: 'user',
     duringEnrolment: true,
     summary:
-      'The caller, with its client, admin flag, mfa (has a second factor), totp (has an authenticator app) and mfaEnrollmentRequired (this session is restricted)',
+      'The caller, with its client, admin flag, mfa (has a second factor), totp (has an authenticator app), recoveryCodesLeft (unused recovery codes) and mfaEnrollmentRequired (this session is restricted)',
     async handler(_input, ctx, { db }) {
       const user = actorOf(ctx);
       const factors = await secondFactorsOf(db, user.id);
-      return { ...user, mfa: factors.length > 0, totp: factors.includes('totp'), mfaEnrollmentRequired: principalOf(ctx)?.restricted ?? false };
+      return {
+        ...user,
+        mfa: factors.length > 0,
+        totp: factors.includes('totp'),
+        recoveryCodesLeft: factors.includes('totp') ? await recoveryCodesLeft(db, user.id) : 0,
+        mfaEnrollmentRequired: principalOf(ctx)?.restricted ?? false,
+      };
     },
   }),
   route({
@@ -48,8 +61,8 @@ export const accountRoutes: RouteSpec[] = [
     sessionOnly: true,
     duringEnrolment: true,
     summary: 'Start setting up an authenticator app: answers {secret, uri}',
-    async handler(_input, ctx, { db, secrets }) {
-      return startTotpEnrolment(db, secrets, actorOf(ctx));
+    async handler(_input, ctx, { db, secrets, config }) {
+      return startTotpEnrolment(db, secrets, { user: actorOf(ctx), issuer: config.branding.portalName });
     },
   }),
   route({
@@ -65,6 +78,31 @@ export const accountRoutes: RouteSpec[] = [
       const recoveryCodes = await confirmTotp({ ...actorContext(ctx, deps), secrets: deps.secrets }, body.Code.replace(/\s+/g, ''));
       await liftRestriction(deps.db, principalOf(ctx)?.sessionId);
       return { recoveryCodes };
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/user/me/totp',
+    response: { status: 204 },
+    access: 'user',
+    sessionOnly: true,
+    summary:
+      'Turn the authenticator app off, with its recovery codes: {Password} or {Code} (a JSON body); 400 naming the field when wrong, 409 without an app or when MFA_REQUIRED needs it as the last factor',
+    body: secondFactorProofInput,
+    async handler({ body }, ctx, deps) {
+      await disableTotp(accountFactorsContext(ctx, deps), proofOf(body));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/user/me/recoverycodes',
+    response: { schema: recoveryCodesAnswer },
+    access: 'user',
+    sessionOnly: true,
+    summary: 'New recovery codes, the old ones stop working: {Password} or {Code} answers {recoveryCodes} (shown this once); 409 without an authenticator app',
+    body: secondFactorProofInput,
+    async handler({ body }, ctx, deps) {
+      return { recoveryCodes: await renewRecoveryCodes(accountFactorsContext(ctx, deps), proofOf(body)) };
     },
   }),
   route({

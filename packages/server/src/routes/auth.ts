@@ -1,4 +1,5 @@
 import {
+  API_PREFIX,
   ApiError,
   forgotPasswordInput,
   invalidInput,
@@ -8,7 +9,7 @@ import {
   passkeyOptionsInput,
   registerInput,
   resetPasswordInput,
-  type z,
+  z,
   loginAnswer,
   loginOptionsAnswer,
   mfaChallengeAnswer,
@@ -186,9 +187,34 @@ export const authRoutes: RouteSpec[] = [
     path: '/loginoptions',
     response: { schema: loginOptionsAnswer },
     access: 'public',
-    summary: 'Which ways to log in the portal offers: {google, passwordReset}',
+    summary:
+      'Which ways to log in the portal offers, and how it looks: {google, passwordReset, portalName, logo (its path or null), accentColor (#rrggbb or null), oldDocsUrl (or null)}',
     async handler(_input, _ctx, { config }) {
-      return { google: config.google !== undefined, passwordReset: config.mail !== undefined };
+      const { branding } = config;
+      return {
+        google: config.google !== undefined,
+        passwordReset: config.mail !== undefined,
+        portalName: branding.portalName,
+        logo: branding.logo ? `${API_PREFIX}/logo?v=${branding.logo.version}` : null,
+        accentColor: branding.accentColor ?? null,
+        oldDocsUrl: branding.oldDocsUrl ?? null,
+      };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/logo',
+    access: 'public',
+    summary: "The portal's logo (PORTAL_LOGO), a PNG or WebP; cached for long when `v` is its current version; 404 without one",
+    query: z.object({ v: z.string().optional().catch(undefined).describe("the logo's version, from /loginoptions") }),
+    response: { content: ['image/png', 'image/webp'], description: 'the logo' },
+    async handler({ query }, ctx, { config }) {
+      const logo = config.branding.logo;
+      if (!logo) throw new ApiError('not_found', 'this portal has no logo (PORTAL_LOGO)');
+      ctx.set('Content-Type', logo.contentType);
+      ctx.set('Content-Disposition', 'inline');
+      ctx.set('Cache-Control', query.v === logo.version ? 'public, max-age=31536000, immutable' : 'public, no-cache');
+      return logo.data;
     },
   }),
   route({

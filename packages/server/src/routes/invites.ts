@@ -1,6 +1,6 @@
-import { inviteInput, registrationTokenAnswer, z } from '@tools-portal/core';
+import { inviteInput, registrationTokenAnswer, registrationTokenStatusAnswer, registrationTokenStatusInput, z } from '@tools-portal/core';
 import * as invites from '../services/users/invites.js';
-import { actorContext, auditOf, route, type RouteSpec } from './route.js';
+import { actorContext, auditOf, route, serviceContext, type RouteSpec } from './route.js';
 
 export const inviteRoutes: RouteSpec[] = [
   route({
@@ -22,6 +22,18 @@ export const inviteRoutes: RouteSpec[] = [
     summary: 'Invite an email into a client with apps: {email, clientid, apps, send?}; the answer carries the link',
     async handler({ body }, ctx, deps) {
       return invites.createInvite(actorContext(ctx, deps), body);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/registrationtoken/status',
+    body: registrationTokenStatusInput,
+    response: { schema: registrationTokenStatusAnswer },
+    access: 'public',
+    summary:
+      'Whether an invitation can still be used: {Token} answers {status: open | used | expired | unknown}, nothing else (TOKEN_CHECKS_PER_ADDRESS per 10 minutes, then 429)',
+    async handler({ body }, ctx, deps) {
+      return { status: await invites.invitationStatus(serviceContext(ctx, deps), body.Token) };
     },
   }),
   route({

@@ -1,6 +1,7 @@
 /** The frame of every logged-in screen: the navigation bar (collapsing on a phone) and the page. */
 import { useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router-dom';
+import { PortalBrand } from '../branding';
 import { OpenRequestsProvider, useOpenRequests } from '../open-requests';
 import { paths } from '../paths';
 import { useSession } from '../session';
@@ -44,7 +45,7 @@ export function Layout() {
       <nav className="navbar navbar-expand-lg navbar-dark bg-dark mb-4" aria-label="Main">
         <div className="container-fluid">
           <NavLink className="navbar-brand" to={paths.appList}>
-            Tools-Server
+            <PortalBrand logoSize={28} />
           </NavLink>
           <button
             className="navbar-toggler"
@@ -107,7 +108,9 @@ export function Centered({ children }: { children: ReactNode }) {
     <main className="container py-5">
       <div className="row justify-content-center">
         <div className="col-12 col-sm-10 col-md-7 col-lg-5">
-          <h1 className="h3 text-center mb-4">Tools-Server</h1>
+          <h1 className="h3 text-center mb-4">
+            <PortalBrand logoSize={40} />
+          </h1>
           {children}
         </div>
       </div>

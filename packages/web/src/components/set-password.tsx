@@ -1,13 +1,16 @@
 /**
  * The set-password form (docs/product.md: Password, Repeat Password, Save Password, with the product's
- * messages): the initial password from an invite, and a new one from a reset link.
+ * messages): the initial password from an invite, and a new one from a reset link. The rules a
+ * password must pass are listed before the first attempt (the server checks them all).
  */
 import { useState, type FormEvent } from 'react';
-import { newPasswordProblem } from '@tools-portal/core/passwords';
+import { newPasswordProblem, passwordRuleLines } from '@tools-portal/core/passwords';
+import { useBranding } from '../branding';
 import { useAlerts } from './alerts';
 
 export function SetPassword({ onSubmit, title = 'Set your initial password' }: { onSubmit: (password: string) => Promise<void>; title?: string }) {
   const alerts = useAlerts();
+  const { portalName } = useBranding();
   const [password, setPassword] = useState('');
   const [repeated, setRepeated] = useState('');
   const [busy, setBusy] = useState(false);
@@ -27,6 +30,14 @@ export function SetPassword({ onSubmit, title = 'Set your initial password' }: {
   return (
     <form onSubmit={(event) => void submit(event)}>
       <h2 className="h4 mb-3">{title}</h2>
+      <p className="mb-1" id="password-rules-title">
+        Password rules:
+      </p>
+      <ul className="small text-secondary mb-3" id="password-rules" aria-labelledby="password-rules-title">
+        {passwordRuleLines(portalName).map((rule) => (
+          <li key={rule}>{rule}</li>
+        ))}
+      </ul>
       <div className="mb-3">
         <label className="form-label" htmlFor="register-password">
           Password
@@ -36,6 +47,7 @@ export function SetPassword({ onSubmit, title = 'Set your initial password' }: {
           type="password"
           className="form-control"
           autoComplete="new-password"
+          aria-describedby="password-rules"
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />

@@ -3,10 +3,12 @@
  * restricted by MFA_REQUIRED lands here until it enrols a factor (components/guards.tsx).
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { Passkey, TotpEnrolment, UserSession } from '@tools-portal/core/entities';
+import type { Passkey, RecoveryCodes, TotpEnrolment, UserSession } from '@tools-portal/core/entities';
 import { ApiError } from '@tools-portal/core/errors';
 import { newPasswordProblem } from '@tools-portal/core/passwords';
-import { api, logFailure } from '../api';
+import type { SecondFactorProofInput } from '@tools-portal/core/validation';
+import { api, logFailure, tooManyRequestsMessage } from '../api';
+import { useBranding } from '../branding';
 import { useAlerts } from '../components/alerts';
 import { DeleteButton } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
@@ -146,7 +148,15 @@ function passwordRefusal(error: unknown): string {
   return 'failed to change the password';
 }
 
-type Enrolment = { step: 'idle' } | { step: 'scan'; enrolment: TotpEnrolment; qr: string } | { step: 'codes'; codes: string[] };
+type Enrolment =
+  { step: 'idle' } | { step: 'scan'; enrolment: TotpEnrolment; qr: string } | { step: 'codes'; codes: string[] } | { step: 'turn-off' } | { step: 'new-codes' };
+
+/** The server's reason for a refused field, as a sentence: `Code: the code is not valid; …` → `The code is not valid; ….` */
+function fieldReason(error: ApiError): string {
+  const field = error.details.field;
+  const reason = field && error.message.startsWith(`${field}: `) ? error.message.slice(field.length + 2) : error.message;
+  return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}${reason.endsWith('.') ? '' : '.'}`;
+}
 
 function AuthenticatorApp() {
   const me = useCurrentUser();
@@ -154,6 +164,8 @@ function AuthenticatorApp() {
   const alerts = useAlerts();
   const [state, setState] = useState<Enrolment>({ step: 'idle' });
   const [code, setCode] = useState('');
+  // The server's reason for refusing the code (its hint: check the clock of the device), under the input.
+  const [codeProblem, setCodeProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const start = async () => {
@@ -164,6 +176,7 @@ function AuthenticatorApp() {
       const { toDataURL } = await import('qrcode');
       setState({ step: 'scan', enrolment, qr: await toDataURL(enrolment.uri, { margin: 1, width: 200 }) });
       setCode('');
+      setCodeProblem(null);
     } catch (error) {
       logFailure('start authenticator enrolment', error);
       alerts.danger(error instanceof ApiError && error.code === 'unavailable' ? error.message : 'failed to set up the authenticator app');
@@ -178,12 +191,14 @@ function AuthenticatorApp() {
     try {
       const { recoveryCodes } = await api.account.totp.confirm(code.trim());
       setState({ step: 'codes', codes: recoveryCodes });
+      setCodeProblem(null);
       alerts.clear(); // the form's earlier complaints no longer hold
       alerts.success('The authenticator app is on.');
       await session.reload();
     } catch (error) {
       logFailure('confirm authenticator enrolment', error);
-      alerts.danger('The code is not right.');
+      if (error instanceof ApiError && error.details.field === 'Code') setCodeProblem(fieldReason(error));
+      else alerts.danger(tooManyRequestsMessage(error) ?? 'The code is not right.');
     } finally {
       setBusy(false);
     }
@@ -191,7 +206,45 @@ function AuthenticatorApp() {
 
   return (
     <Section title="Authenticator app">
-      {state.step === 'idle' && <AuthenticatorStatus on={me.totp ?? false} busy={busy} onStart={() => void start()} />}
+      {state.step === 'idle' && (
+        <AuthenticatorStatus
+          on={me.totp ?? false}
+          codesLeft={me.recoveryCodesLeft ?? 0}
+          busy={busy}
+          onStart={() => void start()}
+          onTurnOff={() => setState({ step: 'turn-off' })}
+          onNewCodes={() => setState({ step: 'new-codes' })}
+        />
+      )}
+      {state.step === 'turn-off' && (
+        <ProofForm
+          intro="Sign-ins will no longer ask for a code from the app, and your recovery codes stop working."
+          submit="Turn off"
+          danger
+          action={(proof) => api.account.totp.disable(proof)}
+          onDone={async () => {
+            setState({ step: 'idle' });
+            alerts.clear();
+            alerts.success('The authenticator app is off.');
+            await session.reload();
+          }}
+          onCancel={() => setState({ step: 'idle' })}
+        />
+      )}
+      {state.step === 'new-codes' && (
+        <ProofForm
+          intro="Ten new codes replace your recovery codes: the old ones stop working."
+          submit="Make new codes"
+          action={(proof) => api.account.newRecoveryCodes(proof)}
+          onDone={async (answer) => {
+            setState({ step: 'codes', codes: (answer as RecoveryCodes).recoveryCodes });
+            alerts.clear();
+            alerts.success('New recovery codes are made; the old ones no longer work.');
+            await session.reload();
+          }}
+          onCancel={() => setState({ step: 'idle' })}
+        />
+      )}
       {state.step === 'scan' && (
         <form onSubmit={(event) => void enable(event)}>
           <p>Scan this QR code with your authenticator app, or type the secret into it. Then enter the code it shows.</p>
@@ -209,13 +262,20 @@ function AuthenticatorApp() {
             <input
               id="totp-code"
               type="text"
-              className="form-control font-monospace"
+              className={`form-control font-monospace${codeProblem ? ' is-invalid' : ''}`}
               inputMode="numeric"
               autoComplete="one-time-code"
               required
+              aria-invalid={codeProblem ? true : undefined}
+              aria-describedby={codeProblem ? 'totp-code-problem' : undefined}
               value={code}
               onChange={(event) => setCode(event.target.value)}
             />
+            {codeProblem && (
+              <div className="invalid-feedback" id="totp-code-problem">
+                {codeProblem}
+              </div>
+            )}
           </div>
           <div className="d-flex gap-2">
             <button type="submit" className="btn btn-primary" disabled={busy}>
@@ -236,8 +296,40 @@ function AuthenticatorApp() {
  * Whether this user's authenticator app is on, or the offer to set one up. It asks about the app
  * itself (`totp`), not any second factor (`mfa`): a passkey alone leaves the app to set up.
  */
-function AuthenticatorStatus({ on, busy, onStart }: { on: boolean; busy: boolean; onStart: () => void }) {
-  if (on) return <p className="mb-0">The authenticator app is on for your account.</p>;
+function AuthenticatorStatus({
+  on,
+  codesLeft,
+  busy,
+  onStart,
+  onTurnOff,
+  onNewCodes,
+}: {
+  on: boolean;
+  codesLeft: number;
+  busy: boolean;
+  onStart: () => void;
+  onTurnOff: () => void;
+  onNewCodes: () => void;
+}) {
+  if (on) {
+    return (
+      <>
+        <p>The authenticator app is on for your account.</p>
+        <p className={codesLeft <= 3 ? 'text-danger-emphasis' : undefined} data-testid="recovery-codes-left">
+          {codesLeft === 1 ? '1 recovery code left.' : `${codesLeft} recovery codes left.`}
+          {codesLeft <= 3 && ' Make new ones before they run out.'}
+        </p>
+        <div className="d-flex flex-wrap gap-2">
+          <button type="button" className="btn btn-outline-primary" onClick={onNewCodes}>
+            Make new recovery codes
+          </button>
+          <button type="button" className="btn btn-outline-danger" onClick={onTurnOff}>
+            Turn off
+          </button>
+        </div>
+      </>
+    );
+  }
   return (
     <>
       <p>Sign in with a code from an app on your phone as well as your password.</p>
@@ -248,10 +340,113 @@ function AuthenticatorStatus({ on, busy, onStart }: { on: boolean; busy: boolean
   );
 }
 
+/**
+ * Asks the user to prove it is them again (their password, or a code from the authenticator app or
+ * a recovery code) before a change to the app; the server's reason for a refusal shows under the input.
+ */
+function ProofForm({
+  intro,
+  submit,
+  danger = false,
+  action,
+  onDone,
+  onCancel,
+}: {
+  intro: string;
+  submit: string;
+  danger?: boolean;
+  action: (proof: SecondFactorProofInput) => Promise<unknown>;
+  onDone: (answer: unknown) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const alerts = useAlerts();
+  const [method, setMethod] = useState<'password' | 'code'>('password');
+  const [value, setValue] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const label = method === 'password' ? 'Your password' : 'Code from your authenticator app (or a recovery code)';
+
+  const send = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const answer = await action(method === 'password' ? { Password: value } : { Code: value.trim() });
+      setProblem(null);
+      await onDone(answer);
+    } catch (error) {
+      logFailure(submit, error);
+      if (error instanceof ApiError && error.code === 'invalid_input') setProblem(fieldReason(error));
+      else if (tooManyRequestsMessage(error)) setProblem(fieldReason(error as ApiError));
+      else alerts.danger(`failed to ${submit.toLowerCase()}${error instanceof ApiError ? `: ${error.message}` : ''}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void send(event)}>
+      <p>{intro}</p>
+      <fieldset className="mb-2">
+        <legend className="form-label fs-6">Confirm it's you with</legend>
+        {(['password', 'code'] as const).map((option) => (
+          <div className="form-check form-check-inline" key={option}>
+            <input
+              className="form-check-input"
+              type="radio"
+              name="proof-method"
+              id={`proof-${option}`}
+              checked={method === option}
+              onChange={() => {
+                setMethod(option);
+                setValue('');
+                setProblem(null);
+              }}
+            />
+            <label className="form-check-label" htmlFor={`proof-${option}`}>
+              {option === 'password' ? 'Password' : 'Code'}
+            </label>
+          </div>
+        ))}
+      </fieldset>
+      <div className="mb-3">
+        <label className="form-label" htmlFor="proof-value">
+          {label}
+        </label>
+        <input
+          id="proof-value"
+          type={method === 'password' ? 'password' : 'text'}
+          className={`form-control${method === 'code' ? ' font-monospace' : ''}${problem ? ' is-invalid' : ''}`}
+          autoComplete={method === 'password' ? 'current-password' : 'one-time-code'}
+          required
+          autoFocus
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? 'proof-problem' : undefined}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+        />
+        {problem && (
+          <div className="invalid-feedback" id="proof-problem">
+            {problem}
+          </div>
+        )}
+      </div>
+      <div className="d-flex gap-2">
+        <button type="submit" className={danger ? 'btn btn-danger' : 'btn btn-primary'} disabled={busy}>
+          {submit}
+        </button>
+        <button type="button" className="btn btn-outline-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
 /** The recovery codes, shown this once: copy, download, then gone. */
 function RecoveryCodesView({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
-  const text = `Tools-Server recovery codes (each works once)\n\n${codes.join('\n')}\n`;
+  const { portalName } = useBranding();
+  const text = `${portalName} recovery codes (each works once)\n\n${codes.join('\n')}\n`;
   const href = `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`;
 
   const copy = async () => {

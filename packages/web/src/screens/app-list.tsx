@@ -8,6 +8,7 @@ import { Link } from 'react-router-dom';
 import type { AppView } from '@tools-portal/core/apps';
 import type { ListedApp } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
+import { useBranding } from '../branding';
 import { useAlerts } from '../components/alerts';
 import { AppFormModal, type AppFormMode } from '../components/app-form-modal';
 import { AppIcon } from '../components/app-icon';
@@ -25,6 +26,7 @@ import { useCurrentUser } from '../session';
 
 export function AppList() {
   const user = useCurrentUser();
+  const { portalName, oldDocsUrl } = useBranding();
   const alerts = useAlerts();
   const run = useAction();
   const [view, setView] = useState<AppView>('prod');
@@ -80,7 +82,7 @@ export function AppList() {
   return (
     <>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
-        <h1 className="h3 me-auto mb-0">Tools-Server</h1>
+        <h1 className="h3 me-auto mb-0">{portalName}</h1>
         {user.admin && (
           <>
             <div className="btn-group btn-group-sm" role="group" aria-label="prod or dev apps">
@@ -222,9 +224,11 @@ export function AppList() {
                     {tool.description && <div className="small text-secondary">{tool.description}</div>}
                   </li>
                 ))}
-                <li className="list-group-item">
-                  <a href="/docs/">old documentation</a>
-                </li>
+                {oldDocsUrl && (
+                  <li className="list-group-item">
+                    <a href={oldDocsUrl}>old documentation</a>
+                  </li>
+                )}
               </ul>
             </div>
           </aside>

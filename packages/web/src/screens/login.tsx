@@ -1,25 +1,27 @@
 /**
  * /login, /login/{redirect}, /login/{redirect}/{token} (docs/product.md §2): password login, or with a
  * token the initial password; Google sign-in when the server offers it. The server sets the cookie
- * and vets the redirect; a failure goes to Failed Login, except a password the server refuses at
- * registration: its reason shows as a danger alert, so that the user can choose another (a
- * deviation from docs/product.md §8, documented in the README).
+ * and vets the redirect. A wrong email or password, and too many attempts, stay on the form with
+ * the email kept (docs/product.md, deviations); Failed Login is for sign-ins refused outright. An
+ * invitation is checked before its password is asked for: a used, expired or unknown one says so.
+ * A password the server refuses at registration shows its reason, so that the user can choose
+ * another.
  * A user with a second factor gets the Two-factor authentication step after the password; a passkey
  * alone also signs in ("Sign in with a passkey").
  * /confirm/{redirect} and /stepup/{redirect}: **Confirm it's you** (docs/oidc.md), the same sign-in
  * for the signed-in user, whose email is fixed: it confirms the session (`Confirm: true`) instead of
  * starting one, when an app asks for a fresh sign-in (prompt=login, max_age) or two factors.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
-import { isMfaChallenge, type MfaChallenge, type PasswordAnswer } from '@tools-portal/core/entities';
+import { isMfaChallenge, type MfaChallenge, type PasswordAnswer, type RegistrationTokenStatus } from '@tools-portal/core/entities';
 import { ApiError } from '@tools-portal/core/errors';
 import { DEFAULT_REDIRECT } from '@tools-portal/core/redirects';
 import { api, logFailure, tooManyRequestsMessage } from '../api';
+import { useBranding } from '../branding';
 import { useAlerts } from '../components/alerts';
 import { Centered } from '../components/layout';
 import { SetPassword } from '../components/set-password';
-import { useLoad } from '../components/use-load';
 import { googleLoginUrl, loginPath, paths } from '../paths';
 import { passkeysUnavailable, signInWithPasskey } from '../passkeys';
 import { useSession } from '../session';
@@ -31,23 +33,37 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
   const navigate = useNavigate();
   const session = useSession();
   const alerts = useAlerts();
-  const options = useLoad(
-    () => api.auth.options(),
-    (error) => logFailure('load login options', error),
-  );
+  const options = useBranding();
   const [challenge, setChallenge] = useState<MfaChallenge['mfa'] | null>(null);
+  // Why the last password sign-in was refused, shown on the form: wrong credentials or too many attempts.
+  const [problem, setProblem] = useState<string | null>(null);
+  const invitation = useInvitationStatus(token);
 
-  const finish = async (signIn: () => Promise<PasswordAnswer>, registering = false) => {
+  const finish = async (signIn: () => Promise<PasswordAnswer>, registering = false): Promise<'refused' | undefined> => {
     let answer: PasswordAnswer;
     try {
       answer = await signIn();
     } catch (error) {
       logFailure('login', error);
-      const refusal = registering ? refusedPassword(error) : confirm ? (tooManyRequestsMessage(error) ?? 'The password is not right.') : null;
-      if (refusal) alerts.danger(refusal);
-      else navigate(paths.failedLogin);
-      return;
+      if (registering) {
+        const refusal = refusedPassword(error);
+        const status = refusal ? null : invitationRefusal(error);
+        if (refusal) alerts.danger(refusal);
+        else if (status) invitation.set(status);
+        else navigate(paths.failedLogin);
+      } else if (confirm) {
+        alerts.danger(tooManyRequestsMessage(error) ?? 'The password is not right.');
+      } else {
+        const refusal = tooManyAttempts(error) ?? (error instanceof ApiError && error.code === 'unauthenticated' ? WRONG_CREDENTIALS : null);
+        if (!refusal) navigate(paths.failedLogin);
+        else {
+          setProblem(refusal);
+          return 'refused';
+        }
+      }
+      return undefined;
     }
+    setProblem(null);
     if (isMfaChallenge(answer)) {
       // The second step of a new sign-in: nothing said before it concerns it.
       alerts.clear();
@@ -99,7 +115,9 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
       await finish(async () => answer);
     } catch (error) {
       logFailure('second factor', error);
+      const tooMany = tooManyAttempts(error);
       if (error instanceof ApiError && error.code === 'unauthenticated') alerts.danger('The code is not right.');
+      else if (tooMany) alerts.danger(tooMany);
       else navigate(paths.failedLogin);
     }
   }
@@ -132,17 +150,23 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
               <div className="text-center text-secondary my-3">or sign in again</div>
             </>
           )}
-          {token ? (
-            <SetPassword onSubmit={(password) => finish(() => api.auth.register({ Token: token, Password: password, redirect }), true)} />
+          {token && invitation.status !== 'open' && invitation.status !== 'unchecked' ? (
+            <InvitationProblem status={invitation.status} redirect={redirect} passwordReset={options.passwordReset} />
+          ) : token ? (
+            <SetPassword
+              onSubmit={async (password) => {
+                await finish(() => api.auth.register({ Token: token, Password: password, redirect }), true);
+              }}
+            />
           ) : confirm && signedIn ? (
             <PasswordLogin
               confirm={{ email: signedIn.email, stepUp: confirm === 'stepup', heading: !(confirm === 'stepup' && signedIn.mfa) }}
               onSubmit={(email, password) => finish(() => api.auth.signIn({ Email: email, Password: password, redirect, Confirm: true }))}
             />
           ) : (
-            <PasswordLogin onSubmit={(email, password) => finish(() => api.auth.signIn({ Email: email, Password: password, redirect }))} />
+            <PasswordLogin problem={problem} onSubmit={(email, password) => finish(() => api.auth.signIn({ Email: email, Password: password, redirect }))} />
           )}
-          {!token && !confirm && options.data?.passwordReset && (
+          {!token && !confirm && options.passwordReset && (
             <div className="text-center mt-3">
               <Link to={paths.resetPassword}>Forgot password?</Link>
             </div>
@@ -155,7 +179,7 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
               </button>
             </>
           )}
-          {options.data?.google && (
+          {options.google && (!token || invitation.status === 'open' || invitation.status === 'unchecked') && (
             <>
               <div className="text-center text-secondary my-3">or</div>
               <a className="btn btn-outline-dark w-100" href={googleLoginUrl(redirect, token, confirm !== undefined)}>
@@ -175,27 +199,132 @@ export function refusedPassword(error: unknown): string | null {
   return error.message.replace(/^Password: /, '');
 }
 
+const WRONG_CREDENTIALS = 'Wrong email or password.';
+
+/** Too many attempts (429): the server's words, and the time to try again at, e.g. "…; try again in 10 minutes (at 14:35)." */
+function tooManyAttempts(error: unknown): string | null {
+  const message = tooManyRequestsMessage(error);
+  if (!message) return null;
+  const retryAfter = (error as ApiError).details.retryAfter;
+  const at =
+    typeof retryAfter === 'number' ? ` (at ${new Date(Date.now() + retryAfter * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })})` : '';
+  return `${message.charAt(0).toUpperCase()}${message.slice(1)}${at}.`;
+}
+
+type InvitationState = RegistrationTokenStatus | 'checking' | 'unchecked';
+
+/**
+ * The invitation's status, asked before its password (POST /registrationtoken/status). When the
+ * server cannot say (too many checks, unreachable), the form shows: the registration says the rest.
+ */
+function useInvitationStatus(token: string | undefined): { status: InvitationState; set: (status: RegistrationTokenStatus) => void } {
+  const [status, setStatus] = useState<InvitationState>(token ? 'checking' : 'unchecked');
+  useEffect(() => {
+    if (!token) return;
+    let current = true;
+    setStatus('checking');
+    api.auth
+      .invitationStatus(token)
+      .then((answer) => current && setStatus(answer))
+      .catch((error: unknown) => {
+        logFailure('check invitation', error);
+        if (current) setStatus('unchecked');
+      });
+    return () => {
+      current = false;
+    };
+  }, [token]);
+  return { status, set: setStatus };
+}
+
+/** What a refused registration says of its invitation: used (409), expired (400 naming Token), unknown (404); else null. */
+function invitationRefusal(error: unknown): RegistrationTokenStatus | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.code === 'conflict') return 'used';
+  if (error.code === 'not_found') return 'unknown';
+  if (error.code === 'invalid_input' && error.details.field === 'Token') return 'expired';
+  return null;
+}
+
+const INVITATION_PROBLEMS: Record<Exclude<InvitationState, 'open' | 'unchecked'>, { title: string; text: string }> = {
+  checking: { title: 'Checking your invitation…', text: '' },
+  used: { title: 'This invitation has already been used', text: 'Its account exists: log in with its email and password.' },
+  expired: { title: 'This invitation has expired', text: 'Ask the person who invited you to send a new one.' },
+  unknown: { title: 'This invitation link is not valid', text: 'Check that you opened the whole link from the invitation, or ask for a new one.' },
+};
+
+/** A used, expired or unknown invitation, said before any password is asked for. */
+function InvitationProblem({
+  status,
+  redirect,
+  passwordReset,
+}: {
+  status: Exclude<InvitationState, 'open' | 'unchecked'>;
+  redirect: string;
+  passwordReset: boolean;
+}) {
+  const { title, text } = INVITATION_PROBLEMS[status];
+  if (status === 'checking')
+    return (
+      <p className="text-secondary mb-0" role="status">
+        {title}
+      </p>
+    );
+  return (
+    <div role="status">
+      <h2 className="h4 mb-3">{title}</h2>
+      <p>{text}</p>
+      {status === 'used' && (
+        <div className="d-flex flex-column gap-2">
+          <Link className="btn btn-primary w-100" to={loginPath(redirect)}>
+            Login
+          </Link>
+          {passwordReset && (
+            <Link className="text-center" to={paths.resetPassword}>
+              Forgot password?
+            </Link>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
 interface PasswordLoginProps {
-  onSubmit: (email: string, password: string) => Promise<void>;
+  /** Why the last attempt was refused (wrong email or password, too many attempts), shown above the form. */
+  problem?: string | null;
+  /** Answers 'refused' when the sign-in was refused and the form stays. */
+  onSubmit: (email: string, password: string) => Promise<'refused' | void>;
   /** Confirm it's you: the signed-in user's email, fixed; stepUp when the app asks for two factors; heading unless the screen has one above. */
   confirm?: { email: string; stepUp: boolean; heading: boolean };
 }
 
-function PasswordLogin({ onSubmit, confirm }: PasswordLoginProps) {
+function PasswordLogin({ onSubmit, confirm, problem }: PasswordLoginProps) {
   const [email, setEmail] = useState(confirm?.email ?? '');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  const passwordInput = useRef<HTMLInputElement>(null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    await onSubmit(email, password);
+    const outcome = await onSubmit(email, password);
     setBusy(false);
+    // Refused: the email stays, the password goes, and the cursor waits in it for another try.
+    if (outcome === 'refused') {
+      setPassword('');
+      passwordInput.current?.focus();
+    }
   };
 
   return (
     <form onSubmit={(event) => void submit(event)}>
       {(!confirm || confirm.heading) && <h2 className="h4 mb-3">{confirm ? "Confirm it's you" : 'Login'}</h2>}
+      {problem && (
+        <div className="alert alert-danger" role="alert" id="login-problem">
+          {problem}
+        </div>
+      )}
       {confirm?.heading && (
         <p className="text-secondary">
           {confirm.stepUp
@@ -223,10 +352,12 @@ function PasswordLogin({ onSubmit, confirm }: PasswordLoginProps) {
           Password
         </label>
         <input
+          ref={passwordInput}
           id="login-password"
           type="password"
           className="form-control"
           autoComplete="current-password"
+          aria-describedby={problem ? 'login-problem' : undefined}
           required
           value={password}
           onChange={(event) => setPassword(event.target.value)}

@@ -1,6 +1,7 @@
 /**
  * Password reset (docs/email.md): /reset asks for a link by mail and answers the same whatever
- * the address; /reset/{token} sets a new password with the link's token and signs in.
+ * the address; /reset/{token} sets a new password with the link's token and signs in, then says
+ * **Your password was changed.** before going on.
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -15,6 +16,7 @@ import { useSession } from '../session';
 import { refusedPassword } from './login';
 
 const LINK_ON_ITS_WAY = 'If the address belongs to an account, a link is on its way.';
+const PASSWORD_CHANGED = 'Your password was changed.';
 
 export function ResetPassword() {
   const alerts = useAlerts();
@@ -82,6 +84,8 @@ export function SetNewPassword() {
   const session = useSession();
   const navigate = useNavigate();
   const [expired, setExpired] = useState(false);
+  // Where to go once the user has read that the password was changed (signed in already).
+  const [changed, setChanged] = useState<string | null>(null);
 
   const save = async (password: string) => {
     let answer: PasswordAnswer;
@@ -99,14 +103,30 @@ export function SetNewPassword() {
     }
     if (isMfaChallenge(answer)) {
       // The link replaced the password only: the second factor is asked at the login.
-      alerts.success('Your new password is set. Log in with it and your second factor.');
+      alerts.success(`${PASSWORD_CHANGED} Log in with it and your second factor.`);
       navigate(paths.login);
       return;
     }
     await session.reload();
     alerts.clear();
-    window.location.assign(answer.redirect);
+    setChanged(answer.redirect);
   };
+
+  if (changed !== null) {
+    return (
+      <Centered>
+        <div className="card shadow-sm">
+          <div className="card-body p-4" role="status">
+            <h2 className="h4 mb-3">{PASSWORD_CHANGED}</h2>
+            <p>You are signed in with your new password. Your other sessions were signed out.</p>
+            <a className="btn btn-primary w-100" href={changed}>
+              Continue
+            </a>
+          </div>
+        </div>
+      </Centered>
+    );
+  }
 
   return (
     <Centered>

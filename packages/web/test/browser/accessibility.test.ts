@@ -44,7 +44,7 @@ describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', 
       await createApp(web.portal.admin, { name: `extern:${unique('tool')}`, url: 'https://tool.example.com/' });
       const client = await web.portal.admin.clients.create(unique('a11y-client'));
       const member = await web.portal.createUser({ client, apps: [app] });
-      await web.portal.admin.invites.create({ email: `${unique('inv')}@example.com`, clientid: client.id, apps: [app.id] });
+      const invite = await web.portal.admin.invites.create({ email: `${unique('inv')}@example.com`, clientid: client.id, apps: [app.id] });
       const { context, page } = await openPage(web.browser, viewport);
       try {
         await goto(page, web.portal, '/login');
@@ -54,7 +54,7 @@ describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', 
         await page.evaluate(() => document.querySelector('main')?.append(Object.assign(document.createElement('img'), { src: 'data:,', id: 'canary' })));
         expect((await axeViolations(page)).join('\n')).toContain('image-alt');
         await page.evaluate(() => document.getElementById('canary')?.remove());
-        await goto(page, web.portal, '/login/%2Fauth%2F/some-token');
+        await goto(page, web.portal, `/login/%2Fauth%2F/${invite.token}`);
         await expect.poll(() => page.getByRole('heading', { name: 'Set your initial password' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'set password').toEqual([]);
         await goto(page, web.portal, '/failedlogin');

@@ -137,7 +137,8 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     expect(await columnTexts(web.page, 'Apps', 1)).toEqual([expect.stringContaining('Wiki')]);
     const otherTools = web.page.locator('aside');
     expect(await otherTools.getByRole('link', { name: 'Ticket Desk' }).isVisible()).toBe(true);
-    expect(await otherTools.getByRole('link', { name: 'old documentation' }).getAttribute('href')).toBe('/docs/');
+    // Without OLD_DOCS_URL there is no old documentation link (issue 27; sign-in-screens.test.ts shows it with one).
+    expect(await otherTools.getByRole('link', { name: 'old documentation' }).count()).toBe(0);
     await screenshot(web.page, '05-applist-prod');
     await web.page.getByRole('button', { name: 'dev', exact: true }).click();
     await expect.poll(() => columnTexts(web.page, 'Apps', 1)).toEqual([expect.stringContaining('Wiki dev')]);

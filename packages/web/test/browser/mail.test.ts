@@ -57,6 +57,8 @@ describe.skipIf(!chromiumAvailable)('mail in the portal', () => {
       await screenshot(owner.page, '21-set-new-password');
       await repeat.fill('a new password 1');
       await owner.page.getByRole('button', { name: 'Save Password' }).click();
+      await expect.poll(() => owner.page.getByRole('heading', { name: 'Your password was changed.' }).isVisible()).toBe(true);
+      await owner.page.getByRole('link', { name: 'Continue' }).click();
       await owner.page.waitForURL(/#\/applist\/?$/);
       expect(owner.page.problems()).toEqual([]);
 

@@ -247,7 +247,8 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
       await page.getByLabel('Code', { exact: true }).fill('000000' === totp.generate() ? '111111' : '000000');
       await page.getByRole('button', { name: 'Enable' }).click();
-      await expect.poll(() => alertText(page)).toContain('The code is not right.');
+      // The server's hint, under the input it is about.
+      await expect.poll(() => page.getByText('The code is not valid; check the clock of the device.').isVisible()).toBe(true);
       await page.getByLabel('Code', { exact: true }).fill(totp.generate());
       await page.getByRole('button', { name: 'Enable' }).click();
       const codes = page.getByRole('list', { name: 'Recovery codes' });

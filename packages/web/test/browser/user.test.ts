@@ -191,12 +191,15 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     }
   });
 
-  it('shows Failed Login for a wrong password', async () => {
+  it('keeps a wrong password on the login form (Wrong email or password.); Failed Login stays for refusals', async () => {
     const member = await web.portal.createUser();
     const { context, page } = await openPage(web.browser);
     try {
       await loginInBrowser(page, web.portal, member.email, 'not-the-password');
-      await page.waitForURL(/#\/failedlogin$/);
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Wrong email or password.' }).isVisible()).toBe(true);
+      expect(page.url()).toMatch(/#\/login$/);
+      expect(await page.getByLabel('Email').inputValue()).toBe(member.email);
+      await goto(page, web.portal, '/failedlogin');
       await expect.poll(() => page.getByRole('heading', { name: 'Failed Login' }).isVisible()).toBe(true);
       expect(await page.getByText('You are not allowed to login.').isVisible()).toBe(true);
       await screenshot(page, '24-failed-login');
@@ -205,7 +208,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     }
   });
 
-  it("shows the server's reason when it refuses a new password, and Failed Login for a bad invite", async () => {
+  it("shows the server's reason when it refuses a new password, and says so for a bad invite", async () => {
     const client = await web.portal.admin.clients.create(`Refused ${Date.now()}`);
     const email = `refused-${Date.now()}@example.com`;
     const invite = await web.portal.admin.invites.create({ email, clientid: client.id, apps: [] });
@@ -229,10 +232,8 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     const { context, page } = await openPage(web.browser);
     try {
       await goto(page, web.portal, '/login/%2Fauth%2F/no-such-token');
-      await page.getByLabel('Password', { exact: true }).fill('velvet orbit canyon');
-      await page.getByLabel('Repeat Password').fill('velvet orbit canyon');
-      await page.getByRole('button', { name: 'Save Password' }).click();
-      await page.waitForURL(/#\/failedlogin$/);
+      await expect.poll(() => page.getByRole('heading', { name: 'This invitation link is not valid' }).isVisible()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Save Password' }).count()).toBe(0);
 
       await goto(page, web.portal, `/login/%2Fauth%2F%23%2Fapplist%2F/${invite.token}`);
       await page.getByLabel('Password', { exact: true }).fill('velvet orbit canyon');
@@ -246,10 +247,12 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
   });
 
   it('closes an alert after 10 seconds, or at once with its close button', async () => {
+    const client = await web.portal.admin.clients.create(`Alerts ${Date.now()}`);
+    const invite = await web.portal.admin.invites.create({ email: `alerts-${Date.now()}@example.com`, clientid: client.id, apps: [] });
     const { context, page } = await openPage(web.browser);
     try {
       await page.clock.install();
-      await goto(page, web.portal, '/login/%2Fauth%2F/some-token');
+      await goto(page, web.portal, `/login/%2Fauth%2F/${invite.token}`);
       await page.getByLabel('Password', { exact: true }).fill('one-password');
       await page.getByLabel('Repeat Password').fill('other-password');
       await page.getByRole('button', { name: 'Save Password' }).click();
@@ -349,9 +352,11 @@ describe.skipIf(!chromiumAvailable)('Google sign-in on the login screen', () => 
       const link = page.getByRole('link', { name: 'Login with Google' });
       await expect.poll(() => link.getAttribute('href')).toBe('/auth/google?redirect=%2Fauth%2F%23%2Fapplist%2F');
       await screenshot(page, '25-login-with-google');
-      await goto(page, google, '/login/%2Fauth%2F%23%2Fusers/invite-token');
+      const client = await google.admin.clients.create(`Google ${Date.now()}`);
+      const invite = await google.admin.invites.create({ email: `google-${Date.now()}@example.com`, clientid: client.id, apps: [] });
+      await goto(page, google, `/login/%2Fauth%2F%23%2Fusers/${invite.token}`);
       await expect.poll(() => page.getByRole('heading', { name: 'Set your initial password' }).isVisible()).toBe(true);
-      expect(await link.getAttribute('href')).toBe('/auth/google?redirect=%2Fauth%2F%23%2Fusers&token=invite-token');
+      expect(await link.getAttribute('href')).toBe(`/auth/google?redirect=%2Fauth%2F%23%2Fusers&token=${invite.token}`);
       expect(page.problems()).toEqual([]);
     } finally {
       await context.close();

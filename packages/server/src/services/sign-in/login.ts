@@ -8,7 +8,7 @@ import { hasDevices, rememberDevice } from './login-devices.js';
 import { queueNotice } from '../mail/notices.js';
 import type { MailPolicy } from '../mail/outbox.js';
 import { appIdsOfInvite, findInviteByToken, type InviteRow } from '../users/invites.js';
-import type { PasswordCheck, PasswordHasher } from './passwords.js';
+import type { PasswordCheck, PasswordHasher, PasswordPolicy } from './passwords.js';
 import { useSecondFactorCode } from './second-factors.js';
 import type { SecretBox } from '../support/secret-box.js';
 import { originOf, withDb, type ServiceContext } from '../support/context.js';
@@ -29,7 +29,7 @@ import {
 import { currentUserById, findUserByEmail, toCurrentUser, usersQuery, type UserRow } from '../users/users.js';
 
 /** The context of a sign-in (anonymous: who signs in is what it finds out), with the password hasher. */
-export type LoginContext = ServiceContext<SignInPolicy & BruteForcePolicy & MailPolicy> & { hasher: PasswordHasher };
+export type LoginContext = ServiceContext<SignInPolicy & BruteForcePolicy & MailPolicy & PasswordPolicy> & { hasher: PasswordHasher };
 
 /** The browser a sign-in comes from: its known-device cookie, and the session that `Confirm: true` confirms. */
 export interface SignInBrowser {
@@ -141,7 +141,7 @@ export async function changePassword(
   const subjects = [emailSubject(user.email), addressSubject(audit.ip)];
   // Not a sign-in: no blocked row and no notice, but the same limits and bans as a password.
   await attempt(signInRegulator(db, policy), signInCounters(policy, subjects), async () => {
-    const problem = await passwordProblem(next, { email: user.email });
+    const problem = await passwordProblem(next, { email: user.email, portalName: policy.branding.portalName });
     if (problem) throw invalidInput('NewPassword', problem);
     const row = await db('users').where({ id: user.id }).first('password_hash');
     const ok = row?.password_hash ? (await hasher.verify(row.password_hash, current)).ok : (await hasher.verifyNothing(current)).ok;
@@ -223,7 +223,7 @@ export async function registerWithPassword(
 ): Promise<SignedIn & { deviceId: string }> {
   const { db, hasher, policy } = deps;
   const invite = await openInvite(db, token);
-  const problem = await passwordProblem(password, { email: invite.email });
+  const problem = await passwordProblem(password, { email: invite.email, portalName: policy.branding.portalName });
   if (problem) throw invalidInput('Password', problem);
   const passwordHash = await hasher.hash(password);
   const signedIn = await registerFromInvite(deps, { invite, credentials: { passwordHash }, method: 'invite-password' });

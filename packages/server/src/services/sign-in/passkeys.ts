@@ -30,7 +30,6 @@ import { completeSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow
 import { currentUserById } from '../users/users.js';
 
 export const CHALLENGE_MS = 5 * 60 * 1000;
-const RP_NAME = 'Tools Portal';
 
 /** The relying party of PUBLIC_URL. */
 interface RelyingParty {
@@ -120,13 +119,15 @@ export async function listPasskeys(db: Knex, userId: number): Promise<Passkey[]>
   return rows.map(present);
 }
 
-/** Registration options for the browser's ceremony; the challenge is stored for this user. */
-export async function passkeyRegistrationOptions(ctx: ServiceContext<ChallengePolicy & { publicUrl: string }> & { actor: CurrentUser }): Promise<unknown> {
+/** Registration options for the browser's ceremony, naming the portal (PORTAL_NAME); the challenge is stored for this user. */
+export async function passkeyRegistrationOptions(
+  ctx: ServiceContext<ChallengePolicy & { publicUrl: string; branding: { portalName: string } }> & { actor: CurrentUser },
+): Promise<unknown> {
   const { db, policy, actor: user } = ctx;
   const rp = relyingPartyOf(policy.publicUrl);
   const existing: PasskeyRow[] = await db('passkeys').where({ user_id: user.id });
   const options = await generateRegistrationOptions({
-    rpName: RP_NAME,
+    rpName: policy.branding.portalName,
     rpID: rp.id,
     userName: user.email,
     userID: new TextEncoder().encode(`user-${user.id}`),

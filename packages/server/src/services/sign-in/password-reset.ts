@@ -12,7 +12,7 @@ import { emailSubject } from './brute-force.js';
 import { logEvent, logRepeated, thisMinute, type Audit } from '../log/audit.js';
 import { queueNotice } from '../mail/notices.js';
 import { enqueueMail, type MailPolicy } from '../mail/outbox.js';
-import type { PasswordHasher } from './passwords.js';
+import type { PasswordHasher, PasswordPolicy } from './passwords.js';
 import { attempt, forget, takeSlot, type Regulation } from './regulator.js';
 import { sha256 } from '../support/secrets.js';
 import { withDb, type Origin, type ServiceContext } from '../support/context.js';
@@ -143,11 +143,11 @@ async function openReset(db: Knex, token: string, now = Date.now()): Promise<Res
  * uses the link and signs in through the one sign-in pipeline.
  */
 export async function resetWithToken(
-  ctx: ServiceContext<MailPolicy & SignInPolicy> & { hasher: PasswordHasher },
+  ctx: ServiceContext<MailPolicy & SignInPolicy & PasswordPolicy> & { hasher: PasswordHasher },
   { token, password }: { token: string; password: string },
 ): Promise<SignInOutcome> {
   const reset = await openReset(ctx.db, token);
-  const problem = await passwordProblem(password, { email: reset.email });
+  const problem = await passwordProblem(password, { email: reset.email, portalName: ctx.policy.branding.portalName });
   if (problem) throw invalidInput('Password', problem);
   return useReset(ctx, { reset, passwordHash: await ctx.hasher.hash(password) });
 }

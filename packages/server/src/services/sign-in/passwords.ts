@@ -11,6 +11,7 @@
 import type { Knex } from 'knex';
 import * as scryptModule from 'scrypt-kdf';
 import { HashPool } from './hash-pool.js';
+import type { Branding } from '../../config.js';
 
 // The package declares named exports but ships one default-exported class with static methods.
 const scrypt = (scryptModule as unknown as { default: typeof scryptModule }).default;
@@ -104,4 +105,9 @@ function logNOf(stored: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What the password rules read of the configuration: the portal's name, which a password may not contain. */
+export interface PasswordPolicy {
+  branding: Pick<Branding, 'portalName'>;
 }

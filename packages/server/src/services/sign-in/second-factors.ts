@@ -28,7 +28,11 @@ export async function secondFactorsOf(db: Knex, userId: number): Promise<SecondF
 }
 
 /** Starts (or restarts) enrolling an authenticator app: answers the secret and its URI. */
-export async function startTotpEnrolment(db: Knex, secrets: SecretBox, user: CurrentUser): Promise<{ secret: string; uri: string }> {
+export async function startTotpEnrolment(
+  db: Knex,
+  secrets: SecretBox,
+  { user, issuer }: { user: CurrentUser; issuer: string },
+): Promise<{ secret: string; uri: string }> {
   const existing = await db('user_totp').where({ user_id: user.id }).first('confirmed_at');
   if (existing?.confirmed_at) throw new ApiError('conflict', 'an authenticator app is already set up');
   const secret = newTotpSecret();
@@ -37,7 +41,7 @@ export async function startTotpEnrolment(db: Knex, secrets: SecretBox, user: Cur
     .insert({ user_id: user.id, secret_sealed: sealed, created_at: Date.now(), confirmed_at: null, last_step: 0 })
     .onConflict('user_id')
     .merge();
-  return { secret, uri: totpUri(secret, user.email) };
+  return { secret, uri: totpUri(secret, { email: user.email, issuer }) };
 }
 
 /** Turns the pending enrolment on with its first code; answers the recovery codes, shown this once. */
@@ -51,12 +55,12 @@ export async function confirmTotp(ctx: ServiceContext<MailPolicy> & { actor: Cur
   const secret = secrets.decrypt(row.secret_sealed, purposeOf(user.id)).toString('utf8');
   const step = totpStep(secret, code, { timestamp: now });
   if (step === undefined) throw new ApiError('invalid_input', 'the code is not valid; check the clock of the device', { field: 'Code' });
-  const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+  const { codes, rows } = newRecoveryCodeSet(user.id);
   await db.transaction(async (trx) => {
     const updated = await trx('user_totp').where({ user_id: user.id }).whereNull('confirmed_at').update({ confirmed_at: now, last_step: step });
     if (updated === 0) throw new ApiError('conflict', 'an authenticator app is already set up');
     await trx('recovery_codes').where({ user_id: user.id }).delete();
-    await trx('recovery_codes').insert(codes.map((plain) => ({ user_id: user.id, code_hash: sha256(normalizeRecoveryCode(plain)) })));
+    await trx('recovery_codes').insert(rows);
     await logEvent(trx, audit, { type: 'mfa.enable', event: 'enabled authenticator app (10 recovery codes)' });
     await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-added', email: user.email, origin: audit, detail: 'authenticator app' });
   });
@@ -126,6 +130,12 @@ export async function resetSecondFactors(ctx: ServiceContext<MailPolicy>, user: 
         { kind: 'second-factor-removed', email: user.email, origin: audit, detail: `${removed.join(' and ')}, by an administrator` },
       );
   });
+}
+
+/** A user's ten new recovery codes, and their rows (hashed) for `recovery_codes`. */
+export function newRecoveryCodeSet(userId: number): { codes: string[]; rows: { user_id: number; code_hash: string }[] } {
+  const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+  return { codes, rows: codes.map((plain) => ({ user_id: userId, code_hash: sha256(normalizeRecoveryCode(plain)) })) };
 }
 
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';

@@ -58,7 +58,7 @@ const STEP_UP_EVENTS: Record<'totp' | 'recovery' | 'passkey', string> = {
 };
 
 /** MFA_REQUIRED and MFA_REQUIRED_FOR_GOOGLE (docs/configuration.md). */
-interface MfaPolicy {
+export interface MfaPolicy {
   mfaRequired: 'none' | 'admins' | 'all';
   mfaRequiredForGoogle: boolean;
 }

@@ -17,6 +17,8 @@ export interface BootstrapOptions {
   adminPassword: string | undefined;
   publicUrl: string;
   inviteTtlDays: number;
+  /** PORTAL_NAME, which the first admin's password may not contain either. */
+  portalName: string;
 }
 
 export type BootstrapResult = { created: false } | { created: true; adminEmail: string; inviteLink?: string };
@@ -26,7 +28,7 @@ const SYSTEM: Audit = { actor: null, ip: '', userAgent: 'bootstrap' };
 export async function bootstrap(db: Knex, hasher: PasswordHasher, options: BootstrapOptions): Promise<BootstrapResult> {
   if (await db('clients').where({ name: ADMIN_CLIENT_NAME }).first()) return { created: false };
   // The first admin's password meets the rules every other password meets (docs/product.md).
-  const problem = options.adminPassword ? await passwordProblem(options.adminPassword, { email: options.adminEmail }) : null;
+  const problem = options.adminPassword ? await passwordProblem(options.adminPassword, { email: options.adminEmail, portalName: options.portalName }) : null;
   if (problem) throw new ConfigError([`ADMIN_PASSWORD is refused: ${problem}`]);
   const passwordHash = options.adminPassword ? await hasher.hash(options.adminPassword) : undefined;
   try {

@@ -2,13 +2,23 @@
  * Invitations (registration tokens): single use, expiring, one open invite per email, and never
  * for an email that already has a user.
  */
-import { conflict, invalidInput, notFound, randomToken, registrationLink, type RegistrationToken } from '@tools-portal/core';
+import {
+  ApiError,
+  conflict,
+  invalidInput,
+  notFound,
+  randomToken,
+  registrationLink,
+  type RegistrationToken,
+  type RegistrationTokenStatus,
+} from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { invitation } from '../../mail/templates.js';
 import { logEvent, type Audit } from '../log/audit.js';
 import { withDb, type ServiceContext } from '../support/context.js';
 import { getClient } from './clients.js';
 import { enqueueMail, type MailPolicy } from '../mail/outbox.js';
+import { hitRateLimit, type RateLimit } from '../support/rate-limits.js';
 import { findUserByEmail } from './users.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -134,6 +144,27 @@ export async function deleteInvite(db: Knex, audit: Audit, id: number): Promise<
     await trx('invites').where({ id }).delete();
     await logEvent(trx, audit, { type: 'invite.delete', event: `deleted invite for ${row.email}`, subject: { client: row.client_name, user: row.email } });
   });
+}
+
+const TOKEN_CHECK_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * Whether an invitation's token can still be used (the registration screen asks before it asks for
+ * a password): open, used, expired or unknown, and nothing else about it. Anyone may ask, so an
+ * address gets TOKEN_CHECKS_PER_ADDRESS answers per 10 minutes, then 429 until the window ends.
+ */
+export async function invitationStatus(ctx: ServiceContext<{ tokenChecksPerAddress: number }>, token: string): Promise<RegistrationTokenStatus> {
+  const now = ctx.now();
+  const rate: RateLimit = { kind: 'token-check', limit: ctx.policy.tokenChecksPerAddress, windowMs: TOKEN_CHECK_WINDOW_MS };
+  const hit = await hitRateLimit(ctx.db, rate, { subject: ctx.ip, now });
+  if (!hit.allowed) {
+    const retryAfter = Math.max(1, Math.ceil((hit.windowStart + TOKEN_CHECK_WINDOW_MS - now) / 1000));
+    throw new ApiError('too_many_requests', `too many invitation checks from this address; try again in ${Math.ceil(retryAfter / 60)} minutes`, { retryAfter });
+  }
+  const row: Pick<InviteRow, 'used_at' | 'expires_at'> | undefined = await ctx.db('invites').where({ token }).first('used_at', 'expires_at');
+  if (!row) return 'unknown';
+  if (row.used_at !== null) return 'used';
+  return Number(row.expires_at) <= now ? 'expired' : 'open';
 }
 
 export async function findInviteByToken(db: Knex, token: string): Promise<InviteRow | undefined> {
