@@ -4,6 +4,7 @@
  * says, and what it gets is a portal session named after it that works on the REST API and ends
  * like any session.
  */
+import { createHash } from 'node:crypto';
 import { TOOLSCTL_CLIENT_ID } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { enrol } from './support/second-factor-steps.js';
@@ -95,6 +96,16 @@ describe('allowing a device', () => {
     expect(first.body.refresh_token).not.toBe(refresh);
     expect(await me(first.body.access_token!)).toBe(200);
     expect((await refreshDevice(portal.url, refresh)).body.error).toBe('invalid_grant');
+  });
+
+  it('keeps no access or refresh token the database would give away, only their hashes', async () => {
+    const user = await portal.createUser();
+    const { access, refresh } = await signedInDevice(user);
+    const rows: { id: string; payload: string }[] = await portal.deps.db('oidc_payloads').select('id', 'payload');
+    const stored = rows.map((row) => `${row.id} ${row.payload}`).join('\n');
+    expect(stored).not.toContain(access);
+    expect(stored).not.toContain(refresh);
+    expect(rows.map((row) => row.id)).toContain(createHash('sha256').update(access).digest('hex'));
   });
 
   it('is one decision: allowing twice, or allowing a denied request, is refused', async () => {
