@@ -88,6 +88,17 @@ describe('allowing a device', () => {
     expect((await pollDevice(portal.url, device.device_code)).body.error).toBe('invalid_grant');
   });
 
+  it("passes forward auth as the user's session does", async () => {
+    const app = await createApp(portal.admin);
+    const user = await portal.createUser({ apps: [app] });
+    const { access } = await signedInDevice(user);
+    const verify = (name: string) => portal.fetch(`/api/auth/v1/verify?app=${name}`, { headers: { authorization: `Bearer ${access}` } });
+    const allowed = await verify(app.name);
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('remote-email')).toBe(user.email);
+    expect((await verify((await createApp(portal.admin)).name)).status).toBe(403);
+  });
+
   it('rotates the refresh token; the access token of a refresh works too', async () => {
     const user = await portal.createUser();
     const { refresh } = await signedInDevice(user);
@@ -227,6 +238,14 @@ describe("the device's access ends with its session", () => {
     const second = await signedInDevice(user);
     await portal.admin.users.endSessions(user.user.id);
     expect(await me(second.access)).toBe(401);
+  });
+
+  it("when an admin resets the user's second factors", async () => {
+    const user = await portal.createUser();
+    const { access, refresh } = await signedInDevice(user);
+    await portal.admin.users.resetMfa(user.user.id);
+    expect(await me(access)).toBe(401);
+    expect((await refreshDevice(portal.url, refresh)).body.error).toBe('invalid_grant');
   });
 
   it('on a password reset', async () => {
