@@ -179,9 +179,15 @@ describe('the device is told', () => {
   it('slow_down when it polls sooner than the interval', async () => {
     const device = await startDevice(portal.url);
     expect((await pollDevice(portal.url, device.device_code)).body.error).toBe('authorization_pending');
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    await sleep(2600);
     const again = await pollDevice(portal.url, device.device_code);
     expect(again.status).toBe(400);
     expect(again.body.error).toBe('slow_down');
+    // 5.2 s after the first poll but 2.6 s after the refused one, which counts too: a device that
+    // keeps polling too fast keeps being told so.
+    await sleep(2600);
+    expect((await pollDevice(portal.url, device.device_code)).body.error).toBe('slow_down');
   });
 
   it('expired_token when the code has run out', async () => {
