@@ -114,6 +114,9 @@ describe('toolsctl login in the browser', () => {
     const whoami = await toolsctl(home, ['whoami']);
     expect(whoami.code).toBe(3);
     expect(whoami.stderr).toContain('run `toolsctl login`');
+    // Logging out of an ended session forgets it.
+    expect((await toolsctl(home, ['logout'])).code).toBe(0);
+    expect(stored(home).token).toBeUndefined();
   });
 
   it('says so when the portal answers slow_down, and still signs in', async () => {
