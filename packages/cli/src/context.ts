@@ -69,8 +69,14 @@ export class Context {
    */
   async freshToken(): Promise<string | undefined> {
     const token = this.token;
+    return token && token === this.config.token ? this.storedToken() : token;
+  }
+
+  /** The token `toolsctl login` saved for this URL (whatever --token or TOOLS_TOKEN say), renewed when near its end. */
+  async storedToken(): Promise<string | undefined> {
     const stored = this.config;
-    if (!token || token !== stored.token || !needsRenewal(stored)) return token;
+    if (!stored.token || stored.url !== this.url) return undefined;
+    if (!needsRenewal(stored)) return stored.token;
     return withConfigLock(async () => {
       const current = readConfig();
       if (current.url !== this.url || !current.token) return undefined;

@@ -64,6 +64,7 @@ export async function deviceLogin(url: string, options: { openBrowser: boolean; 
     ].join('\n'),
   );
   if (options.openBrowser) openInBrowser(complete);
+  noteSlowDown(config, client, options.show);
   try {
     return tokensOf(await client.pollDeviceAuthorizationGrant(config, request), Date.now());
   } catch (error) {
@@ -75,6 +76,25 @@ export async function deviceLogin(url: string, options: { openBrowser: boolean; 
     if (code === 'expired_token') throw new DeviceLoginError('expired', 'the code expired before the sign-in was allowed: run `toolsctl login` again');
     throw error;
   }
+}
+
+/**
+ * openid-client backs off by itself when the portal answers `slow_down` (RFC 8628 §3.5); toolsctl
+ * says so, so that a slower wait does not look like a hang.
+ */
+function noteSlowDown(config: Configuration, client: typeof import('openid-client'), show: (message: string) => void): void {
+  const tokenEndpoint = config.serverMetadata().token_endpoint;
+  config[client.customFetch] = async (url, init) => {
+    const response = await fetch(url, init as RequestInit);
+    if (url === tokenEndpoint && response.status === 400) {
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => undefined)) as { error?: string } | undefined;
+      if (body?.error === 'slow_down') show('The portal asked toolsctl to check less often; still waiting for you to allow it…');
+    }
+    return response;
+  };
 }
 
 /** New tokens for a refresh token; the one given is spent. An ended session says so (exit 3). */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { refreshDevice } from '../../server/test/support/device-flow.js';
+import { pollDevice, refreshDevice } from '../../server/test/support/device-flow.js';
 import { createApp, useTestPortal, type TestUser } from '../../server/test/support/support.js';
 import { bin, cleanEnv, removeTempHomes, tempHome, toolsctl, type Run } from './toolsctl.js';
 
@@ -114,6 +114,26 @@ describe('toolsctl login in the browser', () => {
     const whoami = await toolsctl(home, ['whoami']);
     expect(whoami.code).toBe(3);
     expect(whoami.stderr).toContain('run `toolsctl login`');
+    // Logging out of an ended session forgets it.
+    expect((await toolsctl(home, ['logout'])).code).toBe(0);
+    expect(stored(home).token).toBeUndefined();
+  });
+
+  it('says so when the portal answers slow_down, and still signs in', async () => {
+    const user = await portal.createUser();
+    const home = tempHome();
+    const result = await loginInBrowser(home, async (code) => {
+      // Another poll of the same request just now: toolsctl's first poll, 5 s after it asked, comes too soon after it.
+      const [row] = await portal.deps
+        .db('oidc_payloads')
+        .where({ model: 'DeviceCode', user_code: code.replace('-', '') })
+        .select('id');
+      expect((await pollDevice(portal.url, row.id as string)).body.error).toBe('authorization_pending');
+      await new Promise((resolve) => setTimeout(resolve, 6000));
+      await user.api.device.approve(code);
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('The portal asked toolsctl to check less often; still waiting for you to allow it');
   });
 
   it('a denied sign-in exits 6 and saves nothing', async () => {

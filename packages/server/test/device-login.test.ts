@@ -4,6 +4,7 @@
  * says, and what it gets is a portal session named after it that works on the REST API and ends
  * like any session.
  */
+import { createHash } from 'node:crypto';
 import { TOOLSCTL_CLIENT_ID } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { enrol } from './support/second-factor-steps.js';
@@ -87,6 +88,17 @@ describe('allowing a device', () => {
     expect((await pollDevice(portal.url, device.device_code)).body.error).toBe('invalid_grant');
   });
 
+  it("passes forward auth as the user's session does", async () => {
+    const app = await createApp(portal.admin);
+    const user = await portal.createUser({ apps: [app] });
+    const { access } = await signedInDevice(user);
+    const verify = (name: string) => portal.fetch(`/api/auth/v1/verify?app=${name}`, { headers: { authorization: `Bearer ${access}` } });
+    const allowed = await verify(app.name);
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('remote-email')).toBe(user.email);
+    expect((await verify((await createApp(portal.admin)).name)).status).toBe(403);
+  });
+
   it('rotates the refresh token; the access token of a refresh works too', async () => {
     const user = await portal.createUser();
     const { refresh } = await signedInDevice(user);
@@ -95,6 +107,16 @@ describe('allowing a device', () => {
     expect(first.body.refresh_token).not.toBe(refresh);
     expect(await me(first.body.access_token!)).toBe(200);
     expect((await refreshDevice(portal.url, refresh)).body.error).toBe('invalid_grant');
+  });
+
+  it('keeps no access or refresh token the database would give away, only their hashes', async () => {
+    const user = await portal.createUser();
+    const { access, refresh } = await signedInDevice(user);
+    const rows: { id: string; payload: string }[] = await portal.deps.db('oidc_payloads').select('id', 'payload');
+    const stored = rows.map((row) => `${row.id} ${row.payload}`).join('\n');
+    expect(stored).not.toContain(access);
+    expect(stored).not.toContain(refresh);
+    expect(rows.map((row) => row.id)).toContain(createHash('sha256').update(access).digest('hex'));
   });
 
   it('is one decision: allowing twice, or allowing a denied request, is refused', async () => {
@@ -157,9 +179,15 @@ describe('the device is told', () => {
   it('slow_down when it polls sooner than the interval', async () => {
     const device = await startDevice(portal.url);
     expect((await pollDevice(portal.url, device.device_code)).body.error).toBe('authorization_pending');
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    await sleep(2600);
     const again = await pollDevice(portal.url, device.device_code);
     expect(again.status).toBe(400);
     expect(again.body.error).toBe('slow_down');
+    // 5.2 s after the first poll but 2.6 s after the refused one, which counts too: a device that
+    // keeps polling too fast keeps being told so.
+    await sleep(2600);
+    expect((await pollDevice(portal.url, device.device_code)).body.error).toBe('slow_down');
   });
 
   it('expired_token when the code has run out', async () => {
@@ -216,6 +244,14 @@ describe("the device's access ends with its session", () => {
     const second = await signedInDevice(user);
     await portal.admin.users.endSessions(user.user.id);
     expect(await me(second.access)).toBe(401);
+  });
+
+  it("when an admin resets the user's second factors", async () => {
+    const user = await portal.createUser();
+    const { access, refresh } = await signedInDevice(user);
+    await portal.admin.users.resetMfa(user.user.id);
+    expect(await me(access)).toBe(401);
+    expect((await refreshDevice(portal.url, refresh)).body.error).toBe('invalid_grant');
   });
 
   it('on a password reset', async () => {

@@ -1,7 +1,7 @@
 import { ApiError, isMfaChallenge, type CurrentUser, type LoginAnswer, type MfaChallenge } from '@tools-portal/core';
 import type { Context } from '../context.js';
 import { configPath, writeConfig } from '../config-file.js';
-import { UsageError } from '../exit-codes.js';
+import { NotLoggedInError, UsageError } from '../exit-codes.js';
 import type { Result } from '../output.js';
 import { ask, askSecret, canPrompt, readStdinSecret } from '../prompts.js';
 
@@ -90,11 +90,11 @@ export async function logout(ctx: Context): Promise<Result> {
   const api = await ctx.client(false);
   try {
     // A browser sign-in's access token may need renewing first (a spent one would leave the session alive).
-    api.token = (await ctx.freshToken()) ?? stored.token;
+    api.token = (await ctx.storedToken()) ?? stored.token;
     await api.auth.logout();
   } catch (error) {
     // A session the server already ended is as good as logged out; anything else is reported.
-    if ((error as { code?: string }).code !== 'unauthenticated') throw error;
+    if (!(error instanceof NotLoggedInError) && (error as { code?: string }).code !== 'unauthenticated') throw error;
   }
   const { token: _token, email: _email, refreshToken: _refresh, tokenExpires: _expires, ...rest } = stored;
   writeConfig(rest);

@@ -3,16 +3,24 @@
  * instance sees the same codes, tokens, grants, interactions and sessions. One row per model and
  * id; rows past `expires_at` are never answered and are swept. Clients are not stored here: the
  * `Client` model reads the apps enabled as OpenID clients (oidc/clients.ts).
+ *
+ * Access and refresh tokens are kept as session tokens are (docs/security.md, Stolen database):
+ * their row's id is the SHA-256 of the token and the stored payload leaves the token out, so the
+ * database holds nothing that works as one (a `toolsctl` access token is a credential of the
+ * REST API). The token presented is hashed to find its row and put back into the payload read.
  */
 import type { Knex } from 'knex';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { preparedWrite, runPrepared } from '../db/prepared-writes.js';
 import type { AuthCache } from '../services/access/auth-cache.js';
+import { sha256 } from '../services/support/secrets.js';
 import { clientMetadata } from './clients.js';
 
 const TABLE = 'oidc_payloads';
 const ACCESS_TOKEN = 'AccessToken';
+/** The models whose ids are bearer secrets that outlive a few minutes: stored hashed. */
+const HASHED_MODELS = new Set([ACCESS_TOKEN, 'RefreshToken']);
 /**
  * A device code's row outlives the code by this much, so that a device polling after the code's
  * end is told `expired_token` (the provider judges the code's own expiry) rather than that no such
@@ -86,13 +94,23 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
   const plausible = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 255 && !value.includes('\u0000');
 
   return class KnexAdapter implements Adapter {
-    constructor(private readonly model: string) {}
+    private readonly hashed: boolean;
+
+    constructor(private readonly model: string) {
+      this.hashed = HASHED_MODELS.has(model);
+    }
+
+    /** The row's id of a model's id: the token's hash for hashed models. */
+    private key(id: string): string {
+      return this.hashed ? sha256(id) : id;
+    }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      const stored = this.hashed ? { ...payload, jti: undefined } : payload;
       await runPrepared(db, UPSERT, [
         this.model,
-        id,
-        JSON.stringify(payload),
+        this.key(id),
+        JSON.stringify(stored),
         payload.grantId ?? null,
         payload.uid ?? null,
         payload.userCode ?? null,
@@ -105,13 +123,14 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (!plausible(id)) return undefined;
       if (this.model === 'Client') return clientMetadata(db, id);
-      const read = async () => (await readPrepared<Row, [string, string]>(db, BY_ID, [this.model, id]))[0];
-      if (this.model !== ACCESS_TOKEN || !memory) return parse(await read());
+      const read = async () => (await readPrepared<Row, [string, string]>(db, BY_ID, [this.model, this.key(id)]))[0];
+      const withToken = (payload: AdapterPayload | undefined) => (payload && this.hashed ? { ...payload, jti: id } : payload);
+      if (this.model !== ACCESS_TOKEN || !memory) return withToken(parse(await read()));
       // Only a token found is remembered (its expiry is checked on every use, in parse); the
       // payload is parsed anew for each caller, which may change it.
       const row = (await memory.accessTokens.get(id, read)) as Row | undefined;
       if (!row) memory.accessTokens.delete(id);
-      return parse(row);
+      return withToken(parse(row));
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -125,7 +144,7 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
     }
 
     async destroy(id: string): Promise<void> {
-      await runPrepared(db, DESTROY, [this.model, id]);
+      await runPrepared(db, DESTROY, [this.model, this.key(id)]);
       if (this.model === ACCESS_TOKEN) await memory?.clear();
     }
 
@@ -137,7 +156,7 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
     async consume(id: string): Promise<void> {
       // A conditional update: of two requests racing to use one code or refresh token, exactly
       // one wins; the other is answered invalid_grant (and the provider revokes the grant).
-      const won = await runPrepared(db, CONSUME, [Math.floor(now() / 1000), this.model, id]);
+      const won = await runPrepared(db, CONSUME, [Math.floor(now() / 1000), this.model, this.key(id)]);
       if (won === 0) throw new errors.InvalidGrant(`${this.model} already used`);
     }
   };

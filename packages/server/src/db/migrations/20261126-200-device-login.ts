@@ -7,9 +7,16 @@
  *   (the CLI's tokens are that session's: they end with it);
  * - `oidc_device_requests`: per device request (the provider's DeviceCode id), when it last polled
  *   (`slow_down`), how many wrong codes were typed for it (the fifth voids it), and when it was
- *   allowed or denied (once).
+ *   allowed or denied (once);
+ * - access and refresh tokens of the provider are kept as their SHA-256, without the token in the
+ *   payload (a `toolsctl` access token is a credential of the REST API): existing rows are rehashed.
  */
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+
+/** The provider's models whose ids are tokens, kept from now on as their SHA-256 (oidc/adapter.ts). */
+const HASHED_MODELS = ['AccessToken', 'RefreshToken'];
+const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('sessions', (table) => {
@@ -35,6 +42,13 @@ export async function up(knex: Knex): Promise<void> {
     table.bigInteger('expires_at').notNullable();
     table.index('expires_at');
   });
+  const rows: { model: string; id: string; payload: string }[] = await knex('oidc_payloads').whereIn('model', HASHED_MODELS).select('model', 'id', 'payload');
+  for (const row of rows) {
+    const { jti: _token, ...payload } = JSON.parse(row.payload) as Record<string, unknown>;
+    await knex('oidc_payloads')
+      .where({ model: row.model, id: row.id })
+      .update({ id: sha256(row.id), payload: JSON.stringify(payload) });
+  }
 }
 
 export async function down(knex: Knex): Promise<void> {

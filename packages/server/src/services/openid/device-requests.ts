@@ -25,8 +25,9 @@ export interface DeviceRequestRef {
 
 /**
  * Records a poll of the token endpoint; false when it came sooner than the interval after the
- * last one (the answer is then `slow_down`). A conditional update, so that two instances
- * answering two quick polls agree: one poll per interval passes.
+ * last one (the answer is then `slow_down`). Every poll counts, the refused ones too, so a device
+ * that keeps polling too fast keeps being told so. A conditional update first, so that two
+ * instances answering two quick polls agree: one poll per interval passes.
  */
 export async function recordPoll(db: Knex, request: DeviceRequestRef, now: number): Promise<boolean> {
   const earliest = now - DEVICE_POLL_INTERVAL_SECONDS * 1000;
@@ -35,7 +36,7 @@ export async function recordPoll(db: Knex, request: DeviceRequestRef, now: numbe
     .andWhere((where) => where.whereNull('polled_at').orWhere('polled_at', '<=', earliest))
     .update({ polled_at: now });
   if (updated > 0) return true;
-  if (await db(TABLE).where({ id: request.id }).first('id')) return false;
+  if ((await db(TABLE).where({ id: request.id }).update({ polled_at: now })) > 0) return false;
   try {
     await db(TABLE).insert({ id: request.id, polled_at: now, failures: 0, expires_at: request.expiresAt });
     return true;

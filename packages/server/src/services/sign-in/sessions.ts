@@ -60,13 +60,13 @@ const SESSION_BY_HASH = preparedSelect(
  * Only tokens of the built-in client are in that table: an app's token is no credential here.
  */
 const SESSION_BY_CLI_TOKEN = preparedSelect(
-  (db, token: string) =>
+  (db, tokenHash: string) =>
     usersQuery(db)
       .join('oidc_cli_grants', 'oidc_cli_grants.user_id', 'users.id')
       .join('sessions', 'sessions.id', 'oidc_cli_grants.session_id')
       .join('oidc_payloads', 'oidc_payloads.grant_id', 'oidc_cli_grants.grant_id')
       .where('oidc_payloads.model', 'AccessToken')
-      .andWhere('oidc_payloads.id', token)
+      .andWhere('oidc_payloads.id', tokenHash)
       .select([...SESSION_COLUMNS, 'oidc_payloads.expires_at as token_expires_at'])
       .limit(1, LITERAL),
   { remember: true },
@@ -88,7 +88,8 @@ async function sessionRowOf(db: Knex, token: string, now: number): Promise<Sessi
   const [row] = await readPrepared<SessionRow, [string]>(db, SESSION_BY_HASH, [sha256(token)]);
   if (row) return row;
   if (!/^[A-Za-z0-9_-]{20,255}$/.test(token)) return undefined;
-  const [cli] = await readPrepared<SessionRow, [string]>(db, SESSION_BY_CLI_TOKEN, [token]);
+  // The provider keeps access tokens as their SHA-256 (oidc/adapter.ts).
+  const [cli] = await readPrepared<SessionRow, [string]>(db, SESSION_BY_CLI_TOKEN, [sha256(token)]);
   return cli && cli.token_expires_at !== null && Number(cli.token_expires_at) > now ? cli : undefined;
 }
 
