@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { errorCodes } from './errors.js';
+import { LANGUAGES } from './languages.js';
 import { oidcClientCreatedAnswer, oidcClientSettingsAnswer, oidcKeyRotationAnswer } from './oidc.js';
 
 const timestamp = z.string().describe('ISO 8601 timestamp');
@@ -19,6 +20,7 @@ export const appAnswer = z.strictObject({
   name: z.string(),
   url: z.string(),
   description: z.string(),
+  descriptionDe: z.string().describe('the description for German readers; empty: they read `description`'),
   doclink: z.string(),
   category: z.string().describe('free text that groups apps in the app list; may be empty'),
   requestable: z.boolean().describe('whether users may ask for access to it (POST /accessrequest/)'),
@@ -46,10 +48,11 @@ export const meAnswer = userAnswer.extend({
   mfa: z.boolean().describe('has a second factor: an authenticator app or a passkey'),
   totp: z.boolean().describe('has an authenticator app set up'),
   mfaEnrollmentRequired: z.boolean().describe('this session is restricted to setting up a second factor'),
+  language: z.enum(LANGUAGES).nullable().describe('the language the user chose (PUT /user/me); null: their browser decides'),
 });
 
 /** `GET /user/me/requestable`: what a user may ask for, never its URL. */
-export const requestableAppAnswer = z.strictObject({ id, name: z.string(), description: z.string(), category: z.string() });
+export const requestableAppAnswer = z.strictObject({ id, name: z.string(), description: z.string(), descriptionDe: z.string(), category: z.string() });
 
 export const accessRequestStatuses = ['open', 'approved', 'denied'] as const;
 /** A user's request for an app; decided requests also carry who decided, when, and why. */
@@ -74,6 +77,7 @@ export const registrationTokenAnswer = z.strictObject({
   expires_timestamp: timestamp,
   client: clientAnswer,
   apps: z.array(id),
+  language: z.enum(LANGUAGES).nullable().describe("the invitation mail's language; null: DEFAULT_LANGUAGE"),
   link: z.string().describe('the registration link, built by the server from PUBLIC_URL: {PUBLIC_URL}/{app}/register?token=…'),
 });
 

@@ -15,3 +15,4 @@ export * from './log-filter.js';
 export * from './oidc.js';
 export * from './expiry.js';
 export * from './request-paths.js';
+export * from './languages.js';

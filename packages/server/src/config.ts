@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { LANGUAGES, isLanguage, type Language } from '@tools-portal/core/languages';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -69,6 +70,10 @@ export interface Config {
   workers: number;
   /** Outgoing mail (docs/email.md); undefined when SMTP_URL is not set: nothing is sent. */
   mail: MailConfig | undefined;
+  /** The language of readers who chose none and whose browser names none we speak, and of mail to them. */
+  defaultLanguage: Language;
+  /** The portal's name in mail subjects and signatures, and on the web. */
+  portalName: string;
 }
 
 export interface MailConfig {
@@ -171,6 +176,12 @@ export function loadConfig(env: Env = process.env): Config {
   const mfaRequired = (read('MFA_REQUIRED')?.toLowerCase() ?? 'none') as Config['mfaRequired'];
   if (!['none', 'admins', 'all'].includes(mfaRequired)) problems.push(`MFA_REQUIRED must be none, admins or all, got "${mfaRequired}"`);
   const mail = mailConfig(read, integer, publicUrl, problems);
+  const defaultLanguage = read('DEFAULT_LANGUAGE') ?? 'en';
+  if (!isLanguage(defaultLanguage)) problems.push(`DEFAULT_LANGUAGE must be ${LANGUAGES.join(' or ')}, got "${defaultLanguage}"`);
+  const portalName = read('PORTAL_NAME') ?? 'Tools-Server';
+  if (/[\u0000-\u001f\u007f]/.test(portalName) || portalName.length > 100) {
+    problems.push('PORTAL_NAME must be one line of at most 100 characters');
+  }
   const config: Config = {
     port,
     host,
@@ -210,6 +221,8 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     workers,
     mail,
+    defaultLanguage: isLanguage(defaultLanguage) ? defaultLanguage : 'en',
+    portalName,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

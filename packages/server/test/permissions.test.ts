@@ -31,6 +31,7 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /app/:id/icon': 'user',
   'GET /user': 'admin',
   'GET /user/me': 'user',
+  'PUT /user/me': 'user',
   'GET /user/me/accesstoken': 'user',
   'POST /user/me/totp': 'user-session',
   'POST /user/me/totp/confirm': 'user-session',
@@ -167,6 +168,7 @@ async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unkn
     'POST /validatepassword': { Email: email, Password: password },
     'POST /register': { Token: invite.token, Password: 'long enough password' },
     'POST /forgotpassword': { Email: email },
+    'PUT /user/me': { language: 'de' },
     'POST /resetpassword': { Token: 'not a token', Password: 'long enough password' },
   };
   return { path, body: bodies[`${route.method} ${route.path}`] };
