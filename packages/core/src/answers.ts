@@ -129,6 +129,7 @@ export const passwordAnswer = z.union([loginAnswer, mfaChallengeAnswer]);
 export const loginOptionsAnswer = z.strictObject({
   google: z.boolean(),
   passwordReset: z.boolean().describe('whether "Forgot password?" works: mail is configured'),
+  defaultLanguage: z.enum(LANGUAGES).describe('DEFAULT_LANGUAGE: the language of readers who chose none and whose browser names none the portal speaks'),
 });
 
 /** `POST /user/me/totp`: a pending authenticator-app enrolment. */

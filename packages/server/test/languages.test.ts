@@ -119,7 +119,8 @@ describe('the language of a user, and mail in it', () => {
 describe('DEFAULT_LANGUAGE', () => {
   const { portal, smtp } = useMailedPortal({ DEFAULT_LANGUAGE: 'de' });
 
-  it('is the language of mail to users who chose none; a choice of English wins', async () => {
+  it('is the language of mail to users who chose none; a choice of English wins; /loginoptions tells the web', async () => {
+    expect((await portal.anonymous.auth.options()).defaultLanguage).toBe('de');
     const { user, email } = await portal.createUser();
     await portal.admin.users.passwordReset(user.id);
     expect((await smtp.waitFor(email))[0]!.subject).toBe('Neues Passwort für Tools-Server');

@@ -186,9 +186,9 @@ export const authRoutes: RouteSpec[] = [
     path: '/loginoptions',
     response: { schema: loginOptionsAnswer },
     access: 'public',
-    summary: 'Which ways to log in the portal offers: {google, passwordReset}',
+    summary: 'Which ways to log in the portal offers, and its default language: {google, passwordReset, defaultLanguage}',
     async handler(_input, _ctx, { config }) {
-      return { google: config.google !== undefined, passwordReset: config.mail !== undefined };
+      return { google: config.google !== undefined, passwordReset: config.mail !== undefined, defaultLanguage: config.defaultLanguage };
     },
   }),
   route({
