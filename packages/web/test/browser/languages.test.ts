@@ -19,7 +19,7 @@ describe.skipIf(!chromiumAvailable)('the language of the web portal', () => {
       try {
         await goto(page, web.portal, '/login');
         await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
-        await expect.poll(() => htmlLang(page), locale).toBe(expected);
+        await expect.poll(() => htmlLang(page), { message: locale }).toBe(expected);
         expect(page.problems()).toEqual([]);
       } finally {
         await context.close();
