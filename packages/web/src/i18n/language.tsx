@@ -11,7 +11,7 @@ import { useSession } from '../session';
 import { de } from './de';
 import { en, type MessageKey } from './en';
 
-export const CATALOGUES: Record<Language, Record<MessageKey, string>> = { en, de };
+const CATALOGUES: Record<Language, Record<MessageKey, string>> = { en, de };
 
 interface LanguageState {
   /** The language the portal speaks now. */
