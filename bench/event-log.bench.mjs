@@ -291,7 +291,7 @@ async function insertCost(db) {
         }),
       ),
     );
-    results.now.push(await time(() => logEvent(db, audit, 'login.success', 'login with password')));
+    results.now.push(await time(() => logEvent(db, audit, { type: 'login.success', event: 'login with password' })));
   }
   await db.schema.dropTableIfExists('auth_log_before');
   const best = (values) => Math.min(...values);

@@ -3,7 +3,7 @@
  * resources by natural key, so a file moves between portals whose ids differ.
  */
 import fs from 'node:fs';
-import { appInput, clientInput, clientNameConflict, email, z } from '@tools-portal/core';
+import { appInput, appUpdate, clientInput, clientNameConflict, email, z } from '@tools-portal/core';
 import { UsageError } from './exit-codes.js';
 
 // Entries are checked with the server's own rules, so a bad value stops seed before any change.
@@ -14,7 +14,8 @@ const fixturesSchema = z
   .object({
     description: z.string().optional(),
     clients: z.array(clientInput.strict()).default([]),
-    apps: z.array(appInput.strict()).default([]),
+    // Files from before descriptionDe load as they are: without it, seed leaves an app's German description alone.
+    apps: z.array(appInput.extend({ descriptionDe: appUpdate.shape.descriptionDe }).strict()).default([]),
     /** Users with a password are created with it; without, seed makes one up and prints it once. */
     users: z.array(z.object({ email, client: name, password: z.string().optional(), apps: appNames }).strict()).default([]),
     invites: z.array(z.object({ email, client: name, apps: appNames }).strict()).default([]),

@@ -35,6 +35,7 @@ export const appRecord = (app: App, message?: string): Result => ({
     ['name', app.name],
     ['url', app.url],
     ['description', app.description],
+    ['description (de)', app.descriptionDe],
     ['doclink', app.doclink],
     ['category', app.category],
     ['requestable', app.requestable ? 'yes' : 'no'],

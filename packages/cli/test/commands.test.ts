@@ -20,7 +20,7 @@ const { portal, run } = cli;
 describe('apps', () => {
   it('creates, lists, shows, updates and deletes apps, as tables and as JSON', async () => {
     const name = unique('wiki');
-    const created = await run(['apps', 'create', name, 'https://wiki.example.com/', '--description', 'The wiki']);
+    const created = await run(['apps', 'create', name, 'https://wiki.example.com/', '--description', 'The wiki', '--description-de', 'Das Wiki']);
     expect(created.code).toBe(0);
     expect(created.stdout).toContain(`created new app ${name}`);
     expect(created.stdout).toContain('https://wiki.example.com/');
@@ -38,6 +38,7 @@ describe('apps', () => {
       name,
       url: 'https://wiki.example.com/',
       description: 'The wiki',
+      descriptionDe: 'Das Wiki',
       doclink: '',
       category: '',
       requestable: false,
@@ -46,7 +47,11 @@ describe('apps', () => {
     });
 
     expect(json<App>(await run(['apps', 'show', name, '--json']))).toEqual(app);
-    expect((await run(['apps', 'show', String(app.id)])).stdout).toMatch(/│ description │ The wiki/);
+    const shown = (await run(['apps', 'show', String(app.id)])).stdout;
+    expect(shown).toMatch(/│ description\s+│ The wiki/);
+    expect(shown).toMatch(/│ description \(de\)\s+│ Das Wiki/);
+    expect(json<App>(await run(['apps', 'update', name, '--description-de', 'Das Wiki, neu', '--json'])).descriptionDe).toBe('Das Wiki, neu');
+    await run(['apps', 'update', name, '--description-de', 'Das Wiki']);
 
     const updated = json<App>(
       await run(['apps', 'update', name, '--app-url', 'https://wiki2.example.com/', '--doclink', 'https://docs.example.com/', '--json']),
@@ -177,15 +182,17 @@ describe('invites', () => {
     const client = await portal.admin.clients.create(unique('Invited'));
     const app = await createApp(portal.admin);
     const email = `${unique('new')}@example.com`;
-    const created = await run(['invites', 'create', email, '--client', client.name, '--app', app.name]);
+    const created = await run(['invites', 'create', email, '--client', client.name, '--app', app.name, '--language', 'de']);
     expect(created.code).toBe(0);
+    expect((await portal.admin.invites.list()).find((invite) => invite.email === email)?.language).toBe('de');
+    expect((await run(['invites', 'create', `${unique('fr')}@example.com`, '-c', client.name, '--language', 'fr'])).code).toBe(2);
     const link = created.stdout.match(/http\S+register\?token=\S+/)?.[0];
     expect(link).toMatch(new RegExp(`^${portal.url}/${app.name}/register\\?token=`));
 
     const token = decodeURIComponent(new URL(link!).searchParams.get('token')!);
     const { accesstoken } = await portal.anonymous.auth.register({ Token: token, Password: 'a-new-password-1' });
     const me = await portal.client(accesstoken).users.me();
-    expect(me).toMatchObject({ email, client: { id: client.id } });
+    expect(me).toMatchObject({ email, client: { id: client.id }, language: 'de' });
     expect(await portal.admin.users.apps(me.id)).toEqual([app]);
   });
 

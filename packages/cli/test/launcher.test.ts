@@ -100,6 +100,7 @@ describe('seed and export', () => {
       name,
       url: 'https://seeded.example.com/',
       description: '',
+      descriptionDe: '',
       doclink: '',
       category: 'Finance',
       requestable: true,

@@ -41,6 +41,9 @@ describe('seed and export', () => {
     const api = source.admin;
     expect((await api.clients.list()).map((client) => client.name).sort()).toEqual(['Acme', 'Admin', 'Globex']);
     expect((await api.apps.all()).map((app) => app.name).sort()).toEqual(['chat', 'extern:jira', 'grafana', 'grafana-dev', 'wiki']);
+    // German descriptions where the file has them; entries without one (the older format) get none.
+    const described = Object.fromEntries((await api.apps.all()).map((app) => [app.name, app.descriptionDe]));
+    expect(described).toMatchObject({ wiki: 'Das Firmenwiki', chat: 'Team-Chat', 'grafana-dev': '' });
     const users = await api.users.list();
     const ann = users.find((user) => user.email === 'ann@acme.example')!;
     expect(ann.client.name).toBe('Acme');
@@ -64,8 +67,12 @@ describe('seed and export', () => {
     const exported = await on(source)(['export', '-o', file]);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toMatch(/exported 3 client\(s\), 5 app\(s\), 5 user\(s\), 1 invite\(s\)/);
-    const fixtures = JSON.parse(fs.readFileSync(file, 'utf8')) as { users: Array<{ email: string; password?: string }> };
+    const fixtures = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+      users: Array<{ email: string; password?: string }>;
+      apps: Array<{ name: string; descriptionDe?: string }>;
+    };
     expect(fixtures.users.every((user) => user.password === undefined)).toBe(true);
+    expect(fixtures.apps.find((app) => app.name === 'wiki')?.descriptionDe).toBe('Das Firmenwiki');
 
     const seeded = await on(target)(['seed', file, '--json']);
     expect(seeded.code).toBe(0);
@@ -105,7 +112,8 @@ describe('seed and export', () => {
     const report = json<Report>(await on(source)(['seed', file, '--json']));
     expect(report.changes).toEqual(['updated app wiki', 'granted app chat to bob@acme.example']);
     const wiki = (await source.admin.apps.all()).find((app) => app.name === 'wiki')!;
-    expect(wiki).toMatchObject({ url: 'https://wiki.example.net/', description: 'Moved', doclink: '' });
+    // A file without descriptionDe leaves the German description as it was.
+    expect(wiki).toMatchObject({ url: 'https://wiki.example.net/', description: 'Moved', descriptionDe: 'Das Firmenwiki', doclink: '' });
     expect(json<Report>(await on(source)(['seed', file, '--json'])).changed).toBe(false);
   });
 

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { errorCodes } from './errors.js';
+import { LANGUAGES } from './languages.js';
 import { oidcClientCreatedAnswer, oidcClientSettingsAnswer, oidcKeyRotationAnswer } from './oidc.js';
 import { webhookAnswer, webhookDeliveryAnswer, webhookSecretAnswer } from './webhooks.js';
 
@@ -20,6 +21,7 @@ export const appAnswer = z.strictObject({
   name: z.string(),
   url: z.string(),
   description: z.string(),
+  descriptionDe: z.string().describe('the description for German readers; empty: they read `description`'),
   doclink: z.string(),
   category: z.string().describe('free text that groups apps in the app list; may be empty'),
   requestable: z.boolean().describe('whether users may ask for access to it (POST /accessrequest/)'),
@@ -49,10 +51,11 @@ export const meAnswer = userAnswer.extend({
   totp: z.boolean().describe('has an authenticator app set up'),
   mfaEnrollmentRequired: z.boolean().describe('this session is restricted to setting up a second factor'),
   recoveryCodesLeft: z.number().int().describe('unused recovery codes (0 without an authenticator app)'),
+  language: z.enum(LANGUAGES).nullable().describe('the language the user chose (PUT /user/me); null: their browser decides'),
 });
 
 /** `GET /user/me/requestable`: what a user may ask for, never its URL. */
-export const requestableAppAnswer = z.strictObject({ id, name: z.string(), description: z.string(), category: z.string() });
+export const requestableAppAnswer = z.strictObject({ id, name: z.string(), description: z.string(), descriptionDe: z.string(), category: z.string() });
 
 export const accessRequestStatuses = ['open', 'approved', 'denied'] as const;
 /** A user's request for an app; decided requests also carry who decided, when, and why. */
@@ -77,6 +80,7 @@ export const registrationTokenAnswer = z.strictObject({
   expires_timestamp: timestamp,
   client: clientAnswer,
   apps: z.array(id),
+  language: z.enum(LANGUAGES).nullable().describe("the invitation mail's language; null: DEFAULT_LANGUAGE"),
   link: z.string().describe('the registration link, built by the server from PUBLIC_URL: {PUBLIC_URL}/{app}/register?token=…'),
 });
 
@@ -132,6 +136,7 @@ export const loginOptionsAnswer = z.strictObject({
   logo: z.string().nullable().describe("the logo's path (PORTAL_LOGO), or null without one"),
   accentColor: z.string().nullable().describe('PORTAL_ACCENT_COLOR as #rrggbb, or null'),
   oldDocsUrl: z.string().nullable().describe('OLD_DOCS_URL: where "old documentation" leads, or null (no link)'),
+  defaultLanguage: z.enum(LANGUAGES).describe('DEFAULT_LANGUAGE: the language of readers who chose none and whose browser names none the portal speaks'),
 });
 
 export const registrationTokenStatuses = ['open', 'used', 'expired', 'unknown'] as const;

@@ -36,6 +36,7 @@ import { logFilterQuery, type LogFilter } from './log-filter.js';
 import type { DeviceRequest } from './device.js';
 import type { OidcClientCreated, OidcClientInput, OidcClientSettings, OidcKeyRotation } from './oidc.js';
 import type { Webhook, WebhookDelivery, WebhookInput, WebhookUpdate, WebhookWithSecret } from './webhooks.js';
+import type { Language } from './languages.js';
 import type {
   AccessRequestInput,
   AccessTokenInput,
@@ -147,6 +148,8 @@ export class PortalClient {
     list: () => this.request<User[]>('GET', '/user/'),
     get: (id: number) => this.request<User>('GET', `/user/${segment(id)}`),
     me: () => this.request<Me>('GET', '/user/me'),
+    /** The caller's language for the web portal and mail; null follows the browser. */
+    setLanguage: (language: Language | null) => this.request<void>('PUT', '/user/me', { language }),
     delete: (id: number) => this.request<void>('DELETE', `/user/${segment(id)}`),
     apps: (id: number) => this.request<GrantedApp[]>('GET', `/user/${segment(id)}/app`),
     /** Grants an app; `expires` (ISO 8601, in the future) makes the grant end then. */

@@ -44,6 +44,7 @@ export const EVENT_TYPES = {
   'password.change': 'a password was changed',
   'password.reset_request': 'a password reset link was requested or created',
   'password.reset': 'a password was set from a reset link',
+  'account.language': 'a user chose their language on Account, or to follow the browser',
   // Administration
   'admin.create': 'the first admin was created at the first start',
   'client.create': 'a client was created',

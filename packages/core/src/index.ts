@@ -17,3 +17,4 @@ export * from './device.js';
 export * from './expiry.js';
 export * from './request-paths.js';
 export * from './webhooks.js';
+export * from './languages.js';

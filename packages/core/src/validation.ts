@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ApiError, invalidInput } from './errors.js';
 import { passwordLengthProblem } from './passwords.js';
+import { LANGUAGES } from './languages.js';
 import { ADMIN_CLIENT_NAME } from './permissions.js';
 
 export const MAX_NAME_LENGTH = 200;
@@ -74,6 +75,8 @@ export const pathId = z
 
 const bodyId = id;
 
+const language = z.enum(LANGUAGES, { error: `must be one of ${LANGUAGES.join(', ')} or null` });
+
 /** The length only: the server checks the rest with `@tools-portal/core/password-rules`. */
 const password = z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
   const problem = passwordLengthProblem(value);
@@ -133,14 +136,21 @@ const appFields = z.object({
   name,
   url: httpUrl,
   description: text.default(''),
+  /** The description for German readers; empty: they read the English one. */
+  descriptionDe: text.default(''),
   doclink: optionalHttpUrl.default(''),
 });
 
 export const appInput = appFields.extend({ category: category.default(''), requestable: requestable.default(false) });
 export type AppInput = z.input<typeof appInput>;
 
-/** A PUT without `category` or `requestable` leaves them as they were. */
-export const appUpdate = appFields.extend({ id: bodyId, category: category.optional(), requestable: requestable.optional() });
+/** A PUT without `descriptionDe`, `category` or `requestable` leaves them as they were. */
+export const appUpdate = appFields.extend({
+  id: bodyId,
+  descriptionDe: text.optional(),
+  category: category.optional(),
+  requestable: requestable.optional(),
+});
 export type AppUpdate = z.input<typeof appUpdate>;
 
 // ISO 8601 with a date and, optionally, a time and zone: `2026-12-01`, `2026-12-01T09:00:00Z`.
@@ -165,8 +175,14 @@ export const inviteInput = z.object({
   apps: z.array(bodyId, { error: 'must be a list of app ids' }).max(1000).default([]),
   /** Mail the link to the invitee (needs mail configured). */
   send: z.boolean({ error: 'must be true or false' }).optional(),
+  /** The invitation mail's language; absent or null: DEFAULT_LANGUAGE. */
+  language: language.nullable().optional(),
 });
 export type InviteInput = z.input<typeof inviteInput>;
+
+/** `PUT /user/me`: the caller's language, or null to follow the browser. */
+export const userMeUpdate = z.object({ language: language.nullable() });
+export type UserMeUpdate = z.input<typeof userMeUpdate>;
 
 export const grantInput = z.object({ appid: bodyId, expires: isoTime.optional() });
 export type GrantInput = z.input<typeof grantInput>;

@@ -12,6 +12,7 @@ import {
   PASSWORD_TOO_SHORT,
   PASSWORDS_DONT_MATCH,
   pathId,
+  userMeUpdate,
 } from '../src/index.js';
 
 const problem = (fn: () => unknown) => {
@@ -49,10 +50,24 @@ describe('validation', () => {
       name: 'wiki',
       url: 'https://wiki.example.com/',
       description: '',
+      descriptionDe: '',
       doclink: '',
       category: '',
       requestable: false,
     });
+  });
+
+  it('takes a language of en or de (or null) for PUT /user/me and invites, and names the field otherwise', () => {
+    expect(parse(userMeUpdate, { language: 'de' })).toEqual({ language: 'de' });
+    expect(parse(userMeUpdate, { language: null })).toEqual({ language: null });
+    for (const language of ['fr', 'DE', 'de-DE', '', 0, undefined]) {
+      expect(
+        problem(() => parse(userMeUpdate, { language })),
+        String(language),
+      ).toMatchObject({ code: 'invalid_input', field: 'language' });
+    }
+    expect(parse(inviteInput, { email: 'a@example.com', clientid: 1 }).language).toBeUndefined();
+    expect(problem(() => parse(inviteInput, { email: 'a@example.com', clientid: 1, language: 'fr' }))).toMatchObject({ field: 'language' });
   });
 
   it('names the field at fault', () => {

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_PORTAL_NAME, isHttpUrl } from '@tools-portal/core';
 import { checkIcon } from './services/apps/icon-images.js';
+import { LANGUAGES, isLanguage, type Language } from '@tools-portal/core/languages';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -74,6 +75,8 @@ export interface Config {
   workers: number;
   /** Outgoing mail (docs/email.md); undefined when SMTP_URL is not set: nothing is sent. */
   mail: MailConfig | undefined;
+  /** The language of readers who chose none and whose browser names none we speak, and of mail to them. */
+  defaultLanguage: Language;
   /** Signed webhooks (docs/webhooks.md). */
   webhooks: WebhookConfig;
   /** How the portal looks and names itself (PORTAL_NAME, PORTAL_LOGO, PORTAL_ACCENT_COLOR, OLD_DOCS_URL). */
@@ -200,6 +203,8 @@ export function loadConfig(env: Env = process.env): Config {
   const mfaRequired = (read('MFA_REQUIRED')?.toLowerCase() ?? 'none') as Config['mfaRequired'];
   if (!['none', 'admins', 'all'].includes(mfaRequired)) problems.push(`MFA_REQUIRED must be none, admins or all, got "${mfaRequired}"`);
   const mail = mailConfig(read, integer, publicUrl, problems);
+  const defaultLanguage = read('DEFAULT_LANGUAGE') ?? 'en';
+  if (!isLanguage(defaultLanguage)) problems.push(`DEFAULT_LANGUAGE must be ${LANGUAGES.join(' or ')}, got "${defaultLanguage}"`);
   const config: Config = {
     port,
     host,
@@ -240,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     workers,
     mail,
+    defaultLanguage: isLanguage(defaultLanguage) ? defaultLanguage : 'en',
     webhooks: {
       allowLoopback: boolean('WEBHOOK_ALLOW_LOOPBACK', false),
       pollSeconds: integer('WEBHOOK_POLL_SECONDS', 10, 1, 3600),

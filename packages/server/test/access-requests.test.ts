@@ -30,7 +30,7 @@ describe('requestable apps', () => {
     const plain = await createApp(portal.admin);
     const { api } = await portal.createUser({ apps: [held] });
     const listed = await api.users.requestable();
-    expect(listed).toContainEqual({ id: wanted.id, name: wanted.name, description: 'Ask for it', category: 'Finance' });
+    expect(listed).toContainEqual({ id: wanted.id, name: wanted.name, description: 'Ask for it', descriptionDe: '', category: 'Finance' });
     expect(listed.map((app) => app.id)).not.toContain(held.id);
     expect(listed.map((app) => app.id)).not.toContain(plain.id);
     expect(JSON.stringify(listed)).not.toContain('example.com');

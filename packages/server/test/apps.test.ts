@@ -12,6 +12,7 @@ describe('apps', () => {
       name,
       url: 'https://wiki.example.com/',
       description: 'The wiki',
+      descriptionDe: '',
       doclink: '',
       category: '',
       requestable: false,
@@ -25,6 +26,24 @@ describe('apps', () => {
 
     await portal.admin.apps.delete(app.id);
     expect(await failure(portal.admin.apps.get(app.id))).toMatchObject({ code: 'not_found' });
+  });
+
+  it('carries a German description beside the English one (descriptionDe), kept when a PUT leaves it out', async () => {
+    const name = unique('wiki');
+    const app = await portal.admin.apps.create({ name, url: 'https://wiki.example.com/', description: 'The wiki', descriptionDe: 'Das Wiki – für alle' });
+    expect(app.descriptionDe).toBe('Das Wiki – für alle');
+    expect(await portal.admin.apps.get(app.id)).toEqual(app);
+    const listed = (await portal.admin.apps.list()).find((entry) => entry.id === app.id);
+    expect(listed?.descriptionDe).toBe('Das Wiki – für alle');
+    // An older client's PUT without the field leaves it as it was; an empty one clears it.
+    const { descriptionDe: _left, ...older } = app;
+    expect((await portal.admin.apps.update({ ...older, description: 'The wiki, renamed' })).descriptionDe).toBe('Das Wiki – für alle');
+    expect((await portal.admin.apps.update({ ...app, descriptionDe: 'Neu' })).descriptionDe).toBe('Neu');
+    expect((await portal.admin.apps.update({ ...app, descriptionDe: '' })).descriptionDe).toBe('');
+    const bad = (value: unknown) => failure(portal.admin.apps.create({ name: unique('a'), url: 'https://x.example.com/', descriptionDe: value as string }));
+    expect(await bad(42)).toMatchObject({ code: 'invalid_input', field: 'descriptionDe' });
+    expect(await bad('x'.repeat(2001))).toMatchObject({ code: 'invalid_input', field: 'descriptionDe' });
+    expect(await bad('a\u0000b')).toMatchObject({ code: 'invalid_input', field: 'descriptionDe' });
   });
 
   it('answers GET /app/ and GET /app alike', async () => {

@@ -192,7 +192,7 @@ describe('API keys', () => {
 
 describe('login options and health', () => {
   it('offers password login only when Google is not configured', async () => {
-    expect(await portal.anonymous.auth.options()).toMatchObject({ google: false, passwordReset: false });
+    expect(await portal.anonymous.auth.options()).toMatchObject({ google: false, passwordReset: false, defaultLanguage: 'en' });
   });
 
   it('answers health', async () => {

@@ -126,6 +126,7 @@ describe('a portal without a logo', () => {
     expect(await portal.anonymous.auth.options()).toEqual({
       google: false,
       passwordReset: false,
+      defaultLanguage: 'en',
       portalName: 'Tools-Server',
       logo: null,
       accentColor: null,

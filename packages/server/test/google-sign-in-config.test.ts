@@ -15,7 +15,7 @@ describe('without a Google client configured', () => {
   const portal = useTestPortal();
 
   it('hides the button and sends both Google routes to Failed Login', async () => {
-    expect(await portal.anonymous.auth.options()).toMatchObject({ google: false, passwordReset: false });
+    expect(await portal.anonymous.auth.options()).toMatchObject({ google: false, passwordReset: false, defaultLanguage: 'en' });
     for (const path of ['/auth/google?redirect=%2Fauth%2F', '/auth/google/callback?code=x&state=y']) {
       const response = await portal.fetch(path, { redirect: 'manual' });
       expect(response.status).toBe(302);

@@ -96,7 +96,7 @@ async function expectRefused(flow: Flow, user: string, reason: RegExp): Promise<
 
 describe('Google sign-in', () => {
   it('is offered on the login screen when configured', async () => {
-    expect(await portal.anonymous.auth.options()).toMatchObject({ google: true, passwordReset: false });
+    expect(await portal.anonymous.auth.options()).toMatchObject({ google: true, passwordReset: false, defaultLanguage: 'en' });
   });
 
   it('makes staff of the company domain admins, who land on the app list', async () => {

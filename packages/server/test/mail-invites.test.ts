@@ -79,6 +79,6 @@ describe('invites without mail', () => {
     const result = await failure(portal.admin.invites.create({ email, clientid: client.id, apps: [], send: true }));
     expect(result).toMatchObject({ code: 'invalid_input', field: 'send' });
     expect((await portal.admin.invites.list()).some((invite) => invite.email === email)).toBe(false);
-    expect(await portal.admin.auth.options()).toMatchObject({ google: false, passwordReset: false });
+    expect(await portal.admin.auth.options()).toMatchObject({ google: false, passwordReset: false, defaultLanguage: 'en' });
   });
 });

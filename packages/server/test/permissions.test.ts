@@ -34,6 +34,7 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /app/:id/icon': 'user',
   'GET /user': 'admin',
   'GET /user/me': 'user',
+  'PUT /user/me': 'user',
   'GET /user/me/accesstoken': 'user',
   'POST /user/me/totp': 'user-session',
   'POST /user/me/totp/confirm': 'user-session',
@@ -185,6 +186,7 @@ async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unkn
     'POST /registrationtoken/status': { Token: invite.token },
     'DELETE /user/me/totp': { Password: 'long enough password' },
     'POST /user/me/recoverycodes': { Password: 'long enough password' },
+    'PUT /user/me': { language: 'de' },
     'POST /resetpassword': { Token: 'not a token', Password: 'long enough password' },
   };
   return { path, body: bodies[`${route.method} ${route.path}`] };

@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, RouterProvider, createHashRouter, type RouteObject } from 'react-router-dom';
 import { AlertProvider } from './components/alerts';
+import { LanguageProvider } from './i18n/language';
 import { RequireAdmin, RequireUser } from './components/guards';
 import { Layout } from './components/layout';
 import { Account } from './screens/account';
@@ -72,7 +73,9 @@ export function App() {
     <AlertProvider>
       <BrandingProvider>
         <SessionProvider>
-          <RouterProvider router={router} />
+          <LanguageProvider>
+            <RouterProvider router={router} />
+          </LanguageProvider>
         </SessionProvider>
       </BrandingProvider>
     </AlertProvider>

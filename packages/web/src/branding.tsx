@@ -19,6 +19,7 @@ export interface Branding extends LoginOptions {
 const DEFAULTS: Branding = {
   google: false,
   passwordReset: false,
+  defaultLanguage: 'en',
   portalName: DEFAULT_PORTAL_NAME,
   logo: null,
   accentColor: null,

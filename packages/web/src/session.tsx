@@ -1,10 +1,10 @@
 /** The current user (GET /user/me): loaded once, shared by the layout and every screen. */
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { CurrentUser } from '@tools-portal/core/entities';
+import type { CurrentUser, Me } from '@tools-portal/core/entities';
 import { api, isUnauthenticated, logFailure } from './api';
 import { useAlerts } from './components/alerts';
 
-export type SessionState = { status: 'loading' } | { status: 'anonymous' } | { status: 'error'; message: string } | { status: 'user'; user: CurrentUser };
+export type SessionState = { status: 'loading' } | { status: 'anonymous' } | { status: 'error'; message: string } | { status: 'user'; user: Me };
 
 interface Session {
   state: SessionState;

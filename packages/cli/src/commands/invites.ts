@@ -1,5 +1,5 @@
 /** `toolsctl invites …`: invitations (registration tokens) and their links. */
-import { examples, run, yes, type AnyCommand } from '../define.js';
+import { Option, examples, run, yes, type AnyCommand } from '../define.js';
 
 const handlers = () => import('../handlers/invites.js');
 
@@ -17,6 +17,12 @@ export function register(program: AnyCommand): void {
     .option('-a, --app <app...>', 'app ids or names to grant (repeatable)')
     .option('--link-app <name>', 'the app the link leads to after registering (default: the first app, else the portal)')
     .option('--send', 'also mail the link to the invitee (needs mail configured on the server)')
+    .addOption(
+      new Option('--language <language>', "the mail's language, and the user's until they choose (default: the server's DEFAULT_LANGUAGE)").choices([
+        'en',
+        'de',
+      ]),
+    )
     .description('invite an email and print the registration link')
     .addHelpText(
       'after',

@@ -11,6 +11,7 @@ export interface AppFields {
   name?: string;
   url?: string;
   description?: string;
+  descriptionDe?: string;
   doclink?: string;
   category?: string;
   requestable?: boolean;
@@ -38,6 +39,7 @@ export async function create(ctx: Context, name: string, url: string, fields: Ap
     name,
     url,
     description: fields.description ?? '',
+    descriptionDe: fields.descriptionDe ?? '',
     doclink: fields.doclink ?? '',
     category: fields.category ?? '',
     requestable: fields.requestable ?? false,
@@ -48,10 +50,12 @@ export async function create(ctx: Context, name: string, url: string, fields: Ap
 
 export async function update(ctx: Context, ref: string, fields: AppFields): Promise<Result> {
   const changes = Object.fromEntries(
-    Object.entries(fields).filter(([key, value]) => ['name', 'url', 'description', 'doclink', 'category', 'requestable'].includes(key) && value !== undefined),
+    Object.entries(fields).filter(
+      ([key, value]) => ['name', 'url', 'description', 'descriptionDe', 'doclink', 'category', 'requestable'].includes(key) && value !== undefined,
+    ),
   );
   if (Object.keys(changes).length === 0) {
-    throw new UsageError('nothing to change: pass --name, --app-url, --description, --doclink, --category or --requestable/--no-requestable');
+    throw new UsageError('nothing to change: pass --name, --app-url, --description, --description-de, --doclink, --category or --requestable/--no-requestable');
   }
   const api = await ctx.client();
   const app = await findApp(api, ref);

@@ -17,9 +17,15 @@ export async function exportFixtures(ctx: Context, options: { output?: string })
   const userApps = await Promise.all(users.map((user) => api.users.apps(user.id)));
   const fixtures: FixturesInput = {
     clients: [...clients].sort(byName).map((client) => ({ name: client.name })),
-    apps: [...apps]
-      .sort(byName)
-      .map(({ name, url, description, doclink, category, requestable }) => ({ name, url, description, doclink, category, requestable })),
+    apps: [...apps].sort(byName).map(({ name, url, description, descriptionDe, doclink, category, requestable }) => ({
+      name,
+      url,
+      description,
+      descriptionDe,
+      doclink,
+      category,
+      requestable,
+    })),
     users: users
       .map((user, index) => ({ email: user.email, client: user.client.name, apps: names(userApps[index]) }))
       .sort((a, b) => a.email.localeCompare(b.email)),

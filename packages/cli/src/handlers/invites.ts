@@ -1,4 +1,4 @@
-import { registrationLink, type App, type RegistrationToken } from '@tools-portal/core';
+import { registrationLink, type App, type Language, type RegistrationToken } from '@tools-portal/core';
 import type { Context } from '../context.js';
 import type { Result } from '../output.js';
 import { done, inviteList } from '../present.js';
@@ -18,13 +18,23 @@ export async function list(ctx: Context): Promise<Result> {
   return inviteList(invites, apps);
 }
 
-export async function create(ctx: Context, email: string, options: { client: string; app?: string[]; linkApp?: string; send?: boolean }): Promise<Result> {
+export async function create(
+  ctx: Context,
+  email: string,
+  options: { client: string; app?: string[]; linkApp?: string; send?: boolean; language?: Language },
+): Promise<Result> {
   const api = await ctx.client();
   const client = await findClient(api, options.client);
   const found = await findApps(api, options.app ?? []);
   // The server's link goes through the first app as sent: the one --link-app names, if granted.
   const apps = [...found.filter((app) => app.name === options.linkApp), ...found.filter((app) => app.name !== options.linkApp)];
-  const invite = await api.invites.create({ email, clientid: client.id, apps: apps.map((app) => app.id), ...(options.send ? { send: true } : {}) });
+  const invite = await api.invites.create({
+    email,
+    clientid: client.id,
+    apps: apps.map((app) => app.id),
+    ...(options.send ? { send: true } : {}),
+    ...(options.language ? { language: options.language } : {}),
+  });
   const link = linkOf(invite, apps, options.linkApp);
   const next = options.send ? `The link was sent by email to ${invite.email}:` : `Please copy the registration link and send it to ${invite.email}:`;
   return {

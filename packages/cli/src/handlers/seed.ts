@@ -96,6 +96,7 @@ function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State,
     } else if (
       existing.url !== app.url ||
       existing.description !== app.description ||
+      (app.descriptionDe !== undefined && existing.descriptionDe !== app.descriptionDe) ||
       existing.doclink !== app.doclink ||
       existing.category !== app.category ||
       existing.requestable !== app.requestable

@@ -23,6 +23,7 @@ import * as apiKeyNameExpiry from './migrations/20261125-300-api-key-name-expiry
 import * as oneCounterTable from './migrations/20261125-600-one-counter-table.js';
 import * as deviceLogin from './migrations/20261126-200-device-login.js';
 import * as webhooks from './migrations/20261126-300-webhooks.js';
+import * as languages from './migrations/20261126-600-languages.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '20261125-600-one-counter-table': oneCounterTable,
   '20261126-200-device-login': deviceLogin,
   '20261126-300-webhooks': webhooks,
+  '20261126-600-languages': languages,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

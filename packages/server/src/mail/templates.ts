@@ -1,8 +1,15 @@
 /**
- * Every mail the portal sends, as text and HTML (docs/email.md). A mail is a few paragraphs and
+ * Every mail the portal sends, as text and HTML (docs/email.md), in the recipient's language: the
+ * words come from the catalogues (catalogue/, through i18n.ts). A mail is a few paragraphs and
  * links; every value put into one is escaped for HTML, and stripped of line breaks in the
- * subject. Links are built from PUBLIC_URL by the callers. Short and plain, signed Tools-Server.
+ * subject. Links are built from PUBLIC_URL by the callers. Short and plain, signed PORTAL_NAME.
  */
+import type { Origin } from '../services/support/context.js';
+import type { MailKey } from './catalogue/en.js';
+import type { MailWords } from './i18n.js';
+
+export type { MailWords } from './i18n.js';
+
 export interface RenderedMail {
   subject: string;
   text: string;
@@ -12,8 +19,6 @@ export interface RenderedMail {
 /** A paragraph of text, or a link on a line of its own. */
 type Block = string | { link: string };
 
-const SIGNATURE = 'Tools-Server';
-
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 }
@@ -21,12 +26,12 @@ export function escapeHtml(value: string): string {
 // Control characters (a line break above all) would end the header and start another.
 const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 
-function render(subject: string, blocks: Block[]): RenderedMail {
-  const all: Block[] = [...blocks, SIGNATURE];
+function render(words: MailWords, { subject, blocks }: { subject: string; blocks: Block[] }): RenderedMail {
+  const all: Block[] = [...blocks, oneLine(words.portalName)];
   const text = all.map((block) => (typeof block === 'string' ? block : block.link)).join('\n\n');
   const html = [
     '<!doctype html>',
-    '<html><body style="font-family: sans-serif; line-height: 1.4">',
+    `<html lang="${words.language}"><body style="font-family: sans-serif; line-height: 1.4">`,
     ...all.map((block) =>
       typeof block === 'string'
         ? `<p>${escapeHtml(block).replace(/\n/g, '<br>')}</p>`
@@ -35,13 +40,6 @@ function render(subject: string, blocks: Block[]): RenderedMail {
     '</body></html>',
   ].join('\n');
   return { subject: oneLine(subject), text: `${text}\n`, html };
-}
-
-import type { Origin } from '../services/support/context.js';
-
-/** A moment as people read it in a mail: `2026-11-23 14:05 UTC`. */
-function formatWhen(at: number | Date): string {
-  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 // A user agent is whatever the caller sent: kept to plain characters and no URL that a mail
@@ -54,37 +52,52 @@ const browser = (userAgent: string) =>
     .slice(0, 160)
     .trim();
 
-const from = ({ ip, userAgent }: Origin) => {
+const from = (words: MailWords, { ip, userAgent }: Origin) => {
   const agent = browser(userAgent);
-  return `${ip || 'an unknown address'}${agent ? ` (${agent})` : ''}`;
+  return `${ip || words.t('notice.unknownAddress')}${agent ? ` (${agent})` : ''}`;
 };
 
-export function invitation(input: { email: string; client: string; link: string; expiresAt: number }): RenderedMail {
-  return render('Your invitation to Tools-Server', [
-    `Hello,\n\nyou are invited to Tools-Server as ${input.email} (${input.client}). Open this link to set your password:`,
-    { link: input.link },
-    `The link works once, until ${formatWhen(input.expiresAt)}. If you did not expect this invitation, ignore this mail.`,
-  ]);
+/** The greeting, then the first paragraph: one block, as the mails always had it. */
+const greeted = (words: MailWords, text: string) => `${words.t('mail.greeting')}\n\n${text}`;
+
+export function invitation(words: MailWords, input: { email: string; client: string; link: string; expiresAt: number }): RenderedMail {
+  return render(words, {
+    subject: words.t('invitation.subject'),
+    blocks: [
+      greeted(words, words.t('invitation.body', { email: input.email, client: input.client })),
+      { link: input.link },
+      words.t('invitation.footer', { expires: words.when(input.expiresAt) }),
+    ],
+  });
 }
 
-export function passwordReset(input: { email: string; link: string; minutes: number; at: number; origin: Origin; byAdmin: boolean }): RenderedMail {
-  const who = input.byAdmin ? 'An administrator sent you this link' : `Someone asked, from ${from(input.origin)} at ${formatWhen(input.at)},`;
-  return render('Reset your Tools-Server password', [
-    `Hello,\n\n${who} to set a new password for ${input.email} at Tools-Server. Open it to choose one:`,
-    { link: input.link },
-    `The link works once, for ${input.minutes} minutes; a newer link replaces it. If you did not ask for it, ignore this mail: your password stays as it is.`,
-  ]);
+export function passwordReset(
+  words: MailWords,
+  input: { email: string; link: string; minutes: number; at: number; origin: Origin; byAdmin: boolean },
+): RenderedMail {
+  const body = input.byAdmin
+    ? words.t('reset.body.byAdmin', { email: input.email })
+    : words.t('reset.body.asked', { email: input.email, from: from(words, input.origin), when: words.when(input.at) });
+  return render(words, {
+    subject: words.t('reset.subject'),
+    blocks: [greeted(words, body), { link: input.link }, words.t('reset.footer', { minutes: input.minutes })],
+  });
 }
 
 export type NoticeKind =
   'password-changed' | 'password-reset' | 'second-factor-added' | 'second-factor-removed' | 'recovery-codes-renewed' | 'account-locked' | 'new-browser';
 
+/** A second factor as a notice names it. */
+export type FactorName = { kind: 'authenticator-app' } | { kind: 'passkey'; name: string } | { kind: 'passkeys' };
+
 export interface NoticeInput {
   email: string;
   at: number;
   origin: Origin;
-  /** What the notice is about in a few words, e.g. the kind of second factor. */
-  detail?: string;
+  /** The second factors added or removed (and whether an administrator removed them). */
+  factors?: { names: FactorName[]; byAdmin?: boolean };
+  /** How long a locked account stays locked. */
+  lockMinutes?: number;
   /** Where to ask for a new password: `{PUBLIC_URL}/auth/#/reset`. */
   resetLink: string;
   /** The password-reset notice: the user's active API keys, and where to delete them. */
@@ -98,84 +111,105 @@ interface NoticeKey {
   lastUsedTimestamp: string | null;
 }
 
-const keyLine = (key: NoticeKey) =>
-  `- ${key.token}${key.name ? ` (${oneLine(key.name)})` : ''}, ${key.lastUsedTimestamp ? `last used ${formatWhen(Date.parse(key.lastUsedTimestamp))}` : 'never used'}`;
+const keyLine = (words: MailWords, key: NoticeKey) =>
+  `- ${key.token}${key.name ? ` (${oneLine(key.name)})` : ''}, ${
+    key.lastUsedTimestamp ? words.t('apiKeys.lastUsed', { when: words.when(Date.parse(key.lastUsedTimestamp)) }) : words.t('apiKeys.neverUsed')
+  }`;
 
 // A reset changes the password only: keys made before it keep working, so the notice names them.
-function apiKeyBlocks(apiKeys: NoticeInput['apiKeys']): Block[] {
+function apiKeyBlocks(words: MailWords, apiKeys: NoticeInput['apiKeys']): Block[] {
   if (!apiKeys || apiKeys.keys.length === 0) return [];
-  const count = apiKeys.keys.length === 1 ? 'one active API key' : `${apiKeys.keys.length} active API keys`;
   return [
-    `A password reset does not end API keys. Your account has ${count}:\n${apiKeys.keys.map(keyLine).join('\n')}`,
-    'If you do not know one of them, or it may have leaked, delete it on the Access Tokens page:',
+    `${words.t('apiKeys.intro', { count: apiKeys.keys.length })}\n${apiKeys.keys.map((key) => keyLine(words, key)).join('\n')}`,
+    words.t('apiKeys.action'),
     { link: apiKeys.link },
   ];
 }
 
-const NOTICES: Record<NoticeKind, { subject: string; what: (detail?: string) => string }> = {
-  'password-changed': { subject: 'Your Tools-Server password was changed', what: () => 'The password of your account was changed' },
-  'password-reset': { subject: 'Your Tools-Server password was reset', what: () => 'The password of your account was reset with a link sent by mail' },
+function factorsText(words: MailWords, factors: NoticeInput['factors']): string {
+  const names = (factors?.names ?? []).map((factor) =>
+    factor.kind === 'passkey'
+      ? words.t('factor.passkey', { name: oneLine(factor.name) })
+      : words.t(factor.kind === 'passkeys' ? 'factor.passkeys' : 'factor.authenticatorApp'),
+  );
+  const list = words.list(names);
+  return factors?.byAdmin ? words.t('factor.byAdmin', { factors: list }) : list;
+}
+
+const NOTICES: Record<NoticeKind, { subject: MailKeyOf<'subject'>; what: (words: MailWords, input: NoticeInput) => string }> = {
+  'password-changed': { subject: 'notice.passwordChanged.subject', what: (words) => words.t('notice.passwordChanged.what') },
+  'password-reset': { subject: 'notice.passwordReset.subject', what: (words) => words.t('notice.passwordReset.what') },
   'second-factor-added': {
-    subject: 'A second factor was added to your Tools-Server account',
-    what: (detail) => `A second factor${detail ? ` (${detail})` : ''} was added to your account`,
+    subject: 'notice.secondFactorAdded.subject',
+    what: (words, input) => words.t('notice.secondFactorAdded.what', { factors: factorsText(words, input.factors) }),
   },
   'second-factor-removed': {
-    subject: 'A second factor was removed from your Tools-Server account',
-    what: (detail) => `A second factor${detail ? ` (${detail})` : ''} was removed from your account`,
+    subject: 'notice.secondFactorRemoved.subject',
+    what: (words, input) => words.t('notice.secondFactorRemoved.what', { factors: factorsText(words, input.factors) }),
   },
-  'recovery-codes-renewed': {
-    subject: 'New recovery codes for your Tools-Server account',
-    what: () => 'New recovery codes were made for your account; the old ones no longer work',
-  },
+  'recovery-codes-renewed': { subject: 'notice.recoveryCodesRenewed.subject', what: (words) => words.t('notice.recoveryCodesRenewed.what') },
   'account-locked': {
-    subject: 'Your Tools-Server account was locked after failed logins',
-    what: (detail) => `Your account was locked${detail ? ` for ${detail}` : ''} after too many failed logins`,
+    subject: 'notice.accountLocked.subject',
+    what: (words, input) => words.t('notice.accountLocked.what', { minutes: input.lockMinutes ?? 0 }),
   },
-  'new-browser': { subject: 'New sign-in to your Tools-Server account', what: () => 'Your account was signed in to from a browser it had not used before' },
+  'new-browser': { subject: 'notice.newBrowser.subject', what: (words) => words.t('notice.newBrowser.what') },
 };
 
+type MailKeyOf<Suffix extends string> = Extract<MailKey, `${string}.${Suffix}`>;
+
 /** A security notice: what happened, when, from where, and what to do if it was not you. */
-export function notice(kind: NoticeKind, input: NoticeInput): RenderedMail {
+export function notice(words: MailWords, { kind, ...input }: NoticeInput & { kind: NoticeKind }): RenderedMail {
   const { subject, what } = NOTICES[kind];
-  return render(subject, [
-    `Hello,\n\n${what(input.detail)} (${input.email}).\n\nWhen: ${formatWhen(input.at)}\nFrom: ${from(input.origin)}`,
-    'If this was you, there is nothing to do. If it was not, set a new password with this link at once and tell an administrator:',
-    { link: input.resetLink },
-    ...apiKeyBlocks(input.apiKeys),
-  ]);
+  return render(words, {
+    subject: words.t(subject),
+    blocks: [
+      greeted(words, words.t('notice.body', { what: what(words, input), email: input.email, when: words.when(input.at), from: from(words, input.origin) })),
+      words.t('notice.action'),
+      { link: input.resetLink },
+      ...apiKeyBlocks(words, input.apiKeys),
+    ],
+  });
 }
 
 /** To each admin: a user asks for an app (docs/api.md, Access requests). */
-export function accessRequested(input: { email: string; app: string; reason: string; link: string }): RenderedMail {
-  return render(`Access request: ${input.app} for ${input.email}`, [
-    `Hello,\n\n${input.email} asks for access to ${input.app}.`,
-    input.reason ? `Their reason: ${input.reason}` : 'They gave no reason.',
-    'Approve or deny it on the Access requests screen:',
-    { link: input.link },
-  ]);
+export function accessRequested(words: MailWords, input: { email: string; app: string; reason: string; link: string }): RenderedMail {
+  return render(words, {
+    subject: words.t('accessRequest.subject', { app: input.app, email: input.email }),
+    blocks: [
+      greeted(words, words.t('accessRequest.body', { email: input.email, app: input.app })),
+      input.reason ? words.t('accessRequest.reason', { reason: input.reason }) : words.t('accessRequest.noReason'),
+      words.t('accessRequest.action'),
+      { link: input.link },
+    ],
+  });
 }
 
 /** To the user: their request was approved or denied. */
-export function accessDecided(input: { app: string; approved: boolean; expiresAt?: number; decision: string; link: string }): RenderedMail {
+export function accessDecided(words: MailWords, input: { app: string; approved: boolean; expiresAt?: number; decision: string; link: string }): RenderedMail {
   if (input.approved) {
-    const until = input.expiresAt ? ` until ${formatWhen(input.expiresAt)}` : '';
-    return render(`Access to ${input.app} approved`, [
-      `Hello,\n\nyour request for ${input.app} was approved: you may use it now${until}.`,
-      { link: input.link },
-    ]);
+    const body = input.expiresAt
+      ? words.t('accessApproved.bodyUntil', { app: input.app, until: words.when(input.expiresAt) })
+      : words.t('accessApproved.body', { app: input.app });
+    return render(words, { subject: words.t('accessApproved.subject', { app: input.app }), blocks: [greeted(words, body), { link: input.link }] });
   }
-  return render(`Access to ${input.app} denied`, [
-    `Hello,\n\nyour request for ${input.app} was denied.`,
-    input.decision ? `The reason given: ${input.decision}` : 'No reason was given.',
-    { link: input.link },
-  ]);
+  return render(words, {
+    subject: words.t('accessDenied.subject', { app: input.app }),
+    blocks: [
+      greeted(words, words.t('accessDenied.body', { app: input.app })),
+      input.decision ? words.t('accessDenied.reason', { reason: input.decision }) : words.t('accessDenied.noReason'),
+      { link: input.link },
+    ],
+  });
 }
 
 /** To each admin: the portal turned a webhook off (docs/webhooks.md). */
-export function webhookDisabled(input: { id: number; url: string; reason: string; link: string }): RenderedMail {
-  return render(`Webhook ${input.id} turned off`, [
-    `Hello,\n\nthe portal turned off webhook ${input.id} to ${input.url}: ${input.reason}.`,
-    'Events are not sent to it until an admin turns it back on, on the Webhooks screen:',
-    { link: input.link },
-  ]);
+export function webhookDisabled(words: MailWords, input: { id: number; url: string; reason: string; link: string }): RenderedMail {
+  return render(words, {
+    subject: words.t('webhookDisabled.subject', { id: input.id }),
+    blocks: [
+      greeted(words, words.t('webhookDisabled.body', { id: input.id, url: input.url, reason: input.reason })),
+      words.t('webhookDisabled.action'),
+      { link: input.link },
+    ],
+  });
 }

@@ -16,6 +16,7 @@ import {
   passkeyRenameInput,
   passwordChangeInput,
   secondFactorProofInput,
+  userMeUpdate,
   z,
   type WebAuthnOptions,
 } from '@tools-portal/core';
@@ -24,7 +25,7 @@ import { changePassword } from '../services/sign-in/login.js';
 import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasskey, renamePasskey } from '../services/sign-in/passkeys.js';
 import { confirmTotp, resetSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/sign-in/second-factors.js';
 import { liftRestriction, listSessionsOfUser, revokeOtherOwnSessions, revokeOwnSession } from '../services/sign-in/sessions.js';
-import { getUser } from '../services/users/users.js';
+import { getUser, languageOf, setLanguage } from '../services/users/users.js';
 import { actorContext, actorOf, auditOf, principalOf, route, type Deps, type RouteSpec } from './route.js';
 import type { Context } from 'koa';
 
@@ -43,14 +44,27 @@ export const accountRoutes: RouteSpec[] = [
       'The caller, with its client, admin flag, mfa (has a second factor), totp (has an authenticator app), recoveryCodesLeft (unused recovery codes) and mfaEnrollmentRequired (this session is restricted)',
     async handler(_input, ctx, { db }) {
       const user = actorOf(ctx);
-      const factors = await secondFactorsOf(db, user.id);
+      const [factors, language] = await Promise.all([secondFactorsOf(db, user.id), languageOf(db, user.id)]);
       return {
         ...user,
         mfa: factors.length > 0,
         totp: factors.includes('totp'),
         recoveryCodesLeft: factors.includes('totp') ? await recoveryCodesLeft(db, user.id) : 0,
         mfaEnrollmentRequired: principalOf(ctx)?.restricted ?? false,
+        language,
       };
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/user/me',
+    body: userMeUpdate,
+    response: { status: 204 },
+    access: 'user',
+    duringEnrolment: true,
+    summary: 'Choose the language of the web portal and of mail to you: {language: "de" | "en" | null}; null follows the browser',
+    async handler({ body }, ctx, deps) {
+      await setLanguage(actorContext(ctx, deps), body.language);
     },
   }),
   route({

@@ -188,12 +188,13 @@ export const authRoutes: RouteSpec[] = [
     response: { schema: loginOptionsAnswer },
     access: 'public',
     summary:
-      'Which ways to log in the portal offers, and how it looks: {google, passwordReset, portalName, logo (its path or null), accentColor (#rrggbb or null), oldDocsUrl (or null)}',
+      'Which ways to log in the portal offers, its default language, and how it looks: {google, passwordReset, defaultLanguage, portalName, logo (its path or null), accentColor (#rrggbb or null), oldDocsUrl (or null)}',
     async handler(_input, _ctx, { config }) {
       const { branding } = config;
       return {
         google: config.google !== undefined,
         passwordReset: config.mail !== undefined,
+        defaultLanguage: config.defaultLanguage,
         portalName: branding.portalName,
         logo: branding.logo ? `${API_PREFIX}/logo?v=${branding.logo.version}` : null,
         accentColor: branding.accentColor ?? null,

@@ -21,7 +21,7 @@ const STOP_WAIT_MS = 2_000;
 
 export interface WebhookSenderDeps {
   db: Knex;
-  config: Pick<Config, 'webhooks' | 'publicUrl' | 'mail'>;
+  config: Pick<Config, 'webhooks' | 'publicUrl' | 'mail' | 'defaultLanguage' | 'branding'>;
   secrets: SecretBox;
   logger: Logger;
 }

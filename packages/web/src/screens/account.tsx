@@ -12,6 +12,7 @@ import { useBranding } from '../branding';
 import { useAlerts } from '../components/alerts';
 import { DeleteButton } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
+import { LanguageChoice } from '../components/language-choice';
 import { ListTable } from '../components/list-page';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
@@ -39,6 +40,9 @@ export function Account() {
         </div>
         <div className="col-12 col-lg-6">
           <ChangePassword />
+        </div>
+        <div className="col-12 col-lg-6">
+          <LanguageChoice />
         </div>
         <div className="col-12">
           <Sessions />

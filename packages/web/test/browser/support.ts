@@ -104,7 +104,7 @@ export interface WatchedPage extends Page {
 export async function openPage(
   browser: Browser,
   viewport = LAPTOP,
-  options: { timezoneId?: string } = {},
+  options: { timezoneId?: string; locale?: string } = {},
 ): Promise<{ context: BrowserContext; page: WatchedPage }> {
   const context = await browser.newContext({ viewport, ...options });
   const page = (await context.newPage()) as WatchedPage;

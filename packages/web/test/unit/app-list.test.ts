@@ -8,6 +8,7 @@ const app = (name: string, url: string, description = ''): App => ({
   name,
   url,
   description,
+  descriptionDe: '',
   doclink: '',
   category: '',
   requestable: false,

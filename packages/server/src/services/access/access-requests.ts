@@ -4,9 +4,19 @@
  * held by a unique index; a decision takes the request from `open` in one conditional update, so
  * of two admins deciding at once exactly one wins. Every step is an event-log row.
  */
-import { ADMIN_CLIENT_NAME, conflict, notFound, type AccessRequest, type AccessRequestStatus, type CurrentUser, type RequestableApp } from '@tools-portal/core';
+import {
+  ADMIN_CLIENT_NAME,
+  conflict,
+  notFound,
+  type AccessRequest,
+  type AccessRequestStatus,
+  type CurrentUser,
+  type Language,
+  type RequestableApp,
+} from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { accessDecided, accessRequested } from '../../mail/templates.js';
+import { wordsForUser, wordsIn } from '../mail/recipients.js';
 import { checkFutureExpiry, grantIsLive, insertGrant } from '../apps/apps.js';
 import { logEvent } from '../log/audit.js';
 import { withDb, type ServiceContext } from '../support/context.js';
@@ -81,13 +91,17 @@ export async function requestableApps(db: Knex, user: CurrentUser, now = Date.no
   return db('apps')
     .where('apps.requestable', true)
     .whereNotIn('apps.id', held)
-    .select('apps.id', 'apps.name', 'apps.description', 'apps.category')
+    .select('apps.id', 'apps.name', 'apps.description', 'apps.description_de as descriptionDe', 'apps.category')
     .orderBy('apps.name');
 }
 
 /** With mail configured, every admin gets a mail per new request and the user one per decision. */
 export const adminsQuery = (db: Knex) =>
-  db('users').join('clients', 'clients.id', 'users.client_id').where('clients.name', ADMIN_CLIENT_NAME).select('users.email').orderBy('users.email');
+  db('users')
+    .join('clients', 'clients.id', 'users.client_id')
+    .where('clients.name', ADMIN_CLIENT_NAME)
+    .select('users.email', 'users.language')
+    .orderBy('users.email');
 
 /** The services' context of a signed-in user's request or an admin's decision. */
 type RequestContext = ServiceContext<MailPolicy> & { actor: CurrentUser };
@@ -105,9 +119,12 @@ export async function createRequest(ctx: RequestContext, { appId, reason }: { ap
     if (granted) throw conflict(`you may use app ${app.name} already`);
     await logEvent(trx, ctx, { type: 'access.request', event: `requested access to app ${app.name}` });
     if (policy.mail) {
-      const mail = accessRequested({ email: user.email, app: app.name, reason, link: `${policy.publicUrl}/auth/#/accessrequests` });
-      for (const admin of (await adminsQuery(trx)) as { email: string }[])
+      const request = { email: user.email, app: app.name, reason, link: `${policy.publicUrl}/auth/#/accessrequests` };
+      // Each admin in their own language.
+      for (const admin of (await adminsQuery(trx)) as { email: string; language: Language | null }[]) {
+        const mail = accessRequested(wordsIn(policy, admin.language), request);
         await enqueueMail(withDb(ctx, trx), { kind: 'access-request', to: admin.email, ...mail });
+      }
     }
     return toRequest(await getRequest(trx, row.id));
   });
@@ -158,7 +175,7 @@ export async function approveRequest(ctx: RequestContext, { id, expiresAt }: { i
       },
     });
     if (policy.mail) {
-      const mail = accessDecided({
+      const mail = accessDecided(await wordsForUser(withDb(ctx, trx), request.user_email), {
         app: request.app_name,
         approved: true,
         expiresAt: already ? undefined : expiresAt,
@@ -184,7 +201,8 @@ export async function denyRequest(ctx: RequestContext, { id, reason }: { id: num
       },
     });
     if (policy.mail) {
-      const mail = accessDecided({ app: request.app_name, approved: false, decision: reason, link: `${policy.publicUrl}/auth/#/requests` });
+      const words = await wordsForUser(withDb(ctx, trx), request.user_email);
+      const mail = accessDecided(words, { app: request.app_name, approved: false, decision: reason, link: `${policy.publicUrl}/auth/#/requests` });
       await enqueueMail(withDb(ctx, trx), { kind: 'access-decision', to: request.user_email, ...mail });
     }
     return toRequest(await getRequest(trx, id));

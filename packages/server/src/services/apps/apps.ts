@@ -16,13 +16,24 @@ import { logEvent, type Audit } from '../log/audit.js';
 import type { ServiceContext } from '../support/context.js';
 import { getUser } from '../users/users.js';
 
-const APP_COLUMNS = ['apps.id', 'apps.name', 'apps.url', 'apps.description', 'apps.doclink', 'apps.category', 'apps.requestable', 'apps.icon_version'];
+const APP_COLUMNS = [
+  'apps.id',
+  'apps.name',
+  'apps.url',
+  'apps.description',
+  'apps.description_de',
+  'apps.doclink',
+  'apps.category',
+  'apps.requestable',
+  'apps.icon_version',
+];
 
 interface AppRow {
   id: number;
   name: string;
   url: string;
   description: string;
+  description_de: string;
   doclink: string;
   category: string;
   requestable: boolean | number;
@@ -41,6 +52,7 @@ function toApp(row: AppRow): App {
     name: row.name,
     url: row.url,
     description: row.description,
+    descriptionDe: row.description_de,
     doclink: row.doclink,
     category: row.category,
     requestable: Boolean(row.requestable),
@@ -144,9 +156,11 @@ const originsOf = (rows: { url: string }[]) => new Set(rows.map((row) => originO
 type AppFields = Required<Omit<AppInput, 'id'>>;
 
 export async function createApp(db: Knex, audit: Audit, input: AppFields): Promise<App> {
-  const { name, url, description, doclink, category, requestable } = input;
+  const { name, url, description, descriptionDe, doclink, category, requestable } = input;
   return await db.transaction(async (trx) => {
-    const [row] = await trx('apps').insert({ name, url, description, doclink, category, requestable, created_at: Date.now() }).returning('id');
+    const [row] = await trx('apps')
+      .insert({ name, url, description, description_de: descriptionDe, doclink, category, requestable, created_at: Date.now() })
+      .returning('id');
     await logEvent(trx, audit, { type: 'app.create', event: `created app ${name}` });
     return getApp(trx, row.id);
   });
@@ -157,13 +171,21 @@ export async function updateApp(
   audit: Audit,
   input: Omit<AppUpdate, 'description' | 'doclink'> & { description: string; doclink: string },
 ): Promise<App> {
-  const { id, name, url, description, doclink, category, requestable } = input;
+  const { id, name, url, description, descriptionDe, doclink, category, requestable } = input;
   return await db.transaction(async (trx) => {
     const before = await getApp(trx, id);
     if (before.name !== name && (await trx('oidc_clients').where({ app_id: id }).first('app_id'))) {
       throw conflict(`app ${before.name} is an OpenID Connect client: renaming it would change its client_id; turn OpenID Connect off first`);
     }
-    const changes = { name, url, description, doclink, category: category ?? before.category, requestable: requestable ?? before.requestable };
+    const changes = {
+      name,
+      url,
+      description,
+      doclink,
+      description_de: descriptionDe ?? before.descriptionDe,
+      category: category ?? before.category,
+      requestable: requestable ?? before.requestable,
+    };
     await trx('apps').where({ id }).update(changes);
     const renamed = before.name === name ? '' : ` (was ${before.name})`;
     await logEvent(trx, audit, { type: 'app.update', event: `updated app ${name}${renamed}` });

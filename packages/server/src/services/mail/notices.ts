@@ -5,24 +5,18 @@
  */
 import { passwordResetLink } from '@tools-portal/core';
 import { notice, type NoticeInput, type NoticeKind } from '../../mail/templates.js';
-import type { Origin } from '../support/context.js';
 import { enqueueMail, type MailContext } from './outbox.js';
+import { wordsForUser } from './recipients.js';
 
 export type { NoticeKind } from '../../mail/templates.js';
 
-/** Queues a notice to `email` about something that happened just now, from `origin`. */
+/** Queues a notice to `email`, in its user's language, about something that happened just now, from `origin`. */
 export async function queueNotice(
   ctx: MailContext,
-  { kind, ...input }: { kind: NoticeKind; email: string; origin: Origin; detail?: string; apiKeys?: NoticeInput['apiKeys'] },
+  { kind, ...input }: { kind: NoticeKind } & Pick<NoticeInput, 'email' | 'origin' | 'factors' | 'lockMinutes' | 'apiKeys'>,
 ): Promise<boolean> {
+  if (!ctx.policy.mail) return false;
   const now = ctx.now();
-  const mail = notice(kind, {
-    email: input.email,
-    at: now,
-    origin: input.origin,
-    detail: input.detail,
-    resetLink: passwordResetLink(ctx.policy.publicUrl),
-    apiKeys: input.apiKeys,
-  });
+  const mail = notice(await wordsForUser(ctx, input.email), { kind, ...input, at: now, resetLink: passwordResetLink(ctx.policy.publicUrl) });
   return enqueueMail({ ...ctx, now: () => now }, { kind: `notice.${kind}`, to: input.email, ...mail });
 }

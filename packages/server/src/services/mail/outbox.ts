@@ -5,7 +5,7 @@
  * a failed delivery is retried with backoff for 24 hours.
  */
 import { EventEmitter } from 'node:events';
-import { randomToken, type MailEntry, type MailStatus } from '@tools-portal/core';
+import { randomToken, type Language, type MailEntry, type MailStatus } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import type { MailConfig } from '../../config.js';
 import { logEvent } from '../log/audit.js';
@@ -26,6 +26,10 @@ const LEASE_MS = 5 * 60 * 1000;
 export interface MailPolicy {
   publicUrl: string;
   mail: MailConfig | undefined;
+  /** The language of mail to recipients who chose none (services/mail/recipients.ts). */
+  defaultLanguage: Language;
+  /** PORTAL_NAME, in every subject and signature. */
+  branding: { portalName: string };
 }
 
 /** What queuing a mail reads of a service's context: the database (the caller's transaction), the mail policy and the clock. */

@@ -83,7 +83,7 @@ export async function disableTotp(ctx: AccountFactorsContext, proof: Proof): Pro
     await logEvent(trx, ctx, { type: 'mfa.disable', event: `turned off authenticator app (${codes} unused recovery codes removed)` });
     await queueNotice(
       { db: trx, policy, now: Date.now },
-      { kind: 'second-factor-removed', email: user.email, origin: originOf(ctx), detail: 'authenticator app' },
+      { kind: 'second-factor-removed', email: user.email, origin: originOf(ctx), factors: { names: [{ kind: 'authenticator-app' }] } },
     );
   });
 }

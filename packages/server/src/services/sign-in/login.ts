@@ -204,6 +204,8 @@ export async function registerFromInvite(
         // The mailbox is proven by an invitation that went out by mail (a copied link proves
         // nothing), or by Google vouching for this very email (docs/oidc.md, `email_verified`).
         email_verified_at: invite.mailed || credentials.googleVerifiedEmail === invite.email ? Date.now() : null,
+        // The language the admin invited them in is theirs until they choose on Account.
+        language: invite.language ?? null,
       })
       .returning('id');
     const appIds = await appIdsOfInvite(trx, invite.id);

@@ -198,7 +198,10 @@ export async function registerPasskey(
     const [inserted] = await trx('passkeys').insert(row).returning('id');
     const id = typeof inserted === 'object' ? (inserted as { id: number }).id : (inserted as number);
     await logEvent(trx, audit, { type: 'passkey.add', event: `added passkey "${row.name}"` });
-    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-added', email: user.email, origin: audit, detail: `passkey "${row.name}"` });
+    await queueNotice(
+      { db: trx, policy, now: Date.now },
+      { kind: 'second-factor-added', email: user.email, origin: audit, factors: { names: [{ kind: 'passkey', name: row.name }] } },
+    );
     return present({ id, name: row.name, created_at: now });
   });
 }
@@ -228,7 +231,7 @@ export async function deletePasskey(ctx: ServiceContext<MailPolicy> & { actor: C
     await logEvent(trx, audit, { type: 'passkey.remove', event: `removed passkey "${row.name}"` });
     await queueNotice(
       { db: trx, policy, now: Date.now },
-      { kind: 'second-factor-removed', email: audit.actor.email, origin: audit, detail: `passkey "${row.name}"` },
+      { kind: 'second-factor-removed', email: audit.actor.email, origin: audit, factors: { names: [{ kind: 'passkey', name: row.name }] } },
     );
   });
 }

@@ -7,6 +7,7 @@ import { accessTokensLink, ApiError, invalidInput, passwordResetLink, randomToke
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
 import { passwordReset } from '../../mail/templates.js';
+import { wordsForUser } from '../mail/recipients.js';
 import { activeKeysOfUser } from '../users/api-keys.js';
 import { emailSubject } from './brute-force.js';
 import { logEvent, logRepeated, thisMinute, type Audit } from '../log/audit.js';
@@ -91,8 +92,9 @@ async function sendResetLink(ctx: ServiceContext<MailPolicy>, email: string): Pr
     }
     const token = await newResetToken(trx, user.id, now);
     const link = passwordResetLink(policy.publicUrl, token);
-    const mail = passwordReset({ email, link, minutes: RESET_TTL_MINUTES, at: now, origin: info, byAdmin: false });
-    const sent = await enqueueMail({ db: trx, policy, now: Date.now }, { kind: 'password-reset', to: email, ...mail });
+    const mailContext = { db: trx, policy, now: Date.now };
+    const mail = passwordReset(await wordsForUser(mailContext, email), { email, link, minutes: RESET_TTL_MINUTES, at: now, origin: info, byAdmin: false });
+    const sent = await enqueueMail(mailContext, { kind: 'password-reset', to: email, ...mail });
     if (sent) await markMailed(trx, token);
     await logEvent(trx, audit, {
       type: 'password.reset_request',
@@ -114,8 +116,10 @@ export async function adminPasswordReset(ctx: ServiceContext<MailPolicy> & { act
     const now = ctx.now();
     const token = await newResetToken(trx, user.id, now);
     const link = passwordResetLink(policy.publicUrl, token);
-    const mail = passwordReset({ email: user.email, link, minutes: RESET_TTL_MINUTES, at: now, origin: audit, byAdmin: true });
-    const sent = await enqueueMail({ db: trx, policy, now: Date.now }, { kind: 'password-reset', to: user.email, ...mail });
+    const mailContext = { db: trx, policy, now: Date.now };
+    const words = await wordsForUser(mailContext, user.email);
+    const mail = passwordReset(words, { email: user.email, link, minutes: RESET_TTL_MINUTES, at: now, origin: audit, byAdmin: true });
+    const sent = await enqueueMail(mailContext, { kind: 'password-reset', to: user.email, ...mail });
     if (sent) await markMailed(trx, token);
     await logEvent(trx, audit, {
       type: 'password.reset_request',

@@ -8,6 +8,7 @@ import { ApiError, type CurrentUser, type User } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent } from '../log/audit.js';
 import type { ServiceContext } from '../support/context.js';
+import type { FactorName } from '../../mail/templates.js';
 import { queueNotice } from '../mail/notices.js';
 import type { MailPolicy } from '../mail/outbox.js';
 import type { SecretBox } from '../support/secret-box.js';
@@ -62,7 +63,10 @@ export async function confirmTotp(ctx: ServiceContext<MailPolicy> & { actor: Cur
     await trx('recovery_codes').where({ user_id: user.id }).delete();
     await trx('recovery_codes').insert(rows);
     await logEvent(trx, audit, { type: 'mfa.enable', event: 'enabled authenticator app (10 recovery codes)' });
-    await queueNotice({ db: trx, policy, now: Date.now }, { kind: 'second-factor-added', email: user.email, origin: audit, detail: 'authenticator app' });
+    await queueNotice(
+      { db: trx, policy, now: Date.now },
+      { kind: 'second-factor-added', email: user.email, origin: audit, factors: { names: [{ kind: 'authenticator-app' }] } },
+    );
   });
   return codes;
 }
@@ -100,12 +104,12 @@ export async function useSecondFactorCode(
  * Removes every second factor of a user (admin reset): authenticator app, recovery codes and
  * passkeys. Answers what was set up ("authenticator app", "passkeys"; a pending enrolment is no factor).
  */
-async function removeSecondFactors(db: Knex, userId: number): Promise<string[]> {
+async function removeSecondFactors(db: Knex, userId: number): Promise<FactorName[]> {
   const confirmed = await db('user_totp').where({ user_id: userId }).whereNotNull('confirmed_at').first('user_id');
   const passkeys = await db('passkeys').where({ user_id: userId }).delete();
   await db('user_totp').where({ user_id: userId }).delete();
   await db('recovery_codes').where({ user_id: userId }).delete();
-  return [...(confirmed ? ['authenticator app'] : []), ...(passkeys > 0 ? ['passkeys'] : [])];
+  return [...(confirmed ? [{ kind: 'authenticator-app' } as const] : []), ...(passkeys > 0 ? [{ kind: 'passkeys' } as const] : [])];
 }
 
 /**
@@ -127,7 +131,7 @@ export async function resetSecondFactors(ctx: ServiceContext<MailPolicy>, user: 
     if (removed.length > 0)
       await queueNotice(
         { db: trx, policy, now: Date.now },
-        { kind: 'second-factor-removed', email: user.email, origin: audit, detail: `${removed.join(' and ')}, by an administrator` },
+        { kind: 'second-factor-removed', email: user.email, origin: audit, factors: { names: removed, byAdmin: true } },
       );
   });
 }

@@ -94,7 +94,7 @@ export async function signInAttempt<T>(
         if (refusal.email && banned.some((each) => each.kind === 'email')) {
           await queueNotice(
             { db: trx, policy, now: Date.now },
-            { kind: 'account-locked', email: refusal.email, origin: info, detail: `${policy.loginBanMinutes} minutes` },
+            { kind: 'account-locked', email: refusal.email, origin: info, lockMinutes: policy.loginBanMinutes },
           );
         }
       },

@@ -43,7 +43,13 @@ export async function bootstrap(db: Knex, hasher: PasswordHasher, options: Boots
         });
         return { created: true, adminEmail: options.adminEmail };
       }
-      const policy = { inviteTtlDays: options.inviteTtlDays, publicUrl: options.publicUrl, mail: undefined };
+      const policy = {
+        inviteTtlDays: options.inviteTtlDays,
+        publicUrl: options.publicUrl,
+        mail: undefined,
+        defaultLanguage: 'en' as const,
+        branding: { portalName: options.portalName },
+      };
       const invite = await createInvite({ ...SYSTEM, db: trx, policy, now: Date.now }, { email: options.adminEmail, clientid: clientId, apps: [] });
       return { created: true, adminEmail: options.adminEmail, inviteLink: invite.link };
     });

@@ -9,6 +9,7 @@ import {
   notFound,
   randomToken,
   registrationLink,
+  type Language,
   type RegistrationToken,
   type RegistrationTokenStatus,
 } from '@tools-portal/core';
@@ -19,6 +20,7 @@ import { withDb, type ServiceContext } from '../support/context.js';
 import { getClient } from './clients.js';
 import { enqueueMail, type MailPolicy } from '../mail/outbox.js';
 import { hitRateLimit, type RateLimit } from '../support/rate-limits.js';
+import { wordsIn } from '../mail/recipients.js';
 import { findUserByEmail } from './users.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -37,6 +39,8 @@ export interface InviteRow {
   link_app_id: number | null;
   /** The name of the app the link names, while that app exists. */
   link_app_name: string | null;
+  /** The invitation mail's language; null: DEFAULT_LANGUAGE. The user registering takes it as their choice. */
+  language: Language | null;
 }
 
 function invitesQuery(db: Knex) {
@@ -68,6 +72,7 @@ function toRegistrationToken(row: InviteRow, apps: number[], publicUrl: string):
     expires_timestamp: new Date(Number(row.expires_at)).toISOString(),
     client: { id: row.client_id, name: row.client_name },
     apps,
+    language: row.language,
     link: inviteLink(publicUrl, row),
   };
 }
@@ -88,7 +93,7 @@ export async function listInvites(db: Knex, publicUrl: string): Promise<Registra
  */
 export async function createInvite(
   ctx: ServiceContext<{ inviteTtlDays: number } & MailPolicy>,
-  input: { email: string; clientid: number; apps: number[]; send?: boolean },
+  input: { email: string; clientid: number; apps: number[]; send?: boolean; language?: Language | null },
 ): Promise<RegistrationToken> {
   const options = ctx.policy;
   if (input.send && !options.mail) throw invalidInput('send', 'mail is not configured on this server (SMTP_URL)');
@@ -114,6 +119,7 @@ export async function createInvite(
         expires_at: now + ttlDays * DAY_MS,
         link_app_id: appIds[0] ?? null,
         mailed: Boolean(input.send),
+        language: input.language ?? null,
       })
       .returning('id');
     if (appIds.length > 0) await trx('invite_apps').insert(appIds.map((app_id) => ({ invite_id: row.id, app_id })));
@@ -124,7 +130,12 @@ export async function createInvite(
       options.publicUrl,
     );
     if (input.send) {
-      const mail = invitation({ email: invite.email, client: client.name, link: invite.link, expiresAt: Number(created.expires_at) });
+      const mail = invitation(wordsIn(options, input.language), {
+        email: invite.email,
+        client: client.name,
+        link: invite.link,
+        expiresAt: Number(created.expires_at),
+      });
       await enqueueMail(withDb(ctx, trx), { kind: 'invite', to: invite.email, ...mail });
     }
     const how = input.send ? ' (link sent by mail)' : '';

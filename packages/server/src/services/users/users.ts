@@ -1,6 +1,7 @@
-import { isAdmin, notFound, type AppUser, type CurrentUser, type User } from '@tools-portal/core';
+import { isAdmin, isLanguage, notFound, type AppUser, type CurrentUser, type Language, type User } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent, type Audit } from '../log/audit.js';
+import type { ServiceContext } from '../support/context.js';
 
 export interface UserRow {
   id: number;
@@ -89,6 +90,29 @@ export async function endUserSessions(db: Knex, audit: Audit, id: number): Promi
       type: 'session.end_all',
       event: `ended ${ended} sessions of ${user.email}`,
       subject: { client: user.client.name, user: user.email },
+    });
+  });
+}
+
+/** The language the user chose on Account; null: their browser decides (docs/api.md, `PUT /user/me`). */
+export async function languageOf(db: Knex, userId: number): Promise<Language | null> {
+  const row: { language: string | null } | undefined = await db('users').where({ id: userId }).first('language');
+  return isLanguage(row?.language) ? row.language : null;
+}
+
+/** The caller chooses their language, or null to follow the browser; logged when it changes. */
+export async function setLanguage(ctx: ServiceContext & { actor: CurrentUser }, language: Language | null): Promise<void> {
+  const { actor } = ctx;
+  await ctx.db.transaction(async (trx) => {
+    const changed = await trx('users')
+      .where({ id: actor.id })
+      .where((where) => (language === null ? where.whereNotNull('language') : where.whereNull('language').orWhereNot('language', language)))
+      .update({ language });
+    if (changed === 0) return;
+    await logEvent(trx, ctx, {
+      type: 'account.language',
+      event: language === null ? 'language: follow the browser' : `language: ${language}`,
+      subject: { client: actor.client.name, user: actor.email },
     });
   });
 }

@@ -6,7 +6,7 @@
  * failures are retried with backoff for 24 hours, and a hook whose deliveries have all failed for
  * 3 days is turned off and the admins get a mail.
  */
-import { notFound, WEBHOOK_DELIVERY_LIST_SIZE, WEBHOOK_TEST_EVENT, type WebhookDelivery, type WebhookDeliveryStatus } from '@tools-portal/core';
+import { notFound, WEBHOOK_DELIVERY_LIST_SIZE, WEBHOOK_TEST_EVENT, type Language, type WebhookDelivery, type WebhookDeliveryStatus } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { webhookDisabled } from '../../mail/templates.js';
 import { postWebhook, type PostOutcome } from '../../webhooks/post.js';
@@ -15,6 +15,7 @@ import { adminsQuery } from '../access/access-requests.js';
 import { LOG_COLUMNS, logEvent, toLogEntry, type Audit, type LogRow } from '../log/audit.js';
 import { exportedEntry } from '../log/log-export.js';
 import { enqueueMail } from '../mail/outbox.js';
+import { wordsIn } from '../mail/recipients.js';
 import { claimDue, HOUR_MS, retryDelayMs, stillClaimed } from '../support/outbox-rows.js';
 import { newMessageId } from './fan-out.js';
 import { failQueuedDeliveries, signingSecrets, type WebhookContext, type WebhookRow } from './webhooks.js';
@@ -111,8 +112,9 @@ async function disableHook(ctx: DeliveryContext, { hook, reason }: { hook: Webho
     await failQueuedDeliveries(trx, Number(hook.id), `the webhook was turned off: ${reason}`);
     await logEvent(trx, PORTAL, { type: 'webhook.disable', event: `turned off webhook ${hook.id} to ${hook.url}: ${reason}` });
     if (!ctx.policy.mail) return;
-    const mail = webhookDisabled({ id: Number(hook.id), url: hook.url, reason, link: `${ctx.policy.publicUrl}/auth/#/webhooks` });
-    for (const admin of (await adminsQuery(trx)) as { email: string }[]) {
+    const what = { id: Number(hook.id), url: hook.url, reason, link: `${ctx.policy.publicUrl}/auth/#/webhooks` };
+    for (const admin of (await adminsQuery(trx)) as { email: string; language: Language | null }[]) {
+      const mail = webhookDisabled(wordsIn(ctx.policy, admin.language), what);
       await enqueueMail({ db: trx, policy: ctx.policy, now: ctx.now }, { kind: 'webhook-disabled', to: admin.email, ...mail });
     }
   });

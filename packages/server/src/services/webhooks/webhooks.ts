@@ -20,7 +20,7 @@ const PREVIOUS_SECRET_MS = DAY_MS;
 const PLAIN_HTTP_WARNING = 'plain http: the events and their signatures travel unencrypted; use https';
 
 /** What the webhook services read: the policy (webhooks, and mail for the notice to admins) and the box of secrets. */
-export type WebhookContext = ServiceContext<Pick<Config, 'webhooks' | 'publicUrl' | 'mail'>> & { secrets: SecretBox };
+export type WebhookContext = ServiceContext<Pick<Config, 'webhooks' | 'publicUrl' | 'mail' | 'defaultLanguage' | 'branding'>> & { secrets: SecretBox };
 
 export interface WebhookRow {
   id: number;

@@ -1,0 +1,61 @@
+/**
+ * The web's catalogues (src/i18n/, docs/glossary.md): every key in both languages, every key used
+ * in src/, every message valid ICU with the same arguments in both languages.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createIntl } from 'react-intl';
+import { describe, expect, it } from 'vitest';
+import { de } from '../../src/i18n/de';
+import { en, type MessageKey } from '../../src/i18n/en';
+
+const SOURCES = fileURLToPath(new URL('../../src/', import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(entry.name) && !full.startsWith(path.join(SOURCES, 'i18n', 'en')) && !full.startsWith(path.join(SOURCES, 'i18n', 'de')) ? [full] : [];
+  });
+}
+
+const argumentsOf = (message: string) => new Set([...message.matchAll(/\{\s*(\w+)\s*[,}]/g)].map((match) => match[1]));
+
+describe('the web catalogues', () => {
+  it('have the same keys in English and German, none empty', () => {
+    expect(Object.keys(de).sort()).toEqual(Object.keys(en).sort());
+    for (const [key, message] of [...Object.entries(en), ...Object.entries(de)]) expect(message.trim(), key).not.toBe('');
+  });
+
+  it('use every key somewhere in src/', () => {
+    const code = sourceFiles(SOURCES)
+      .map((file) => fs.readFileSync(file, 'utf8'))
+      .join('\n');
+    expect(Object.keys(en).filter((key) => !code.includes(`'${key}'`))).toEqual([]);
+  });
+
+  it('hold valid ICU messages with the same arguments in both languages', () => {
+    for (const [locale, messages] of [
+      ['en', en],
+      ['de', de],
+    ] as const) {
+      const intl = createIntl({
+        locale,
+        messages,
+        onError: (error) => {
+          throw error;
+        },
+      });
+      for (const key of Object.keys(en) as MessageKey[]) {
+        const values = Object.fromEntries([...argumentsOf(en[key])].map((name) => [name, name === 'count' ? 2 : name]));
+        expect(() => intl.formatMessage({ id: key }, values), `${locale} ${key}`).not.toThrow();
+      }
+    }
+    for (const key of Object.keys(en) as MessageKey[]) expect([...argumentsOf(de[key])].sort(), key).toEqual([...argumentsOf(en[key])].sort());
+  });
+
+  it('write German with Sie, never du', () => {
+    for (const [key, message] of Object.entries(de)) expect(message, key).not.toMatch(/\b(du|dein|deine|dich|dir|euch)\b/);
+  });
+});
