@@ -7,6 +7,7 @@ import { api, logFailure } from '../api';
 import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { ListPage } from '../components/list-page';
+import { FieldFeedback, fieldProps, useFormErrors } from '../components/form-errors';
 import { FormFooter, Modal } from '../components/modal';
 import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
@@ -81,6 +82,7 @@ export function Clients() {
 
 function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated: () => Promise<void> }) {
   const run = useAction();
+  const form = useFormErrors();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -92,6 +94,7 @@ function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated
       danger: `failed to create new client ${name}`,
       what: 'create client',
       onSuccess: onCreated,
+      form,
     });
     setBusy(false);
   };
@@ -104,12 +107,13 @@ function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated
       <input
         id="client-name"
         type="text"
-        className="form-control"
+        {...fieldProps(form, 'name')}
         placeholder="Enter the client name"
         value={name}
         autoFocus
         onChange={(event) => setName(event.target.value)}
       />
+      <FieldFeedback form={form} field="name" />
     </Modal>
   );
 }

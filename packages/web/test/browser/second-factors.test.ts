@@ -16,6 +16,7 @@ import {
   chromiumAvailable,
   openPage,
   screenshot,
+  signOut,
   startWebPortal,
   useLocalhostBrowserPortal,
   type TestPortal,
@@ -137,14 +138,14 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the brow
       await looksRight(page, '62-account-passkey', 'account with a passkey');
 
       // Signed out, the passkey alone signs in (discoverable credential, user verified).
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await waitForHeading(page, 'Login');
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
       await page.waitForURL(/#\/applist/);
       await expect.poll(() => page.getByRole('link', { name: user.email }).isVisible()).toBe(true);
 
       // After the password, the passkey is the second factor.
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await signInWithPassword(page, user.email, user.password);
       await waitForHeading(page, 'Two-factor authentication');
       expect(await page.getByRole('button', { name: 'Verify' }).count()).toBe(0);
@@ -158,7 +159,7 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the brow
       await passkeys.getByRole('button', { name: 'Really?' }).click();
       await expect.poll(() => passkeys.locator('tbody tr:not(.empty-row)').count()).toBe(0);
       // Without a factor, the password alone signs in again.
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await signInWithPassword(page, user.email, user.password);
       await page.waitForURL(/#\/applist/);
       expect(page.problems()).toEqual([]);
@@ -267,7 +268,7 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       expect(await authenticator.getByRole('button', { name: 'Set up authenticator app' }).count()).toBe(0);
       await looksRight(page, '65-account-authenticator-on', 'authenticator app on');
 
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await signInWithPassword(page, user.email, user.password);
       await waitForHeading(page, 'Two-factor authentication');
       await looksRight(page, '66-two-factor', 'two-factor');
@@ -280,7 +281,7 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       await page.waitForURL(/#\/applist/);
 
       // A recovery code works once.
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await signInWithPassword(page, user.email, user.password);
       await waitForHeading(page, 'Two-factor authentication');
       await page.getByRole('button', { name: 'Use a recovery code' }).click();
@@ -317,7 +318,7 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       await expect.poll(() => alertText(page)).toContain('The authenticator app is on.');
       await page.getByRole('button', { name: 'Done' }).click();
 
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await waitForHeading(page, 'Login');
       await expect.poll(() => alertText(page)).not.toContain('The authenticator app is on.');
       await signInWithPassword(page, second.email, second.password);
