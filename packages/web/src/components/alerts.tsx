@@ -10,8 +10,10 @@ import { createContext, useCallback, useContext, useEffect, useId, useMemo, useR
 const ALERT_SECONDS = 10;
 /** More than this at once would push the page too far; the oldest give way. */
 const MAX_SHOWN = 3;
-/** An alert this young survives a screen change: the change that led to the new screen made it. */
-const CARRIED_MS = 1000;
+/** The screen an alert belongs to: the hash route without its query. */
+function currentScreen(): string {
+  return window.location.hash.split('?')[0];
+}
 
 export type AlertVariant = 'success' | 'danger' | 'warning';
 
@@ -20,7 +22,7 @@ interface Alert {
   variant: AlertVariant;
   message: string;
   source?: string;
-  shownAt: number;
+  screen: string;
 }
 
 interface Alerts {
@@ -29,7 +31,7 @@ interface Alerts {
   warning: (message: string, source?: string) => void;
   /** Drops every alert, e.g. when another user signs in. */
   clear: () => void;
-  /** Drops the alerts of an earlier screen (all but those just made). */
+  /** Drops the alerts of other screens than the current one. */
   leaveScreen: () => void;
   /** Drops the alerts of one source (a form that just succeeded). */
   forget: (source: string) => void;
@@ -68,7 +70,7 @@ export function AlertProvider({ children }: { children: ReactNode }) {
     (variant: AlertVariant, message: string, source?: string) => {
       const id = nextId.current++;
       if (source) drop((alert) => alert.source !== source);
-      setAlerts((current) => [...current, { id, variant, message, source, shownAt: Date.now() }]);
+      setAlerts((current) => [...current, { id, variant, message, source, screen: currentScreen() }]);
       timers.current.set(
         id,
         setTimeout(() => dismiss(id), ALERT_SECONDS * 1000),
@@ -90,8 +92,8 @@ export function AlertProvider({ children }: { children: ReactNode }) {
       clear: () => drop(() => false),
       forget: (source) => drop((alert) => alert.source !== source),
       leaveScreen: () => {
-        const now = Date.now();
-        drop((alert) => now - alert.shownAt < CARRIED_MS);
+        const screen = currentScreen();
+        drop((alert) => alert.screen === screen);
       },
     }),
     [show, drop],

@@ -19,7 +19,7 @@ export interface Action<T> {
   danger: string;
   /** What the console says on failure, e.g. 'delete client'. */
   what: string;
-  /** After the success alert, e.g. reload the list or close the modal. */
+  /** Before the success alert, e.g. reload the list, close the modal or go to another screen. */
   onSuccess?: (value: T) => unknown;
   /** The form that made the change: its fields show the server's complaint, its success replaces its earlier alerts. */
   form?: FormErrors;
@@ -40,9 +40,10 @@ export function useAction(): <T>(action: Action<T>) => Promise<boolean> {
       form?.clear();
       try {
         const value = await call();
+        // After onSuccess, which may go to another screen: the alert belongs to where it leads.
+        await onSuccess?.(value);
         if (success) alerts.success(typeof success === 'string' ? success : success(value), form?.source);
         else if (form) alerts.forget(form.source);
-        await onSuccess?.(value);
         return true;
       } catch (error) {
         logFailure(what, error);

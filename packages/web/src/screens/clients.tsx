@@ -9,6 +9,7 @@ import { EmptyRow } from '../components/empty-row';
 import { ListPage } from '../components/list-page';
 import { FieldFeedback, fieldProps, useFormErrors } from '../components/form-errors';
 import { FormFooter, Modal } from '../components/modal';
+import { TypeToDelete } from '../components/type-to-delete';
 import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
@@ -32,6 +33,8 @@ export function Clients() {
     sort.direction,
   );
 
+  const [confirming, setConfirming] = useState<{ client: Client; users: number } | null>(null);
+
   const remove = (client: Client) =>
     run({
       call: () => api.clients.delete(client.id),
@@ -40,6 +43,13 @@ export function Clients() {
       what: 'delete client',
       onSuccess: clients.reload,
     });
+
+  // A client with users goes only once its name is typed: deleting it deletes them all.
+  const removeOrAsk = async (client: Client) => {
+    const users = await countUsers(client.id);
+    if (users > 0) setConfirming({ client, users });
+    else await remove(client);
+  };
 
   return (
     <>
@@ -62,11 +72,24 @@ export function Clients() {
             <td>
               <Link to={paths.client(client.id)}>{client.name}</Link>
             </td>
-            <DeleteCell onConfirm={() => remove(client)} />
+            <DeleteCell onConfirm={() => removeOrAsk(client)} consequence={() => clientDeletionConsequence(client.id)} />
           </tr>
         ))}
         <EmptyRow columns={2} shown={rows.length} loading={clients.loading} text="No clients." />
       </ListPage>
+      {confirming && (
+        <TypeToDelete
+          title={`Delete client ${confirming.client.name}?`}
+          name={confirming.client.name}
+          what="the client's name"
+          consequence={`This also deletes its ${users(confirming.users)}, with their sessions, API keys and access. The apps' own data stays.`}
+          onClose={() => setConfirming(null)}
+          onConfirm={async () => {
+            const ok = await remove(confirming.client);
+            if (ok) setConfirming(null);
+          }}
+        />
+      )}
       {creating && (
         <NewClientModal
           onClose={() => setCreating(false)}
@@ -78,6 +101,20 @@ export function Clients() {
       )}
     </>
   );
+}
+
+function users(count: number): string {
+  return count === 1 ? '1 user' : `${count} users`;
+}
+
+async function countUsers(id: number): Promise<number> {
+  return (await api.clients.users(id)).length;
+}
+
+/** What deleting a client takes along (docs/product.md, Deleting): its users. */
+export async function clientDeletionConsequence(id: number): Promise<string | null> {
+  const count = await countUsers(id);
+  return count === 0 ? null : `Also deletes ${users(count)}`;
 }
 
 function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated: () => Promise<void> }) {

@@ -39,7 +39,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
         const main = page.getByRole('navigation', { name: 'Main' });
         const toggle = main.getByRole('button', { name: 'Toggle navigation' });
         if (phone) {
-          expect(await toggle.isVisible()).toBe(true);
+          await expect.poll(() => toggle.isVisible()).toBe(true);
           await toggle.click();
           await expect.poll(() => main.getByRole('link', { name: 'Clients' }).isVisible()).toBe(true);
           expect(await main.getByRole('list', { name: 'Directory' }).getByRole('link').allInnerTexts()).toEqual(['Users', 'Clients', 'Invites']);
@@ -131,6 +131,225 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
         await settled(page, '63-not-found');
         await page.getByRole('link', { name: 'Go to your apps' }).click();
         await page.waitForURL(/#\/applist$/);
+        expect(page.problems()).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`an unknown user, app or client id says so (${viewport.width} px)`, async () => {
+      const { context, page } = await openPage(web.browser, viewport);
+      try {
+        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await page.waitForURL(/#\/applist\/?$/);
+        for (const [route, heading, back] of [
+          ['/user/999999', 'No such user', 'Go to Users'],
+          ['/app/999999', 'No such app', 'Go to Apps'],
+          ['/client/999999', 'No such client', 'Go to Clients'],
+          ['/user/abc', 'No such user', 'Go to Users'],
+        ] as const) {
+          await goto(page, web.portal, route);
+          await expect.poll(() => page.getByRole('heading', { name: heading }).isVisible(), { message: route }).toBe(true);
+          expect(await page.getByRole('link', { name: back }).isVisible()).toBe(true);
+        }
+        await settled(page, '64-unknown-user');
+        expect(page.problems()).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`a client lists its users with their apps, invites into itself, and is deleted only with its name typed (${viewport.width} px)`, async () => {
+      const client = await web.portal.admin.clients.create(unique('Typed client'));
+      const app = await createApp(web.portal.admin, { name: unique('client-app'), url: `${web.portal.url}/healthz?app=client-app` });
+      const members = [await web.portal.createUser({ client, apps: [app] }), await web.portal.createUser({ client })];
+      const { context, page } = await openPage(web.browser, viewport);
+      try {
+        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await page.waitForURL(/#\/applist\/?$/);
+        await goto(page, web.portal, `/client/${client.id}`);
+        const table = page.getByRole('table', { name: 'Users' });
+        const first = table.getByRole('row').filter({ hasText: members[0].email });
+        await expect.poll(() => first.innerText()).toContain(app.name);
+        expect(await table.getByRole('row').filter({ hasText: members[1].email }).innerText()).toContain('none');
+        await settled(page, '65-client-detail');
+        await page.getByRole('link', { name: 'Invite to this client' }).click();
+        const dialog = page.getByRole('dialog', { name: 'New Invite' });
+        await expect.poll(() => dialog.isVisible()).toBe(true);
+        await expect.poll(() => dialog.getByLabel('Client', { exact: true }).inputValue()).toBe(String(client.id));
+        await dialog.getByRole('searchbox', { name: 'Search apps' }).fill(app.name);
+        await dialog.getByRole('checkbox', { name: app.name }).check();
+        expect(await dialog.getByText('1 chosen').isVisible()).toBe(true);
+        // A bad email: the form stays open and marks the field with the server's reason.
+        await dialog.getByLabel('Email').fill('not an email');
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await expect.poll(() => dialog.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+        expect(await dialog.locator('.invalid-feedback').innerText()).not.toBe('');
+        expect(await dialog.getByRole('alert').innerText()).toMatch(/^failed to create new registration token not an email: /);
+        await settled(page, '66-invite-field-error');
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+        await goto(page, web.portal, '/clients');
+        await page.getByPlaceholder('Filter').fill(client.name);
+        const row = page.getByRole('row').filter({ hasText: client.name });
+        await row.getByRole('button', { name: 'Delete' }).click();
+        await expect.poll(() => row.getByRole('button', { name: /^Really\?/ }).innerText()).toBe('Really? Also deletes 2 users');
+        await settled(page, '67-clients-really-consequence');
+        await row.getByRole('button', { name: /^Really\?/ }).click();
+        const confirm = page.getByRole('dialog', { name: `Delete client ${client.name}?` });
+        await expect.poll(() => confirm.isVisible()).toBe(true);
+        expect(await confirm.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
+        await confirm.getByRole('textbox').fill('wrong name');
+        expect(await confirm.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
+        await confirm.getByRole('textbox').fill(client.name);
+        await settled(page, '67-clients-type-to-delete');
+        await confirm.getByRole('button', { name: 'Delete' }).click();
+        await expect
+          .poll(() =>
+            page
+              .getByRole('alert')
+              .filter({ hasText: `deleted client ${client.name}` })
+              .isVisible(),
+          )
+          .toBe(true);
+        expect((await web.portal.admin.clients.list()).some((each) => each.id === client.id)).toBe(false);
+        expect(page.problems()).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('Really? disarms by itself after 5 seconds', async () => {
+    const client = await web.portal.admin.clients.create(unique('Disarm client'));
+    const { context, page } = await openPage(web.browser);
+    try {
+      await page.clock.install();
+      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await page.waitForURL(/#\/applist\/?$/);
+      await goto(page, web.portal, '/clients');
+      const row = page.getByRole('row').filter({ hasText: client.name });
+      await expect.poll(() => row.isVisible()).toBe(true);
+      // The page's clock stands still from here: only runFor moves it.
+      await page.clock.pauseAt(Date.now() + 1000);
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await expect.poll(() => row.getByRole('button', { name: 'Really?' }).isVisible()).toBe(true);
+      await page.clock.runFor(4000);
+      expect(await row.getByRole('button', { name: 'Really?' }).isVisible()).toBe(true);
+      await page.clock.runFor(1500);
+      await expect.poll(() => row.getByRole('button', { name: 'Delete' }).isVisible()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`a user's page answers an admin's questions and acts: password reset after a confirmation, End sessions, Delete (${viewport.width} px)`, async () => {
+      const member = await web.portal.createUser();
+      const { context, page } = await openPage(web.browser, viewport);
+      try {
+        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await page.waitForURL(/#\/applist\/?$/);
+        await goto(page, web.portal, `/user/${member.user.id}`);
+        const facts = page.locator('dl.user-facts');
+        await expect.poll(() => facts.isVisible()).toBe(true);
+        const text = await facts.innerText();
+        for (const label of ['Created', 'Last sign-in', 'Second factor', 'Passkeys', 'Active sessions', 'API keys']) expect(text).toContain(label);
+        expect(text).toContain('off');
+        expect(await facts.locator('time').first().getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\dT/);
+        await settled(page, '68-user-detail');
+
+        await page.getByRole('button', { name: 'Send password reset' }).click();
+        const confirm = page.getByRole('dialog', { name: 'Send a password reset?' });
+        await expect.poll(() => confirm.isVisible()).toBe(true);
+        await settled(page, '68-user-detail-confirm-reset');
+        await confirm.getByRole('button', { name: 'Cancel' }).click();
+
+        await page.getByRole('button', { name: 'End sessions' }).click();
+        await expect.poll(() => page.getByRole('button', { name: /^Really\?/ }).innerText()).toBe('Really? Signs out 1 session');
+        await page.getByRole('button', { name: /^Really\?/ }).click();
+        await expect
+          .poll(() =>
+            page
+              .getByRole('alert')
+              .filter({ hasText: `ended every session of ${member.email}` })
+              .isVisible(),
+          )
+          .toBe(true);
+        expect((await web.portal.admin.users.security(member.user.id)).sessions).toBe(0);
+
+        await page.getByRole('button', { name: 'Delete', exact: true }).click();
+        await page.getByRole('button', { name: 'Really?' }).click();
+        await page.waitForURL(/#\/users$/);
+        await expect
+          .poll(() =>
+            page
+              .getByRole('alert')
+              .filter({ hasText: `deleted user ${member.email}` })
+              .isVisible(),
+          )
+          .toBe(true);
+        expect(page.problems()).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`the event log reads like an audit trail: Actor, grouped types, local times, From after To refused (${viewport.width} px)`, async () => {
+      const member = await web.portal.createUser();
+      const expires = new Date(Date.now() + 3 * 86_400_000).toISOString();
+      await member.api.accessTokens.create(
+        `apikey-${unique('k')
+          .replace(/[^A-Za-z0-9]/g, '')
+          .padEnd(100, 'x')
+          .slice(0, 100)}`,
+        { expires },
+      );
+      const { context, page } = await openPage(web.browser, viewport);
+      try {
+        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await page.waitForURL(/#\/applist\/?$/);
+        await goto(page, web.portal, '/logs');
+        const filters = page.getByRole('form', { name: 'Log filters' });
+        // The type filter groups the catalogue by area.
+        expect(await filters.getByLabel('Type').locator('optgroup').count()).toBeGreaterThan(5);
+        expect(await filters.getByLabel('Type').locator('optgroup[label="apikey"] option').allInnerTexts()).toContain('apikey.create');
+        await filters.getByLabel('User').fill(member.email);
+        await filters.getByLabel('Type').selectOption('apikey.create');
+        await filters.getByRole('button', { name: 'Filter' }).click();
+        const table = page.getByRole('table', { name: 'Log' });
+        await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+        const row = table.locator('tbody tr').first();
+        if (viewport === LAPTOP) expect(await row.locator('td').nth(4).innerText()).toBe(member.email);
+        else expect(await row.innerText()).toContain(member.email);
+        // The expiry inside the event's text is a date, the exact time on hover.
+        const when = row.locator(`time[datetime="${expires}"]`).first();
+        expect(await when.getAttribute('title')).toBe(expires);
+        expect(await row.innerText()).not.toContain(expires);
+        // Times in the reader's locale, exact on hover.
+        expect(await row.locator('time').first().getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\dT/);
+        await settled(page, '69-log-actor');
+
+        // From after To is refused at the field; nothing is fetched for it.
+        await filters.getByLabel('From').fill('2026-11-20');
+        await filters.getByLabel('To').fill('2026-11-10');
+        await expect.poll(() => filters.getByLabel('To').getAttribute('aria-invalid')).toBe('true');
+        expect(await filters.getByText('To must be on or after From').isVisible()).toBe(true);
+        expect(await filters.getByRole('button', { name: 'Filter' }).isDisabled()).toBe(true);
+        await settled(page, '69-log-range-refused');
+        // No count beside an empty list: "No entries." alone.
+        await filters.getByLabel('To').fill('2026-11-21');
+        await filters.getByLabel('From').fill('2000-01-01');
+        await filters.getByLabel('To').fill('2000-01-02');
+        await filters.getByRole('button', { name: 'Filter' }).click();
+        await expect.poll(() => page.getByText('No entries.').isVisible()).toBe(true);
+        expect(await page.getByText(/\d entries/).count()).toBe(0);
         expect(page.problems()).toEqual([]);
       } finally {
         await context.close();

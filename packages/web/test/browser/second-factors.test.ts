@@ -16,6 +16,7 @@ import {
   chromiumAvailable,
   openPage,
   screenshot,
+  openAccount,
   signOut,
   startWebPortal,
   useLocalhostBrowserPortal,
@@ -81,7 +82,7 @@ describe.skipIf(!chromiumAvailable)('the Account screen by IP address', () => {
       await page.getByLabel('Password', { exact: true }).fill(user.password);
       await page.getByRole('button', { name: 'Login' }).click();
       await page.waitForURL(/#\/applist/);
-      await page.getByRole('link', { name: user.email }).click();
+      await openAccount(page);
       await waitForHeading(page, 'Account');
       await expect.poll(() => page.getByTestId('passkeys-unavailable').innerText()).toContain('opened by an IP address (127.0.0.1)');
       expect(await page.getByRole('button', { name: 'Add passkey' }).isDisabled()).toBe(true);
@@ -120,7 +121,7 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the brow
       const authenticator = await addVirtualAuthenticator(context, page);
       await signInWithPassword(page, user.email, user.password);
       await page.waitForURL(/#\/applist/);
-      await page.getByRole('link', { name: user.email }).click();
+      await openAccount(page);
       await waitForHeading(page, 'Account');
       expect(await page.getByTestId('passkeys-unavailable').count()).toBe(0);
       await looksRight(page, '61-account', 'account');
@@ -142,7 +143,7 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the brow
       await waitForHeading(page, 'Login');
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
       await page.waitForURL(/#\/applist/);
-      await expect.poll(() => page.getByRole('link', { name: user.email }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('button', { name: user.email }).isVisible()).toBe(true);
 
       // After the password, the passkey is the second factor.
       await signOut(page);
@@ -374,7 +375,7 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       await expect.poll(() => alertText(page)).toContain('Your password was changed');
       // This session goes on; the new password signs in, the old one does not.
       await open(page, '/applist');
-      await expect.poll(() => page.getByRole('link', { name: user.email }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('button', { name: user.email }).isVisible()).toBe(true);
       expect(await web.portal.login(user.email, newPassword)).toEqual(expect.any(String));
       expect(page.problems()).toEqual([]);
     } finally {
