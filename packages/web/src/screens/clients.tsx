@@ -55,6 +55,7 @@ export function Clients() {
     <>
       <ListPage
         title="Clients"
+        lead="Groups of users with a unique name; the users of Admin are the admins."
         filter={filter}
         onFilter={setFilter}
         action={{ label: 'New Client', onClick: () => setCreating(true) }}
