@@ -26,7 +26,7 @@ export interface Action<T> {
 }
 
 /** The server's reason for a refusal, as people read it: without the field's name in front. */
-export function reasonOf(error: unknown): string | undefined {
+function reasonOf(error: unknown): string | undefined {
   if (!(error instanceof ApiError)) return undefined;
   const field = error.details.field;
   return field && error.message.startsWith(`${field}: `) ? error.message.slice(field.length + 2) : error.message;

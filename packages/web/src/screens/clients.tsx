@@ -113,7 +113,7 @@ async function countUsers(id: number): Promise<number> {
 }
 
 /** What deleting a client takes along (docs/product.md, Deleting): its users. */
-export async function clientDeletionConsequence(id: number): Promise<string | null> {
+async function clientDeletionConsequence(id: number): Promise<string | null> {
   const count = await countUsers(id);
   return count === 0 ? null : `Also deletes ${users(count)}`;
 }
