@@ -24,7 +24,8 @@ import { paths } from '../paths';
 /** What deleting an app takes along: its users' access. */
 export async function appDeletionConsequence(id: number): Promise<string | null> {
   const users = (await api.apps.users(id)).length;
-  return users === 0 ? null : `${users} user${users === 1 ? '' : 's'} lose access`;
+  if (users === 0) return null;
+  return users === 1 ? '1 user loses access' : `${users} users lose access`;
 }
 
 export function ManageApps() {

@@ -356,4 +356,67 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
       }
     });
   }
+
+  it("a form's failure stays in the form and its success replaces it; alerts leave with the screen", async () => {
+    const taken = await web.portal.admin.clients.create(unique('Taken client'));
+    const { context, page } = await openPage(web.browser);
+    try {
+      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await page.waitForURL(/#\/applist\/?$/);
+      await goto(page, web.portal, '/clients');
+      await page.getByRole('button', { name: 'New Client' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New Client' });
+      await dialog.getByPlaceholder('Enter the client name').fill(taken.name);
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => dialog.getByRole('alert').innerText()).toBe(`failed to create new client ${taken.name}: a client with this name already exists`);
+      expect(await dialog.getByPlaceholder('Enter the client name').getAttribute('class')).toContain('is-invalid');
+      await settled(page, '72-new-client-conflict');
+      const fresh = unique('Fresh client');
+      await dialog.getByPlaceholder('Enter the client name').fill(fresh);
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => dialog.count()).toBe(0);
+      await expect.poll(() => page.getByRole('alert').allInnerTexts()).toEqual([`created new client ${fresh}`]);
+      // The alert sits above the page's header, in the flow: it covers no control.
+      const alertBox = (await page.getByRole('alert').boundingBox())!;
+      const buttonBox = (await page.getByRole('button', { name: 'New Client' }).boundingBox())!;
+      expect(alertBox.y + alertBox.height).toBeLessThanOrEqual(buttonBox.y);
+      await page.getByRole('navigation', { name: 'Admin console' }).getByRole('link', { name: 'Users' }).click();
+      await page.waitForURL(/#\/users$/);
+      await expect.poll(() => page.getByRole('alert').count()).toBe(0);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("an app's page: Edit, and Delete App naming who loses access, then back to the console's Apps", async () => {
+    const app = await createApp(web.portal.admin, { name: unique('Doomed'), url: `${web.portal.url}/healthz?app=doomed`, description: 'Soon gone' });
+    await web.portal.createUser({ apps: [app] });
+    const { context, page } = await openPage(web.browser, PHONE);
+    try {
+      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await page.waitForURL(/#\/applist\/?$/);
+      await goto(page, web.portal, `/app/${app.id}`);
+      await expect.poll(() => page.getByRole('heading', { name: app.name }).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await expect.poll(() => page.getByRole('dialog', { name: 'Edit App' }).isVisible()).toBe(true);
+      await page.keyboard.press('Escape');
+      await settled(page, '73-app-detail');
+      await page.getByRole('button', { name: 'Delete App' }).click();
+      await expect.poll(() => page.getByRole('button', { name: /^Really\?/ }).innerText()).toBe('Really? 1 user loses access');
+      await page.getByRole('button', { name: /^Really\?/ }).click();
+      await page.waitForURL(/#\/manage\/apps$/);
+      await expect
+        .poll(() =>
+          page
+            .getByRole('alert')
+            .filter({ hasText: `deleted app ${app.name}` })
+            .isVisible(),
+        )
+        .toBe(true);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
