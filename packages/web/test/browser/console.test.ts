@@ -53,20 +53,13 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
           await expect.poll(() => main.getByRole('link', { name: 'Clients' }).isVisible()).toBe(false);
         } else {
           expect(await toggle.isVisible()).toBe(false);
-          expect(await main.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'My apps', 'Request access', 'Admin console']);
+          await expect.poll(() => main.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'My apps', 'Request access', 'Admin console']);
           await main.getByRole('link', { name: 'Admin console' }).click();
           await page.waitForURL(/#\/manage\/apps$/);
           const sidebar = page.getByRole('navigation', { name: 'Admin console' });
-          expect(await sidebar.getByRole('link').allInnerTexts()).toEqual([
-            'Apps',
-            expect.stringMatching(/^Access requests/),
-            'Users',
-            'Clients',
-            'Invites',
-            'Access Tokens',
-            'Event log',
-            'Help',
-          ]);
+          await expect
+            .poll(() => sidebar.getByRole('link').allInnerTexts())
+            .toEqual(['Apps', expect.stringMatching(/^Access requests/), 'Users', 'Clients', 'Invites', 'Access Tokens', 'Event log', 'Help']);
           expect(await sidebar.getByRole('link', { name: 'Apps' }).getAttribute('aria-current')).toBe('page');
           await sidebar.getByRole('link', { name: 'Users' }).focus();
           await settled(page, '61-console-sidebar');
@@ -104,7 +97,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
       await expect.poll(() => main.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'My apps', 'Request access']);
       const menu = main.locator('.user-menu-toggle');
       await menu.click();
-      expect(await main.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'My apps', 'Request access', 'Account', 'Access Tokens']);
+      await expect.poll(() => main.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'My apps', 'Request access', 'Account', 'Access Tokens']);
       await settled(page, '62-user-menu');
       await page.keyboard.press('Escape');
       await expect.poll(() => main.getByRole('link', { name: 'Account' }).count()).toBe(0);
