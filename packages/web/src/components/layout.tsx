@@ -71,6 +71,7 @@ export function Layout() {
                   <li className="nav-item d-none d-lg-block">
                     <NavLink className="nav-link" to={paths.manageApps}>
                       Admin console
+                      <OpenCount />
                     </NavLink>
                   </li>
                 )}
