@@ -69,7 +69,7 @@ export function Layout() {
                 ))}
                 {user.admin && (
                   <li className="nav-item d-none d-lg-block">
-                    <NavLink className="nav-link" to={paths.manageApps}>
+                    <NavLink className={`nav-link${inConsole(pathname) ? ' active' : ''}`} to={paths.manageApps}>
                       Admin console
                       <OpenCount />
                     </NavLink>
@@ -89,6 +89,11 @@ export function Layout() {
       <Outlet />
     </OpenRequestsProvider>
   );
+}
+
+/** Whether a route is one of the console's: its entries, and the detail pages below them. */
+function inConsole(pathname: string): boolean {
+  return CONSOLE_NAV.some((entry) => pathname === entry.to) || /^\/(user|app|client)\//.test(pathname);
 }
 
 function NavItem({ entry, className = 'nav-link' }: { entry: NavEntry; className?: string }) {
