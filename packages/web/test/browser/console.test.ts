@@ -74,6 +74,12 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
         const outline = await main.getByRole('link', { name: 'Tools-Server' }).evaluate((element) => getComputedStyle(element).outlineColor);
         expect(outline).toBe('rgb(255, 255, 255)');
 
+        if (phone) {
+          await toggle.click();
+          await main.locator('.user-menu-toggle').click();
+          await expect.poll(() => main.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+          await settled(page, '62-user-menu');
+        }
         await signOut(page);
         await page.waitForURL(/#\/login$/);
         await goto(page, web.portal, '/users');
