@@ -111,5 +111,14 @@ describe('Resend: an open invite mailed again', () => {
 
     await portal.anonymous.auth.register({ Token: invite.token, Password: 'a fine new password' });
     expect(await failure(portal.admin.invites.resend(invite.id))).toMatchObject({ code: 'not_found' });
+
+    // An expired invite is not sent again: 409, and no mail.
+    const stale = await portal.admin.invites.create({ email: `${unique('stale')}@example.com`, clientid: client.id, apps: [] });
+    await portal.deps
+      .db('invites')
+      .where({ id: stale.id })
+      .update({ expires_at: Date.now() - 1000 });
+    expect(await failure(portal.admin.invites.resend(stale.id))).toMatchObject({ code: 'conflict' });
+    expect((await portal.admin.mail.list()).some((entry) => entry.to === stale.email)).toBe(false);
   });
 });
