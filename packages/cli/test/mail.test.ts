@@ -35,6 +35,18 @@ describe('toolsctl with mail', () => {
     expect(mail.text).toContain(invite.link);
   });
 
+  it("invites resend mails the same link again, in the web's words", async () => {
+    const client = await portal.admin.clients.create(unique('Acme'));
+    const email = `${unique('again')}@example.com`;
+    const invite = await portal.admin.invites.create({ email, clientid: client.id, apps: [] });
+    const resent = await run(['invites', 'resend', email]);
+    expect(resent.code).toBe(0);
+    expect(resent.stdout).toContain(`sent the invitation to ${email} again`);
+    const [mail] = await smtp.waitFor(email);
+    expect(mail.text).toContain(invite.link);
+    expect((await run(['invites', 'resend', 'nobody@example.com'])).code).not.toBe(0);
+  });
+
   it('users reset-password prints a link that works, and mails it', async () => {
     const user = await portal.createUser();
     const quiet = await run(['users', 'reset-password', user.email, '-q']);

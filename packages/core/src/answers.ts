@@ -95,6 +95,16 @@ export const accessTokenAnswer = z.strictObject({
   user: z.strictObject({ id, email: z.string() }),
 });
 
+/** `GET /user/{id}/security`: what an admin needs to know about a user's sign-ins, nothing secret. */
+export const userSecurityAnswer = z.strictObject({
+  createdTimestamp: timestamp,
+  lastSignInTimestamp: timestamp.nullable().describe('the last successful sign-in the event log holds (password, passkey, Google, registration), or null'),
+  totp: z.boolean().describe('has an authenticator app set up'),
+  passkeys: z.number().int(),
+  sessions: z.number().int().describe('sessions that have not expired'),
+  apiKeys: z.number().int(),
+});
+
 /** `DELETE /user/{id}/accesstoken`: how many keys were deleted. */
 export const keysRevokedAnswer = z.strictObject({ revoked: z.number().int() });
 
@@ -213,6 +223,7 @@ export const answerSchemas = {
   Client: clientAnswer,
   User: userAnswer,
   AppUser: appUserAnswer,
+  UserSecurity: userSecurityAnswer,
   CurrentUser: currentUserAnswer,
   Me: meAnswer,
   RegistrationToken: registrationTokenAnswer,

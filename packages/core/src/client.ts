@@ -9,6 +9,7 @@ import type {
   AppUser,
   GrantedApp,
   KeysRevoked,
+  UserSecurity,
   ListedApp,
   LogCount,
   RequestableApp,
@@ -163,6 +164,8 @@ export class PortalClient {
     /** Requestable apps the caller cannot use yet. */
     requestable: () => this.request<RequestableApp[]>('GET', '/user/me/requestable'),
     revoke: (userId: number, appId: number) => this.request<void>('DELETE', `/user/${segment(userId)}/app/${segment(appId)}`),
+    /** Sign-in facts of a user for admins: second factors, sessions, keys, created, last sign-in. */
+    security: (id: number) => this.request<UserSecurity>('GET', `/user/${segment(id)}/security`),
     /** Ends every session of a user at once (API keys stay valid). */
     endSessions: (id: number) => this.request<void>('DELETE', `/user/${segment(id)}/session`),
     /** Admins, signed in (not with an API key): deletes every API key of a user; answers how many. */
@@ -223,6 +226,8 @@ export class PortalClient {
     list: () => this.request<RegistrationToken[]>('GET', '/registrationtoken/'),
     create: (input: InviteInput) => this.request<RegistrationToken>('POST', '/registrationtoken/', input),
     delete: (id: number) => this.request<void>('DELETE', `/registrationtoken/${segment(id)}`),
+    /** Mails the open invite's link again; mail must be configured. */
+    resend: (id: number) => this.request<RegistrationToken>('POST', `/registrationtoken/${segment(id)}/send`),
   };
 
   readonly accessTokens = {

@@ -14,6 +14,7 @@ import type {
   grantedAppAnswer,
   healthAnswer,
   keysRevokedAnswer,
+  userSecurityAnswer,
   listedAppAnswer,
   logCountAnswer,
   logEntryAnswer,
@@ -65,6 +66,7 @@ export type LogEntry = z.infer<typeof logEntryAnswer>;
 export type LogCount = z.infer<typeof logCountAnswer>;
 /** `DELETE /user/{id}/accesstoken`: how many keys were deleted. */
 export type KeysRevoked = z.infer<typeof keysRevokedAnswer>;
+export type UserSecurity = z.infer<typeof userSecurityAnswer>;
 /** Answer of `POST /validatepassword` and `POST /register/`. */
 export type LoginAnswer = z.infer<typeof loginAnswer>;
 /** A second factor a pending sign-in may be finished with. */

@@ -63,6 +63,7 @@ export const EVENT_TYPES = {
   'grant.expire': 'an expiring grant ran out',
   'invite.create': 'an invitation was created',
   'invite.delete': 'an invitation was deleted',
+  'invite.resend': "an invitation's link was mailed again",
   'apikey.create': 'an API key was created',
   'apikey.delete': 'an API key was deleted',
   'apikey.revoke_all': 'an admin deleted every API key of a user',

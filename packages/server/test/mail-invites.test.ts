@@ -81,4 +81,44 @@ describe('invites without mail', () => {
     expect((await portal.admin.invites.list()).some((invite) => invite.email === email)).toBe(false);
     expect(await portal.admin.auth.options()).toMatchObject({ google: false, passwordReset: false, defaultLanguage: 'en' });
   });
+
+  it('Resend answers 400 naming send', async () => {
+    const client = await portal.admin.clients.create(unique('client'));
+    const invite = await portal.admin.invites.create({ email: `${unique('nomail')}@example.com`, clientid: client.id, apps: [] });
+    expect(await failure(portal.admin.invites.resend(invite.id))).toMatchObject({ code: 'invalid_input', field: 'send' });
+  });
+});
+
+describe('Resend: an open invite mailed again', () => {
+  const { portal, smtp } = useMailedPortal();
+
+  it('mails the same link again and logs it; an unknown or used invite is 404, and only admins may', async () => {
+    const client = await portal.admin.clients.create(unique('client'));
+    const email = `${unique('again')}@example.com`;
+    const invite = await portal.admin.invites.create({ email, clientid: client.id, apps: [] });
+    const resent = await portal.admin.invites.resend(invite.id);
+    expect(resent.link).toBe(invite.link);
+    const [mail] = await smtp.waitFor(email);
+    expect(mail.text).toContain(invite.link);
+    const events = await portal.admin.logs.page(1, 20, { type: 'invite.resend' });
+    expect(events.map((event) => event.event)).toContain(`sent the invitation to ${email} again`);
+
+    expect(await failure(portal.admin.invites.resend(999_999))).toMatchObject({ code: 'not_found' });
+    expect(await failure(portal.admin.request('POST', '/registrationtoken/abc/send'))).toMatchObject({ code: 'invalid_input' });
+    const member = await portal.createUser();
+    expect(await failure(member.api.invites.resend(invite.id))).toMatchObject({ code: 'forbidden' });
+    expect(await failure(portal.anonymous.invites.resend(invite.id))).toMatchObject({ code: 'unauthenticated' });
+
+    await portal.anonymous.auth.register({ Token: invite.token, Password: 'a fine new password' });
+    expect(await failure(portal.admin.invites.resend(invite.id))).toMatchObject({ code: 'not_found' });
+
+    // An expired invite is not sent again: 409, and no mail.
+    const stale = await portal.admin.invites.create({ email: `${unique('stale')}@example.com`, clientid: client.id, apps: [] });
+    await portal.deps
+      .db('invites')
+      .where({ id: stale.id })
+      .update({ expires_at: Date.now() - 1000 });
+    expect(await failure(portal.admin.invites.resend(stale.id))).toMatchObject({ code: 'conflict' });
+    expect((await portal.admin.mail.list()).some((entry) => entry.to === stale.email)).toBe(false);
+  });
 });

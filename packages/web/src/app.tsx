@@ -4,7 +4,7 @@ import { Navigate, RouterProvider, createHashRouter, type RouteObject } from 're
 import { AlertProvider } from './components/alerts';
 import { LanguageProvider } from './i18n/language';
 import { RequireAdmin, RequireUser } from './components/guards';
-import { Layout } from './components/layout';
+import { ConsoleFrame, Layout, PortalFrame } from './components/layout';
 import { Account } from './screens/account';
 import { AccessRequests } from './screens/access-requests';
 import { AccessTokens } from './screens/access-tokens';
@@ -19,6 +19,8 @@ import { FailedLogin } from './screens/failed-login';
 import { Invites } from './screens/invites';
 import { Login } from './screens/login';
 import { Logs } from './screens/logs';
+import { ManageApps } from './screens/manage-apps';
+import { NotFound } from './screens/not-found';
 import { Requests } from './screens/requests';
 import { ResetPassword, SetNewPassword } from './screens/reset-password';
 import { UserApps } from './screens/user-apps';
@@ -44,26 +46,39 @@ const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
-      { path: paths.appList, element: user(<AppList />) },
-      { path: paths.apps, element: user(<AppList />) },
-      { path: paths.userApps, element: user(<UserApps />) },
-      { path: paths.accessTokens, element: user(<AccessTokens />) },
-      { path: paths.account, element: user(<Account />) },
-      { path: paths.docs, element: user(<Docs />) },
-      { path: paths.requests, element: user(<Requests />) },
-      { path: '/denied/:app?', element: user(<Denied />) },
-      { path: paths.accessRequests, element: admin(<AccessRequests />) },
-      { path: paths.clients, element: admin(<Clients />) },
-      { path: '/client/:id', element: admin(<ClientDetail />) },
-      { path: '/app/:id', element: admin(<AppDetail />) },
-      { path: paths.users, element: admin(<Users />) },
-      { path: '/user/:id', element: admin(<UserDetail />) },
-      { path: paths.invites, element: admin(<Invites />) },
-      { path: paths.logs, element: admin(<Logs />) },
-      { path: paths.webhooks, element: admin(<Webhooks />) },
+      {
+        element: <PortalFrame />,
+        children: [
+          { path: paths.appList, element: user(<AppList />) },
+          { path: paths.apps, element: user(<AppList />) },
+          { path: paths.userApps, element: user(<UserApps />) },
+          { path: paths.account, element: user(<Account />) },
+          { path: paths.requests, element: user(<Requests />) },
+          { path: '/denied/:app?', element: user(<Denied />) },
+          { path: '*', element: <NotFound /> },
+        ],
+      },
+      {
+        // The admin console: its sidebar for admins; everyone's own API keys and the help page's
+        // non-admin note share the frame.
+        element: <ConsoleFrame />,
+        children: [
+          { path: paths.manageApps, element: admin(<ManageApps />) },
+          { path: paths.accessTokens, element: user(<AccessTokens />) },
+          { path: paths.docs, element: user(<Docs />) },
+          { path: paths.accessRequests, element: admin(<AccessRequests />) },
+          { path: paths.clients, element: admin(<Clients />) },
+          { path: '/client/:id', element: admin(<ClientDetail />) },
+          { path: '/app/:id', element: admin(<AppDetail />) },
+          { path: paths.users, element: admin(<Users />) },
+          { path: '/user/:id', element: admin(<UserDetail />) },
+          { path: paths.invites, element: admin(<Invites />) },
+          { path: paths.logs, element: admin(<Logs />) },
+          { path: paths.webhooks, element: admin(<Webhooks />) },
+        ],
+      },
     ],
   },
-  { path: '*', element: <Navigate to={paths.home} replace /> },
 ];
 
 const router = createHashRouter(routes);

@@ -3,6 +3,8 @@ export const paths = {
   home: '/',
   appList: '/applist',
   apps: '/apps',
+  /** The admin console's Apps table: New App, Edit, Delete App (docs/product.md §2). */
+  manageApps: '/manage/apps',
   clients: '/clients',
   client: (id: number) => `/client/${id}`,
   userApps: '/userapps',

@@ -33,6 +33,12 @@ export function register(program: AnyCommand): void {
     )
     .action((email, options, command) => run(command, async (ctx) => (await handlers()).create(ctx, email, options)));
   invites
+    .command('resend')
+    .argument('<invite>', 'invite id or email')
+    .description("mail an open invite's link to the invitee again (needs mail configured on the server)")
+    .addHelpText('after', examples('toolsctl invites resend ann@example.com'))
+    .action((invite, _options, command) => run(command, async (ctx) => (await handlers()).resend(ctx, invite)));
+  invites
     .command('delete')
     .argument('<invite>', 'invite id or email')
     .addOption(yes())

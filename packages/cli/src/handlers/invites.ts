@@ -44,6 +44,13 @@ export async function create(
   };
 }
 
+/** The Invites screen's Resend, in the same words. */
+export async function resend(ctx: Context, ref: string): Promise<Result> {
+  const api = await ctx.client();
+  const invite = await api.invites.resend((await findInvite(api, ref)).id);
+  return done(`sent the invitation to ${invite.email} again`, { resent: { id: invite.id, email: invite.email } }, [invite.id]);
+}
+
 export async function remove(ctx: Context, ref: string, options: { yes?: boolean }): Promise<Result> {
   const api = await ctx.client();
   const invite = await findInvite(api, ref);

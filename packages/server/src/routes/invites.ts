@@ -37,6 +37,16 @@ export const inviteRoutes: RouteSpec[] = [
     },
   }),
   route({
+    method: 'POST',
+    path: '/registrationtoken/:tokenid/send',
+    response: { schema: registrationTokenAnswer },
+    access: 'admin',
+    summary: "Mail an open invite's link to the invitee again (400 naming send when mail is not configured, 409 when it expired)",
+    async handler({ params }, ctx, deps) {
+      return invites.resendInvite(actorContext(ctx, deps), params.tokenid);
+    },
+  }),
+  route({
     method: 'DELETE',
     path: '/registrationtoken/:tokenid',
     response: { status: 204 },

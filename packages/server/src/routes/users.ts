@@ -8,6 +8,7 @@ import {
   passwordResetLinkAnswer,
   requestableAppAnswer,
   userAnswer,
+  userSecurityAnswer,
   z,
 } from '@tools-portal/core';
 import { requestableApps } from '../services/access/access-requests.js';
@@ -15,6 +16,7 @@ import { listKeysOfUser, revokeKeysOfUser } from '../services/users/api-keys.js'
 import { appsOfUser, grantApp, revokeApp, setGrantExpiry } from '../services/apps/apps.js';
 import { setFavourite } from '../services/access/favourites.js';
 import { adminPasswordReset } from '../services/sign-in/password-reset.js';
+import { userSecurity } from '../services/users/user-security.js';
 import * as users from '../services/users/users.js';
 import { actorContext, actorOf, auditOf, route, type RouteSpec } from './route.js';
 
@@ -131,6 +133,16 @@ export const userRoutes: RouteSpec[] = [
     summary: 'Revoke an app from a user',
     async handler({ params }, ctx, deps) {
       await revokeApp(actorContext(ctx, deps), { userId: params.id, appId: params.appid });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/user/:id/security',
+    response: { schema: userSecurityAnswer },
+    access: 'admin',
+    summary: "A user's sign-in facts: created, last sign-in, authenticator app, passkeys, live sessions, API keys (counts only)",
+    async handler({ params }, _ctx, { db }) {
+      return userSecurity(db, params.id);
     },
   }),
   route({

@@ -7,6 +7,7 @@ import type { App } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { useAlerts } from './alerts';
 import { AppIcon } from './app-icon';
+import { FieldFeedback, fieldProps, useFormErrors } from './form-errors';
 import { FormFooter, Modal } from './modal';
 import { useAction } from './use-action';
 
@@ -31,6 +32,7 @@ type IconChange = { kind: 'keep' } | { kind: 'remove' } | { kind: 'upload'; file
 export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; onClose: () => void; onSaved: () => Promise<void> }) {
   const run = useAction();
   const alerts = useAlerts();
+  const form = useFormErrors();
   const initial = mode.kind === 'edit' ? mode.app : { name: '', url: '', description: '', doclink: '', category: '', requestable: false, icon: null };
   const [values, setValues] = useState<Record<TextField, string>>({
     name: initial.name,
@@ -64,10 +66,11 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
         return saved;
       },
       success: (saved) => `created new app ${saved.name}`,
-      // docs/product.md §8 keeps the original's wording for this failure, word for word.
-      danger: 'failed to create new client undefined',
+      // docs/product.md §8: the original said "failed to create new client undefined" here.
+      danger: mode.kind === 'edit' ? `failed to save app ${values.name}` : `failed to create new app ${values.name}`,
       what: 'save app',
       onSuccess: onSaved,
+      form,
     });
     setBusy(false);
   };
@@ -89,12 +92,13 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
           <input
             id={`app-${field.key}`}
             type="text"
-            className="form-control"
+            {...fieldProps(form, field.key)}
             placeholder={field.label}
             value={values[field.key]}
             list={field.key === 'category' ? 'app-categories' : undefined}
             onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
           />
+          <FieldFeedback form={form} field={field.key} />
         </div>
       ))}
       <datalist id="app-categories">

@@ -1,19 +1,41 @@
-/** docs/product.md §4: Delete, then Really? to confirm; the button resets afterwards or when left. */
-import { useState } from 'react';
+/**
+ * docs/product.md §4: Delete, then Really? to confirm; the button resets afterwards, when left,
+ * and after 5 seconds. Really? names what else goes ("Really? Also deletes 3 users") when the
+ * screen can tell (`consequence`, asked when the button arms).
+ */
+import { useEffect, useRef, useState } from 'react';
+
+const ARMED_MS = 5000;
 
 interface DeleteButtonProps {
   onConfirm: () => unknown;
   label?: string;
   className?: string;
+  /** What the deletion takes along, e.g. "Also deletes 3 users"; null when nothing. */
+  consequence?: () => Promise<string | null>;
 }
 
-export function DeleteButton({ onConfirm, label = 'Delete', className = '' }: DeleteButtonProps) {
+export function DeleteButton({ onConfirm, label = 'Delete', className = '', consequence }: DeleteButtonProps) {
   const [armed, setArmed] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [extra, setExtra] = useState<string | null>(null);
+  const asked = useRef(0);
+
+  useEffect(() => {
+    if (!armed) return;
+    const timer = setTimeout(() => setArmed(false), ARMED_MS);
+    return () => clearTimeout(timer);
+  }, [armed]);
 
   const click = async () => {
     if (!armed) {
       setArmed(true);
+      setExtra(null);
+      if (consequence) {
+        const mine = ++asked.current;
+        const text = await consequence().catch(() => null);
+        if (mine === asked.current) setExtra(text);
+      }
       return;
     }
     setBusy(true);
@@ -33,7 +55,7 @@ export function DeleteButton({ onConfirm, label = 'Delete', className = '' }: De
       onClick={() => void click()}
       onBlur={() => setArmed(false)}
     >
-      {armed ? 'Really?' : label}
+      {armed ? (extra ? `Really? ${extra}` : 'Really?') : label}
     </button>
   );
 }
@@ -48,10 +70,10 @@ export function DeleteHeader() {
 }
 
 /** The Delete column of a list: the cell of one row. */
-export function DeleteCell({ onConfirm }: { onConfirm: () => unknown }) {
+export function DeleteCell({ onConfirm, consequence }: { onConfirm: () => unknown; consequence?: () => Promise<string | null> }) {
   return (
     <td className="text-end">
-      <DeleteButton onConfirm={onConfirm} />
+      <DeleteButton onConfirm={onConfirm} consequence={consequence} />
     </td>
   );
 }

@@ -1,53 +1,58 @@
-/** The frame of every logged-in screen: the navigation bar (collapsing on a phone) and the page. */
-import { useState, type ReactNode } from 'react';
-import { NavLink, Outlet, useNavigate } from 'react-router-dom';
+/**
+ * The frames of the logged-in screens (docs/web.md, Navigation): the top bar (the portal's
+ * entries and the user menu; on a phone one menu with everything, Escape closes it), and for the
+ * admin console a sidebar of grouped entries on wide screens.
+ */
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { PortalBrand } from '../branding';
+import { CONSOLE_NAV, PORTAL_NAV, USER_MENU_NAV, USER_MENU_NON_ADMIN_NAV, consoleGroups, type NavEntry } from '../navigation';
 import { OpenRequestsProvider, useOpenRequests } from '../open-requests';
 import { paths } from '../paths';
 import { useSession } from '../session';
+import { AlertOutlet, useAlerts } from './alerts';
+import { Email } from './email';
 
-interface NavItem {
-  to: string;
-  label: string;
-  adminOnly: boolean;
-  /** Shows the count of open access requests. */
-  count?: boolean;
+/** The portal's name in the top bar, linking to the launcher. */
+function Brand() {
+  return (
+    <NavLink className="navbar-brand" to={paths.appList}>
+      <PortalBrand logoSize={28} />
+    </NavLink>
+  );
 }
 
-const NAV: NavItem[] = [
-  { to: paths.appList, label: 'Apps', adminOnly: false },
-  { to: paths.userApps, label: 'Your Apps', adminOnly: false },
-  { to: paths.clients, label: 'Clients', adminOnly: true },
-  { to: paths.users, label: 'Users', adminOnly: true },
-  { to: paths.invites, label: 'Invites', adminOnly: true },
-  { to: paths.requests, label: 'Request access', adminOnly: false },
-  { to: paths.accessRequests, label: 'Access requests', adminOnly: true, count: true },
-  { to: paths.accessTokens, label: 'Access Tokens', adminOnly: false },
-  { to: paths.webhooks, label: 'Webhooks', adminOnly: true },
-  { to: paths.logs, label: 'Logs', adminOnly: true },
-  { to: paths.docs, label: 'Help', adminOnly: true },
-];
-
 export function Layout() {
-  const { state, logout } = useSession();
-  const navigate = useNavigate();
+  const { state } = useSession();
   const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+  const alerts = useAlerts();
   const user = state.status === 'user' ? state.user : null;
-  const items = NAV.filter((item) => !item.adminOnly || user?.admin);
 
-  const onLogout = async () => {
-    await logout();
-    navigate(paths.login, { replace: true });
-  };
+  // A new screen: the menu closes, and the alerts of the previous screen go.
+  useEffect(() => {
+    setOpen(false);
+    alerts.leaveScreen();
+  }, [pathname, alerts]);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || document.querySelector('dialog[open]')) return;
+      setOpen(false);
+      document.getElementById('main-nav-toggle')?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
 
   return (
     <OpenRequestsProvider admin={user?.admin ?? false}>
-      <nav className="navbar navbar-expand-lg navbar-dark bg-dark mb-4" aria-label="Main">
+      <nav className="navbar navbar-expand-lg navbar-dark bg-dark portal-topbar" aria-label="Main">
         <div className="container-fluid">
-          <NavLink className="navbar-brand" to={paths.appList}>
-            <PortalBrand logoSize={28} />
-          </NavLink>
+          <Brand />
           <button
+            id="main-nav-toggle"
             className="navbar-toggler"
             type="button"
             aria-controls="main-nav"
@@ -60,34 +65,155 @@ export function Layout() {
           <div className={`collapse navbar-collapse${open ? ' show' : ''}`} id="main-nav">
             {user && (
               <ul className="navbar-nav me-auto">
-                {items.map((item) => (
-                  <li className="nav-item" key={item.to}>
-                    <NavLink className="nav-link" to={item.to} onClick={() => setOpen(false)}>
-                      {item.label}
-                      {item.count && <OpenCount />}
+                {PORTAL_NAV.map((entry) => (
+                  <NavItem key={entry.to} entry={entry} />
+                ))}
+                {user.admin && (
+                  <li className="nav-item d-none d-lg-block">
+                    <NavLink className={`nav-link${inConsole(pathname) ? ' active' : ''}`} to={paths.manageApps}>
+                      Admin console
+                      <OpenCount />
                     </NavLink>
                   </li>
-                ))}
+                )}
               </ul>
             )}
-            {user && (
-              <div className="d-flex align-items-lg-center flex-column flex-lg-row gap-2 py-2 py-lg-0">
-                <NavLink className="nav-link navbar-text small text-truncate" to={paths.account} title="Account" onClick={() => setOpen(false)}>
-                  {user.email}
-                  {user.admin && <span className="badge text-bg-warning ms-2">Admin</span>}
-                </NavLink>
-                <button type="button" className="btn btn-outline-light btn-sm" onClick={() => void onLogout()}>
-                  Logout
-                </button>
+            {user?.admin && (
+              <div className="d-lg-none border-top border-secondary pt-2">
+                <ConsoleEntries dark />
               </div>
             )}
+            {user && <UserMenu email={user.email} admin={user.admin} />}
           </div>
         </div>
       </nav>
-      <main className="container-xxl pb-5">
+      <Outlet />
+    </OpenRequestsProvider>
+  );
+}
+
+/** Whether a route is one of the console's: its entries, and the detail pages below them. */
+function inConsole(pathname: string): boolean {
+  return CONSOLE_NAV.some((entry) => pathname === entry.to) || /^\/(user|app|client)\//.test(pathname);
+}
+
+function NavItem({ entry, className = 'nav-link' }: { entry: NavEntry; className?: string }) {
+  return (
+    <li className="nav-item">
+      <NavLink className={className} to={entry.to}>
+        {entry.label}
+        {entry.count && <OpenCount />}
+      </NavLink>
+    </li>
+  );
+}
+
+/** The admin console's entries by group: the sidebar on wide screens, part of the menu on phones. */
+function ConsoleEntries({ dark = false }: { dark?: boolean }) {
+  const prefix = dark ? 'menu-group' : 'sidebar-group';
+  return (
+    <>
+      {consoleGroups(CONSOLE_NAV).map(({ group, entries }) => (
+        <div key={group} className="mb-2">
+          <div className={`console-group ${dark ? 'text-light' : 'text-body-secondary'}`} id={`${prefix}-${group}`}>
+            {group}
+          </div>
+          <ul className={`nav flex-column ${dark ? 'navbar-nav' : 'nav-pills'}`} aria-labelledby={`${prefix}-${group}`}>
+            {entries.map((entry) => (
+              <NavItem key={entry.to} entry={entry} />
+            ))}
+          </ul>
+        </div>
+      ))}
+    </>
+  );
+}
+
+/** The user's email opens Account, (for non-admins) Access Tokens, and Sign out. */
+function UserMenu({ email, admin }: { email: string; admin: boolean }) {
+  const { logout } = useSession();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const entries = admin ? USER_MENU_NAV : [...USER_MENU_NAV, ...USER_MENU_NON_ADMIN_NAV];
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.stopPropagation();
+      setOpen(false);
+      root.current?.querySelector('button')?.focus();
+    };
+    const onClick = (event: MouseEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey, true);
+    document.addEventListener('mousedown', onClick);
+    return () => {
+      document.removeEventListener('keydown', onKey, true);
+      document.removeEventListener('mousedown', onClick);
+    };
+  }, [open]);
+
+  const signOut = async () => {
+    await logout();
+    navigate(paths.login, { replace: true });
+  };
+
+  return (
+    <div className="dropdown user-menu py-2 py-lg-0" ref={root}>
+      <button type="button" className="btn btn-dark dropdown-toggle user-menu-toggle text-start" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <Email value={email} />
+        {admin && <span className="badge text-bg-warning ms-2">Admin</span>}
+      </button>
+      {open && (
+        <ul className="dropdown-menu dropdown-menu-end show">
+          {entries.map((entry) => (
+            <li key={entry.to}>
+              <NavLink className="dropdown-item" to={entry.to} onClick={() => setOpen(false)}>
+                {entry.label}
+              </NavLink>
+            </li>
+          ))}
+          <li>
+            <hr className="dropdown-divider" />
+          </li>
+          <li>
+            <button type="button" className="dropdown-item" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </li>
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** The frame of the portal's screens: the page, alerts on top. */
+export function PortalFrame() {
+  return (
+    <main className="container-xxl py-4">
+      <AlertOutlet />
+      <Outlet />
+    </main>
+  );
+}
+
+/** The frame of the admin console: its sidebar on wide screens, the page beside it. */
+export function ConsoleFrame() {
+  const { state } = useSession();
+  if (state.status !== 'user' || !state.user.admin) return <PortalFrame />;
+  return (
+    <div className="console">
+      <nav className="console-sidebar d-none d-lg-block" aria-label="Admin console">
+        <ConsoleEntries />
+      </nav>
+      <main className="console-main">
+        <AlertOutlet />
         <Outlet />
       </main>
-    </OpenRequestsProvider>
+    </div>
   );
 }
 
@@ -111,6 +237,7 @@ export function Centered({ children }: { children: ReactNode }) {
           <h1 className="h3 text-center mb-4">
             <PortalBrand logoSize={40} />
           </h1>
+          <AlertOutlet />
           {children}
         </div>
       </div>

@@ -1,9 +1,11 @@
 /**
- * The list layout of docs/product.md §2: the filter box (3 of 12 columns) beside the heading, its
- * button and the table (9 of 12). Its parts also serve the lists inside the detail screens.
+ * The list layout of docs/product.md §2: the page header with its New … button, the filter box
+ * above the table (a deviation from the SPEC's filter beside the table, docs/product.md §10), the
+ * table. Its parts also serve the lists inside the detail screens.
  */
 import type { ReactNode } from 'react';
 import { FilterBox } from './filter-box';
+import { PageHeader } from './page-header';
 
 /** The button beside a heading: New Client, Add User, Manage Apps. */
 export interface HeadingAction {
@@ -59,26 +61,44 @@ export function ListTable({ label, head, children, className = 'table table-hove
 interface ListPageProps {
   /** The heading, and the table's accessible name. */
   title: string;
+  /** One line under the heading. */
+  lead?: string;
   filter: string;
   onFilter: (value: string) => void;
-  /** The New … button beside the heading, on the lists that have one. */
+  /** The New … button on the right of the header, on the lists that have one. */
   action?: HeadingAction;
   head: ReactNode;
   children: ReactNode;
 }
 
-export function ListPage({ title, filter, onFilter, action, head, children }: ListPageProps) {
+/** The page header, the filter above the table, the table. */
+export function ListPage({ title, lead, filter, onFilter, action, head, children }: ListPageProps) {
   return (
-    <div className="row g-3">
-      <div className="col-12 col-md-3">
-        <FilterBox value={filter} onChange={onFilter} />
+    <>
+      <PageHeader
+        title={title}
+        lead={lead}
+        actions={
+          action && (
+            <button
+              type="button"
+              className={`btn ${action.outline ? 'btn-outline-primary' : 'btn-primary'}`}
+              onClick={action.onClick}
+              disabled={action.disabled}
+            >
+              {action.label}
+            </button>
+          )
+        }
+      />
+      <div className="row mb-2">
+        <div className="col-12 col-md-6 col-lg-4">
+          <FilterBox value={filter} onChange={onFilter} />
+        </div>
       </div>
-      <div className="col-12 col-md-9">
-        {action ? <HeadingBar title={title} action={action} /> : <h1 className="h3">{title}</h1>}
-        <ListTable label={title} head={head}>
-          {children}
-        </ListTable>
-      </div>
-    </div>
+      <ListTable label={title} head={head}>
+        {children}
+      </ListTable>
+    </>
   );
 }

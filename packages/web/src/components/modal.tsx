@@ -4,6 +4,7 @@
  * that opened it. `staticBackdrop` ignores backdrop clicks and Escape.
  */
 import { useEffect, useId, useLayoutEffect, useRef, type FormEvent, type ReactNode } from 'react';
+import { AlertOutlet } from './alerts';
 
 interface ModalProps {
   title: string;
@@ -61,7 +62,10 @@ export function Modal({ title, onClose, children, footer, staticBackdrop = false
         </h2>
         <button type="button" className="btn-close" aria-label="Close" onClick={onClose} />
       </div>
-      <div className="modal-body">{children}</div>
+      <div className="modal-body">
+        <AlertOutlet />
+        {children}
+      </div>
       <div className="modal-footer">{footer}</div>
     </>
   );

@@ -1,34 +1,55 @@
-/** A change the user asked for, with its alerts (docs/product.md §4 and §8): try the call, say how it went. */
+/**
+ * A change the user asked for, with its alerts (docs/product.md §4 and §8): try the call, say how
+ * it went. A failure keeps the product's words and adds the server's reason after a colon
+ * ("failed to create new client Acme: a client with this name already exists"); a form's failure
+ * also marks the field the server named (components/form-errors.tsx).
+ */
 import { useCallback } from 'react';
+import { ApiError } from '@tools-portal/core/errors';
 import { logFailure } from '../api';
 import { useAlerts } from './alerts';
+import type { FormErrors } from './form-errors';
 
 export interface Action<T> {
   /** The call, e.g. `() => api.clients.delete(id)`. */
   call: () => Promise<T>;
   /** The success alert, word for word from docs/product.md §8 (made from the call's answer when a function); some changes have none. */
   success?: string | ((value: T) => string);
-  /** The danger alert on failure, word for word from docs/product.md §8. */
+  /** The danger alert on failure, word for word from docs/product.md §8; the server's reason follows it. */
   danger: string;
   /** What the console says on failure, e.g. 'delete client'. */
   what: string;
-  /** After the success alert, e.g. reload the list or close the modal. */
+  /** Before the success alert, e.g. reload the list, close the modal or go to another screen. */
   onSuccess?: (value: T) => unknown;
+  /** The form that made the change: its fields show the server's complaint, its success replaces its earlier alerts. */
+  form?: FormErrors;
+}
+
+/** The server's reason for a refusal, as people read it: without the field's name in front. */
+function reasonOf(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const field = error.details.field;
+  return field && error.message.startsWith(`${field}: `) ? error.message.slice(field.length + 2) : error.message;
 }
 
 /** Returns `run(action)`, which resolves to whether the change worked; it never throws. */
 export function useAction(): <T>(action: Action<T>) => Promise<boolean> {
   const alerts = useAlerts();
   return useCallback(
-    async <T>({ call, success, danger, what, onSuccess }: Action<T>) => {
+    async <T>({ call, success, danger, what, onSuccess, form }: Action<T>) => {
+      form?.clear();
       try {
         const value = await call();
-        if (success) alerts.success(typeof success === 'string' ? success : success(value));
+        // After onSuccess, which may go to another screen: the alert belongs to where it leads.
         await onSuccess?.(value);
+        if (success) alerts.success(typeof success === 'string' ? success : success(value), form?.source);
+        else if (form) alerts.forget(form.source);
         return true;
       } catch (error) {
         logFailure(what, error);
-        alerts.danger(danger);
+        const reason = reasonOf(error);
+        alerts.danger(reason ? `${danger}: ${reason}` : danger, form?.source);
+        if (form && error instanceof ApiError && error.details.field) form.mark(error.details.field, reason ?? error.message);
         return false;
       }
     },

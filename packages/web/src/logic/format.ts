@@ -21,3 +21,11 @@ export function formatAge(iso: string, now = Date.now()): string {
   }
   return 'just now';
 }
+
+/** A day in the reader's locale, without the time: `25 Nov 2026`. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '–';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleDateString(undefined, { dateStyle: 'medium' });
+}

@@ -17,6 +17,7 @@ import { useLoad } from '../components/use-load';
 import { formatAge, formatTimestamp } from '../logic/format';
 import { paths } from '../paths';
 import { useOpenRequests } from '../open-requests';
+import { PageHeader } from '../components/page-header';
 
 type Deciding = { kind: 'approve' | 'deny'; request: AccessRequest };
 
@@ -38,7 +39,7 @@ export function AccessRequests() {
 
   return (
     <>
-      <h1 className="h3">Access requests</h1>
+      <PageHeader title="Access requests" lead="Users asking for apps: approve with an optional expiry, or deny with a reason." />
       <ListTable
         label="Open access requests"
         head={

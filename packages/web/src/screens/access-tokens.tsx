@@ -52,6 +52,7 @@ export function AccessTokens() {
     <>
       <ListPage
         title="Access Tokens"
+        lead="API keys act as their owner for toolsctl and scripts; the full key is shown once."
         filter={filter}
         onFilter={setFilter}
         action={{ label: 'New API Key', onClick: () => setNewKey(generateApiKey()) }}

@@ -1,24 +1,40 @@
-/** /app/{id} (docs/product.md §2): the app, its users (removable), and the placeholder Add User. */
-import { Link, useParams } from 'react-router-dom';
-import type { User } from '@tools-portal/core/entities';
+/**
+ * /app/{id} (docs/product.md §2): the app (icon, URL, description), Edit and Delete, its users with
+ * a two-step Remove access each, and Add User (search the users, an optional expiry).
+ */
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import type { App, User } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
-import { useAlerts } from '../components/alerts';
-import { DeleteCell, DeleteHeader } from '../components/delete-button';
+import { AppFormModal } from '../components/app-form-modal';
+import { AppIcon } from '../components/app-icon';
+import { DeleteButton } from '../components/delete-button';
+import { Email } from '../components/email';
 import { EmptyRow } from '../components/empty-row';
+import { ExpiryChoice, expiryOf, type ExpiryChoiceValue } from '../components/expiry-choice';
 import { HeadingBar, ListTable } from '../components/list-page';
+import { FormFooter, Modal } from '../components/modal';
 import { OidcSection } from '../components/oidc-section';
+import { PageHeader } from '../components/page-header';
 import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
-import { sortRows } from '../logic/sort';
 import { formatTimestamp } from '../logic/format';
+import { isMissing } from '../logic/not-found';
+import { filterRows } from '../logic/filter';
+import { sortRows } from '../logic/sort';
 import { paths } from '../paths';
+import { appDeletionConsequence } from './manage-apps';
+import { Missing } from './not-found';
 
 export function AppDetail() {
-  const id = Number(useParams().id);
-  const alerts = useAlerts();
+  const rawId = useParams().id ?? '';
+  const id = Number(rawId);
   const run = useAction();
+  const navigate = useNavigate();
   const [sort, onSort] = useSort({ key: 'email', direction: 'asc' });
+  const [editing, setEditing] = useState(false);
+  const [adding, setAdding] = useState(false);
   const app = useLoad(
     () => api.apps.get(id),
     (error) => logFailure('load app', error),
@@ -29,6 +45,15 @@ export function AppDetail() {
     (error) => logFailure('load app users', error),
     id,
   );
+
+  if (isMissing(app.error))
+    return (
+      <Missing
+        title="No such app"
+        text={`There is no app with the id ${rawId}: it may have been deleted.`}
+        back={{ to: paths.manageApps, label: 'Go to Apps' }}
+      />
+    );
 
   const rows = sortRows(users.data ?? [], (user) => user.email, sort.direction);
 
@@ -43,9 +68,40 @@ export function AppDetail() {
     });
   };
 
+  const removeApp = (current: App) =>
+    run({
+      call: () => api.apps.delete(current.id),
+      success: `deleted app ${current.name}`,
+      danger: `failed to delete app ${current.name}`,
+      what: 'delete app',
+      onSuccess: () => navigate(paths.manageApps),
+    });
+
   return (
     <>
-      <h1 className="h3">{app.data?.name ?? '\u00a0'}</h1>
+      <PageHeader
+        title={
+          app.data ? (
+            <span className="d-inline-flex align-items-center gap-3">
+              <AppIcon app={app.data} />
+              {app.data.name}
+            </span>
+          ) : (
+            '\u00a0'
+          )
+        }
+        lead={app.data?.description || undefined}
+        actions={
+          app.data && (
+            <>
+              <button type="button" className="btn btn-outline-secondary" onClick={() => setEditing(true)}>
+                Edit
+              </button>
+              <DeleteButton label="Delete App" onConfirm={() => removeApp(app.data!)} consequence={() => appDeletionConsequence(id)} />
+            </>
+          )
+        }
+      />
       {app.data && (
         <dl className="row mb-4">
           <dt className="col-sm-3 col-lg-2">URL</dt>
@@ -68,7 +124,7 @@ export function AppDetail() {
           )}
         </dl>
       )}
-      <HeadingBar level={2} title="Users" action={{ label: 'Add User', outline: true, onClick: () => alerts.warning('Add User is not implemented yet.') }} />
+      <HeadingBar level={2} title="Users" action={{ label: 'Add User', onClick: () => setAdding(true), disabled: !app.data }} />
       <ListTable
         label="App users"
         head={
@@ -77,22 +133,136 @@ export function AppDetail() {
               Email
             </SortHeader>
             <th scope="col">Expires</th>
-            <DeleteHeader />
+            <th scope="col" className="text-end">
+              <span className="visually-hidden">Remove access</span>
+            </th>
           </>
         }
       >
         {rows.map((user) => (
           <tr key={user.id}>
             <td>
-              <Link to={paths.user(user.id)}>{user.email}</Link>
+              <Link to={paths.user(user.id)}>
+                <Email value={user.email} />
+              </Link>
             </td>
             <td className="text-nowrap">{user.expires ? formatTimestamp(user.expires) : 'never'}</td>
-            <DeleteCell onConfirm={() => remove(user)} />
+            <td className="text-end">
+              <DeleteButton label="Remove access" onConfirm={() => remove(user)} />
+            </td>
           </tr>
         ))}
-        <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users." />
+        <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users yet: Add User gives someone access." />
       </ListTable>
       {app.data && <OidcSection appId={app.data.id} appName={app.data.name} />}
+      {editing && app.data && (
+        <AppFormModal
+          mode={{ kind: 'edit', app: app.data }}
+          onClose={() => setEditing(false)}
+          onSaved={async () => {
+            setEditing(false);
+            await app.reload();
+          }}
+        />
+      )}
+      {adding && app.data && (
+        <AddUserModal
+          app={app.data}
+          members={new Set(rows.map((user) => user.id))}
+          onClose={() => setAdding(false)}
+          onAdded={async () => {
+            setAdding(false);
+            await users.reload();
+          }}
+        />
+      )}
     </>
+  );
+}
+
+/** Add User: search the users who cannot use the app yet, pick some, optionally when access ends. */
+function AddUserModal({ app, members, onClose, onAdded }: { app: App; members: Set<number>; onClose: () => void; onAdded: () => Promise<void> }) {
+  const run = useAction();
+  const [query, setQuery] = useState('');
+  const [picked, setPicked] = useState<Set<number>>(new Set());
+  const [expiry, setExpiry] = useState<ExpiryChoiceValue>({ kind: 'none' });
+  const [busy, setBusy] = useState(false);
+  const candidates = useLoad(
+    async () => (await api.users.list()).filter((user) => !members.has(user.id)).sort((a, b) => a.email.localeCompare(b.email)),
+    (error) => logFailure('load users', error),
+  );
+  const shown = filterRows(candidates.data ?? [], query, (user) => [user.email, user.name, user.client.name]);
+  const chosen = (candidates.data ?? []).filter((user) => picked.has(user.id));
+  const expires = expiryOf(expiry);
+
+  const save = async () => {
+    if (expires === null || chosen.length === 0) return;
+    setBusy(true);
+    for (const user of chosen) {
+      const ok = await run({
+        call: () => api.users.grant(user.id, app.id, expires),
+        success: `added ${user.email} to ${app.name}`,
+        danger: `failed to add ${user.email} to ${app.name}`,
+        what: 'add user to app',
+      });
+      if (!ok) {
+        setBusy(false);
+        return;
+      }
+    }
+    setBusy(false);
+    await onAdded();
+  };
+
+  return (
+    <Modal
+      title="Add User"
+      onClose={onClose}
+      onSubmit={() => void save()}
+      footer={
+        <FormFooter
+          onCancel={onClose}
+          disabled={busy || chosen.length === 0 || expires === null}
+          submitLabel={chosen.length > 1 ? `Add ${chosen.length} users` : 'Add'}
+        />
+      }
+    >
+      <p className="text-secondary small">Who may use {app.name}: pick one or more users.</p>
+      <input
+        type="search"
+        className="form-control mb-2"
+        placeholder="Search users by email, name or client"
+        aria-label="Search users"
+        value={query}
+        autoFocus
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      <div className="picker-list mb-3" role="group" aria-label="Users">
+        {shown.map((user) => (
+          <div className="form-check" key={user.id}>
+            <input
+              className="form-check-input"
+              type="checkbox"
+              id={`add-user-${user.id}`}
+              checked={picked.has(user.id)}
+              onChange={(event) => {
+                const next = new Set(picked);
+                if (event.target.checked) next.add(user.id);
+                else next.delete(user.id);
+                setPicked(next);
+              }}
+            />
+            <label className="form-check-label" htmlFor={`add-user-${user.id}`}>
+              <Email value={user.email} /> <span className="text-secondary small">({user.client.name})</span>
+            </label>
+          </div>
+        ))}
+        {!candidates.loading && shown.length === 0 && (
+          <p className="text-secondary fst-italic mb-0">{query ? 'No user matches.' : 'Every user can use this app already.'}</p>
+        )}
+      </div>
+      <div className="form-label">Access ends (optional)</div>
+      <ExpiryChoice value={expiry} onChange={setExpiry} label="Access ends" />
+    </Modal>
   );
 }

@@ -1,28 +1,30 @@
 /**
- * /applist and /apps (docs/product.md §2): the apps of the user; for admins also prod/dev, editing and
- * Other Tools. The launcher (docs/api.md, Apps): a Search apps box (`/` focuses it, Enter opens
- * the single match), favourites first with a star, then the apps by category, with their icons.
+ * /applist and /apps (docs/product.md §2): the launcher, for everyone. A Search apps box on top
+ * (`/` focuses it, Enter opens the single match, arrow keys move between tiles), favourites first
+ * with a star, then the apps by category as tiles with their icons. Admins also get the prod/dev
+ * switch, Other Tools and a link to the console's Apps table, where apps are made and changed.
  */
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { AppView } from '@tools-portal/core/apps';
 import type { ListedApp } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { useBranding } from '../branding';
 import { useAlerts } from '../components/alerts';
-import { AppFormModal, type AppFormMode } from '../components/app-form-modal';
 import { AppIcon } from '../components/app-icon';
-import { DeleteButton } from '../components/delete-button';
-import { EmptyRow } from '../components/empty-row';
-import { ListTable } from '../components/list-page';
-import { SortHeader, useSort } from '../components/sort-header';
+import { PageHeader } from '../components/page-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { appListColumns, onlyAppUrl } from '../logic/app-list';
 import { groupApps, isSearchShortcut, searchApps } from '../logic/launcher';
-import { sortRows } from '../logic/sort';
+import { tileToFocus, type TileKey } from '../logic/tile-keys';
 import { paths } from '../paths';
 import { useCurrentUser } from '../session';
+
+const VIEW_WORDS: Record<AppView, string> = {
+  prod: 'Showing production apps: apps whose URL ends in -dev and external tools are hidden.',
+  dev: 'Showing development apps only: those whose URL ends in -dev.',
+};
 
 export function AppList() {
   const user = useCurrentUser();
@@ -30,10 +32,9 @@ export function AppList() {
   const alerts = useAlerts();
   const run = useAction();
   const [view, setView] = useState<AppView>('prod');
-  const [sort, onSort] = useSort({ key: 'name', direction: 'asc' });
-  const [form, setForm] = useState<AppFormMode | null>(null);
   const [query, setQuery] = useState('');
   const search = useRef<HTMLInputElement>(null);
+  const grid = useRef<HTMLDivElement>(null);
   const apps = useLoad(
     () => api.apps.list(),
     () => alerts.danger('failed to fetch all apps'),
@@ -62,10 +63,8 @@ export function AppList() {
 
   const columns = appListColumns(apps.data ?? [], user.admin, view);
   const found = searchApps(columns.apps, query);
-  const groups = groupApps(found).map((group) => ({ ...group, apps: sortRows(group.apps, (app) => app.name, sort.direction) }));
-  const columnCount = user.admin ? 3 : 2;
-
-  const remove = (app: ListedApp) => run({ call: () => api.apps.delete(app.id), danger: 'failed to delete app', what: 'delete app', onSuccess: apps.reload });
+  const groups = groupApps(found);
+  const canRequest = (requestable.data?.length ?? 0) > 0;
 
   const toggleFavourite = (app: ListedApp) =>
     run({
@@ -79,38 +78,63 @@ export function AppList() {
     if (found.length === 1) window.location.assign(found[0].url);
   };
 
+  /** Arrow keys move between the tiles' links, row by row as the grid lays them out. */
+  const onGridKey = (event: ReactKeyboardEvent) => {
+    const key = event.key as TileKey;
+    if (!['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(key)) return;
+    const links = [...(grid.current?.querySelectorAll<HTMLAnchorElement>('a.app-tile-link') ?? [])];
+    const from = links.indexOf(document.activeElement as HTMLAnchorElement);
+    if (from < 0) return;
+    const boxes = links.map((link) => link.closest('.app-tile')!.getBoundingClientRect());
+    const to = tileToFocus(
+      boxes.map((box) => ({ left: box.left, top: box.top })),
+      from,
+      key,
+    );
+    if (to === from) return;
+    event.preventDefault();
+    links[to].focus();
+  };
+
+  const onSearchKey = (event: ReactKeyboardEvent) => {
+    if (event.key !== 'ArrowDown') return;
+    const first = grid.current?.querySelector<HTMLAnchorElement>('a.app-tile-link');
+    if (!first) return;
+    event.preventDefault();
+    first.focus();
+  };
+
+  const loaded = apps.data !== undefined;
+  const none = loaded && (apps.data ?? []).length === 0;
+
   return (
     <>
-      <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
-        <h1 className="h3 me-auto mb-0">{portalName}</h1>
-        {user.admin && (
+      <PageHeader
+        title={portalName}
+        lead={user.admin ? 'Your apps, and the tools of the portal.' : 'The apps you may open. Pick one to start.'}
+        actions={
           <>
-            <div className="btn-group btn-group-sm" role="group" aria-label="prod or dev apps">
-              {(['prod', 'dev'] as const).map((option) => (
-                <button
-                  key={option}
-                  type="button"
-                  className={`btn ${view === option ? 'btn-secondary' : 'btn-outline-secondary'}`}
-                  aria-pressed={view === option}
-                  onClick={() => setView(option)}
-                >
-                  {option}
-                </button>
-              ))}
-            </div>
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => setForm({ kind: 'new' })}>
-              New App
-            </button>
+            {canRequest && (
+              <Link to={paths.requests} className="btn btn-outline-primary">
+                Request access
+              </Link>
+            )}
+            {user.admin && (
+              <Link to={paths.manageApps} className="btn btn-primary">
+                Manage apps
+              </Link>
+            )}
           </>
-        )}
-      </div>
+        }
+      />
       {onlyUrl && <p className="text-secondary">Opening your app…</p>}
-      <div className="row g-4">
-        <div className={user.admin ? 'col-12 col-lg-8' : 'col-12'}>
-          <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
+      {none && (user.admin ? <GetStarted /> : <NoAppsYet canRequest={canRequest} />)}
+      {!none && (
+        <div className="row g-4">
+          <div className={user.admin ? 'col-12 col-lg-8 col-xl-9' : 'col-12'}>
             <form
               role="search"
-              className="flex-grow-1"
+              className="mb-3"
               onSubmit={(event) => {
                 event.preventDefault();
                 openSingleMatch();
@@ -119,131 +143,159 @@ export function AppList() {
               <input
                 ref={search}
                 type="search"
-                className="form-control"
+                className="form-control form-control-lg"
                 placeholder="Search apps  ( / )"
                 aria-label="Search apps"
                 aria-keyshortcuts="/"
                 value={query}
+                onKeyDown={onSearchKey}
                 onChange={(event) => setQuery(event.target.value)}
               />
             </form>
-            {(requestable.data?.length ?? 0) > 0 && (
-              <Link to={paths.requests} className="btn btn-outline-primary btn-sm">
-                Request access
-              </Link>
+            {user.admin && (
+              <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+                <div className="btn-group btn-group-sm" role="group" aria-label="prod or dev apps">
+                  {(['prod', 'dev'] as const).map((option) => (
+                    <button
+                      key={option}
+                      type="button"
+                      className={`btn ${view === option ? 'btn-secondary' : 'btn-outline-secondary'}`}
+                      aria-pressed={view === option}
+                      onClick={() => setView(option)}
+                    >
+                      {option}
+                    </button>
+                  ))}
+                </div>
+                <span className="small text-secondary">{VIEW_WORDS[view]}</span>
+              </div>
             )}
-          </div>
-          <p className="visually-hidden" role="status" aria-live="polite">
-            {query ? `${found.length} ${found.length === 1 ? 'app matches' : 'apps match'}` : ''}
-          </p>
-          <ListTable
-            label="Apps"
-            head={
-              <>
-                <SortHeader column="name" sort={sort} onSort={onSort}>
-                  App Name
-                </SortHeader>
-                <th scope="col" className="text-end">
-                  <span className="visually-hidden">Favourite</span>
-                </th>
-                {user.admin && (
-                  <th scope="col" className="text-end">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </>
-            }
-          >
-            {groups.map((group) => (
-              <Fragment key={group.key}>
-                {group.title && (
-                  <tr className="table-light">
-                    <th scope="colgroup" colSpan={columnCount} className="small text-uppercase fw-semibold text-body">
+            <p className="visually-hidden" role="status" aria-live="polite">
+              {query ? `${found.length} ${found.length === 1 ? 'app matches' : 'apps match'}` : ''}
+            </p>
+            <div ref={grid} onKeyDown={onGridKey}>
+              {groups.map((group) => (
+                <section
+                  key={group.key}
+                  className="mb-4"
+                  aria-labelledby={group.title ? `apps-${group.key}` : undefined}
+                  aria-label={group.title ? undefined : 'Apps'}
+                >
+                  {group.title && (
+                    <h2 className="app-section-title" id={`apps-${group.key}`}>
                       {group.title}
-                    </th>
-                  </tr>
-                )}
-                {group.apps.map((app) => (
-                  <tr key={app.id}>
-                    <td>
-                      <div className="d-flex align-items-start gap-3">
-                        <AppIcon app={app} />
-                        <div>
-                          <a href={app.url} className="fw-semibold">
-                            {app.name}
-                          </a>
-                          {app.description && <div className="small text-secondary">{app.description}</div>}
-                          {app.doclink && (
-                            <a href={app.doclink} className="small">
-                              docs
-                            </a>
-                          )}
-                        </div>
-                      </div>
-                    </td>
-                    <td className="text-end">
-                      <button
-                        type="button"
-                        className="btn btn-link favourite-toggle p-1"
-                        aria-pressed={app.favourite}
-                        aria-label={`Favourite ${app.name}`}
-                        title={app.favourite ? 'Remove from favourites' : 'Add to favourites'}
-                        onClick={() => void toggleFavourite(app)}
-                      >
-                        <span aria-hidden="true">{app.favourite ? '★' : '☆'}</span>
-                      </button>
-                    </td>
-                    {user.admin && (
-                      <td>
-                        <div className="d-flex flex-wrap justify-content-end align-items-center gap-2">
-                          <Link to={paths.app(app.id)} className="btn btn-sm btn-link">
-                            to the app
-                          </Link>
-                          <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => setForm({ kind: 'edit', app })}>
-                            Edit
-                          </button>
-                          <DeleteButton label="Delete App" onConfirm={() => remove(app)} />
-                        </div>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </Fragment>
-            ))}
-            <EmptyRow columns={columnCount} shown={found.length} loading={apps.loading} text={query ? 'No app matches.' : 'No apps.'} />
-          </ListTable>
-        </div>
-        {user.admin && (
-          <aside className="col-12 col-lg-4">
-            <div className="card">
-              <div className="card-header fw-semibold">Other Tools</div>
-              <ul className="list-group list-group-flush">
-                {columns.otherTools.map((tool) => (
-                  <li className="list-group-item" key={tool.id}>
-                    <a href={tool.url}>{tool.name}</a>
-                    {tool.description && <div className="small text-secondary">{tool.description}</div>}
-                  </li>
-                ))}
-                {oldDocsUrl && (
-                  <li className="list-group-item">
-                    <a href={oldDocsUrl}>old documentation</a>
-                  </li>
-                )}
-              </ul>
+                    </h2>
+                  )}
+                  <ul className="app-grid list-unstyled">
+                    {group.apps.map((app) => (
+                      <li key={app.id}>
+                        <AppTile app={app} onFavourite={() => void toggleFavourite(app)} />
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              ))}
+              {loaded && found.length === 0 && <p className="text-secondary fst-italic">{query ? 'No app matches.' : 'No apps.'}</p>}
             </div>
-          </aside>
-        )}
-      </div>
-      {form && (
-        <AppFormModal
-          mode={form}
-          onClose={() => setForm(null)}
-          onSaved={async () => {
-            setForm(null);
-            await apps.reload();
-          }}
-        />
+          </div>
+          {user.admin && (
+            <aside className="col-12 col-lg-4 col-xl-3">
+              <div className="card">
+                <div className="card-header fw-semibold">Other Tools</div>
+                <ul className="list-group list-group-flush">
+                  {columns.otherTools.map((tool) => (
+                    <li className="list-group-item" key={tool.id}>
+                      <a href={tool.url}>{tool.name}</a>
+                      {tool.description && <div className="small text-secondary">{tool.description}</div>}
+                    </li>
+                  ))}
+                  {oldDocsUrl && (
+                    <li className="list-group-item">
+                      <a href={oldDocsUrl}>old documentation</a>
+                    </li>
+                  )}
+                </ul>
+              </div>
+            </aside>
+          )}
+        </div>
       )}
     </>
+  );
+}
+
+/** One app: its icon or monogram, name (the whole tile opens it), one line of description, the star. */
+function AppTile({ app, onFavourite }: { app: ListedApp; onFavourite: () => void }) {
+  return (
+    <div className="app-tile card h-100">
+      <div className="card-body d-flex align-items-start gap-3">
+        <AppIcon app={app} />
+        <div className="flex-grow-1 min-w-0">
+          <a href={app.url} className="app-tile-link stretched-link fw-semibold text-body text-decoration-none">
+            {app.name}
+          </a>
+          <div className="small text-secondary text-truncate" title={app.description || undefined}>
+            {app.description || '\u00a0'}
+          </div>
+          {app.doclink && (
+            <a href={app.doclink} className="small app-tile-extra">
+              docs
+            </a>
+          )}
+        </div>
+        <button
+          type="button"
+          className="btn btn-link favourite-toggle app-tile-extra p-1"
+          aria-pressed={app.favourite}
+          aria-label={`Favourite ${app.name}`}
+          title={app.favourite ? 'Remove from favourites' : 'Add to favourites'}
+          onClick={onFavourite}
+        >
+          <span aria-hidden="true">{app.favourite ? '★' : '☆'}</span>
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** docs/product.md §2: a user without apps learns how to get one. */
+function NoAppsYet({ canRequest }: { canRequest: boolean }) {
+  return (
+    <div className="card empty-state">
+      <div className="card-body p-4">
+        <h2 className="h4">You don't have any apps yet</h2>
+        <p className="mb-3">
+          {canRequest
+            ? 'Ask for the apps you need: an admin decides, and they appear here once granted.'
+            : 'Ask the admins of this portal (whoever sent you the invitation) to give you the apps you need; they appear here once granted.'}
+        </p>
+        <Link to={paths.requests} className="btn btn-primary">
+          Request access
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+/** docs/product.md §2: an admin of a portal without apps sees where to begin. */
+function GetStarted() {
+  return (
+    <div className="card empty-state">
+      <div className="card-body p-4">
+        <h2 className="h4">Get started</h2>
+        <p>The portal has no apps yet. Three ways to begin:</p>
+        <ol className="mb-0">
+          <li className="mb-2">
+            <Link to={`${paths.manageApps}?new=1`}>Add an app</Link>: its name and URL are enough.
+          </li>
+          <li className="mb-2">
+            <Link to={paths.invites}>Invite someone</Link>: they get a link to set their password.
+          </li>
+          <li>
+            Or load demo data from a terminal: <code>toolsctl seed fixtures/demo.json</code>
+          </li>
+        </ol>
+      </div>
+    </div>
   );
 }

@@ -7,7 +7,9 @@ import { api, logFailure } from '../api';
 import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { ListPage } from '../components/list-page';
+import { FieldFeedback, fieldProps, useFormErrors } from '../components/form-errors';
 import { FormFooter, Modal } from '../components/modal';
+import { TypeToDelete } from '../components/type-to-delete';
 import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
@@ -31,6 +33,8 @@ export function Clients() {
     sort.direction,
   );
 
+  const [confirming, setConfirming] = useState<{ client: Client; users: number } | null>(null);
+
   const remove = (client: Client) =>
     run({
       call: () => api.clients.delete(client.id),
@@ -40,10 +44,18 @@ export function Clients() {
       onSuccess: clients.reload,
     });
 
+  // A client with users goes only once its name is typed: deleting it deletes them all.
+  const removeOrAsk = async (client: Client) => {
+    const users = await countUsers(client.id);
+    if (users > 0) setConfirming({ client, users });
+    else await remove(client);
+  };
+
   return (
     <>
       <ListPage
         title="Clients"
+        lead="Groups of users with a unique name; the users of Admin are the admins."
         filter={filter}
         onFilter={setFilter}
         action={{ label: 'New Client', onClick: () => setCreating(true) }}
@@ -61,11 +73,24 @@ export function Clients() {
             <td>
               <Link to={paths.client(client.id)}>{client.name}</Link>
             </td>
-            <DeleteCell onConfirm={() => remove(client)} />
+            <DeleteCell onConfirm={() => removeOrAsk(client)} consequence={() => clientDeletionConsequence(client.id)} />
           </tr>
         ))}
         <EmptyRow columns={2} shown={rows.length} loading={clients.loading} text="No clients." />
       </ListPage>
+      {confirming && (
+        <TypeToDelete
+          title={`Delete client ${confirming.client.name}?`}
+          name={confirming.client.name}
+          what="the client's name"
+          consequence={`This also deletes its ${users(confirming.users)}, with their sessions, API keys and access. The apps' own data stays.`}
+          onClose={() => setConfirming(null)}
+          onConfirm={async () => {
+            const ok = await remove(confirming.client);
+            if (ok) setConfirming(null);
+          }}
+        />
+      )}
       {creating && (
         <NewClientModal
           onClose={() => setCreating(false)}
@@ -79,8 +104,23 @@ export function Clients() {
   );
 }
 
+function users(count: number): string {
+  return count === 1 ? '1 user' : `${count} users`;
+}
+
+async function countUsers(id: number): Promise<number> {
+  return (await api.clients.users(id)).length;
+}
+
+/** What deleting a client takes along (docs/product.md, Deleting): its users. */
+async function clientDeletionConsequence(id: number): Promise<string | null> {
+  const count = await countUsers(id);
+  return count === 0 ? null : `Also deletes ${users(count)}`;
+}
+
 function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated: () => Promise<void> }) {
   const run = useAction();
+  const form = useFormErrors();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -92,6 +132,7 @@ function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated
       danger: `failed to create new client ${name}`,
       what: 'create client',
       onSuccess: onCreated,
+      form,
     });
     setBusy(false);
   };
@@ -104,12 +145,13 @@ function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated
       <input
         id="client-name"
         type="text"
-        className="form-control"
+        {...fieldProps(form, 'name')}
         placeholder="Enter the client name"
         value={name}
         autoFocus
         onChange={(event) => setName(event.target.value)}
       />
+      <FieldFeedback form={form} field="name" />
     </Modal>
   );
 }

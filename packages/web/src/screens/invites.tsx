@@ -1,11 +1,15 @@
 /** /registrationtokens (docs/product.md §2): Invites, New Invite, and the link to copy. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { byName } from '@tools-portal/core/apps';
 import type { App, Client, RegistrationToken } from '@tools-portal/core/entities';
 import { api } from '../api';
 import { useAlerts } from '../components/alerts';
 import { CopyField } from '../components/copy-field';
-import { DeleteCell, DeleteHeader } from '../components/delete-button';
+import { AppPicker } from '../components/app-picker';
+import { DeleteButton } from '../components/delete-button';
+import { Email } from '../components/email';
+import { FieldFeedback, fieldProps, useFormErrors } from '../components/form-errors';
 import { EmptyRow } from '../components/empty-row';
 import { ListPage } from '../components/list-page';
 import { FormFooter, Modal } from '../components/modal';
@@ -13,7 +17,8 @@ import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
-import { formatTimestamp } from '../logic/format';
+import { formatDate, formatTimestamp } from '../logic/format';
+import { paths } from '../paths';
 import { sortRows } from '../logic/sort';
 
 type Column = 'email' | 'sent';
@@ -21,17 +26,30 @@ type Column = 'email' | 'sent';
 export function Invites() {
   const alerts = useAlerts();
   const run = useAction();
+  const [search, setSearch] = useSearchParams();
   const [filter, setFilter] = useState('');
   const [sort, onSort] = useSort<Column>({ key: 'sent', direction: 'desc' });
-  const [creating, setCreating] = useState(false);
+  const [creating, setCreating] = useState<string | null>(null);
   const [link, setLink] = useState<{ link: string; sentTo?: string } | null>(null);
   const invites = useLoad(
-    () => api.invites.list(),
+    async () => {
+      const [list, apps, options] = await Promise.all([api.invites.list(), api.apps.all(), api.auth.options()]);
+      return { list, appNames: new Map(apps.map((app) => [app.id, app.name])), mail: options.passwordReset };
+    },
     () => alerts.danger('failed to load registration tokens'),
   );
 
+  // A client's page links here with ?client=ID: New Invite opens with that client chosen.
+  useEffect(() => {
+    const client = search.get('client');
+    if (!client) return;
+    setCreating(client);
+    setSearch({}, { replace: true });
+  }, [search, setSearch]);
+
+  const now = Date.now();
   const rows = sortRows(
-    filterRows(invites.data ?? [], filter, (invite) => [invite.email, invite.client?.name]),
+    filterRows(invites.data?.list ?? [], filter, (invite) => [invite.email, invite.client?.name]),
     (invite) => (sort.key === 'email' ? invite.email : invite.sent_timestamp),
     sort.direction,
   );
@@ -45,39 +63,103 @@ export function Invites() {
       onSuccess: invites.reload,
     });
 
+  const copy = async (invite: RegistrationToken) => {
+    try {
+      await navigator.clipboard.writeText(invite.link);
+      alerts.success(`copied the registration link of ${invite.email}`);
+    } catch {
+      setLink({ link: invite.link });
+    }
+  };
+
   return (
     <>
       <ListPage
         title="Invites"
+        lead="Open invitations: each link lets one person set a password and join a client."
         filter={filter}
         onFilter={setFilter}
-        action={{ label: 'New Invite', onClick: () => setCreating(true) }}
+        action={{ label: 'New Invite', onClick: () => setCreating('') }}
         head={
           <>
             <SortHeader column="email" sort={sort} onSort={onSort}>
               Email
             </SortHeader>
+            <th scope="col">Client</th>
+            <th scope="col" className="d-none d-xl-table-cell">
+              Apps
+            </th>
             <SortHeader column="sent" sort={sort} onSort={onSort}>
               Registration Timestamp
             </SortHeader>
-            <DeleteHeader />
+            <th scope="col">Status</th>
+            <th scope="col" className="text-end">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </>
         }
       >
-        {rows.map((invite) => (
-          <tr key={invite.id}>
-            <td className="text-break">{invite.email}</td>
-            <td className="text-nowrap">{formatTimestamp(invite.sent_timestamp)}</td>
-            <DeleteCell onConfirm={() => remove(invite)} />
-          </tr>
-        ))}
-        <EmptyRow columns={3} shown={rows.length} loading={invites.loading} text="No invites." />
+        {rows.map((invite) => {
+          const expired = Date.parse(invite.expires_timestamp) <= now;
+          return (
+            <tr key={invite.id}>
+              <td>
+                <Email value={invite.email} />
+              </td>
+              <td>
+                <Link to={paths.client(invite.client.id)}>{invite.client.name}</Link>
+              </td>
+              <td className="d-none d-xl-table-cell small">
+                {invite.apps.map((id) => invites.data?.appNames.get(id) ?? `#${id}`).join(', ') || <span className="text-secondary">none</span>}
+              </td>
+              <td className="text-nowrap">{formatTimestamp(invite.sent_timestamp)}</td>
+              <td>
+                {expired ? (
+                  <span className="badge text-bg-secondary">expired</span>
+                ) : (
+                  <span className="text-nowrap" title={formatTimestamp(invite.expires_timestamp)}>
+                    <span className="badge text-bg-success">open</span>{' '}
+                    <span className="small text-secondary">until {formatDate(invite.expires_timestamp)}</span>
+                  </span>
+                )}
+              </td>
+              <td>
+                <div className="d-flex flex-wrap flex-xl-nowrap justify-content-end gap-2">
+                  {!expired && (
+                    <button type="button" className="btn btn-sm btn-outline-secondary text-nowrap" onClick={() => void copy(invite)}>
+                      Copy link
+                    </button>
+                  )}
+                  {invites.data?.mail && !expired && (
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-outline-secondary"
+                      onClick={() =>
+                        void run({
+                          call: () => api.invites.resend(invite.id),
+                          success: `sent the invitation to ${invite.email} again`,
+                          danger: `failed to send the invitation to ${invite.email}`,
+                          what: 'resend invite',
+                        })
+                      }
+                    >
+                      Resend
+                    </button>
+                  )}
+                  <DeleteButton onConfirm={() => remove(invite)} />
+                </div>
+              </td>
+            </tr>
+          );
+        })}
+        <EmptyRow columns={6} shown={rows.length} loading={invites.loading} text={filter ? 'No invite matches.' : 'No open invites: New Invite sends one.'} />
       </ListPage>
-      {creating && (
+      {creating !== null && (
         <NewInviteModal
-          onClose={() => setCreating(false)}
+          initialClient={creating}
+          onClose={() => setCreating(null)}
           onCreated={async (created) => {
-            setCreating(false);
+            setCreating(null);
             await invites.reload();
             setLink(created);
           }}
@@ -102,9 +184,18 @@ export function Invites() {
   );
 }
 
-function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated: (created: { link: string; sentTo?: string }) => Promise<void> }) {
+function NewInviteModal({
+  initialClient,
+  onClose,
+  onCreated,
+}: {
+  initialClient: string;
+  onClose: () => void;
+  onCreated: (created: { link: string; sentTo?: string }) => Promise<void>;
+}) {
   const alerts = useAlerts();
   const run = useAction();
+  const form = useFormErrors();
   const options = useLoad(
     async () => {
       const [clients, apps, options] = await Promise.all([api.clients.list(), api.apps.all(), api.auth.options()]);
@@ -114,7 +205,7 @@ function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated
     () => alerts.danger('failed to load clients or apps'),
   );
   const [email, setEmail] = useState('');
-  const [clientId, setClientId] = useState('');
+  const [clientId, setClientId] = useState(initialClient);
   const [appIds, setAppIds] = useState<number[]>([]);
   const [sendChoice, setSendChoice] = useState<boolean | null>(null);
   const [busy, setBusy] = useState(false);
@@ -135,6 +226,7 @@ function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated
       danger: `failed to create new registration token ${email}`,
       what: 'create invite',
       onSuccess: onCreated,
+      form,
     });
     setBusy(false);
   };
@@ -148,18 +240,19 @@ function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated
         <input
           id="invite-email"
           type="text"
-          className="form-control"
+          {...fieldProps(form, 'email')}
           placeholder="Email"
           value={email}
           autoFocus
           onChange={(event) => setEmail(event.target.value)}
         />
+        <FieldFeedback form={form} field="email" />
       </div>
       <div className="mb-3">
         <label className="form-label" htmlFor="invite-client">
           Client
         </label>
-        <select id="invite-client" className="form-select" value={clientId} onChange={(event) => setClientId(event.target.value)}>
+        <select id="invite-client" {...fieldProps(form, 'clientid', 'form-select')} value={clientId} onChange={(event) => setClientId(event.target.value)}>
           <option value="">Choose a client…</option>
           {clients.map((client) => (
             <option key={client.id} value={client.id}>
@@ -167,26 +260,9 @@ function NewInviteModal({ onClose, onCreated }: { onClose: () => void; onCreated
             </option>
           ))}
         </select>
+        <FieldFeedback form={form} field="clientid" />
       </div>
-      <div className="mb-1">
-        <label className="form-label" htmlFor="invite-apps">
-          Apps
-        </label>
-        <select
-          id="invite-apps"
-          className="form-select"
-          multiple
-          size={5}
-          value={appIds.map(String)}
-          onChange={(event) => setAppIds([...event.target.selectedOptions].map((option) => Number(option.value)))}
-        >
-          {apps.map((app) => (
-            <option key={app.id} value={app.id}>
-              {app.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <AppPicker apps={apps} value={appIds} onChange={setAppIds} />
       {mail && (
         <div className="form-check mt-3">
           <input id="invite-send" type="checkbox" className="form-check-input" checked={send} onChange={(event) => setSendChoice(event.target.checked)} />

@@ -6,17 +6,23 @@
  */
 import { Fragment, useState, type FormEvent } from 'react';
 import type { LogEntry } from '@tools-portal/core/entities';
-import { eventTypes } from '@tools-portal/core/events';
+import { EVENT_TYPES, eventTypes } from '@tools-portal/core/events';
 import type { LogFilter } from '@tools-portal/core/log-filter';
 import { api, logFailure } from '../api';
 import { EmptyRow } from '../components/empty-row';
 import { ListTable } from '../components/list-page';
 import { useLoad } from '../components/use-load';
-import { formatTimestamp } from '../logic/format';
+import { Email } from '../components/email';
+import { PageHeader } from '../components/page-header';
+import { Time } from '../components/time';
+import { dateRangeProblem, eventTextParts } from '../logic/event-text';
 import { LOG_PAGE_SIZE, LOG_TOTAL_ROWS, clampPage, pageCount, pageWindow } from '../logic/pagination';
 
-// The datalist offers the areas (`login.`) and every type of the catalogue.
-const TYPE_CHOICES = [...new Set(eventTypes.map((type) => `${type.split('.')[0]}.`)), ...eventTypes];
+// The type filter: the catalogue grouped by area, each area first as a whole (`login.`).
+const TYPE_GROUPS = [...new Set(eventTypes.map((type) => type.split('.')[0]))].map((area) => ({
+  area,
+  types: eventTypes.filter((type) => type.startsWith(`${area}.`)),
+}));
 
 const EMPTY: LogFilter = { user: '', client: '', type: '', from: '', to: '' };
 
@@ -55,8 +61,10 @@ export function Logs() {
   const go = (target: number) => setPage(clampPage(target, count));
   const rows = loaded.data?.entries ?? [];
 
+  const rangeProblem = dateRangeProblem(draft.from, draft.to);
   const apply = (event: FormEvent) => {
     event.preventDefault();
+    if (rangeProblem) return;
     setFilter({ ...draft });
     setPage(1);
     setOpen(null);
@@ -74,7 +82,7 @@ export function Logs() {
 
   return (
     <>
-      <h1 className="h3 mb-3">The last 1000 log entries</h1>
+      <PageHeader title="The last 1000 log entries" lead="The audit trail: sign-ins, refusals and every change, newest first." />
       <form className="row g-2 align-items-end mb-3" aria-label="Log filters" onSubmit={apply}>
         <div className="col-12 col-md-3">
           <label className="form-label small mb-1" htmlFor="log-user">
@@ -92,27 +100,47 @@ export function Logs() {
           <label className="form-label small mb-1" htmlFor="log-type">
             Type
           </label>
-          <input id="log-type" type="search" className="form-control form-control-sm" placeholder="login." list="log-types" {...field('type')} />
-          <datalist id="log-types">
-            {TYPE_CHOICES.map((type) => (
-              <option key={type} value={type} />
+          <select id="log-type" className="form-select form-select-sm" {...field('type')}>
+            <option value="">any type</option>
+            {TYPE_GROUPS.map(({ area, types }) => (
+              <optgroup key={area} label={area}>
+                <option value={`${area}.`}>{`${area}.* (every ${area} event)`}</option>
+                {types.map((type) => (
+                  <option key={type} value={type} title={EVENT_TYPES[type]}>
+                    {type}
+                  </option>
+                ))}
+              </optgroup>
             ))}
-          </datalist>
+          </select>
         </div>
         <div className="col-6 col-md-2">
           <label className="form-label small mb-1" htmlFor="log-from">
             From
           </label>
-          <input id="log-from" type="date" className="form-control form-control-sm" {...field('from')} />
+          <input id="log-from" type="date" className="form-control form-control-sm" max={draft.to || undefined} {...field('from')} />
         </div>
         <div className="col-6 col-md-2">
           <label className="form-label small mb-1" htmlFor="log-to">
             To
           </label>
-          <input id="log-to" type="date" className="form-control form-control-sm" {...field('to')} />
+          <input
+            id="log-to"
+            type="date"
+            className={`form-control form-control-sm${rangeProblem ? ' is-invalid' : ''}`}
+            min={draft.from || undefined}
+            aria-invalid={rangeProblem ? true : undefined}
+            aria-describedby={rangeProblem ? 'log-to-feedback' : undefined}
+            {...field('to')}
+          />
+          {rangeProblem && (
+            <div className="invalid-feedback" id="log-to-feedback">
+              {rangeProblem}
+            </div>
+          )}
         </div>
         <div className="col-12 col-md-auto d-flex gap-2">
-          <button type="submit" className="btn btn-primary btn-sm">
+          <button type="submit" className="btn btn-primary btn-sm" disabled={Boolean(rangeProblem)}>
             Filter
           </button>
           <button type="button" className="btn btn-outline-secondary btn-sm" onClick={clear}>
@@ -123,7 +151,7 @@ export function Logs() {
           </a>
         </div>
       </form>
-      {loaded.error === undefined && loaded.data && (
+      {loaded.error === undefined && loaded.data && loaded.data.total > 0 && (
         <p className="small text-secondary mb-2" aria-live="polite">
           {loaded.data.total === 1 ? '1 entry' : `${loaded.data.total.toLocaleString('en')} entries`}
           {loaded.data.total > LOG_TOTAL_ROWS ? ' (the pages show the newest 1000; Export CSV has them all)' : ''}
@@ -138,6 +166,7 @@ export function Logs() {
             <th scope="col">client</th>
             <th scope="col">user</th>
             <th scope="col">event</th>
+            <th scope="col">Actor</th>
             <th scope="col" className="d-md-none">
               entry
             </th>
@@ -154,28 +183,41 @@ export function Logs() {
               aria-controls={`log-details-${entry.id}`}
               onClick={() => setOpen(expanded ? null : entry.id)}
             >
-              {entry.event}
+              <EventText text={entry.event} />
               {entry.count > 1 ? <span className="badge text-bg-secondary ms-2">×{entry.count}</span> : null}
             </button>
           );
           return (
             <Fragment key={entry.id}>
               <tr>
-                <td className="text-nowrap">{formatTimestamp(entry.timestamp)}</td>
+                <td className="text-nowrap">
+                  <Time iso={entry.timestamp} />
+                </td>
                 <td>{entry.client}</td>
-                <td>{entry.user}</td>
+                <td>
+                  <Email value={entry.user} />
+                </td>
                 <td>{toggle}</td>
+                <td>{entry.actor ? <Email value={entry.actor} /> : <span className="text-secondary">anonymous</span>}</td>
                 <td className="d-md-none">
                   <div className="fw-semibold">{toggle}</div>
-                  <div className="small text-break">
-                    {entry.user} · {entry.client}
+                  <div className="small">
+                    <Email value={entry.user} /> · {entry.client}
+                    {entry.actor && entry.actor !== entry.user && (
+                      <>
+                        {' · by '}
+                        <Email value={entry.actor} />
+                      </>
+                    )}
                   </div>
-                  <div className="small text-secondary">{formatTimestamp(entry.timestamp)}</div>
+                  <div className="small text-secondary">
+                    <Time iso={entry.timestamp} />
+                  </div>
                 </td>
               </tr>
               {expanded && (
                 <tr id={`log-details-${entry.id}`}>
-                  <td colSpan={5}>
+                  <td colSpan={6}>
                     <dl className="row small mb-0" aria-label="Entry details">
                       <dt className="col-4 col-md-2">actor</dt>
                       <dd className="col-8 col-md-10 text-break">{entry.actor || 'anonymous'}</dd>
@@ -198,7 +240,7 @@ export function Logs() {
             </Fragment>
           );
         })}
-        <EmptyRow columns={5} shown={rows.length} loading={loaded.loading} text="No entries." />
+        <EmptyRow columns={6} shown={rows.length} loading={loaded.loading} text="No entries." />
       </ListTable>
       <nav aria-label="Log pages">
         <ul className="pagination pagination-sm flex-wrap">
@@ -226,5 +268,14 @@ function PageItem({ label, onClick, active = false, disabled = false }: { label:
         {label}
       </button>
     </li>
+  );
+}
+
+/** The event's text, its ISO times shown as local times (the exact time on hover). */
+function EventText({ text }: { text: string }) {
+  return (
+    <>
+      {eventTextParts(text).map((part, index) => (part.kind === 'text' ? <Fragment key={index}>{part.text}</Fragment> : <Time key={index} iso={part.iso} />))}
+    </>
   );
 }

@@ -9,6 +9,7 @@ import { api, logFailure } from '../api';
 import { AppIcon } from '../components/app-icon';
 import { EmptyRow } from '../components/empty-row';
 import { ListTable } from '../components/list-page';
+import { PageHeader } from '../components/page-header';
 import { RequestDialog } from '../components/request-dialog';
 import { StatusBadge } from '../components/status-badge';
 import { useLoad } from '../components/use-load';
@@ -28,8 +29,7 @@ export function Requests() {
 
   return (
     <>
-      <h1 className="h3">Request access</h1>
-      <p className="text-secondary">Apps you can ask for. An admin decides; approved apps appear in your app list.</p>
+      <PageHeader title="Request access" lead="Apps you can ask for. An admin decides; approved apps appear in your app list." />
       <ListTable
         label="Requestable apps"
         head={

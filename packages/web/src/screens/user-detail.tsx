@@ -3,7 +3,7 @@
  * password reset, two-factor reset and "Revoke all API keys" (each Really? first where it destroys).
  */
 import { useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { byName } from '@tools-portal/core/apps';
 import type { GrantedApp, PasswordResetLink } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
@@ -14,18 +14,32 @@ import { EmptyRow } from '../components/empty-row';
 import { HeadingBar, ListTable } from '../components/list-page';
 import { expiryOf } from '../components/expiry-choice';
 import { FormFooter, Modal } from '../components/modal';
+import { filterRows } from '../logic/filter';
 import { formatTimestamp } from '../logic/format';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { toggled, userAppChanges } from '../logic/user-apps';
 import { paths } from '../paths';
+import { Email } from '../components/email';
+import { PageHeader } from '../components/page-header';
+import { Time } from '../components/time';
+import { isMissing } from '../logic/not-found';
+import { Missing } from './not-found';
 
 export function UserDetail() {
-  const id = Number(useParams().id);
+  const rawId = useParams().id ?? '';
+  const id = Number(rawId);
+  const navigate = useNavigate();
   const [managing, setManaging] = useState(false);
+  const [confirmReset, setConfirmReset] = useState(false);
   const user = useLoad(
     () => api.users.get(id),
     (error) => logFailure('load user', error),
+    id,
+  );
+  const security = useLoad(
+    () => api.users.security(id),
+    (error) => logFailure('load user security', error),
     id,
   );
   const [resetLink, setResetLink] = useState<PasswordResetLink | null>(null);
@@ -37,7 +51,10 @@ export function UserDetail() {
       success: (answer) => (answer.sent ? `sent password reset to ${email}` : `created password reset link for ${email}`),
       danger: `failed to send password reset to ${email}`,
       what: 'send password reset',
-      onSuccess: setResetLink,
+      onSuccess: (answer) => {
+        setConfirmReset(false);
+        setResetLink(answer);
+      },
     });
   const apps = useLoad(
     async () => (await api.users.apps(id)).sort(byName),
@@ -45,17 +62,53 @@ export function UserDetail() {
     id,
   );
 
+  if (isMissing(user.error))
+    return (
+      <Missing
+        title="No such user"
+        text={`There is no user with the id ${rawId}: they may have been deleted.`}
+        back={{ to: paths.users, label: 'Go to Users' }}
+      />
+    );
+
+  const facts = security.data;
+  const factor = facts ? [facts.totp && 'authenticator app', facts.passkeys > 0 && plural(facts.passkeys, 'passkey')].filter(Boolean).join(' and ') : '';
+
   return (
     <>
-      <h1 className="h3 text-break">{user.data?.email ?? '\u00a0'}</h1>
-      {user.data && (
-        <p>
-          Client: <Link to={paths.client(user.data.client.id)}>{user.data.client.name}</Link>
-        </p>
+      <PageHeader
+        title={user.data ? <Email value={user.data.email} /> : '\u00a0'}
+        lead={
+          user.data && (
+            <>
+              Client: <Link to={paths.client(user.data.client.id)}>{user.data.client.name}</Link>
+            </>
+          )
+        }
+      />
+      {facts && (
+        <dl className="row mb-3 user-facts">
+          <dt className="col-sm-4 col-lg-2">Created</dt>
+          <dd className="col-sm-8 col-lg-4">
+            <Time iso={facts.createdTimestamp} />
+          </dd>
+          <dt className="col-sm-4 col-lg-2">Last sign-in</dt>
+          <dd className="col-sm-8 col-lg-4">{facts.lastSignInTimestamp ? <Time iso={facts.lastSignInTimestamp} /> : 'never'}</dd>
+          <dt className="col-sm-4 col-lg-2">Second factor</dt>
+          <dd className="col-sm-8 col-lg-4">
+            {factor ? <span className="badge text-bg-success">on</span> : <span className="badge text-bg-secondary">off</span>} {factor}
+          </dd>
+          <dt className="col-sm-4 col-lg-2">Passkeys</dt>
+          <dd className="col-sm-8 col-lg-4">{facts.passkeys}</dd>
+          <dt className="col-sm-4 col-lg-2">Active sessions</dt>
+          <dd className="col-sm-8 col-lg-4">{facts.sessions}</dd>
+          <dt className="col-sm-4 col-lg-2">API keys</dt>
+          <dd className="col-sm-8 col-lg-4">{facts.apiKeys}</dd>
+        </dl>
       )}
       {user.data && (
-        <p className="d-flex flex-wrap align-items-center gap-2">
-          <button type="button" className="btn btn-outline-secondary btn-sm" onClick={() => void sendReset()}>
+        <div className="d-flex flex-wrap align-items-center gap-2 mb-4" role="group" aria-label="Actions">
+          <button type="button" className="btn btn-outline-secondary btn-sm" onClick={() => setConfirmReset(true)}>
             Send password reset
           </button>
           <DeleteButton
@@ -66,6 +119,20 @@ export function UserDetail() {
                 success: 'Two-factor authentication reset; the user was signed out.',
                 danger: 'failed to reset two-factor authentication',
                 what: 'reset two-factor',
+                onSuccess: security.reload,
+              })
+            }
+          />
+          <DeleteButton
+            label="End sessions"
+            consequence={async () => (facts && facts.sessions > 0 ? `Signs out ${plural(facts.sessions, 'session')}` : null)}
+            onConfirm={() =>
+              run({
+                call: () => api.users.endSessions(id),
+                success: `ended every session of ${email}`,
+                danger: `failed to end the sessions of ${email}`,
+                what: 'end sessions',
+                onSuccess: security.reload,
               })
             }
           />
@@ -77,10 +144,36 @@ export function UserDetail() {
                 success: (answer) => `revoked ${answer.revoked} API key${answer.revoked === 1 ? '' : 's'} of ${email}`,
                 danger: `failed to revoke the API keys of ${email}`,
                 what: 'revoke API keys',
+                onSuccess: security.reload,
               })
             }
           />
-        </p>
+          <DeleteButton
+            label="Delete"
+            onConfirm={() =>
+              run({
+                call: () => api.users.delete(id),
+                success: `deleted user ${email}`,
+                danger: `failed to delete user ${email}`,
+                what: 'delete user',
+                onSuccess: () => navigate(paths.users),
+              })
+            }
+          />
+        </div>
+      )}
+      {confirmReset && (
+        <Modal
+          title="Send a password reset?"
+          onClose={() => setConfirmReset(false)}
+          onSubmit={() => void sendReset()}
+          footer={<FormFooter onCancel={() => setConfirmReset(false)} submitLabel="Send" />}
+        >
+          <p className="mb-0">
+            {email} gets a link to set a new password (by email when mail is configured; you see the link too). Their current password keeps working until they
+            use it.
+          </p>
+        </Modal>
       )}
       {resetLink && (
         <Modal
@@ -139,6 +232,10 @@ export function UserDetail() {
   );
 }
 
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
 interface ManageProps {
   userId: number;
   had: GrantedApp[];
@@ -158,6 +255,7 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
   const initialDates = new Map(had.map((app) => [app.id, app.expires ? localDate(app.expires) : '']));
   const [dates, setDates] = useState(() => new Map(initialDates));
   const [busy, setBusy] = useState(false);
+  const [query, setQuery] = useState('');
   const expiresOn = (appId: number) => {
     const date = dates.get(appId) ?? '';
     return date ? (expiryOf({ kind: 'date', date }) ?? undefined) : undefined;
@@ -198,7 +296,15 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
 
   return (
     <Modal title="Manage User Apps" onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy || !all.data} />}>
-      {(all.data ?? []).map((app) => (
+      <input
+        type="search"
+        className="form-control form-control-sm mb-2"
+        placeholder="Search apps"
+        aria-label="Search apps"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      {filterRows(all.data ?? [], query, (app) => [app.name, app.description, app.category]).map((app) => (
         <div className="d-flex flex-wrap align-items-center gap-2 mb-1" key={app.id}>
           <div className="form-check me-auto">
             <input

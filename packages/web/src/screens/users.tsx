@@ -5,6 +5,7 @@ import type { User } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
+import { Email } from '../components/email';
 import { ListPage } from '../components/list-page';
 import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
@@ -42,6 +43,7 @@ export function Users() {
   return (
     <ListPage
       title="Users"
+      lead="Everyone who can sign in, by email; a user's page shows their sign-ins, second factors and apps."
       filter={filter}
       onFilter={setFilter}
       head={
@@ -58,8 +60,10 @@ export function Users() {
     >
       {rows.map((user) => (
         <tr key={user.id}>
-          <td className="text-break">
-            <Link to={paths.user(user.id)}>{user.email}</Link>
+          <td>
+            <Link to={paths.user(user.id)}>
+              <Email value={user.email} />
+            </Link>
           </td>
           <td>
             <Link to={paths.client(user.client.id)} className="link-secondary">

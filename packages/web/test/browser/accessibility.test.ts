@@ -65,6 +65,8 @@ describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', 
         await page.waitForURL(/#\/applist\/?$/);
         const screens: [string, string][] = [
           ['/applist', 'Tools-Server'],
+          ['/manage/apps', 'Apps'],
+          ['/nonexistent', 'Page not found'],
           ['/userapps', 'Your Apps'],
           ['/clients', 'Clients'],
           [`/client/${client.id}`, client.name],
@@ -87,7 +89,7 @@ describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', 
         }
         if (viewport === PHONE) return;
 
-        await goto(page, web.portal, '/applist');
+        await goto(page, web.portal, '/manage/apps');
         await expect.poll(() => page.getByRole('link', { name: app.name }).isVisible()).toBe(true);
         await checkDialog(page, 'New App', 'New App');
         await checkDialog(page, 'Edit', 'Edit App', 'Cancel');

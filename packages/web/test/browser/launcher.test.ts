@@ -18,6 +18,7 @@ import {
   loginInBrowser,
   openPage,
   screenshot,
+  tileNames,
   useBrowserPortal,
   unique,
 } from './support';
@@ -48,41 +49,54 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       try {
         await loginInBrowser(page, web.portal, member.email, member.password);
         await page.waitForURL(/#\/applist\/?$/);
-        const table = page.getByRole('table', { name: 'Apps' });
-        await expect.poll(() => columnTexts(page, 'Apps', 1)).toHaveLength(4);
+        const grid = page.getByRole('main');
+        await expect.poll(() => tileNames(page)).toHaveLength(4);
         // Grouped by category (by name), the apps without one last.
-        expect(await table.locator('th[scope=colgroup]').allInnerTexts()).toEqual(['FINANCE', 'KNOWLEDGE', 'OTHER APPS']);
-        expect((await columnTexts(page, 'Apps', 1)).map((text) => text.split('\n')[0])).toEqual([ledger.name, payroll.name, wiki.name, chat.name]);
+        expect(await grid.locator('h2.app-section-title').allInnerTexts()).toEqual(['FINANCE', 'KNOWLEDGE', 'OTHER APPS']);
+        expect(await tileNames(page)).toEqual([ledger.name, payroll.name, wiki.name, chat.name]);
         // The wiki's icon, monograms for the rest.
-        expect(await table.locator('img.app-icon').count()).toBe(1);
-        expect(await table.locator('.app-monogram').count()).toBe(3);
-        await expect.poll(() => table.locator('img.app-icon').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(16);
+        expect(await grid.locator('img.app-icon').count()).toBe(1);
+        expect(await grid.locator('.app-monogram').count()).toBe(3);
+        await expect.poll(() => grid.locator('img.app-icon').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(16);
         expect(await page.getByRole('main').getByRole('link', { name: 'Request access' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'app list').toEqual([]);
         await screenshot(page, '40-launcher-groups');
 
         // Favourites come first, with a star.
         await page.getByRole('button', { name: `Favourite ${chat.name}` }).click();
-        await expect.poll(() => table.locator('th[scope=colgroup]').allInnerTexts()).toEqual(['FAVOURITES', 'FINANCE', 'KNOWLEDGE']);
+        await expect.poll(() => grid.locator('h2.app-section-title').allInnerTexts()).toEqual(['FAVOURITES', 'FINANCE', 'KNOWLEDGE']);
         expect(await page.getByRole('button', { name: `Favourite ${chat.name}` }).getAttribute('aria-pressed')).toBe('true');
-        expect((await columnTexts(page, 'Apps', 1))[0]).toBe(chat.name);
+        expect((await tileNames(page))[0]).toBe(chat.name);
         await page.reload();
-        await expect.poll(() => table.locator('th[scope=colgroup]').first().innerText()).toBe('FAVOURITES');
+        await expect.poll(() => grid.locator('h2.app-section-title').first().innerText()).toBe('FAVOURITES');
+
+        // Arrow keys move between the tiles: Down from the search box to the first, Right to the next.
+        await page.getByRole('searchbox', { name: 'Search apps' }).focus();
+        await page.keyboard.press('ArrowDown');
+        await expect.poll(() => focusedName(page)).toBe(chat.name);
+        await page.keyboard.press('ArrowRight');
+        await expect.poll(() => focusedName(page)).toBe(ledger.name);
+        await page.keyboard.press('ArrowDown');
+        await expect.poll(() => focusedName(page)).not.toBe(ledger.name);
+        await page.keyboard.press('End');
+        await expect.poll(() => focusedName(page)).toBe(wiki.name);
+        await page.keyboard.press('Home');
+        await expect.poll(() => focusedName(page)).toBe(chat.name);
 
         // `/` focuses the search box; it filters by name, description and category as one types.
         await page.locator('body').click({ position: { x: 5, y: 5 } });
         await page.keyboard.press('/');
         await expect.poll(() => focusedName(page)).toBe('Search apps');
         await page.keyboard.type('finance');
-        await expect.poll(async () => (await columnTexts(page, 'Apps', 1)).length).toBe(2);
+        await expect.poll(async () => (await tileNames(page)).length).toBe(2);
         await page.getByRole('searchbox', { name: 'Search apps' }).fill('slips');
-        await expect.poll(async () => (await columnTexts(page, 'Apps', 1)).map((text) => text.split('\n')[0])).toEqual([payroll.name]);
+        await expect.poll(() => tileNames(page)).toEqual([payroll.name]);
         await screenshot(page, '41-launcher-search');
         await page.getByRole('searchbox', { name: 'Search apps' }).fill('nothing like this');
         await expect.poll(() => page.getByText('No app matches.').isVisible()).toBe(true);
         // Enter opens the single match.
         await page.getByRole('searchbox', { name: 'Search apps' }).fill(`team wiki`);
-        await expect.poll(async () => (await columnTexts(page, 'Apps', 1)).length).toBe(1);
+        await expect.poll(async () => (await tileNames(page)).length).toBe(1);
         await page.keyboard.press('Enter');
         await page.waitForURL(`${web.portal.url}/healthz?app=${encodeURIComponent(wiki.name)}`);
         expect(page.problems()).toEqual([]);
@@ -144,7 +158,8 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       const adminPage = admin.page;
       await loginInBrowser(adminPage, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
       await adminPage.waitForURL(/#\/applist\/?$/);
-      const nav = adminPage.getByRole('navigation', { name: 'Main' });
+      await adminPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin console' }).click();
+      const nav = adminPage.getByRole('navigation', { name: 'Admin console' });
       const entry = nav.getByRole('link', { name: /^Access requests/ });
       await expect.poll(() => entry.innerText()).toMatch(/Access requests\s*\d+/);
       await entry.click();
@@ -190,7 +205,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       await expect.poll(() => columnTexts(page, 'Your requests', 2)).toEqual(['denied', 'approved']);
       expect(await page.getByRole('table', { name: 'Your requests' }).innerText()).toContain('Reports are for managers');
       await goto(page, web.portal, '/applist');
-      await expect.poll(async () => (await columnTexts(page, 'Apps', 1)).join('|')).toContain(vault.name);
+      await expect.poll(async () => (await tileNames(page)).join('|')).toContain(vault.name);
       expect(user.page.problems()).toEqual([]);
       expect(adminPage.problems()).toEqual([]);
     } finally {
@@ -248,6 +263,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
     try {
       await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
       await page.waitForURL(/#\/applist\/?$/);
+      await goto(page, web.portal, '/manage/apps');
       await page.getByRole('button', { name: 'New App' }).click();
       const dialog = page.getByRole('dialog', { name: 'New App' });
       await dialog.getByLabel('app name').fill(name);

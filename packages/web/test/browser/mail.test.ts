@@ -2,7 +2,21 @@
 // Set a new password; New Invite's "Send the link by email"; an admin's "Send password reset".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSmtp, type TestSmtp } from '../../../server/test/support/smtp.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, chromiumAvailable, goto, loginInBrowser, openPage, screenshot, useBrowserPortal, unique } from './support';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  LAPTOP,
+  PHONE,
+  axeViolations,
+  chromiumAvailable,
+  columnTexts,
+  goto,
+  loginInBrowser,
+  openPage,
+  screenshot,
+  useBrowserPortal,
+  unique,
+} from './support';
 
 let smtp: TestSmtp;
 
@@ -119,6 +133,12 @@ describe.skipIf(!chromiumAvailable)('mail in the portal', () => {
     const user = await web.portal.createUser();
     await goto(web.page, web.portal, `/user/${user.user.id}`);
     await web.page.getByRole('button', { name: 'Send password reset' }).click();
+    // A confirmation first: nothing is sent until Send.
+    const confirm = web.page.getByRole('dialog', { name: 'Send a password reset?' });
+    await expect.poll(() => confirm.isVisible()).toBe(true);
+    expect(await axeViolations(web.page), 'confirm password reset').toEqual([]);
+    expect((await web.portal.admin.mail.list()).some((entry) => entry.to === user.email)).toBe(false);
+    await confirm.getByRole('button', { name: 'Send' }).click();
     const dialog = web.page.getByRole('dialog', { name: 'Password reset link' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
     const link = await dialog.getByLabel('Password reset link').inputValue();
@@ -138,9 +158,56 @@ describe.skipIf(!chromiumAvailable)('mail in the portal', () => {
 
     await web.page.setViewportSize(PHONE);
     await web.page.getByRole('button', { name: 'Send password reset' }).click();
+    await confirm.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await screenshot(web.page, '23-user-detail-password-reset');
     await dialog.getByRole('button', { name: 'OK' }).click();
+    await web.page.setViewportSize(LAPTOP);
+    expect(web.page.problems()).toEqual([]);
+  });
+
+  it('Invites lists client, apps, status; Resend mails the link again; Copy link copies it', async () => {
+    const client = await web.portal.admin.clients.create(unique('Resend client'));
+    const app = await web.portal.admin.apps.create({ name: unique('resend-app'), url: `${web.portal.url}/healthz?app=resend` });
+    const email = `${unique('resend')}@example.com`;
+    const invite = await web.portal.admin.invites.create({ email, clientid: client.id, apps: [app.id] });
+    await web.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await goto(web.page, web.portal, '/registrationtokens');
+    const row = web.page.getByRole('row').filter({ hasText: email });
+    await expect.poll(() => row.isVisible()).toBe(true);
+    const text = await row.innerText();
+    expect(text).toContain(client.name);
+    expect(text).toContain(app.name);
+    expect(text).toContain('open');
+    expect(await columnTexts(web.page, 'Invites', 1)).toContain(email);
+    await row.getByRole('button', { name: 'Resend' }).click();
+    await expect
+      .poll(() =>
+        web.page
+          .getByRole('alert')
+          .filter({ hasText: `sent the invitation to ${email} again` })
+          .isVisible(),
+      )
+      .toBe(true);
+    const [mail] = await smtp.waitFor(email);
+    expect(mail.text).toContain(invite.link);
+    await row.getByRole('button', { name: 'Copy link' }).click();
+    await expect
+      .poll(() =>
+        web.page
+          .getByRole('alert')
+          .filter({ hasText: `copied the registration link of ${email}` })
+          .isVisible(),
+      )
+      .toBe(true);
+    expect(await web.page.evaluate(() => navigator.clipboard.readText())).toBe(invite.link);
+    expect(await axeViolations(web.page), 'invites').toEqual([]);
+    await screenshot(web.page, '06-invites-resend');
+    await web.page.setViewportSize(PHONE);
+    // The table scrolls sideways inside its frame; the page itself does not.
+    await expect.poll(() => web.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(web.page, '06-invites-resend');
+    expect(await axeViolations(web.page), 'invites on a phone').toEqual([]);
     await web.page.setViewportSize(LAPTOP);
     expect(web.page.problems()).toEqual([]);
   });

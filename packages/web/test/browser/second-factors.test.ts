@@ -16,6 +16,8 @@ import {
   chromiumAvailable,
   openPage,
   screenshot,
+  openAccount,
+  signOut,
   startWebPortal,
   useLocalhostBrowserPortal,
   type TestPortal,
@@ -80,7 +82,7 @@ describe.skipIf(!chromiumAvailable)('the Account screen by IP address', () => {
       await page.getByLabel('Password', { exact: true }).fill(user.password);
       await page.getByRole('button', { name: 'Login' }).click();
       await page.waitForURL(/#\/applist/);
-      await page.getByRole('link', { name: user.email }).click();
+      await openAccount(page);
       await waitForHeading(page, 'Account');
       await expect.poll(() => page.getByTestId('passkeys-unavailable').innerText()).toContain('opened by an IP address (127.0.0.1)');
       expect(await page.getByRole('button', { name: 'Add passkey' }).isDisabled()).toBe(true);
@@ -119,7 +121,7 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the brow
       const authenticator = await addVirtualAuthenticator(context, page);
       await signInWithPassword(page, user.email, user.password);
       await page.waitForURL(/#\/applist/);
-      await page.getByRole('link', { name: user.email }).click();
+      await openAccount(page);
       await waitForHeading(page, 'Account');
       expect(await page.getByTestId('passkeys-unavailable').count()).toBe(0);
       await looksRight(page, '61-account', 'account');
@@ -137,14 +139,14 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the brow
       await looksRight(page, '62-account-passkey', 'account with a passkey');
 
       // Signed out, the passkey alone signs in (discoverable credential, user verified).
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await waitForHeading(page, 'Login');
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
       await page.waitForURL(/#\/applist/);
-      await expect.poll(() => page.getByRole('link', { name: user.email }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('button', { name: user.email }).isVisible()).toBe(true);
 
       // After the password, the passkey is the second factor.
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await signInWithPassword(page, user.email, user.password);
       await waitForHeading(page, 'Two-factor authentication');
       expect(await page.getByRole('button', { name: 'Verify' }).count()).toBe(0);
@@ -158,7 +160,7 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('passkeys in the brow
       await passkeys.getByRole('button', { name: 'Really?' }).click();
       await expect.poll(() => passkeys.locator('tbody tr:not(.empty-row)').count()).toBe(0);
       // Without a factor, the password alone signs in again.
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await signInWithPassword(page, user.email, user.password);
       await page.waitForURL(/#\/applist/);
       expect(page.problems()).toEqual([]);
@@ -268,7 +270,7 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       expect(await authenticator.getByRole('button', { name: 'Set up authenticator app' }).count()).toBe(0);
       await looksRight(page, '65-account-authenticator-on', 'authenticator app on');
 
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await signInWithPassword(page, user.email, user.password);
       await waitForHeading(page, 'Two-factor authentication');
       await looksRight(page, '66-two-factor', 'two-factor');
@@ -281,7 +283,7 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       await page.waitForURL(/#\/applist/);
 
       // A recovery code works once.
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await signInWithPassword(page, user.email, user.password);
       await waitForHeading(page, 'Two-factor authentication');
       await page.getByRole('button', { name: 'Use a recovery code' }).click();
@@ -318,7 +320,7 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       await expect.poll(() => alertText(page)).toContain('The authenticator app is on.');
       await page.getByRole('button', { name: 'Done' }).click();
 
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await waitForHeading(page, 'Login');
       await expect.poll(() => alertText(page)).not.toContain('The authenticator app is on.');
       await signInWithPassword(page, second.email, second.password);
@@ -374,7 +376,7 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       await expect.poll(() => alertText(page)).toContain('Your password was changed');
       // This session goes on; the new password signs in, the old one does not.
       await open(page, '/applist');
-      await expect.poll(() => page.getByRole('link', { name: user.email }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('button', { name: user.email }).isVisible()).toBe(true);
       expect(await web.portal.login(user.email, newPassword)).toEqual(expect.any(String));
       expect(page.problems()).toEqual([]);
     } finally {

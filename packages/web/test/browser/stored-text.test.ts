@@ -25,6 +25,7 @@ describe.skipIf(!chromiumAvailable)('stored text in the portal', () => {
       await page.waitForURL(/#\/applist\/?$/);
       for (const [route, texts] of [
         ['/applist', [APP, DESCRIPTION]],
+        ['/manage/apps', [APP, DESCRIPTION]],
         ['/clients', [CLIENT]],
         [`/client/${client.id}`, [CLIENT, user.email]],
         [`/app/${app.id}`, [APP, DESCRIPTION]],

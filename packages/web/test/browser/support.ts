@@ -219,3 +219,28 @@ export async function focusedName(page: Page): Promise<string> {
     return element?.getAttribute('aria-label') ?? element?.innerText ?? '';
   });
 }
+
+/** Opens Account through the user menu (the email in the top bar). */
+export async function openAccount(page: Page): Promise<void> {
+  await openUserMenu(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click();
+}
+
+async function openUserMenu(page: Page): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const toggle = nav.getByRole('button', { name: 'Toggle navigation' });
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  const menu = nav.locator('.user-menu-toggle');
+  if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+}
+
+/** Signs out through the user menu (the email in the top bar, then Sign out). */
+export async function signOut(page: Page): Promise<void> {
+  await openUserMenu(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign out' }).click();
+}
+
+/** The names of the launcher's tiles, in the order shown. */
+export async function tileNames(page: Page): Promise<string[]> {
+  return page.locator('a.app-tile-link').allInnerTexts();
+}

@@ -13,6 +13,7 @@ import {
   loginInBrowser,
   openPage,
   screenshot,
+  tileNames,
   startWebPortal,
   useBrowserPortal,
 } from './support';
@@ -31,13 +32,15 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     try {
       await loginInBrowser(page, web.portal, member.email, member.password);
       await page.waitForURL(/#\/applist\/?$/);
-      await expect.poll(() => columnTexts(page, 'Apps', 1)).toEqual([expect.stringContaining('crm'), 'wiki']);
+      await expect.poll(() => tileNames(page)).toEqual(['crm', 'wiki']);
       expect(await page.getByRole('button', { name: 'New App' }).count()).toBe(0);
       expect(await page.getByRole('group', { name: 'prod or dev apps' }).count()).toBe(0);
       expect(await page.getByText('Other Tools').count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
       const nav = page.getByRole('navigation', { name: 'Main' });
-      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'Apps', 'Your Apps', 'Request access', 'Access Tokens', member.email]);
+      // The portal only: Your Apps stays at its route but is no second launcher in the navigation.
+      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'My apps', 'Request access']);
+      expect(await nav.locator('.user-menu-toggle').innerText()).toBe(member.email);
       await screenshot(page, '20-user-applist');
 
       await goto(page, web.portal, '/userapps');
@@ -278,11 +281,12 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     try {
       await loginInBrowser(page, web.portal, member.email, member.password);
       await page.waitForURL(/#\/applist\/?$/);
-      await expect.poll(() => page.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
+      await expect.poll(() => page.locator('.user-menu-toggle').isVisible()).toBe(true);
       // The launcher's own calls done first: else one still under way meets the ended session and
       // takes the page to the login before the click (seen on a loaded CI machine).
       await page.waitForLoadState('networkidle');
       await web.portal.admin.users.delete(member.user.id);
+      await page.getByRole('navigation', { name: 'Main' }).locator('.user-menu-toggle').click();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Access Tokens' }).click();
       await page.waitForURL(/#\/login$/);
       expect(page.problems()).toEqual([]);

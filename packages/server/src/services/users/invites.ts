@@ -148,6 +148,32 @@ export async function createInvite(
   });
 }
 
+/** Mails an open, unexpired invite's link to the invitee again (the same link: the token stays). */
+export async function resendInvite(ctx: ServiceContext<{ publicUrl: string } & MailPolicy>, id: number): Promise<RegistrationToken> {
+  if (!ctx.policy.mail) throw invalidInput('send', 'mail is not configured on this server (SMTP_URL)');
+  return await ctx.db.transaction(async (trx) => {
+    const row: InviteRow | undefined = await invitesQuery(trx).where('invites.id', id).whereNull('invites.used_at').first();
+    if (!row) throw notFound('registration token', id);
+    if (Number(row.expires_at) <= ctx.now()) throw conflict(`the invite for ${row.email} has expired: delete it and invite again`);
+    const apps = await appIdsOfInvites(trx, [row.id]);
+    const invite = toRegistrationToken(row, apps.get(row.id) ?? [], ctx.policy.publicUrl);
+    const mail = invitation(wordsIn(ctx.policy, row.language), {
+      email: invite.email,
+      client: row.client_name,
+      link: invite.link,
+      expiresAt: Number(row.expires_at),
+    });
+    await enqueueMail(withDb(ctx, trx), { kind: 'invite', to: invite.email, ...mail });
+    await trx('invites').where({ id }).update({ mailed: true });
+    await logEvent(trx, ctx, {
+      type: 'invite.resend',
+      event: `sent the invitation to ${row.email} again`,
+      subject: { client: row.client_name, user: row.email },
+    });
+    return invite;
+  });
+}
+
 export async function deleteInvite(db: Knex, audit: Audit, id: number): Promise<void> {
   await db.transaction(async (trx) => {
     const row: InviteRow | undefined = await invitesQuery(trx).where('invites.id', id).whereNull('invites.used_at').first();

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { CONSOLE_NAV, consoleGroups } from '../../src/navigation';
+
+describe('the admin console navigation as data', () => {
+  it('groups the entries in the order their groups first appear', () => {
+    expect(consoleGroups().map(({ group, entries }) => [group, entries.map((entry) => entry.label)])).toEqual([
+      ['Access', ['Apps', 'Access requests']],
+      ['Directory', ['Users', 'Clients', 'Invites']],
+      ['Security', ['Access Tokens', 'Event log']],
+      ['Support', ['Help']],
+    ]);
+  });
+
+  it('takes a new screen with one entry, in a group of its own or an existing one', () => {
+    const joined = consoleGroups([
+      ...CONSOLE_NAV,
+      { group: 'Integrations', to: '/webhooks', label: 'Webhooks' },
+      { group: 'Directory', to: '/teams', label: 'Teams' },
+    ]);
+    expect(joined.map(({ group }) => group)).toEqual(['Access', 'Directory', 'Security', 'Support', 'Integrations']);
+    expect(joined[1].entries.map((entry) => entry.label)).toEqual(['Users', 'Clients', 'Invites', 'Teams']);
+  });
+});
