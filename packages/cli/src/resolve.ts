@@ -37,7 +37,7 @@ export function findApps(api: PortalClient, refs: string[]): Promise<App[]> {
   return findAll(
     'app',
     refs,
-    (id) => api.apps.get(id),
+    (id): Promise<App> => api.apps.get(id),
     () => api.apps.all(),
     (app, ref) => app.name === ref,
   );

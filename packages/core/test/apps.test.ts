@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { appsInView, externTools, isDevApp, isExternApp, type App } from '../src/index.js';
 
-const app = (id: number, name: string, url: string): App => ({ id, name, url, description: '', doclink: '', category: '', requestable: false, icon: null });
+const app = (id: number, name: string, url: string): App => ({
+  id,
+  name,
+  url,
+  description: '',
+  doclink: '',
+  category: '',
+  requestable: false,
+  icon: null,
+  roles: [],
+});
 const apps = [
   app(1, 'wiki', 'https://wiki.example.com/'),
   app(2, 'wiki-dev', 'https://wiki.example.com/-dev'),

@@ -12,7 +12,17 @@ function appFor(index: AppIndex, originalUrl: string): App | 'ambiguous' | undef
 }
 
 let nextId = 1;
-const app = (name: string, url: string): App => ({ id: nextId++, name, url, description: '', doclink: '', category: '', requestable: false, icon: null });
+const app = (name: string, url: string): App => ({
+  id: nextId++,
+  name,
+  url,
+  description: '',
+  doclink: '',
+  category: '',
+  requestable: false,
+  icon: null,
+  roles: [],
+});
 
 describe('AppIndex', () => {
   const root = app('root', 'https://tools.example.com/');

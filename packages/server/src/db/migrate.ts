@@ -21,6 +21,7 @@ import * as sessionSignInFactors from './migrations/20261125-100-session-sign-in
 import * as emailVerified from './migrations/20261125-200-email-verified.js';
 import * as apiKeyNameExpiry from './migrations/20261125-300-api-key-name-expiry.js';
 import * as oneCounterTable from './migrations/20261125-600-one-counter-table.js';
+import * as teams from './migrations/20261126-100-teams.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '20261125-200-email-verified': emailVerified,
   '20261125-300-api-key-name-expiry': apiKeyNameExpiry,
   '20261125-600-one-counter-table': oneCounterTable,
+  '20261126-100-teams': teams,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -23,6 +23,8 @@ import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasske
 import { confirmTotp, resetSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/sign-in/second-factors.js';
 import { liftRestriction, listSessionsOfUser, revokeOtherOwnSessions, revokeOwnSession } from '../services/sign-in/sessions.js';
 import { getUser } from '../services/users/users.js';
+import { ownedAppIds } from '../services/apps/app-owners.js';
+import { teamsOfUser } from '../services/teams/teams.js';
 import { actorContext, actorOf, auditOf, principalOf, route, type RouteSpec } from './route.js';
 
 export const accountRoutes: RouteSpec[] = [
@@ -33,11 +35,18 @@ export const accountRoutes: RouteSpec[] = [
     access: 'user',
     duringEnrolment: true,
     summary:
-      'The caller, with its client, admin flag, mfa (has a second factor), totp (has an authenticator app) and mfaEnrollmentRequired (this session is restricted)',
+      'The caller, with its client, admin flag, mfa (has a second factor), totp (has an authenticator app), mfaEnrollmentRequired (this session is restricted), teams and owns (ids of the apps it owns)',
     async handler(_input, ctx, { db }) {
       const user = actorOf(ctx);
-      const factors = await secondFactorsOf(db, user.id);
-      return { ...user, mfa: factors.length > 0, totp: factors.includes('totp'), mfaEnrollmentRequired: principalOf(ctx)?.restricted ?? false };
+      const [factors, teams, owns] = await Promise.all([secondFactorsOf(db, user.id), teamsOfUser(db, user.id), ownedAppIds(db, user.id)]);
+      return {
+        ...user,
+        mfa: factors.length > 0,
+        totp: factors.includes('totp'),
+        mfaEnrollmentRequired: principalOf(ctx)?.restricted ?? false,
+        teams,
+        owns,
+      };
     },
   }),
   route({

@@ -11,6 +11,7 @@ import { openApiRoute } from './openapi.js';
 import { mailRoutes } from './mail.js';
 import { oidcRoutes } from './oidc.js';
 import type { RouteSpec } from './route.js';
+import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 
 /**
@@ -27,6 +28,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...oidcRoutes,
   ...userRoutes,
   ...clientRoutes,
+  ...teamRoutes,
   ...inviteRoutes,
   ...accessTokenRoutes,
   ...accessRequestRoutes,
