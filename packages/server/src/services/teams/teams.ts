@@ -61,7 +61,9 @@ export async function getVisibleTeam(ctx: ActorContext, id: number): Promise<Tea
 /** `name` is trimmed and checked by core's `teamName`; unique as people compare names (`name_key`). */
 export async function createTeam(ctx: ServiceContext, { name, description }: { name: string; description: string }): Promise<Team> {
   return await ctx.db.transaction(async (trx) => {
-    const [row] = await trx('teams').insert({ name, name_key: foldName(name), description, created_at: ctx.now() }).returning('id');
+    const [row] = await trx('teams')
+      .insert({ name, name_key: foldName(name), description, created_at: ctx.now() })
+      .returning('id');
     await logEvent(trx, ctx, { type: 'team.create', event: `created team ${name}` });
     return getTeam(trx, Number(row.id));
   });
@@ -128,7 +130,10 @@ export async function addMember(ctx: ServiceContext, { teamId, userId, expiresAt
   });
 }
 
-export async function setMemberExpiry(ctx: ServiceContext, { teamId, userId, expiresAt }: { teamId: number; userId: number; expiresAt: number | null }): Promise<void> {
+export async function setMemberExpiry(
+  ctx: ServiceContext,
+  { teamId, userId, expiresAt }: { teamId: number; userId: number; expiresAt: number | null },
+): Promise<void> {
   const now = ctx.now();
   checkFutureExpiry(expiresAt, now);
   await ctx.db.transaction(async (trx) => {
