@@ -6,6 +6,7 @@
  */
 import type { App, PortalClient } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
+import { removeExpiredGrants } from '../src/services/access/grant-expiry.js';
 import { createApp, failure, unique, useTestPortal, type TestUser } from './support/support.js';
 
 const portal = useTestPortal();
@@ -132,6 +133,20 @@ describe('memberships and team grants', () => {
     await portal.deps.authCache.clear();
     expect((await verify(app, user.token)).status).toBe(403);
     expect(await portal.admin.teams.apps(team.id)).toEqual([]);
+  });
+
+  it('are removed and logged by the sweep of expired grants once they run out', async () => {
+    const app = await createApp(portal.admin);
+    const team = await newTeam();
+    const user = await portal.createUser();
+    await portal.admin.teams.addUser(team.id, { userid: user.user.id, expires: inAnHour() });
+    await portal.admin.teams.grant(team.id, { appid: app.id, expires: inAnHour() });
+    await removeExpiredGrants(portal.deps.db, Date.now() + 2 * 3_600_000);
+    expect(await portal.deps.db('team_members').where({ team_id: team.id })).toEqual([]);
+    expect(await portal.deps.db('team_apps').where({ team_id: team.id })).toEqual([]);
+    const texts = (await portal.admin.logs.page(1, 10, { type: 'team.' })).map((entry) => `${entry.type} ${entry.event}`);
+    expect(texts.some((text) => text.startsWith('team.member_expire') && text.includes(team.name))).toBe(true);
+    expect(texts.some((text) => text.startsWith('team.grant_expire') && text.includes(team.name))).toBe(true);
   });
 
   it('refuse a second membership or team grant, roles the app lacks, and unknown ids', async () => {
