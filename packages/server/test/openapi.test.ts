@@ -82,6 +82,7 @@ describe('the OpenAPI document', () => {
       category: '',
       requestable: false,
       icon: null,
+      roles: [],
       favourite: false,
     };
     await checkAnswer('GET', `${portal.url}${API_PREFIX}/app/`, json([app]));
@@ -100,6 +101,7 @@ describe('the OpenAPI document', () => {
       category: '',
       requestable: false,
       icon: null,
+      roles: [],
       favourite: false,
     };
     const { category: _, ...withoutCategory } = app;
