@@ -15,12 +15,27 @@ import * as mail from './commands/mail.js';
 import * as oidc from './commands/oidc.js';
 import * as requests from './commands/requests.js';
 import * as sessions from './commands/sessions.js';
+import * as teams from './commands/teams.js';
 import * as users from './commands/users.js';
 import { Command, examples, type AnyCommand } from './define.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 
 /** In the order `--help` lists them. */
-const GROUPS: Array<{ register(program: AnyCommand): void }> = [auth, apps, users, sessions, clients, invites, keys, requests, logs, mail, oidc, fixtures];
+const GROUPS: Array<{ register(program: AnyCommand): void }> = [
+  auth,
+  apps,
+  users,
+  sessions,
+  clients,
+  teams,
+  invites,
+  keys,
+  requests,
+  logs,
+  mail,
+  oidc,
+  fixtures,
+];
 
 const require = createRequire(import.meta.url);
 const { version } = require('../package.json') as { version: string };
