@@ -1,7 +1,17 @@
 /** `toolsctl teams …`: teams of users that carry access to apps (docs/cli.md, Teams). */
+import type { Context } from '../context.js';
 import { examples, run, yes, type AnyCommand } from '../define.js';
+import type { Result } from '../output.js';
 
 const handlers = () => import('../handlers/teams.js');
+
+/**
+ * The action of a command with two arguments: commander passes them, then the options and the
+ * command; the handler gets the context and one input.
+ */
+function twoArguments<A, B, O, I>(input: (a: A, b: B, options: O) => I, act: (ctx: Context, input: I) => Promise<Result>) {
+  return (...[a, b, options, command]: [A, B, O, AnyCommand]) => run(command, (ctx) => act(ctx, input(a, b, options)));
+}
 
 const EXPIRES = 'a duration (7d, 12h, 30m, 2w) or a date/time (2026-12-01, 2026-12-01T18:00:00Z) when it ends';
 
@@ -31,7 +41,12 @@ export function register(program: AnyCommand): void {
     .argument('<name>', 'the new name')
     .description('rename a team')
     .addHelpText('after', examples('toolsctl teams rename Platform "Platform Team"'))
-    .action((team, name, _options, command) => run(command, async (ctx) => (await handlers()).rename(ctx, team, name)));
+    .action(
+      twoArguments(
+        (team: string, name: string) => ({ team, name }),
+        async (ctx, input) => (await handlers()).rename(ctx, input),
+      ),
+    );
   teams
     .command('delete')
     .argument('<team>', 'team id or name')
@@ -49,14 +64,24 @@ export function register(program: AnyCommand): void {
       'after',
       examples('toolsctl teams add-user Platform ann@example.com bob@example.com', 'toolsctl teams add-user Platform eve@example.com --expires 30d'),
     )
-    .action((team, users, options, command) => run(command, async (ctx) => (await handlers()).addUsers(ctx, team, users, options)));
+    .action(
+      twoArguments(
+        (team: string, users: string[], options: { expires?: string }) => ({ team, users, ...options }),
+        async (ctx, input) => (await handlers()).addUsers(ctx, input),
+      ),
+    );
   teams
     .command('remove-user')
     .argument('<team>', 'team id or name')
     .argument('<users...>', 'user ids or emails')
     .description('remove users from a team')
     .addHelpText('after', examples('toolsctl teams remove-user Platform bob@example.com'))
-    .action((team, users, _options, command) => run(command, async (ctx) => (await handlers()).removeUsers(ctx, team, users)));
+    .action(
+      twoArguments(
+        (team: string, users: string[]) => ({ team, users }),
+        async (ctx, input) => (await handlers()).removeUsers(ctx, input),
+      ),
+    );
   teams
     .command('grant')
     .argument('<team>', 'team id or name')
@@ -65,12 +90,22 @@ export function register(program: AnyCommand): void {
     .option('--expires <when>', EXPIRES)
     .description('let a team use apps')
     .addHelpText('after', examples('toolsctl teams grant Platform grafana --role editor', 'toolsctl teams grant Platform wiki chat --expires 2026-12-31'))
-    .action((team, apps, options, command) => run(command, async (ctx) => (await handlers()).grant(ctx, team, apps, options)));
+    .action(
+      twoArguments(
+        (team: string, apps: string[], options: { role?: string; expires?: string }) => ({ team, apps, ...options }),
+        async (ctx, input) => (await handlers()).grant(ctx, input),
+      ),
+    );
   teams
     .command('revoke')
     .argument('<team>', 'team id or name')
     .argument('<apps...>', 'app ids or names')
     .description("remove apps from a team (members' own grants stay)")
     .addHelpText('after', examples('toolsctl teams revoke Platform grafana'))
-    .action((team, apps, _options, command) => run(command, async (ctx) => (await handlers()).revoke(ctx, team, apps)));
+    .action(
+      twoArguments(
+        (team: string, apps: string[]) => ({ team, apps }),
+        async (ctx, input) => (await handlers()).revoke(ctx, input),
+      ),
+    );
 }

@@ -25,7 +25,7 @@ export async function create(ctx: Context, name: string, options: { description?
   return record(ctx, team, `created new team ${team.name} (id ${team.id})`);
 }
 
-export async function rename(ctx: Context, ref: string, name: string): Promise<Result> {
+export async function rename(ctx: Context, { team: ref, name }: { team: string; name: string }): Promise<Result> {
   const api = await ctx.client();
   const team = await findTeam(api, ref);
   const renamed = await api.teams.update({ id: team.id, name });
@@ -40,7 +40,7 @@ export async function remove(ctx: Context, ref: string, options: { yes?: boolean
   return done(`deleted team ${team.name}`, { deleted: team }, [team.id]);
 }
 
-export async function addUsers(ctx: Context, ref: string, userRefs: string[], options: { expires?: string }): Promise<Result> {
+export async function addUsers(ctx: Context, { team: ref, users: userRefs, ...options }: { team: string; users: string[]; expires?: string }): Promise<Result> {
   const expires = expiryOption(options.expires);
   const api = await ctx.client();
   const team = await findTeam(api, ref);
@@ -54,7 +54,7 @@ export async function addUsers(ctx: Context, ref: string, userRefs: string[], op
   );
 }
 
-export async function removeUsers(ctx: Context, ref: string, userRefs: string[]): Promise<Result> {
+export async function removeUsers(ctx: Context, { team: ref, users: userRefs }: { team: string; users: string[] }): Promise<Result> {
   const api = await ctx.client();
   const team = await findTeam(api, ref);
   const targets = await findUsers(api, userRefs);
@@ -66,7 +66,10 @@ export async function removeUsers(ctx: Context, ref: string, userRefs: string[])
   );
 }
 
-export async function grant(ctx: Context, ref: string, appRefs: string[], options: { role?: string; expires?: string }): Promise<Result> {
+export async function grant(
+  ctx: Context,
+  { team: ref, apps: appRefs, ...options }: { team: string; apps: string[]; role?: string; expires?: string },
+): Promise<Result> {
   const expires = expiryOption(options.expires);
   const api = await ctx.client();
   const team = await findTeam(api, ref);
@@ -81,7 +84,7 @@ export async function grant(ctx: Context, ref: string, appRefs: string[], option
   );
 }
 
-export async function revoke(ctx: Context, ref: string, appRefs: string[]): Promise<Result> {
+export async function revoke(ctx: Context, { team: ref, apps: appRefs }: { team: string; apps: string[] }): Promise<Result> {
   const api = await ctx.client();
   const team = await findTeam(api, ref);
   const targets = await findApps(api, appRefs);
