@@ -18,6 +18,8 @@ import { Invites } from './screens/invites';
 import { Login } from './screens/login';
 import { Logs } from './screens/logs';
 import { Requests } from './screens/requests';
+import { TeamDetail } from './screens/team-detail';
+import { Teams } from './screens/teams';
 import { ResetPassword, SetNewPassword } from './screens/reset-password';
 import { UserApps } from './screens/user-apps';
 import { UserDetail } from './screens/user-detail';
@@ -50,6 +52,8 @@ const routes: RouteObject[] = [
       { path: paths.accessRequests, element: admin(<AccessRequests />) },
       { path: paths.clients, element: admin(<Clients />) },
       { path: '/client/:id', element: admin(<ClientDetail />) },
+      { path: paths.teams, element: admin(<Teams />) },
+      { path: '/team/:id', element: admin(<TeamDetail />) },
       { path: '/app/:id', element: admin(<AppDetail />) },
       { path: paths.users, element: admin(<Users />) },
       { path: '/user/:id', element: admin(<UserDetail />) },

@@ -6,6 +6,8 @@ export const paths = {
   clients: '/clients',
   client: (id: number) => `/client/${id}`,
   userApps: '/userapps',
+  teams: '/teams',
+  team: (id: number) => `/team/${id}`,
   app: (id: number) => `/app/${id}`,
   users: '/users',
   user: (id: number) => `/user/${id}`,

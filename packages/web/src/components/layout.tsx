@@ -18,6 +18,7 @@ const NAV: NavItem[] = [
   { to: paths.userApps, label: 'Your Apps', adminOnly: false },
   { to: paths.clients, label: 'Clients', adminOnly: true },
   { to: paths.users, label: 'Users', adminOnly: true },
+  { to: paths.teams, label: 'Teams', adminOnly: true },
   { to: paths.invites, label: 'Invites', adminOnly: true },
   { to: paths.requests, label: 'Request access', adminOnly: false },
   { to: paths.accessRequests, label: 'Access requests', adminOnly: true, count: true },
