@@ -234,9 +234,11 @@ export type MembershipInput = z.input<typeof membershipInput>;
 export const membershipUpdate = z.object({ expires: isoTime.nullable() });
 export type MembershipUpdate = z.input<typeof membershipUpdate>;
 
+/** @alias grantInput: a team's grant takes the same fields as a user's */
 export const teamGrantInput = grantInput;
 export type TeamGrantInput = z.input<typeof teamGrantInput>;
 
+/** @alias grantUpdate: a team grant's change takes the same fields as a user grant's */
 export const teamGrantUpdate = grantUpdate;
 export type TeamGrantUpdate = z.input<typeof teamGrantUpdate>;
 

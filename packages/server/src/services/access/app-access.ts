@@ -12,9 +12,9 @@ export function isLive(query: Knex.QueryBuilder, column: string, now: number): K
 }
 
 /** The earlier of two expiries (null: never). */
-export const earlierExpiry = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
+const earlierExpiry = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
 /** The later of two expiries (null: never). */
-export const laterExpiry = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : Math.max(a, b));
+const laterExpiry = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : Math.max(a, b));
 
 const numberOrNull = (value: number | string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
 
@@ -55,7 +55,7 @@ interface SourceRow {
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** The live team grants reaching users through live memberships, narrowed by `where`. */
-export function teamGrantsQuery(db: Knex, now: number): Knex.QueryBuilder {
+function teamGrantsQuery(db: Knex, now: number): Knex.QueryBuilder {
   return isLive(
     isLive(
       db('team_members').join('team_apps', 'team_apps.team_id', 'team_members.team_id').join('teams', 'teams.id', 'team_members.team_id'),
@@ -150,11 +150,6 @@ export async function sourcesOfApp(db: Knex, appId: number, now = Date.now()): P
       ) as Promise<(SourceRow & { user_id: number })[]>,
   ]);
   return [...direct, ...throughTeams].map((row) => ({ ...sourceOf(row), userId: Number(row.user_id) }));
-}
-
-/** Ids of the apps a user may use now. */
-export async function accessibleAppIds(db: Knex, userId: number, now = Date.now()): Promise<number[]> {
-  return [...(await accessOf(db, userId, now)).apps.keys()];
 }
 
 /** Whether a user may use one app now (not counting the admins' every app). */

@@ -41,7 +41,7 @@ export async function listTeams(ctx: ActorContext): Promise<Team[]> {
   return ((await query) as Team[]).map(toTeam);
 }
 
-export async function getTeam(db: Knex, id: number): Promise<Team> {
+async function getTeam(db: Knex, id: number): Promise<Team> {
   const row: Team | undefined = await db('teams').select(TEAM_COLUMNS).where('teams.id', id).first();
   if (!row) throw notFound('team', id);
   return toTeam(row);
