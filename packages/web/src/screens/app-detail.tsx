@@ -6,6 +6,7 @@ import { useAlerts } from '../components/alerts';
 import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { HeadingBar, ListTable } from '../components/list-page';
+import { AppAccessSection } from '../components/app-access-section';
 import { OidcSection } from '../components/oidc-section';
 import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
@@ -92,6 +93,7 @@ export function AppDetail() {
         ))}
         <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users." />
       </ListTable>
+      {app.data && <AppAccessSection appId={app.data.id} roles={app.data.roles} />}
       {app.data && <OidcSection appId={app.data.id} appName={app.data.name} />}
     </>
   );

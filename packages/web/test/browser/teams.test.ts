@@ -82,6 +82,15 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
         expect(await axeViolations(page), 'team detail').toEqual([]);
         await screenshot(page, 'team-detail');
 
+        // The app's page shows who may use it and how: via the team, with the role.
+        await goto(page, web.portal, `/app/${app.id}`);
+        await expect.poll(() => columnTexts(page, 'App access', 1)).toEqual([member.email]);
+        expect(await columnTexts(page, 'App access', 2)).toEqual(['editor']);
+        expect((await columnTexts(page, 'App access', 3))[0]).toMatch(new RegExp(`^via team ${name} \\(editor\\)`));
+        expect(await page.getByText('Roles: viewer, editor.').isVisible()).toBe(true);
+        expect(await axeViolations(page), 'app page with access').toEqual([]);
+        await screenshot(page, 'app-access');
+
         // What the browser did is what the portal holds.
         const [team] = (await web.portal.admin.teams.list()).filter((listed) => listed.name === name);
         expect(await web.portal.admin.teams.apps(team.id)).toEqual([{ id: app.id, name: app.name, role: 'editor' }]);
