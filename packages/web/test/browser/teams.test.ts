@@ -91,6 +91,12 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
         expect(await axeViolations(page), 'app page with access').toEqual([]);
         await screenshot(page, 'app-access');
 
+        // The member's page shows the app with where it comes from.
+        await goto(page, web.portal, `/user/${member.user.id}`);
+        await expect.poll(() => columnTexts(page, 'User apps', 4)).toEqual([`team ${name} (editor)`]);
+        expect(await axeViolations(page), 'user page with a team app').toEqual([]);
+        await screenshot(page, 'user-apps-via-team');
+
         // What the browser did is what the portal holds.
         const [team] = (await web.portal.admin.teams.list()).filter((listed) => listed.name === name);
         expect(await web.portal.admin.teams.apps(team.id)).toEqual([{ id: app.id, name: app.name, role: 'editor' }]);
