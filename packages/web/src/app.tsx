@@ -17,6 +17,7 @@ import { FailedLogin } from './screens/failed-login';
 import { Invites } from './screens/invites';
 import { Login } from './screens/login';
 import { Logs } from './screens/logs';
+import { OwnedApps } from './screens/owned-apps';
 import { Requests } from './screens/requests';
 import { TeamDetail } from './screens/team-detail';
 import { Teams } from './screens/teams';
@@ -48,6 +49,7 @@ const routes: RouteObject[] = [
       { path: paths.account, element: user(<Account />) },
       { path: paths.docs, element: user(<Docs />) },
       { path: paths.requests, element: user(<Requests />) },
+      { path: paths.ownedApps, element: user(<OwnedApps />) },
       { path: '/denied/:app?', element: user(<Denied />) },
       { path: paths.accessRequests, element: admin(<AccessRequests />) },
       { path: paths.clients, element: admin(<Clients />) },

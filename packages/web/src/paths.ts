@@ -7,6 +7,8 @@ export const paths = {
   client: (id: number) => `/client/${id}`,
   userApps: '/userapps',
   teams: '/teams',
+  /** Apps you own: an owner's apps, their access and open requests. */
+  ownedApps: '/owned',
   team: (id: number) => `/team/${id}`,
   app: (id: number) => `/app/${id}`,
   users: '/users',

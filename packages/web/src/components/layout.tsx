@@ -11,6 +11,8 @@ interface NavItem {
   adminOnly: boolean;
   /** Shows the count of open access requests. */
   count?: boolean;
+  /** Only for the owners of an app (`owns` of GET /user/me). */
+  ownersOnly?: boolean;
 }
 
 const NAV: NavItem[] = [
@@ -21,6 +23,7 @@ const NAV: NavItem[] = [
   { to: paths.teams, label: 'Teams', adminOnly: true },
   { to: paths.invites, label: 'Invites', adminOnly: true },
   { to: paths.requests, label: 'Request access', adminOnly: false },
+  { to: paths.ownedApps, label: 'Apps you own', adminOnly: false, ownersOnly: true },
   { to: paths.accessRequests, label: 'Access requests', adminOnly: true, count: true },
   { to: paths.accessTokens, label: 'Access Tokens', adminOnly: false },
   { to: paths.logs, label: 'Logs', adminOnly: true },
@@ -32,7 +35,8 @@ export function Layout() {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const user = state.status === 'user' ? state.user : null;
-  const items = NAV.filter((item) => !item.adminOnly || user?.admin);
+  const owner = ((user as { owns?: number[] } | null)?.owns?.length ?? 0) > 0;
+  const items = NAV.filter((item) => (!item.adminOnly || user?.admin) && (!item.ownersOnly || owner));
 
   const onLogout = async () => {
     await logout();

@@ -106,4 +106,45 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
       }
     });
   }
+
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`shows an owner Apps you own with the app's access and open requests to decide at ${viewport.width} px`, async () => {
+      const owner = await web.portal.createUser();
+      const app = await web.portal.admin.apps.create({
+        name: unique('owned'),
+        url: 'https://owned.example.com/',
+        requestable: true,
+        roles: ['viewer', 'editor'],
+        owners: { users: [owner.user.id], teams: [] },
+      });
+      const asker = await web.portal.createUser();
+      await asker.api.accessRequests.create({ appid: app.id, reason: 'for the report' });
+      const { context, page } = await openPage(web.browser, viewport);
+      try {
+        await loginInBrowser(page, web.portal, owner.email, owner.password);
+        await page.waitForURL(/#\/(applist|userapps)/);
+        await goto(page, web.portal, '/owned');
+        await expect.poll(() => page.getByRole('heading', { name: 'Apps you own' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('heading', { name: app.name }).isVisible()).toBe(true);
+        const requests = `Open requests for ${app.name}`;
+        await expect.poll(() => columnTexts(page, requests, 1)).toEqual([asker.email]);
+        expect(await columnTexts(page, requests, 2)).toEqual(['for the report']);
+        expect(await axeViolations(page), 'Apps you own').toEqual([]);
+        await screenshot(page, 'owned-apps');
+        await page.getByRole('table', { name: requests }).getByRole('button', { name: 'Approve' }).click();
+        await expect
+          .poll(() =>
+            page
+              .getByRole('alert')
+              .filter({ hasText: `approved ${app.name} for ${asker.email}` })
+              .isVisible(),
+          )
+          .toBe(true);
+        await expect.poll(() => columnTexts(page, requests, 1)).toEqual([]);
+        expect((await web.portal.admin.apps.access(app.id)).map((user) => [user.email, user.roles])).toEqual([[asker.email, ['viewer']]]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
