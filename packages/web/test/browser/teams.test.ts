@@ -107,6 +107,26 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
     });
   }
 
+  it("sets an app's roles in the New App dialog", async () => {
+    const name = unique('roles');
+    const { context, page } = await openPage(web.browser, LAPTOP);
+    try {
+      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await page.waitForURL(/#\/applist\/?$/);
+      await page.getByRole('button', { name: 'New App' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New App' });
+      await dialog.getByLabel('app name').fill(name);
+      await dialog.getByLabel('app url').fill('https://roles.example.com/');
+      await dialog.getByLabel(/^Roles/).fill('viewer, editor');
+      expect(await axeViolations(page), 'New App with roles').toEqual([]);
+      await screenshot(page, 'new-app-roles');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(async () => (await web.portal.admin.apps.all()).find((app) => app.name === name)?.roles).toEqual(['viewer', 'editor']);
+    } finally {
+      await context.close();
+    }
+  });
+
   for (const viewport of [LAPTOP, PHONE]) {
     it(`shows an owner Apps you own with the app's access and open requests to decide at ${viewport.width} px`, async () => {
       const owner = await web.portal.createUser();
