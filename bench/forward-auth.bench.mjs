@@ -20,6 +20,8 @@
 //   10. row 2 with WORKERS=1 (the default, set explicitly), and 11. with WORKERS=2
 //   12. row 7 with WORKERS=2
 //   13. row 2 with LOG_LEVEL=debug: a JSON access line for every answer (what turning them on costs)
+//   14. GET /verify for a user who reaches the app only through the 3rd of 5 teams (2,000 teams,
+//       200,000 memberships), data of row 5; 15. GET /app/ for that user
 //
 // The ceiling is measured again just before and just after every other row (one measurement
 // between two rows serves both), and each row's ratios are to the mean of the two; row 1 reports
@@ -55,7 +57,7 @@ const positiveInt = (name, fallback) => {
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 32);
 const WARMUP = Math.min(3, Math.max(1, Math.round(DURATION / 5)));
-const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9,10,11,12,13').split(',').map((row) => Number(row.trim())));
+const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15').split(',').map((row) => Number(row.trim())));
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 // Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
@@ -505,7 +507,7 @@ async function rowsLarge(tmp) {
   const started = performance.now();
   const seeded = await withDatabase(`sqlite:${file}`, undefined, (db) => seedLarge(db));
   const seedSeconds = (performance.now() - started) / 1000;
-  console.error(`seeded 100,000 users, 1,000 apps and 1,000,000 log rows in ${seedSeconds.toFixed(1)} s`);
+  console.error(`seeded 100,000 users, 1,000 apps, 2,000 teams, 200,000 memberships and 1,000,000 log rows in ${seedSeconds.toFixed(1)} s`);
   const portal = await startPortal(portalEnv(`sqlite:${file}`), 'SQLite');
   try {
     const row = (token, pathname) =>
@@ -513,6 +515,15 @@ async function rowsLarge(tmp) {
     if (ROWS.has(5)) record(5, await row(seeded.userToken, '/app/'), portal);
     if (ROWS.has(6)) record(6, await row(seeded.adminToken, '/log/1/20'), portal);
     if (ROWS.has(9)) record(9, await row(seeded.launcherToken, '/app/'), portal);
+    if (ROWS.has(14))
+      record(
+        14,
+        await besideCeiling(() =>
+          measure({ url: `${portal.url}/api/auth/v1/verify`, headers: verifyHeaders(seeded.teamToken, seeded.teamAppUrl) }, portal.pid),
+        ),
+        portal,
+      );
+    if (ROWS.has(15)) record(15, await row(seeded.teamToken, '/app/'), portal);
   } finally {
     await portal.stop();
   }
@@ -535,6 +546,8 @@ const LABELS = {
   11: 'GET /verify, SQLite, WORKERS=2',
   12: 'GET /oidc/userinfo, SQLite, WORKERS=2',
   13: 'GET /verify, SQLite, LOG_LEVEL=debug (an access line for every answer)',
+  14: 'GET /verify for a user reaching the app through the 3rd of 5 teams; 2k teams, 200k memberships, data of row 5',
+  15: 'GET /app/ for that user (direct grants and 5 teams); data of row 14',
 };
 // Targets (docs/performance.md): share of the ceiling (measured just before and after the row) and
 // p99 in ms; row 9, the launcher of a user with 200 apps renders without a visible delay; /verify
@@ -551,6 +564,8 @@ const TARGETS = {
   7: { p99: 10 },
   8: { cpuRatio: 50 },
   9: { p99: 20 },
+  14: { ofRow: 2, within: 0.1 },
+  15: { cpuRatio: 8 },
 };
 /** What the targets table lists: the targets of the default configuration, each the row that measures it. */
 const ISSUE_TARGETS = [
@@ -560,6 +575,8 @@ const ISSUE_TARGETS = [
   [6, "GET /log/1/20 (same data): CPU ≤ 8× the ceiling's a request"],
   [7, 'OpenID userinfo: p99 < 10 ms at 32 connections'],
   [8, "OpenID code exchange: half the CPU of 2026-11-23 (≤ 50× the ceiling's a request)"],
+  [14, "/verify through a team (3rd of 5; 2k teams, 200k memberships): within 10% of row 2's ratio to the ceiling"],
+  [15, "GET /app/ for that user: CPU ≤ 8× the ceiling's a request"],
 ];
 
 const results = new Map();
@@ -597,7 +614,7 @@ function report(seedSeconds) {
     `|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|`,
   ];
   const configs = [];
-  for (const row of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]) {
+  for (const row of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]) {
     const result = results.get(row);
     if (!result) continue;
     if (result.skipped) {
@@ -614,6 +631,11 @@ function report(seedSeconds) {
     if (target?.p99 !== undefined && result.p99 >= target.p99) problems.push(`p99 not under ${target.p99} ms`);
     const cpuRatio = ceiling ? result.cpuUs / ceiling.cpuUs : undefined;
     if (target?.cpuRatio !== undefined && cpuRatio !== undefined && !(cpuRatio <= target.cpuRatio)) problems.push(`CPU ${cpuRatio.toFixed(1)}× the ceiling's`);
+    // Row 14: a ratio to the ceiling at least (1 - within) of another row's (row 2: a direct grant).
+    const base = target?.ofRow === undefined ? undefined : verdicts.get(target.ofRow)?.ratio;
+    if (target?.ofRow !== undefined && (base === undefined || ratio === undefined)) problems.push(`row ${target.ofRow} not measured`);
+    else if (base !== undefined && ratio !== undefined && ratio < base * (1 - target.within))
+      problems.push(`ratio ${ratio.toFixed(2)} below ${(1 - target.within).toFixed(1)} of row ${target.ofRow}'s ${base.toFixed(2)}`);
     if (row === 4 && (result.logins === 0 || result.loginFailures.length > 0))
       problems.push(`logins: ${result.logins} ok, failures ${JSON.stringify(result.loginFailures)}`);
     failed ||= problems.length > 0;
@@ -622,7 +644,12 @@ function report(seedSeconds) {
       `${row}: ${row === 1 ? 'bare node:http, no log' : `${result.config ?? ''}${result.logLines === undefined ? '' : `; ${result.logLines.toLocaleString('en-US')} log lines drained`}`}`,
     );
     const targetText = target
-      ? [target.ratio && `≥ ${target.ratio}×`, target.p99 && `p99 < ${target.p99} ms`, target.cpuRatio && `CPU ≤ ${target.cpuRatio}× the ceiling's`]
+      ? [
+          target.ratio && `≥ ${target.ratio}×`,
+          target.ofRow && `≥ ${1 - target.within} of row ${target.ofRow}'s ×`,
+          target.p99 && `p99 < ${target.p99} ms`,
+          target.cpuRatio && `CPU ≤ ${target.cpuRatio}× the ceiling's`,
+        ]
           .filter(Boolean)
           .join(', ')
       : '';
@@ -651,7 +678,10 @@ function report(seedSeconds) {
       continue;
     }
     const measured = [
-      verdict.ratio !== undefined && TARGETS[row].ratio !== undefined && `${verdict.ratio.toFixed(2)} of the ceiling`,
+      verdict.ratio !== undefined && (TARGETS[row].ratio !== undefined || TARGETS[row].ofRow !== undefined) && `${verdict.ratio.toFixed(2)} of the ceiling`,
+      TARGETS[row].ofRow !== undefined &&
+        verdicts.get(TARGETS[row].ofRow)?.ratio !== undefined &&
+        `row ${TARGETS[row].ofRow}: ${verdicts.get(TARGETS[row].ofRow).ratio.toFixed(2)}`,
       TARGETS[row].p99 !== undefined && `p99 ${verdict.p99.toFixed(2)} ms`,
       verdict.cpuRatio !== undefined &&
         TARGETS[row].cpuRatio !== undefined &&
@@ -684,7 +714,7 @@ function report(seedSeconds) {
         .loadavg()
         .map((n) => n.toFixed(2))
         .join(' ')}`,
-      seedSeconds === undefined ? '' : `bulk seeding of rows 5, 6 and 9: ${seedSeconds.toFixed(1)} s`,
+      seedSeconds === undefined ? '' : `bulk seeding of rows 5, 6, 9, 14 and 15: ${seedSeconds.toFixed(1)} s`,
       '',
       ...lines,
       '',
@@ -712,7 +742,7 @@ async function main() {
     if (ROWS.has(2) || ROWS.has(4) || ROWS.has(7) || ROWS.has(8) || ROWS.has(13)) await rowsSqliteVerify(tmp);
     if (ROWS.has(3)) record(3, await rowPostgresVerify());
     if (ROWS.has(10) || ROWS.has(11) || ROWS.has(12)) await rowsWorkers(tmp);
-    if (ROWS.has(5) || ROWS.has(6) || ROWS.has(9)) seedSeconds = await rowsLarge(tmp);
+    if (ROWS.has(5) || ROWS.has(6) || ROWS.has(9) || ROWS.has(14) || ROWS.has(15)) seedSeconds = await rowsLarge(tmp);
   } finally {
     await ceilingServer?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -75,14 +75,18 @@ const EVENTS = ['login with password', 'logout', 'login failed: wrong password',
 /**
  * A large portal: the Admin client with one admin, 1,000 clients, 100,000 users (5 apps each,
  * the bench user 20), 1,000 apps in 50 categories, 10,000 sessions and 1,000,000 event log rows;
- * and the launcher user (user 3) with 200 grants (50 of them expiring) and 20 favourites.
- * Answers the bench user's, the launcher user's and the admin's session tokens.
+ * the launcher user (user 3) with 200 grants (50 of them expiring) and 20 favourites; 2,000 teams
+ * with 3 apps each and 200,000 memberships, and the team user (user 4) in teams 1 to 5, who
+ * reaches the last app (with roles) only through team 3.
+ * Answers the bench user's, the launcher user's, the team user's and the admin's session tokens,
+ * and the URL of the team user's app.
  */
-export async function seedLarge(db, { users = 100_000, apps = 1_000, clients = 1_000, logRows = 1_000_000, sessions = 10_000 } = {}) {
+export async function seedLarge(db, { users = 100_000, apps = 1_000, clients = 1_000, logRows = 1_000_000, sessions = 10_000, teams = 2_000 } = {}) {
   const now = Date.now();
   const userToken = newToken();
   const launcherToken = newToken();
   const adminToken = newToken();
+  const teamToken = newToken();
   const pad = (n, width) => String(n).padStart(width, '0');
   const sqlite = db.client.config.client !== 'pg';
   // A throwaway database: SQLite may skip its journal while seeding; the server turns WAL back on.
@@ -122,6 +126,33 @@ export async function seedLarge(db, { users = 100_000, apps = 1_000, clients = 1
       ['user_id', 'app_id'],
       launcherApps.slice(0, 20).map((appId) => [3, appId]),
     );
+    // Teams: each grants 3 of apps 1 to apps - 1; users 5.. are in two teams each (200,000
+    // memberships for 100,000 users). The team user is in teams 1 to 5; team 3 alone grants the
+    // last app, which has roles, as editor.
+    await insertGenerated(trx, 'teams', ['name', 'name_key', 'description', 'created_at'], teams, (i) => [
+      `Team ${pad(i + 1, 4)}`,
+      `team ${pad(i + 1, 4)}`,
+      '',
+      now,
+    ]);
+    await insertGenerated(trx, 'team_apps', ['team_id', 'app_id', 'role', 'expires_at'], teams * 3, (i) => [
+      Math.floor(i / 3) + 1,
+      ((Math.floor(i / 3) * 11 + (i % 3) * 101) % (apps - 1)) + 1,
+      null,
+      null,
+    ]);
+    await trx('apps')
+      .where({ id: apps })
+      .update({ roles: JSON.stringify(['viewer', 'editor']) });
+    await insertRows(trx, 'team_apps', ['team_id', 'app_id', 'role', 'expires_at'], [[3, apps, 'editor', null]]);
+    const members = [];
+    for (let team = 1; team <= 5; team++) members.push([team, 4, null]);
+    await insertRows(trx, 'team_members', ['team_id', 'user_id', 'expires_at'], members);
+    const memberUsers = users - 3;
+    await insertGenerated(trx, 'team_members', ['team_id', 'user_id', 'expires_at'], memberUsers * 2, (i) => {
+      const user = 5 + Math.floor(i / 2);
+      return [i % 2 === 0 ? (user % teams) + 1 : ((user + teams / 2) % teams) + 1, user, null];
+    });
     await insertRows(
       trx,
       'sessions',
@@ -130,6 +161,7 @@ export async function seedLarge(db, { users = 100_000, apps = 1_000, clients = 1
         [sha256(adminToken), 1, now, now, now + 365 * DAY_MS],
         [sha256(userToken), 2, now, now, now + 365 * DAY_MS],
         [sha256(launcherToken), 3, now, now, now + 365 * DAY_MS],
+        [sha256(teamToken), 4, now, now, now + 365 * DAY_MS],
       ],
     );
     await insertGenerated(trx, 'sessions', ['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'], sessions, (i) => [
@@ -152,5 +184,5 @@ export async function seedLarge(db, { users = 100_000, apps = 1_000, clients = 1
       ];
     });
   });
-  return { userToken, launcherToken, adminToken };
+  return { userToken, launcherToken, adminToken, teamToken, teamAppUrl: `https://app-${pad(apps, 4)}.example.com/dashboards/1` };
 }

@@ -3,11 +3,16 @@ import type {
   AccessRequest,
   AccessToken,
   App,
+  AppAccess,
   Client,
   GrantedApp,
   LogEntry,
   MailEntry,
+  ManagedApp,
   RegistrationToken,
+  Team,
+  TeamApp,
+  TeamMember,
   User,
   Webhook,
   WebhookDelivery,
@@ -20,14 +25,20 @@ export const appList = (apps: App[]): Result => ({
   table: { head: ['id', 'name', 'url', 'description', 'category'], rows: apps.map((app) => [app.id, app.name, app.url, app.description, app.category]) },
 });
 
-/** A user's apps, with when each grant expires. */
+/** A user's apps, with the user's roles, where the access comes from, and when it ends. */
 export const grantedAppList = (apps: GrantedApp[]): Result => ({
   json: apps,
   quiet: apps.map((app) => app.id),
-  table: { head: ['id', 'name', 'url', 'expires'], rows: apps.map((app) => [app.id, app.name, app.url, app.expires ?? 'never']) },
+  table: {
+    head: ['id', 'name', 'url', 'roles', 'via', 'expires'],
+    rows: apps.map((app) => [app.id, app.name, app.url, app.grantedRoles.join(', '), app.sources.join(', '), app.expires ?? 'never']),
+  },
 });
 
-export const appRecord = (app: App, message?: string): Result => ({
+const ownersLine = (app: App | ManagedApp) =>
+  'owners' in app ? [['owners', `users ${app.owners.users.join(', ') || 'none'}; teams ${app.owners.teams.join(', ') || 'none'}`] as [string, string]] : [];
+
+export const appRecord = (app: App | ManagedApp, message?: string): Result => ({
   json: app,
   quiet: [app.id],
   record: [
@@ -40,6 +51,44 @@ export const appRecord = (app: App, message?: string): Result => ({
     ['category', app.category],
     ['requestable', app.requestable ? 'yes' : 'no'],
     ['icon', app.icon ?? 'none'],
+    ['roles', app.roles.join(', ') || 'none'],
+    ...ownersLine(app),
+  ],
+  message,
+});
+
+/** `apps access`: everyone who may use an app, with roles and where each grant comes from. */
+export const appAccessList = (users: AppAccess[]): Result => ({
+  json: users,
+  quiet: users.map((user) => user.id),
+  table: {
+    head: ['id', 'email', 'client', 'roles', 'via', 'expires'],
+    rows: users.map((user) => [
+      user.id,
+      user.email,
+      user.client.name,
+      user.roles.join(', '),
+      user.sources.map((source) => (source.role ? `${source.source} (${source.role})` : source.source)).join(', '),
+      user.sources.map((source) => source.expires ?? 'never').join(', '),
+    ]),
+  },
+});
+
+export const teamList = (teams: Team[]): Result => ({
+  json: teams,
+  quiet: teams.map((team) => team.id),
+  table: { head: ['id', 'name', 'description'], rows: teams.map((team) => [team.id, team.name, team.description]) },
+});
+
+export const teamRecord = ({ team, members, apps }: { team: Team; members: TeamMember[]; apps: TeamApp[] }, message?: string): Result => ({
+  json: { ...team, members, apps },
+  quiet: [team.id],
+  record: [
+    ['id', team.id],
+    ['name', team.name],
+    ['description', team.description],
+    ['members', members.map((member) => (member.expires ? `${member.email} (until ${member.expires})` : member.email)).join(', ')],
+    ['apps', apps.map((app) => `${app.name}${app.role ? ` (${app.role})` : ''}${app.expires ? ` until ${app.expires}` : ''}`).join(', ')],
   ],
   message,
 });

@@ -15,6 +15,7 @@ import * as mail from './commands/mail.js';
 import * as oidc from './commands/oidc.js';
 import * as requests from './commands/requests.js';
 import * as sessions from './commands/sessions.js';
+import * as teams from './commands/teams.js';
 import * as users from './commands/users.js';
 import * as webhooks from './commands/webhooks.js';
 import { Command, examples, type AnyCommand } from './define.js';
@@ -27,6 +28,7 @@ const GROUPS: Array<{ register(program: AnyCommand): void }> = [
   users,
   sessions,
   clients,
+  teams,
   invites,
   keys,
   requests,

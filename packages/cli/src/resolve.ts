@@ -2,7 +2,7 @@
  * Resources named on the command line by id or by natural key: app name, client name, user
  * email, invite email. Only digits mean an id.
  */
-import { ApiError, type App, type Client, type PortalClient, type RegistrationToken, type User } from '@tools-portal/core';
+import { ApiError, foldName, type App, type Client, type PortalClient, type RegistrationToken, type Team, type User } from '@tools-portal/core';
 
 const ID = /^[1-9][0-9]{0,15}$/;
 
@@ -37,7 +37,7 @@ export function findApps(api: PortalClient, refs: string[]): Promise<App[]> {
   return findAll(
     'app',
     refs,
-    (id) => api.apps.get(id),
+    (id): Promise<App> => api.apps.get(id),
     () => api.apps.all(),
     (app, ref) => app.name === ref,
   );
@@ -71,6 +71,21 @@ export async function findClient(api: PortalClient, ref: string): Promise<Client
     (client, name) => client.name === name,
   );
   return client;
+}
+
+/** A team by id or name (compared as the portal compares team names). */
+export async function findTeam(api: PortalClient, ref: string): Promise<Team> {
+  return (await findTeams(api, [ref]))[0];
+}
+
+export function findTeams(api: PortalClient, refs: string[]): Promise<Team[]> {
+  return findAll(
+    'team',
+    refs,
+    (id) => api.teams.get(id),
+    () => api.teams.list(),
+    (team, name) => foldName(team.name) === foldName(name.trim()),
+  );
 }
 
 export async function findInvite(api: PortalClient, ref: string): Promise<RegistrationToken> {

@@ -43,6 +43,7 @@ describe('apps', () => {
       category: '',
       requestable: false,
       icon: null,
+      roles: [],
       favourite: false,
     });
 
@@ -57,7 +58,13 @@ describe('apps', () => {
       await run(['apps', 'update', name, '--app-url', 'https://wiki2.example.com/', '--doclink', 'https://docs.example.com/', '--json']),
     );
     // favourite belongs to the caller's list, not to the app an update answers.
-    expect(updated).toEqual({ ...app, favourite: undefined, url: 'https://wiki2.example.com/', doclink: 'https://docs.example.com/' });
+    expect(updated).toEqual({
+      ...app,
+      favourite: undefined,
+      owners: { users: [], teams: [] },
+      url: 'https://wiki2.example.com/',
+      doclink: 'https://docs.example.com/',
+    });
     expect(await portal.admin.apps.get(app.id)).toEqual(updated);
 
     const deleted = await run(['apps', 'delete', name, '--yes']);
@@ -126,7 +133,7 @@ describe('users', () => {
     ).toEqual([app.id, other.id].sort());
     expect((await run(['users', 'apps', email])).stdout).toContain(other.name);
     expect((await run(['users', 'revoke', email, String(app.id)])).code).toBe(0);
-    expect(await portal.admin.users.apps(user.id)).toEqual([other]);
+    expect(await portal.admin.users.apps(user.id)).toEqual([{ ...other, grantedRoles: [], sources: ['direct'] }]);
 
     expect((await run(['users', 'end-sessions', email])).code).toBe(0);
     expect(await failure(api.users.me())).toMatchObject({ code: 'unauthenticated' });
@@ -193,7 +200,7 @@ describe('invites', () => {
     const { accesstoken } = await portal.anonymous.auth.register({ Token: token, Password: 'a-new-password-1' });
     const me = await portal.client(accesstoken).users.me();
     expect(me).toMatchObject({ email, client: { id: client.id }, language: 'de' });
-    expect(await portal.admin.users.apps(me.id)).toEqual([app]);
+    expect(await portal.admin.users.apps(me.id)).toEqual([{ ...app, grantedRoles: [], sources: ['direct'] }]);
   });
 
   it('lists invites as a table and JSON, prints only the link with --quiet, deletes by email', async () => {

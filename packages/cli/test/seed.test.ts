@@ -51,6 +51,21 @@ describe('seed and export', () => {
     expect((await source.client(await source.login('ann@acme.example', 'quiet harbour lantern 1')).users.me()).email).toBe('ann@acme.example');
     const invites = await api.invites.list();
     expect(invites.map((invite) => invite.email)).toEqual(['dave@globex.example']);
+    // Teams, memberships, roles, team grants and owners.
+    const [platform] = await api.teams.list();
+    expect(platform).toMatchObject({ name: 'Platform', description: 'Runs the dashboards' });
+    expect((await api.teams.users(platform.id)).map((user) => user.email)).toEqual(['bob@acme.example', 'carol@globex.example']);
+    expect((await api.teams.apps(platform.id)).map((app) => [app.name, app.role])).toEqual([
+      ['chat', null],
+      ['grafana', 'editor'],
+    ]);
+    const grafana = (await api.apps.all()).find((app) => app.name === 'grafana')!;
+    expect(await api.apps.get(grafana.id)).toMatchObject({
+      roles: ['viewer', 'editor'],
+      owners: { users: [users.find((user) => user.email === 'ann@acme.example')!.id], teams: [platform.id] },
+    });
+    const carol = users.find((user) => user.email === 'carol@globex.example')!;
+    expect((await api.users.apps(carol.id)).find((app) => app.name === 'grafana')).toMatchObject({ grantedRoles: ['editor'], sources: ['direct', 'Platform'] });
 
     const second = await on(source)(['seed', demo, '--json']);
     expect(second.code).toBe(0);
@@ -96,6 +111,7 @@ describe('seed and export', () => {
       apps: expect.any(Array),
       users: expect.any(Array),
       invites: expect.any(Array),
+      teams: [{ name: 'Platform', members: ['bob@acme.example', 'carol@globex.example'], apps: ['chat', 'grafana'], roles: { grafana: 'editor' } }],
     });
   });
 

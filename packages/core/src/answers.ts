@@ -16,7 +16,8 @@ const id = z.number().int();
 
 export const clientAnswer = z.strictObject({ id, name: z.string() });
 
-export const appAnswer = z.strictObject({
+/** An app as every list shows it: without its owners. */
+export const appSummaryAnswer = z.strictObject({
   id,
   name: z.string(),
   url: z.string(),
@@ -26,11 +27,22 @@ export const appAnswer = z.strictObject({
   category: z.string().describe('free text that groups apps in the app list; may be empty'),
   requestable: z.boolean().describe('whether users may ask for access to it (POST /accessrequest/)'),
   icon: z.string().nullable().describe('the path of its icon on the portal, with a version (/api/auth/v1/app/7/icon?v=3), or null'),
+  roles: z.array(z.string()).describe("the app's roles, the first the default; empty when it has none"),
 });
+const ownersAnswer = z.strictObject({ users: z.array(id), teams: z.array(id) }).describe('who manages its access: users and teams, by id');
+/** An app with its owners (`GET /app/{id}`, `POST` and `PUT /app`). */
+export const appAnswer = appSummaryAnswer.extend({ owners: ownersAnswer });
 /** An app in the caller's own list (`GET /app/`, `GET /app`). */
-export const listedAppAnswer = appAnswer.extend({ favourite: z.boolean() });
-/** An app granted to a user (`GET /user/{id}/app`); `expires` only when the grant expires. */
-export const grantedAppAnswer = appAnswer.extend({ expires: timestamp.optional() });
+export const listedAppAnswer = appSummaryAnswer.extend({ favourite: z.boolean() });
+/**
+ * An app a user may use (`GET /user/{id}/app`): `expires` only when the access ends (the latest
+ * of its grants), the user's roles and where the access comes from.
+ */
+export const grantedAppAnswer = appSummaryAnswer.extend({
+  expires: timestamp.optional(),
+  grantedRoles: z.array(z.string()).describe("the user's roles for the app: the union over the grants that reach them, sorted"),
+  sources: z.array(z.string()).describe('"direct" and/or the names of the teams whose grants reach the user'),
+});
 
 export const userAnswer = z.strictObject({ id, email: z.string(), name: z.string(), client: clientAnswer });
 /** A user of an app (`GET /app/{id}/user`); `expires` only when the grant expires. */
@@ -52,6 +64,32 @@ export const meAnswer = userAnswer.extend({
   mfaEnrollmentRequired: z.boolean().describe('this session is restricted to setting up a second factor'),
   recoveryCodesLeft: z.number().int().describe('unused recovery codes (0 without an authenticator app)'),
   language: z.enum(LANGUAGES).nullable().describe('the language the user chose (PUT /user/me); null: their browser decides'),
+  teams: z.array(z.strictObject({ id, name: z.string() })).describe('the teams the caller is an unexpired member of, by name'),
+  owns: z.array(id).describe('ids of the apps the caller owns (directly or through a team)'),
+});
+
+/** A team (`GET /team`, `GET /team/{id}`). */
+export const teamAnswer = z.strictObject({ id, name: z.string(), description: z.string() });
+/** A member of a team (`GET /team/{id}/user`); `expires` only when the membership expires. */
+export const teamMemberAnswer = userAnswer.extend({ expires: timestamp.optional() });
+/** An app granted to a team (`GET /team/{id}/app`). */
+export const teamAppAnswer = z.strictObject({
+  id,
+  name: z.string(),
+  role: z.string().nullable().describe('the role the grant carries; null when the app has no roles'),
+  expires: timestamp.optional(),
+});
+/** One grant through which a user reaches an app. */
+const accessSourceAnswer = z.strictObject({
+  source: z.string().describe('"direct", or the name of the team'),
+  team: z.strictObject({ id, name: z.string() }).optional(),
+  role: z.string().nullable(),
+  expires: timestamp.optional(),
+});
+/** `GET /app/{id}/access`: a user who may use the app, with their roles and every grant that reaches them. */
+export const appAccessAnswer = userAnswer.extend({
+  roles: z.array(z.string()),
+  sources: z.array(accessSourceAnswer),
 });
 
 /** `GET /user/me/requestable`: what a user may ask for, never its URL. */
@@ -64,6 +102,7 @@ export const accessRequestAnswer = z.strictObject({
   app: z.strictObject({ id, name: z.string() }),
   user: z.strictObject({ id, email: z.string() }),
   reason: z.string(),
+  role: z.string().optional().describe('the role asked for, or (once approved) granted'),
   status: z.enum(accessRequestStatuses),
   createdTimestamp: timestamp,
   decidedTimestamp: timestamp.optional(),
@@ -216,6 +255,11 @@ export const errorAnswer = z.strictObject({
 /** The named answer shapes: the OpenAPI document's components. */
 export const answerSchemas = {
   App: appAnswer,
+  AppSummary: appSummaryAnswer,
+  Team: teamAnswer,
+  TeamMember: teamMemberAnswer,
+  TeamApp: teamAppAnswer,
+  AppAccess: appAccessAnswer,
   ListedApp: listedAppAnswer,
   GrantedApp: grantedAppAnswer,
   RequestableApp: requestableAppAnswer,

@@ -5,13 +5,14 @@
 import type {
   AccessRequest,
   AccessToken,
-  App,
+  AppAccess,
   AppUser,
   GrantedApp,
   KeysRevoked,
   UserSecurity,
   ListedApp,
   LogCount,
+  ManagedApp,
   RequestableApp,
   Client,
   Health,
@@ -29,6 +30,9 @@ import type {
   UserSession,
   RegistrationToken,
   RegistrationTokenStatus,
+  Team,
+  TeamApp,
+  TeamMember,
   User,
 } from './entities.js';
 import { isMfaChallenge } from './entities.js';
@@ -49,7 +53,24 @@ import type {
   RegisterInput,
   ResetPasswordInput,
   SecondFactorProofInput,
+  TeamInput,
+  TeamUpdate,
 } from './validation.js';
+
+/** A grant's role and expiry (ISO 8601, in the future); left out: the app's default role, no expiry. */
+export interface GrantOptions {
+  role?: string;
+  expires?: string;
+}
+
+/** A change of a grant: a new expiry (null: none) and/or role. */
+export interface GrantChange {
+  role?: string;
+  expires?: string | null;
+}
+
+const grantOptions = (options: string | GrantOptions | undefined): GrantOptions =>
+  typeof options === 'string' ? { expires: options } : Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined));
 
 export const API_PREFIX = '/api/auth/v1';
 
@@ -128,9 +149,9 @@ export class PortalClient {
     list: () => this.request<ListedApp[]>('GET', '/app/'),
     /** All apps, for the user-app dialog (same answer as list for non-admins). */
     all: () => this.request<ListedApp[]>('GET', '/app'),
-    get: (id: number) => this.request<App>('GET', `/app/${segment(id)}`),
-    create: (input: AppInput) => this.request<App>('POST', '/app/', input),
-    update: (input: AppUpdate) => this.request<App>('PUT', '/app/', input),
+    get: (id: number) => this.request<ManagedApp>('GET', `/app/${segment(id)}`),
+    create: (input: AppInput) => this.request<ManagedApp>('POST', '/app/', input),
+    update: (input: AppUpdate) => this.request<ManagedApp>('PUT', '/app/', input),
     delete: (id: number) => this.request<void>('DELETE', `/app/${segment(id)}`),
     /** The app as an OpenID Connect client: enable (or replace, with a new secret), read, turn off. */
     oidc: {
@@ -138,9 +159,12 @@ export class PortalClient {
       get: (id: number) => this.request<OidcClientSettings>('GET', `/app/${segment(id)}/oidc`),
       disable: (id: number) => this.request<void>('DELETE', `/app/${segment(id)}/oidc`),
     },
+    /** Users granted the app directly (admins and the app's owners). */
     users: (id: number) => this.request<AppUser[]>('GET', `/app/${segment(id)}/user`),
+    /** Everyone who may use the app, with roles and sources: direct or the team (admins and the app's owners). */
+    access: (id: number) => this.request<AppAccess[]>('GET', `/app/${segment(id)}/access`),
     /** Sets an app's icon: PNG, JPEG or WebP bytes, at most 256 KB. */
-    setIcon: (id: number, bytes: BodyInit, contentType: string) => this.request<App>('PUT', `/app/${segment(id)}/icon`, bytes, contentType),
+    setIcon: (id: number, bytes: BodyInit, contentType: string) => this.request<ManagedApp>('PUT', `/app/${segment(id)}/icon`, bytes, contentType),
     removeIcon: (id: number) => this.request<void>('DELETE', `/app/${segment(id)}/icon`),
     removeUser: (appId: number, userId: number) => this.request<void>('DELETE', `/app/${segment(appId)}/user/${segment(userId)}`),
   };
@@ -153,12 +177,14 @@ export class PortalClient {
     setLanguage: (language: Language | null) => this.request<void>('PUT', '/user/me', { language }),
     delete: (id: number) => this.request<void>('DELETE', `/user/${segment(id)}`),
     apps: (id: number) => this.request<GrantedApp[]>('GET', `/user/${segment(id)}/app`),
-    /** Grants an app; `expires` (ISO 8601, in the future) makes the grant end then. */
-    grant: (userId: number, appId: number, expires?: string) =>
-      this.request<void>('POST', `/user/${segment(userId)}/app`, expires === undefined ? { appid: appId } : { appid: appId, expires }),
+    /** Grants an app; `expires` (ISO 8601, in the future) makes the grant end then; `role` is one of the app's (else its default). */
+    grant: (userId: number, appId: number, options?: string | GrantOptions) =>
+      this.request<void>('POST', `/user/${segment(userId)}/app`, { appid: appId, ...grantOptions(options) }),
     /** Changes an existing grant's expiry (null: none). */
     setGrantExpiry: (userId: number, appId: number, expires: string | null) =>
       this.request<void>('PUT', `/user/${segment(userId)}/app/${segment(appId)}`, { expires }),
+    /** Changes an existing grant's role and/or expiry. */
+    updateGrant: (userId: number, appId: number, change: GrantChange) => this.request<void>('PUT', `/user/${segment(userId)}/app/${segment(appId)}`, change),
     favourite: (appId: number) => this.request<void>('PUT', `/user/me/favourite/${segment(appId)}`),
     unfavourite: (appId: number) => this.request<void>('DELETE', `/user/me/favourite/${segment(appId)}`),
     /** Requestable apps the caller cannot use yet. */
@@ -222,6 +248,24 @@ export class PortalClient {
     delete: (id: number) => this.request<void>('DELETE', `/client/${segment(id)}`),
   };
 
+  readonly teams = {
+    /** Every team for admins; the caller's own for others. */
+    list: () => this.request<Team[]>('GET', '/team/'),
+    get: (id: number) => this.request<Team>('GET', `/team/${segment(id)}`),
+    create: (input: TeamInput) => this.request<Team>('POST', '/team/', input),
+    update: (input: TeamUpdate) => this.request<Team>('PUT', '/team/', input),
+    delete: (id: number) => this.request<void>('DELETE', `/team/${segment(id)}`),
+    users: (id: number) => this.request<TeamMember[]>('GET', `/team/${segment(id)}/user`),
+    addUser: (id: number, input: { userid: number; expires?: string }) => this.request<void>('POST', `/team/${segment(id)}/user`, input),
+    setUserExpiry: (id: number, userId: number, expires: string | null) =>
+      this.request<void>('PUT', `/team/${segment(id)}/user/${segment(userId)}`, { expires }),
+    removeUser: (id: number, userId: number) => this.request<void>('DELETE', `/team/${segment(id)}/user/${segment(userId)}`),
+    apps: (id: number) => this.request<TeamApp[]>('GET', `/team/${segment(id)}/app`),
+    grant: (id: number, input: { appid: number } & GrantOptions) => this.request<void>('POST', `/team/${segment(id)}/app`, input),
+    updateGrant: (id: number, appId: number, change: GrantChange) => this.request<void>('PUT', `/team/${segment(id)}/app/${segment(appId)}`, change),
+    revoke: (id: number, appId: number) => this.request<void>('DELETE', `/team/${segment(id)}/app/${segment(appId)}`),
+  };
+
   readonly invites = {
     list: () => this.request<RegistrationToken[]>('GET', '/registrationtoken/'),
     create: (input: InviteInput) => this.request<RegistrationToken>('POST', '/registrationtoken/', input),
@@ -260,8 +304,9 @@ export class PortalClient {
     /** The caller's own requests; for admins every open one and the last 100 decided. */
     list: () => this.request<AccessRequest[]>('GET', '/accessrequest/'),
     create: (input: AccessRequestInput) => this.request<AccessRequest>('POST', '/accessrequest/', input),
-    approve: (id: number, expires?: string) =>
-      this.request<AccessRequest>('POST', `/accessrequest/${segment(id)}/approve`, expires === undefined ? {} : { expires }),
+    /** Approves (admins and the app's owners), with an expiry and/or the role to grant. */
+    approve: (id: number, options?: string | GrantOptions) =>
+      this.request<AccessRequest>('POST', `/accessrequest/${segment(id)}/approve`, grantOptions(options)),
     deny: (id: number, reason?: string) => this.request<AccessRequest>('POST', `/accessrequest/${segment(id)}/deny`, reason === undefined ? {} : { reason }),
   };
 

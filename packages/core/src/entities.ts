@@ -8,6 +8,11 @@ import type {
   accessRequestStatuses,
   accessTokenAnswer,
   appAnswer,
+  appAccessAnswer,
+  appSummaryAnswer,
+  teamAnswer,
+  teamAppAnswer,
+  teamMemberAnswer,
   appUserAnswer,
   clientAnswer,
   currentUserAnswer,
@@ -38,7 +43,19 @@ import type {
   webAuthnOptionsAnswer,
 } from './answers.js';
 
-export type App = z.infer<typeof appAnswer>;
+/** An app as lists show it, without its owners. */
+export type App = z.infer<typeof appSummaryAnswer>;
+/** @alias App, the name the server's services use for it */
+export type AppSummary = App;
+/** An app with its owners (`GET /app/{id}`, `POST` and `PUT /app`). */
+export type ManagedApp = z.infer<typeof appAnswer>;
+export type Team = z.infer<typeof teamAnswer>;
+/** A member of a team; `expires` only when the membership expires. */
+export type TeamMember = z.infer<typeof teamMemberAnswer>;
+/** An app granted to a team, with the grant's role and expiry. */
+export type TeamApp = z.infer<typeof teamAppAnswer>;
+/** A user who may use an app, with their roles and the grants that reach them (`GET /app/{id}/access`). */
+export type AppAccess = z.infer<typeof appAccessAnswer>;
 /** An app in the caller's own list (`GET /app/`, `GET /app`). */
 export type ListedApp = z.infer<typeof listedAppAnswer>;
 /** An app granted to a user (`GET /user/{id}/app`); `expires` only when the grant expires. */

@@ -6,7 +6,7 @@ export const OIDC_SIGNING_ALGS = ['RS256', 'ES256'] as const;
 export type OidcSigningAlg = (typeof OIDC_SIGNING_ALGS)[number];
 
 /** The scopes the provider supports, in the order its discovery document lists them. */
-export const OIDC_SCOPES = ['openid', 'offline_access', 'email', 'profile', 'groups'] as const;
+export const OIDC_SCOPES = ['openid', 'offline_access', 'email', 'profile', 'groups', 'roles'] as const;
 
 /** Where the provider's endpoints live below PUBLIC_URL (the portal's own `/auth/` is the web portal). */
 export const OIDC_PREFIX = '/oidc';

@@ -132,6 +132,29 @@ const category = z
 
 const requestable = z.boolean({ error: 'must be true or false' });
 
+/** An app role: `viewer`, `editor`, `release-manager` (docs/api.md, Teams, roles and owners). */
+export const ROLE_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
+export const MAX_APP_ROLES = 20;
+export const role = z
+  .string({ error: 'must be a string' })
+  .max(32, { error: 'must be at most 32 characters' })
+  .regex(ROLE_PATTERN, { error: 'must be a lower-case letter, then up to 31 lower-case letters, digits, _ or -' });
+
+/** An app's roles, the first the default; none when the app has no roles. */
+const roles = z
+  .array(role, { error: 'must be a list of roles' })
+  .max(MAX_APP_ROLES, { error: `must hold at most ${MAX_APP_ROLES} roles` })
+  .refine((list) => new Set(list).size === list.length, { error: 'must not name a role twice' });
+
+const idList = z
+  .array(id, { error: 'must be a list of ids' })
+  .max(1000)
+  .transform((list) => [...new Set(list)]);
+
+/** An app's owners: users and teams, by id. */
+const owners = z.object({ users: idList.default([]), teams: idList.default([]) }, { error: 'must be {users: [id], teams: [id]}' });
+export type AppOwners = z.output<typeof owners>;
+
 const appFields = z.object({
   name,
   url: httpUrl,
@@ -141,15 +164,22 @@ const appFields = z.object({
   doclink: optionalHttpUrl.default(''),
 });
 
-export const appInput = appFields.extend({ category: category.default(''), requestable: requestable.default(false) });
+export const appInput = appFields.extend({
+  category: category.default(''),
+  requestable: requestable.default(false),
+  roles: roles.default([]),
+  owners: owners.default({ users: [], teams: [] }),
+});
 export type AppInput = z.input<typeof appInput>;
 
-/** A PUT without `descriptionDe`, `category` or `requestable` leaves them as they were. */
+/** A PUT without `descriptionDe`, `category`, `requestable`, `roles` or `owners` leaves them as they were. */
 export const appUpdate = appFields.extend({
   id: bodyId,
   descriptionDe: text.optional(),
   category: category.optional(),
   requestable: requestable.optional(),
+  roles: roles.optional(),
+  owners: owners.optional(),
 });
 export type AppUpdate = z.input<typeof appUpdate>;
 
@@ -184,17 +214,51 @@ export type InviteInput = z.input<typeof inviteInput>;
 export const userMeUpdate = z.object({ language: language.nullable() });
 export type UserMeUpdate = z.input<typeof userMeUpdate>;
 
-export const grantInput = z.object({ appid: bodyId, expires: isoTime.optional() });
+/** A grant of an app: its role (the app's default when left out) and an optional expiry. */
+export const grantInput = z.object({ appid: bodyId, role: role.optional(), expires: isoTime.optional() });
 export type GrantInput = z.input<typeof grantInput>;
 
-/** `PUT /user/{userid}/app/{appid}`: a new expiry, or null for none. */
-export const grantUpdate = z.object({ expires: isoTime.nullable() });
+/** `PUT /user/{userid}/app/{appid}`: a new expiry (null for none) and/or role; what is left out stays. */
+export const grantUpdate = z
+  .object({ expires: isoTime.nullable().optional(), role: role.optional() })
+  .refine((value) => value.expires !== undefined || value.role !== undefined, { error: 'must give expires or role', path: ['expires'] });
 export type GrantUpdate = z.input<typeof grantUpdate>;
 
-export const accessRequestInput = z.object({ appid: bodyId, reason: text.default('') });
+/**
+ * A team's name: the client-name rules (docs/product.md §5), and never `Admin` or a name that
+ * folds to it, which would read as the admins' client in `Remote-Groups` and `groups`.
+ */
+export const teamName = clientName.refine((value) => foldName(value) !== foldName(ADMIN_CLIENT_NAME), {
+  error: `must not be ${ADMIN_CLIENT_NAME} or a name like it`,
+});
+
+export const teamInput = z.object({ name: teamName, description: text.default('') });
+export type TeamInput = z.input<typeof teamInput>;
+
+/** `PUT /team`: a team's new name; a description left out stays. */
+export const teamUpdate = z.object({ id: bodyId, name: teamName, description: text.optional() });
+export type TeamUpdate = z.input<typeof teamUpdate>;
+
+export const membershipInput = z.object({ userid: bodyId, expires: isoTime.optional() });
+export type MembershipInput = z.input<typeof membershipInput>;
+
+/** `PUT /team/{id}/user/{userid}`: a new expiry, or null for none. */
+export const membershipUpdate = z.object({ expires: isoTime.nullable() });
+export type MembershipUpdate = z.input<typeof membershipUpdate>;
+
+/** @alias grantInput: a team's grant takes the same fields as a user's */
+export const teamGrantInput = grantInput;
+export type TeamGrantInput = z.input<typeof teamGrantInput>;
+
+/** @alias grantUpdate: a team grant's change takes the same fields as a user grant's */
+export const teamGrantUpdate = grantUpdate;
+export type TeamGrantUpdate = z.input<typeof teamGrantUpdate>;
+
+export const accessRequestInput = z.object({ appid: bodyId, role: role.optional(), reason: text.default('') });
 export type AccessRequestInput = z.input<typeof accessRequestInput>;
 
-export const approveInput = z.object({ expires: isoTime.optional() });
+/** The approver may pick the role (else the one asked for, else the default) and an expiry. */
+export const approveInput = z.object({ role: role.optional(), expires: isoTime.optional() });
 export type ApproveInput = z.input<typeof approveInput>;
 
 /** `POST /accesstoken/{token}`: an optional name (trimmed) and expiry (in the future: the server's check). */

@@ -11,6 +11,7 @@ const app = (id: number, name: string, url: string): App => ({
   category: '',
   requestable: false,
   icon: null,
+  roles: [],
 });
 const apps = [
   app(1, 'wiki', 'https://wiki.example.com/'),

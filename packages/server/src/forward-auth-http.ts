@@ -10,6 +10,7 @@ import { asApiError, errorAnswer, type HttpAnswer } from './error-answers.js';
 import type { Logger } from './logger.js';
 import { credentialFrom, sessionCookieIn } from './middleware/auth.js';
 import type { Deps } from './routes/route.js';
+import type { UserAccess } from './services/access/app-access.js';
 import { decideVerify, type VerifyDecision } from './services/access/forward-auth.js';
 
 /** What the proxy tells us about the request it asks about. Nothing else of the client is trusted. */
@@ -91,21 +92,32 @@ function headerValue(value: string): string {
   );
 }
 
-// Per user object: the auth cache hands out the same one for as long as it keeps the session.
-const identities = new WeakMap<CurrentUser, Record<string, string>>();
+// Per user object and access object (the auth cache hands out the same ones for as long as it
+// keeps them), then per app: made once, not on every request.
+const identities = new WeakMap<CurrentUser, WeakMap<UserAccess, Map<number, Record<string, string>>>>();
 
-function identityHeaders(user: CurrentUser): Record<string, string> {
-  let headers = identities.get(user);
+/**
+ * The identity of an allowed request: `Remote-Groups` is the client, then the user's teams
+ * (alphabetical); `Remote-Roles` the user's roles for this app (sorted). Both always present, empty
+ * or not, so that a proxy copying them replaces whatever a client sent.
+ */
+function identityHeaders(user: CurrentUser, access: UserAccess, appId: number): Record<string, string> {
+  let byAccess = identities.get(user);
+  if (!byAccess) identities.set(user, (byAccess = new WeakMap()));
+  let byApp = byAccess.get(access);
+  if (!byApp) byAccess.set(access, (byApp = new Map()));
+  let headers = byApp.get(appId);
   if (!headers) {
     headers = {
       ...NO_STORE,
       'Remote-User': headerValue(user.email),
       'Remote-Email': headerValue(user.email),
       'Remote-Name': headerValue(user.name || user.email),
-      'Remote-Groups': headerValue(user.client.name),
+      'Remote-Groups': headerValue([user.client.name, ...access.teams.map((team) => team.name)].join(',')),
+      'Remote-Roles': headerValue((access.apps.get(appId)?.roles ?? []).join(',')),
     };
     Object.freeze(headers);
-    identities.set(user, headers);
+    byApp.set(appId, headers);
   }
   return headers;
 }
@@ -121,7 +133,7 @@ const withHeaders = (answer: HttpAnswer, headers: Record<string, string>): HttpA
 function presentVerify(decision: VerifyDecision, original: OriginalRequest, publicUrl: string): HttpAnswer {
   switch (decision.outcome) {
     case 'allow':
-      return { status: 200, headers: identityHeaders(decision.user), body: '' };
+      return { status: 200, headers: identityHeaders(decision.user, decision.access, decision.appId), body: '' };
     case 'not_logged_in': {
       const location = loginLocation(publicUrl, decision.returnTo);
       if (original.browserNavigation) return { status: 302, headers: { ...NO_STORE, Location: location }, body: '' };

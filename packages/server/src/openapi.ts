@@ -57,6 +57,7 @@ function errorAnswers(access: Access, hasBody: boolean, hasParameters: boolean):
   answers['400'] = error('invalid_input: a field, parameter or the body is invalid (details.field names it)');
   if (access !== 'public') answers['401'] = error('unauthenticated: no valid session or API key');
   if (access === 'admin') answers['403'] = error('forbidden: admins only');
+  if (access === 'owner') answers['403'] = error("forbidden: admins and the app's owners only");
   if (hasParameters) answers['404'] = error('not_found: no such object');
   if (hasBody) answers['409'] = error('conflict: the change clashes with what exists');
   if (hasBody) answers['413'] = error('payload_too_large: body over 1 MB');

@@ -221,4 +221,27 @@ describe('with mail configured', () => {
     const denied = mails.find((mail) => mail.subject === `Access to ${other.name} denied`);
     expect(denied?.text).toContain('not this quarter');
   });
+
+  it('owners of the app get a mail per new request too, directly or through a team; owners of other apps do not', async () => {
+    const [owner, teamOwner, otherOwner, asker] = await Promise.all(Array.from({ length: 4 }, () => mailed.createUser()));
+    const owners = await mailed.admin.teams.create({ name: unique('Owners') });
+    await mailed.admin.teams.addUser(owners.id, { userid: teamOwner.user.id });
+    const app = await mailed.admin.apps.create({
+      name: unique('owned'),
+      url: 'https://owned.example.com/',
+      requestable: true,
+      roles: ['viewer', 'editor'],
+      owners: { users: [owner.user.id], teams: [owners.id] },
+    });
+    await mailed.admin.apps.create({ name: unique('other'), url: 'https://other.example.com/', owners: { users: [otherOwner.user.id], teams: [] } });
+    const request = await asker.api.accessRequests.create({ appid: app.id, role: 'editor', reason: 'to edit' });
+    for (const manager of [owner, teamOwner]) {
+      const [mail] = await smtp.waitFor(manager.email);
+      expect(mail.subject).toBe(`Access request: ${app.name} for ${asker.email}`);
+    }
+    await owner.api.accessRequests.approve(request.id);
+    const [approved] = await smtp.waitFor(asker.email);
+    expect(approved.subject).toBe(`Access to ${app.name} approved`);
+    expect(smtp.to(otherOwner.email)).toEqual([]);
+  });
 });

@@ -22,6 +22,7 @@ const app = (name: string, url: string): App => ({
   category: '',
   requestable: false,
   icon: null,
+  roles: [],
 });
 
 describe('AppIndex', () => {

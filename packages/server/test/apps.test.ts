@@ -17,6 +17,8 @@ describe('apps', () => {
       category: '',
       requestable: false,
       icon: null,
+      roles: [],
+      owners: { users: [], teams: [] },
     });
     expect(await portal.admin.apps.get(app.id)).toEqual(app);
 

@@ -36,15 +36,15 @@ describe('AuthCache', () => {
     const app = await createApp(portal.admin);
     const { user } = await portal.createUser({ apps: [app] });
     const { cache, clock } = cacheWithClock();
-    expect([...(await cache.grantsOf(user.id))]).toEqual([app.id]);
+    expect([...(await cache.accessOf(user.id)).apps.keys()]).toEqual([app.id]);
     expect((await cache.apps()).named(app.name)?.id).toBe(app.id);
     await portal.deps.db('user_apps').where({ user_id: user.id }).delete();
     await portal.deps.db('apps').where({ id: app.id }).delete();
     clock.now += TTL - 1;
-    expect([...(await cache.grantsOf(user.id))]).toEqual([app.id]);
+    expect([...(await cache.accessOf(user.id)).apps.keys()]).toEqual([app.id]);
     expect((await cache.apps()).named(app.name)).toBeDefined();
     clock.now += 1;
-    expect([...(await cache.grantsOf(user.id))]).toEqual([]);
+    expect([...(await cache.accessOf(user.id)).apps.keys()]).toEqual([]);
     expect((await cache.apps()).named(app.name)).toBeUndefined();
   });
 

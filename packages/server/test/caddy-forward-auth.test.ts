@@ -78,10 +78,18 @@ describe.runIf(Boolean(caddyBinary))('Caddy forward_auth in front of an app (doc
   });
 
   it('admits a granted user, and the app sees who it is, whatever identity headers the client sent', async () => {
-    const spoof = { 'remote-user': 'admin@example.com', 'remote-groups': 'Admin', 'remote-email': 'admin@example.com', 'remote-name': 'Boss' };
+    const spoof = {
+      'remote-user': 'admin@example.com',
+      'remote-groups': 'Admin',
+      'remote-roles': 'admin',
+      'remote-email': 'admin@example.com',
+      'remote-name': 'Boss',
+    };
     const response = await rawGet(caddy.url, '/page', { ...spoof, ...asCookie(granted.token) });
     expect(response.status).toBe(200);
     expect(response.echo).toMatchObject({ path: '/page', user: granted.email, email: granted.email, name: granted.email, groups: granted.user.client.name });
+    // The portal's empty Remote-Roles (the app has no roles) leaves none of the client's.
+    expect((response.echo as { roles: string | null }).roles ?? '').toBe('');
   });
 
   it('refuses a user without the app with 403, never reaching the app', async () => {

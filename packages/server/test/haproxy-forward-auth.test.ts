@@ -126,6 +126,7 @@ describe.runIf(Boolean(haproxyBinary))('HAProxy with the Lua action in front of 
           name: granted.email,
           groups: granted.user.client.name,
         });
+        expect((response.echo as { roles: string | null }).roles ?? '').toBe('');
       });
 
       it('refuses a user without the app, never reaching the app: a script gets 403, a browser the denied page', async () => {

@@ -91,10 +91,19 @@ describe.runIf(Boolean(nginxBinary))('nginx auth_request in front of an app (doc
   });
 
   it('replaces identity headers the client made up', async () => {
-    const spoof = { 'remote-user': 'admin@example.com', 'remote-groups': 'Admin', 'remote-email': 'admin@example.com', 'remote-name': 'Boss' };
+    const spoof = {
+      'remote-user': 'admin@example.com',
+      'remote-groups': 'Admin',
+      'remote-roles': 'admin',
+      'remote-email': 'admin@example.com',
+      'remote-name': 'Boss',
+    };
     const response = await get('/', { ...spoof, ...asCookie(granted.token) });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ user: granted.email, groups: granted.user.client.name, name: granted.email });
+    const echoed = (await response.json()) as { roles: string | null };
+    expect(echoed).toMatchObject({ user: granted.email, groups: granted.user.client.name, name: granted.email });
+    // The portal's empty Remote-Roles (the app has no roles) replaces the client's.
+    expect(echoed.roles ?? '').toBe('');
     expect((await get('/', spoof)).status).toBe(302);
   });
 

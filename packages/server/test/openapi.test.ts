@@ -83,6 +83,7 @@ describe('the OpenAPI document', () => {
       category: '',
       requestable: false,
       icon: null,
+      roles: [],
       favourite: false,
     };
     await checkAnswer('GET', `${portal.url}${API_PREFIX}/app/`, json([app]));
@@ -102,6 +103,7 @@ describe('the OpenAPI document', () => {
       category: '',
       requestable: false,
       icon: null,
+      roles: [],
       favourite: false,
     };
     const { category: _, ...withoutCategory } = app;

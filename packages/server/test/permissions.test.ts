@@ -12,16 +12,20 @@ import { createApp, unique, useTestPortal } from './support/support.js';
 // without a valid credential, 403 without the app, 200 for admins (who may use every app).
 // `…-session`: that access, but never with an API key (API keys, factors, sessions, password:
 // 403 `session_required`).
-type Expectation = Access | 'forward-auth' | 'user-session' | 'admin-session';
+// `owner`: admins and the app's owners (permissions-owners.test.ts tries owners of this and of
+// another app); `member`: any user gets past the guard, but only admins and the team's members
+// get an answer. For the callers here, both are admin-only.
+type Expectation = Access | 'forward-auth' | 'user-session' | 'admin-session' | 'member';
 
 const EXPECTED: Record<string, Expectation> = {
   'GET /app': 'user',
-  'GET /app/:id': 'admin',
+  'GET /app/:id': 'owner',
   'POST /app': 'admin',
   'PUT /app': 'admin',
   'DELETE /app/:id': 'admin',
-  'GET /app/:id/user': 'admin',
-  'DELETE /app/:appid/user/:userid': 'admin',
+  'GET /app/:id/user': 'owner',
+  'GET /app/:id/access': 'owner',
+  'DELETE /app/:appid/user/:userid': 'owner',
   'POST /app/:id/oidc': 'admin',
   'GET /app/:id/oidc': 'admin',
   'DELETE /app/:id/oidc': 'admin',
@@ -56,9 +60,9 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /user/:id': 'admin',
   'DELETE /user/:id': 'admin',
   'GET /user/:id/app': 'admin',
-  'POST /user/:id/app': 'admin',
-  'DELETE /user/:id/app/:appid': 'admin',
-  'PUT /user/:id/app/:appid': 'admin',
+  'POST /user/:id/app': 'owner',
+  'DELETE /user/:id/app/:appid': 'owner',
+  'PUT /user/:id/app/:appid': 'owner',
   'GET /user/:id/security': 'admin',
   'DELETE /user/:id/session': 'admin',
   'DELETE /user/:id/accesstoken': 'admin-session',
@@ -69,6 +73,19 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /client': 'admin',
   'PUT /client': 'admin',
   'DELETE /client/:id': 'admin',
+  'GET /team': 'user',
+  'POST /team': 'admin',
+  'PUT /team': 'admin',
+  'GET /team/:id': 'member',
+  'DELETE /team/:id': 'admin',
+  'GET /team/:id/user': 'admin',
+  'POST /team/:id/user': 'admin',
+  'PUT /team/:id/user/:userid': 'admin',
+  'DELETE /team/:id/user/:userid': 'admin',
+  'GET /team/:id/app': 'owner',
+  'POST /team/:id/app': 'owner',
+  'PUT /team/:id/app/:appid': 'owner',
+  'DELETE /team/:id/app/:appid': 'owner',
   'GET /registrationtoken': 'admin',
   'POST /registrationtoken': 'admin',
   'POST /registrationtoken/:tokenid/send': 'admin',
@@ -90,8 +107,8 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /webhook/:id/delivery': 'admin',
   'GET /accessrequest': 'user',
   'POST /accessrequest': 'user',
-  'POST /accessrequest/:id/approve': 'admin',
-  'POST /accessrequest/:id/deny': 'admin',
+  'POST /accessrequest/:id/approve': 'owner',
+  'POST /accessrequest/:id/deny': 'owner',
   'POST /validatepassword': 'public',
   'POST /validatemfa': 'public',
   'POST /stepup': 'user-session',
@@ -123,7 +140,8 @@ const CALLERS: Caller[] = [
 /** What a caller gets from a route of some access: 'ok' means neither 401 nor 403 (nor 5xx). */
 function expectedOutcome(access: Expectation, caller: Caller): 401 | 403 | 'ok' {
   if (access === 'public') return 'ok';
-  if (access === 'forward-auth') return expectedOutcome('admin', caller);
+  // The guard lets any user through to owner and member routes; the service refuses the others.
+  if (access === 'forward-auth' || access === 'owner' || access === 'member') return expectedOutcome('admin', caller);
   if (access === 'user-session' || access === 'admin-session') {
     const plain = expectedOutcome(access === 'user-session' ? 'user' : 'admin', caller);
     return plain === 'ok' && caller.endsWith('API key') ? 403 : plain;
@@ -165,8 +183,11 @@ async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unkn
   const client = await portal.admin.clients.create(unique('perm'));
   const { user, email, password } = await portal.createUser({ client, apps: [app] });
   const invite = await portal.admin.invites.create({ email: `${unique('inv')}@example.com`, clientid: client.id, apps: [] });
+  const team = await portal.admin.teams.create({ name: unique('team') });
+  await portal.admin.teams.addUser(team.id, { userid: user.id });
+  await portal.admin.teams.grant(team.id, { appid: app.id });
   const values: Record<string, string> = {
-    id: String(route.path.startsWith('/app') ? app.id : route.path.startsWith('/client') ? client.id : user.id),
+    id: String(route.path.startsWith('/app') ? app.id : route.path.startsWith('/client') ? client.id : route.path.startsWith('/team') ? team.id : user.id),
     appid: String(app.id),
     userid: String(user.id),
     tokenid: String(invite.id),
@@ -180,6 +201,13 @@ async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unkn
     'PUT /app': { ...app, description: 'changed' },
     'POST /user/:id/app': { appid: (await createApp(portal.admin)).id },
     'POST /client': { name: unique('client') },
+    'POST /team': { name: unique('team') },
+    'PUT /team': { id: team.id, name: unique('renamed') },
+    'POST /team/:id/user': { userid: (await portal.createUser({ client })).user.id },
+    'PUT /team/:id/user/:userid': { expires: null },
+    'POST /team/:id/app': { appid: (await createApp(portal.admin)).id },
+    'PUT /team/:id/app/:appid': { expires: null },
+    'PUT /user/:id/app/:appid': { expires: null },
     'PUT /client': { id: client.id, name: unique('renamed') },
     'POST /registrationtoken': { email: `${unique('inv')}@example.com`, clientid: client.id, apps: [app.id] },
     'POST /validatepassword': { Email: email, Password: password },
@@ -204,7 +232,14 @@ describe('permission matrix', () => {
   it('declares each route with the expected access', () => {
     for (const route of apiRoutes) {
       const expected = EXPECTED[`${route.method} ${route.path}`];
-      const access = expected === 'forward-auth' ? 'public' : expected === 'user-session' ? 'user' : expected === 'admin-session' ? 'admin' : expected;
+      const access =
+        expected === 'forward-auth'
+          ? 'public'
+          : expected === 'user-session' || expected === 'member'
+            ? 'user'
+            : expected === 'admin-session'
+              ? 'admin'
+              : expected;
       expect(route.access, `${route.method} ${route.path}`).toBe(access);
       expect(route.sessionOnly ?? false, `${route.method} ${route.path} refuses API keys`).toBe(expected === 'user-session' || expected === 'admin-session');
     }

@@ -21,7 +21,10 @@ import { Login } from './screens/login';
 import { Logs } from './screens/logs';
 import { ManageApps } from './screens/manage-apps';
 import { NotFound } from './screens/not-found';
+import { OwnedApps } from './screens/owned-apps';
 import { Requests } from './screens/requests';
+import { TeamDetail } from './screens/team-detail';
+import { Teams } from './screens/teams';
 import { ResetPassword, SetNewPassword } from './screens/reset-password';
 import { UserApps } from './screens/user-apps';
 import { UserDetail } from './screens/user-detail';
@@ -55,6 +58,7 @@ const routes: RouteObject[] = [
           { path: paths.account, element: user(<Account />) },
           { path: paths.requests, element: user(<Requests />) },
           { path: '/denied/:app?', element: user(<Denied />) },
+          { path: paths.ownedApps, element: user(<OwnedApps />) },
           { path: '*', element: <NotFound /> },
         ],
       },
@@ -71,6 +75,8 @@ const routes: RouteObject[] = [
           { path: '/client/:id', element: admin(<ClientDetail />) },
           { path: '/app/:id', element: admin(<AppDetail />) },
           { path: paths.users, element: admin(<Users />) },
+          { path: paths.teams, element: admin(<Teams />) },
+          { path: '/team/:id', element: admin(<TeamDetail />) },
           { path: '/user/:id', element: admin(<UserDetail />) },
           { path: paths.invites, element: admin(<Invites />) },
           { path: paths.logs, element: admin(<Logs />) },

@@ -10,6 +10,8 @@ export interface NavEntry {
   label: string;
   /** Shows the count of open access requests. */
   count?: 'openRequests';
+  /** Only for the owners of an app (`owns` of GET /user/me). */
+  ownersOnly?: boolean;
 }
 
 export interface ConsoleEntry extends NavEntry {
@@ -21,6 +23,7 @@ export interface ConsoleEntry extends NavEntry {
 export const PORTAL_NAV: NavEntry[] = [
   { to: paths.appList, label: 'My apps' },
   { to: paths.requests, label: 'Request access' },
+  { to: paths.ownedApps, label: 'Apps you own', ownersOnly: true },
 ];
 
 /** Non-admins keep their API keys under the user menu; admins find them in the console. */
@@ -31,6 +34,7 @@ export const CONSOLE_NAV: ConsoleEntry[] = [
   { group: 'Access', to: paths.manageApps, label: 'Apps' },
   { group: 'Access', to: paths.accessRequests, label: 'Access requests', count: 'openRequests' },
   { group: 'Directory', to: paths.users, label: 'Users' },
+  { group: 'Directory', to: paths.teams, label: 'Teams' },
   { group: 'Directory', to: paths.clients, label: 'Clients' },
   { group: 'Directory', to: paths.invites, label: 'Invites' },
   { group: 'Security', to: paths.accessTokens, label: 'Access Tokens' },

@@ -8,6 +8,10 @@ export const paths = {
   clients: '/clients',
   client: (id: number) => `/client/${id}`,
   userApps: '/userapps',
+  teams: '/teams',
+  /** Apps you own: an owner's apps, their access and open requests. */
+  ownedApps: '/owned',
+  team: (id: number) => `/team/${id}`,
   app: (id: number) => `/app/${id}`,
   users: '/users',
   user: (id: number) => `/user/${id}`,

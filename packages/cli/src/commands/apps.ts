@@ -65,19 +65,47 @@ export function register(program: AnyCommand): void {
     .addHelpText('after', examples('toolsctl apps users wiki'))
     .action((app, _options, command) => run(command, async (ctx) => (await handlers()).users(ctx, app)));
   apps
+    .command('access')
+    .argument('<app>', 'app id or name')
+    .description("everyone who may use an app: roles, and whether directly or through which team (admins and the app's owners)")
+    .addHelpText('after', examples('toolsctl apps access grafana', 'toolsctl apps access grafana --json'))
+    .action((app, _options, command) => run(command, async (ctx) => (await handlers()).access(ctx, app)));
+  apps
     .command('grant')
     .argument('<app>', 'app id or name')
-    .argument('<users...>', 'user ids or emails')
-    .description('let users use an app')
-    .addHelpText('after', examples('toolsctl apps grant wiki ann@example.com bob@example.com'))
-    .action((app, users, _options, command) => run(command, async (ctx) => (await handlers()).grant(ctx, app, users)));
+    .argument('[users...]', 'user ids or emails')
+    .option('--team <name>', 'a team to grant the app to (repeatable)', collect, [] as string[])
+    .option('--role <role>', "the role the grants carry (one of the app's; default: its first)")
+    .option('--expires <when>', 'a duration (7d, 12h, 30m, 2w) or a date/time (2026-12-01, 2026-12-01T18:00:00Z) when the grants end')
+    .description('let users and teams use an app')
+    .addHelpText(
+      'after',
+      examples(
+        'toolsctl apps grant wiki ann@example.com bob@example.com',
+        'toolsctl apps grant grafana --team Platform --role editor',
+        'toolsctl apps grant vault eve@example.com --role viewer --expires 7d',
+      ),
+    )
+    .action((app, users, options, command) => run(command, async (ctx) => (await handlers()).grant(ctx, app, users, options)));
   apps
     .command('revoke')
     .argument('<app>', 'app id or name')
-    .argument('<users...>', 'user ids or emails')
-    .description('remove users from an app')
-    .addHelpText('after', examples('toolsctl apps revoke wiki bob@example.com'))
-    .action((app, users, _options, command) => run(command, async (ctx) => (await handlers()).revoke(ctx, app, users)));
+    .argument('[users...]', 'user ids or emails')
+    .option('--team <name>', 'a team to remove the app from (repeatable)', collect, [] as string[])
+    .description("remove users' direct grants and teams' grants of an app")
+    .addHelpText('after', examples('toolsctl apps revoke wiki bob@example.com', 'toolsctl apps revoke grafana --team Platform'))
+    .action((app, users, options, command) => run(command, async (ctx) => (await handlers()).revoke(ctx, app, users, options)));
+  const owners = apps.command('owners').description("an app's owners: users and teams who manage its access (admins only)");
+  for (const action of ['add', 'remove'] as const) {
+    owners
+      .command(action)
+      .argument('<app>', 'app id or name')
+      .argument('[users...]', 'user ids or emails')
+      .option('--team <name>', `a team to ${action} as owner (repeatable)`, collect, [] as string[])
+      .description(action === 'add' ? 'make users and teams owners of an app' : 'stop users and teams owning an app')
+      .addHelpText('after', examples(`toolsctl apps owners ${action} grafana ann@example.com --team Platform`))
+      .action((app, users, options, command) => run(command, async (ctx) => (await handlers()).owners(ctx, app, { action, users, teams: options.team })));
+  }
   apps
     .command('icon')
     .argument('<app>', 'app id or name')

@@ -3,9 +3,10 @@ import { appsInView, byName, isExternApp, type AppInput } from '@tools-portal/co
 import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import type { Result } from '../output.js';
-import { appList, appRecord, done, userList } from '../present.js';
+import { appAccessList, appList, appRecord, done, userList } from '../present.js';
 import { confirmOrRefuse } from '../prompts.js';
-import { findApp, findUsers } from '../resolve.js';
+import { findApp, findTeams, findUsers } from '../resolve.js';
+import { expiryOption } from './users.js';
 
 export interface AppFields {
   name?: string;
@@ -77,28 +78,84 @@ export async function users(ctx: Context, ref: string): Promise<Result> {
   return userList(await api.apps.users(app.id));
 }
 
-export async function grant(ctx: Context, ref: string, userRefs: string[]): Promise<Result> {
+export async function access(ctx: Context, ref: string): Promise<Result> {
   const api = await ctx.client();
   const app = await findApp(api, ref);
-  const targets = await findUsers(api, userRefs);
-  for (const user of targets) await api.users.grant(user.id, app.id);
+  return appAccessList(await api.apps.access(app.id));
+}
+
+const needsSomeone = (userRefs: string[], teamRefs: string[]) => {
+  if (userRefs.length + teamRefs.length === 0) throw new UsageError('name at least one USER or --team');
+};
+
+export async function grant(
+  ctx: Context,
+  ref: string,
+  userRefs: string[],
+  options: { team?: string[]; role?: string; expires?: string } = {},
+): Promise<Result> {
+  const teamRefs = options.team ?? [];
+  needsSomeone(userRefs, teamRefs);
+  const expires = expiryOption(options.expires);
+  const api = await ctx.client();
+  const app = await findApp(api, ref);
+  const [targets, teams] = await Promise.all([userRefs.length ? findUsers(api, userRefs) : [], teamRefs.length ? findTeams(api, teamRefs) : []]);
+  const grantOptions = { ...(options.role ? { role: options.role } : {}), ...(expires ? { expires } : {}) };
+  for (const user of targets) await api.users.grant(user.id, app.id, grantOptions);
+  for (const team of teams) await api.teams.grant(team.id, { appid: app.id, ...grantOptions });
+  const suffix = `${options.role ? ` as ${options.role}` : ''}${expires ? ` until ${expires}` : ''}`;
   return done(
-    targets.map((user) => `granted app ${app.name} to ${user.email}`).join('\n'),
-    { app, users: targets },
+    [
+      ...targets.map((user) => `granted app ${app.name} to ${user.email}${suffix}`),
+      ...teams.map((team) => `granted app ${app.name} to team ${team.name}${suffix}`),
+    ].join('\n'),
+    { app, users: targets, teams, ...grantOptions },
     targets.map((user) => user.id),
   );
 }
 
-export async function revoke(ctx: Context, ref: string, userRefs: string[]): Promise<Result> {
+export async function revoke(ctx: Context, ref: string, userRefs: string[], options: { team?: string[] } = {}): Promise<Result> {
+  const teamRefs = options.team ?? [];
+  needsSomeone(userRefs, teamRefs);
   const api = await ctx.client();
   const app = await findApp(api, ref);
-  const targets = await findUsers(api, userRefs);
+  const [targets, teams] = await Promise.all([userRefs.length ? findUsers(api, userRefs) : [], teamRefs.length ? findTeams(api, teamRefs) : []]);
   for (const user of targets) await api.apps.removeUser(app.id, user.id);
+  for (const team of teams) await api.teams.revoke(team.id, app.id);
   return done(
-    targets.map((user) => `deleted user ${user.email} from app ${app.name}`).join('\n'),
-    { app, users: targets },
+    [
+      ...targets.map((user) => `deleted user ${user.email} from app ${app.name}`),
+      ...teams.map((team) => `revoked app ${app.name} from team ${team.name}`),
+    ].join('\n'),
+    { app, users: targets, teams },
     targets.map((user) => user.id),
   );
+}
+
+/** `apps owners add|remove`: changes the app's owners by the users and teams named. */
+export async function owners(ctx: Context, ref: string, change: { action: 'add' | 'remove'; users: string[]; teams?: string[] }): Promise<Result> {
+  const teamRefs = change.teams ?? [];
+  needsSomeone(change.users, teamRefs);
+  const api = await ctx.client();
+  const found = await findApp(api, ref);
+  const app = await api.apps.get(found.id);
+  const [users, teams] = await Promise.all([change.users.length ? findUsers(api, change.users) : [], teamRefs.length ? findTeams(api, teamRefs) : []]);
+  const apply = (held: number[], named: number[]) => (change.action === 'add' ? [...new Set([...held, ...named])] : held.filter((id) => !named.includes(id)));
+  const updated = await api.apps.update({
+    ...app,
+    owners: {
+      users: apply(
+        app.owners.users,
+        users.map((user) => user.id),
+      ),
+      teams: apply(
+        app.owners.teams,
+        teams.map((team) => team.id),
+      ),
+    },
+  });
+  const named = [...users.map((user) => user.email), ...teams.map((team) => `team ${team.name}`)].join(', ');
+  return appRecord(updated, `${change.action === 'add' ? 'added' : 'removed'} owners of app ${updated.name}: ${named}`);
 }
 
 /** Sets an app's icon from a PNG, JPEG or WebP file (the server checks the content), or removes it. */

@@ -3,7 +3,18 @@
  * and updating apps that differ. It plans every step first (so a bad reference fails before
  * any change), then runs them with progress on stderr. It never deletes or revokes.
  */
-import { ApiError, randomString, type App, type Client, type PortalClient, type RegistrationToken, type User } from '@tools-portal/core';
+import {
+  ApiError,
+  foldName,
+  randomString,
+  type App,
+  type AppOwners,
+  type Client,
+  type PortalClient,
+  type RegistrationToken,
+  type Team,
+  type User,
+} from '@tools-portal/core';
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Context } from '../context.js';
 import { UsageError } from '../exit-codes.js';
@@ -17,6 +28,12 @@ interface State {
   invites: Map<string, RegistrationToken>;
   /** PORTAL_NAME, which a password may not contain. */
   portalName: string;
+  /** By folded name, as the portal compares team names. */
+  teams: Map<string, Team>;
+  /** Members (emails) and apps (names) of each existing team, by folded name. */
+  teamContents: Map<string, { members: Set<string>; apps: Set<string> }>;
+  /** The owners of existing apps the file names owners for, by app name. */
+  owners: Map<string, AppOwners>;
 }
 
 interface Step {
@@ -39,20 +56,35 @@ export interface SeedReport {
 
 const GENERATED_PASSWORD_LENGTH = 20;
 
-async function loadState(api: PortalClient): Promise<State> {
-  const [clients, apps, users, invites, options] = await Promise.all([
+async function loadState(api: PortalClient, fixtures: Fixtures): Promise<State> {
+  const [clients, apps, users, invites, options, teams] = await Promise.all([
     api.clients.list(),
     api.apps.all(),
     api.users.list(),
     api.invites.list(),
     api.auth.options(),
+    api.teams.list(),
   ]);
+  const teamsByKey = new Map(teams.map((team) => [foldName(team.name), team]));
+  const wanted = fixtures.teams.map((team) => teamsByKey.get(foldName(team.name))).filter((team): team is Team => team !== undefined);
+  const contents = await Promise.all(
+    wanted.map(async (team) => {
+      const [members, granted] = await Promise.all([api.teams.users(team.id), api.teams.apps(team.id)]);
+      return [foldName(team.name), { members: new Set(members.map((user) => user.email)), apps: new Set(granted.map((app) => app.name)) }] as const;
+    }),
+  );
+  const appsByName = new Map(apps.map((app) => [app.name, app]));
+  const owned = fixtures.apps.filter((app) => app.owners && appsByName.has(app.name));
+  const owners = await Promise.all(owned.map(async (app) => [app.name, (await api.apps.get(appsByName.get(app.name)!.id)).owners] as const));
   return {
     portalName: options.portalName,
     clients: new Map(clients.map((client) => [client.name, client])),
-    apps: new Map(apps.map((app) => [app.name, app])),
+    apps: appsByName,
     users: new Map(users.map((user) => [user.email.toLowerCase(), user])),
     invites: new Map(invites.map((invite) => [invite.email.toLowerCase(), invite])),
+    teams: teamsByKey,
+    teamContents: new Map(contents),
+    owners: new Map(owners),
   };
 }
 
@@ -69,6 +101,29 @@ async function checkReferences(file: string, fixtures: Fixtures, state: State): 
       if (unknown !== undefined) throw new UsageError(`${file}: ${kind}.${index}.apps: no app named ${unknown} in the file or on the portal`);
     });
   }
+  const emails = new Set([...state.users.keys(), ...fixtures.users.map((user) => user.email)]);
+  const teams = new Set([...state.teams.keys(), ...fixtures.teams.map((team) => foldName(team.name))]);
+  fixtures.teams.forEach((team, index) => {
+    const stranger = team.members.find((member) => !emails.has(member));
+    if (stranger !== undefined) throw new UsageError(`${file}: teams.${index}.members: no user ${stranger} in the file or on the portal`);
+    const unknown = team.apps.find((app) => !apps.has(app));
+    if (unknown !== undefined) throw new UsageError(`${file}: teams.${index}.apps: no app named ${unknown} in the file or on the portal`);
+  });
+  for (const [kind, entries] of [
+    ['users', fixtures.users],
+    ['teams', fixtures.teams],
+  ] as const) {
+    entries.forEach((entry, index) => {
+      const stray = Object.keys(entry.roles ?? {}).find((app) => !entry.apps.includes(app));
+      if (stray !== undefined) throw new UsageError(`${file}: ${kind}.${index}.roles: ${stray} is not among its apps`);
+    });
+  }
+  fixtures.apps.forEach((app, index) => {
+    const stranger = app.owners?.users.find((owner) => !emails.has(owner));
+    if (stranger !== undefined) throw new UsageError(`${file}: apps.${index}.owners.users: no user ${stranger} in the file or on the portal`);
+    const team = app.owners?.teams.find((owner) => !teams.has(foldName(owner)));
+    if (team !== undefined) throw new UsageError(`${file}: apps.${index}.owners.teams: no team named ${team} in the file or on the portal`);
+  });
   for (const [index, user] of fixtures.users.entries()) {
     const problem = user.password === undefined ? null : await passwordProblem(user.password, { email: user.email, portalName: state.portalName });
     if (problem) throw new UsageError(`${file}: users.${index}.password (${user.email}): ${problem}`);
@@ -89,7 +144,7 @@ function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State,
     });
   }
 
-  for (const app of fixtures.apps) {
+  for (const { owners: _owners, ...app } of fixtures.apps) {
     const existing = state.apps.get(app.name);
     if (!existing) {
       steps.push({ verb: 'create', what: `app ${app.name}`, run: async () => void state.apps.set(app.name, await api.apps.create(app)) });
@@ -99,7 +154,8 @@ function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State,
       (app.descriptionDe !== undefined && existing.descriptionDe !== app.descriptionDe) ||
       existing.doclink !== app.doclink ||
       existing.category !== app.category ||
-      existing.requestable !== app.requestable
+      existing.requestable !== app.requestable ||
+      existing.roles.join(',') !== app.roles.join(',')
     ) {
       steps.push({
         verb: 'update',
@@ -115,7 +171,7 @@ function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State,
       if (existing.client.name !== user.client) {
         report.warnings.push(`user ${user.email} is in client ${existing.client.name}, not ${user.client}; a user's client cannot change`);
       }
-      steps.push(...grantSteps(api, existing, user.apps, state));
+      steps.push(...grantSteps(api, existing, user, state));
       continue;
     }
     steps.push({
@@ -128,10 +184,16 @@ function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State,
         const password = user.password ?? randomString(GENERATED_PASSWORD_LENGTH);
         const anonymous = await ctx.client(false);
         const { accesstoken } = await anonymous.auth.register({ Token: invite.token, Password: password });
-        // Registering signs the new user in; seed needs no session of theirs.
+        // Registering signs the new user in: that session says who the user is, then ends.
         anonymous.token = accesstoken;
+        const { id, email, name, client } = await anonymous.users.me();
         await anonymous.auth.logout();
+        state.users.set(user.email, { id, email, name, client });
         if (user.password === undefined) report.passwords.push({ email: user.email, password });
+        // The invite granted each app's default role; the file's other roles follow.
+        for (const [app, role] of Object.entries(user.roles ?? {})) {
+          if (state.apps.get(app)!.roles[0] !== role) await api.users.updateGrant(id, state.apps.get(app)!.id, { role });
+        }
       },
     });
   }
@@ -151,24 +213,87 @@ function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State,
       },
     });
   }
+  steps.push(...teamSteps(api, fixtures, state), ...ownerSteps(api, fixtures, state));
   return steps;
 }
 
-function grantSteps(api: PortalClient, user: User, missing: string[], state: State): Step[] {
-  return missing.map((name) => ({
+const roleNote = (role: string | undefined) => (role ? ` as ${role}` : '');
+
+function grantSteps(api: PortalClient, user: User, { apps, roles = {} }: { apps: string[]; roles?: Record<string, string> }, state: State): Step[] {
+  return apps.map((name) => ({
     verb: 'grant',
-    what: `app ${name} to ${user.email}`,
-    run: () => api.users.grant(user.id, state.apps.get(name)!.id),
+    what: `app ${name} to ${user.email}${roleNote(roles[name])}`,
+    run: () => api.users.grant(user.id, state.apps.get(name)!.id, { role: roles[name] }),
   }));
 }
 
-/** Keeps, of each existing user's apps in the file, those the user lacks: only they are changes. */
+/** Teams missing, then their missing members and apps (seed never removes either). */
+function teamSteps(api: PortalClient, fixtures: Fixtures, state: State): Step[] {
+  const steps: Step[] = [];
+  for (const team of fixtures.teams) {
+    const key = foldName(team.name);
+    if (!state.teams.has(key)) {
+      steps.push({
+        verb: 'create',
+        what: `team ${team.name}`,
+        run: async () => void state.teams.set(key, await api.teams.create({ name: team.name, description: team.description })),
+      });
+    }
+    const held = state.teamContents.get(key) ?? { members: new Set<string>(), apps: new Set<string>() };
+    for (const member of team.members.filter((email) => !held.members.has(email))) {
+      steps.push({
+        verb: 'update',
+        what: `team ${team.name}: add ${member}`,
+        run: () => api.teams.addUser(state.teams.get(key)!.id, { userid: state.users.get(member)!.id }),
+      });
+    }
+    for (const app of team.apps.filter((name) => !held.apps.has(name))) {
+      const role = team.roles?.[app];
+      steps.push({
+        verb: 'grant',
+        what: `app ${app} to team ${team.name}${roleNote(role)}`,
+        run: () => api.teams.grant(state.teams.get(key)!.id, { appid: state.apps.get(app)!.id, ...(role ? { role } : {}) }),
+      });
+    }
+  }
+  return steps;
+}
+
+/** Owners the file names and the app lacks are added (seed never removes an owner). */
+function ownerSteps(api: PortalClient, fixtures: Fixtures, state: State): Step[] {
+  const emailOf = new Map([...state.users.values()].map((user) => [user.id, user.email]));
+  const teamKeyOf = new Map([...state.teams.values()].map((team) => [team.id, foldName(team.name)]));
+  const steps: Step[] = [];
+  for (const app of fixtures.apps) {
+    if (!app.owners) continue;
+    const held = state.owners.get(app.name) ?? { users: [], teams: [] };
+    const heldUsers = new Set(held.users.map((id) => emailOf.get(id)));
+    const heldTeams = new Set(held.teams.map((id) => teamKeyOf.get(id)));
+    const users = app.owners.users.filter((email) => !heldUsers.has(email));
+    const teams = app.owners.teams.filter((name) => !heldTeams.has(foldName(name)));
+    if (users.length + teams.length === 0) continue;
+    steps.push({
+      verb: 'update',
+      what: `owners of app ${app.name}: add ${[...users, ...teams].join(', ')}`,
+      run: async () => {
+        const owners = {
+          users: [...new Set([...held.users, ...users.map((email) => state.users.get(email)!.id)])],
+          teams: [...new Set([...held.teams, ...teams.map((name) => state.teams.get(foldName(name))!.id)])],
+        };
+        await api.apps.update({ ...state.apps.get(app.name)!, owners });
+      },
+    });
+  }
+  return steps;
+}
+
+/** Keeps, of each existing user's apps in the file, those the user lacks a direct grant of: only they are changes. */
 async function withoutHeldGrants(api: PortalClient, fixtures: Fixtures, state: State): Promise<Fixtures> {
   const users = await Promise.all(
     fixtures.users.map(async (user) => {
       const existing = state.users.get(user.email);
       if (!existing || user.apps.length === 0) return user;
-      const held = new Set((await api.users.apps(existing.id)).map((app) => app.name));
+      const held = new Set((await api.users.apps(existing.id)).filter((app) => app.sources.includes('direct')).map((app) => app.name));
       return { ...user, apps: user.apps.filter((name) => !held.has(name)) };
     }),
   );
@@ -178,7 +303,7 @@ async function withoutHeldGrants(api: PortalClient, fixtures: Fixtures, state: S
 export async function seed(ctx: Context, file: string): Promise<Result> {
   const fixtures = readFixtures(file);
   const api = await ctx.client();
-  const state = await loadState(api);
+  const state = await loadState(api, fixtures);
   await checkReferences(file, fixtures, state);
   const report: SeedReport = { file, changed: false, changes: [], warnings: [], passwords: [], invites: [] };
   const steps = plan(ctx, api, await withoutHeldGrants(api, fixtures, state), state, report);

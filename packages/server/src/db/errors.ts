@@ -110,6 +110,9 @@ const CONFLICTS: Record<string, { field?: string; message: string }> = {
   'users.email': { field: 'email', message: 'a user with this email already exists' },
   'invites.email': { field: 'email', message: 'an open invite for this email already exists' },
   'user_apps.user_id,app_id': { field: 'appid', message: 'the user already has this app' },
+  'teams.name_key': { field: 'name', message: 'a team with this name already exists' },
+  'team_members.team_id,user_id': { field: 'userid', message: 'the user is in this team already' },
+  'team_apps.team_id,app_id': { field: 'appid', message: 'the team has this app already' },
   'api_keys.key_hash': { field: 'token', message: 'this API key already exists' },
   // Two sign-ins racing to link one Google account to two users (services/sign-in/google-sign-in.ts).
   'users.google_sub': { message: 'this Google account is linked to another user' },

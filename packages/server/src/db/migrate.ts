@@ -21,6 +21,7 @@ import * as sessionSignInFactors from './migrations/20261125-100-session-sign-in
 import * as emailVerified from './migrations/20261125-200-email-verified.js';
 import * as apiKeyNameExpiry from './migrations/20261125-300-api-key-name-expiry.js';
 import * as oneCounterTable from './migrations/20261125-600-one-counter-table.js';
+import * as teams from './migrations/20261126-100-teams.js';
 import * as deviceLogin from './migrations/20261126-200-device-login.js';
 import * as webhooks from './migrations/20261126-300-webhooks.js';
 import * as languages from './migrations/20261126-600-languages.js';
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '20261125-200-email-verified': emailVerified,
   '20261125-300-api-key-name-expiry': apiKeyNameExpiry,
   '20261125-600-one-counter-table': oneCounterTable,
+  '20261126-100-teams': teams,
   '20261126-200-device-login': deviceLogin,
   '20261126-300-webhooks': webhooks,
   '20261126-600-languages': languages,

@@ -22,27 +22,41 @@ const userIdOf = (sub: string): number | undefined => (/^[1-9][0-9]{0,9}$/.test(
 async function userOfStandingGrant(
   deps: OidcDeps,
   { grantId, sub, clientId }: { grantId: string; sub: string; clientId: string },
-): Promise<ClaimsUser | undefined> {
+): Promise<{ user: ClaimsUser; appId?: number } | undefined> {
   const id = userIdOf(sub);
   if (id === undefined) return undefined;
   if (clientId === TOOLSCTL_CLIENT_ID) {
     // toolsctl is no app: its grant stands while the session its device sign-in made does.
     const cli = await cliGrantUser(deps.db, grantId, id);
-    return cli && sessionStillValid(cli.session, deps.config, Date.now()) ? cli.user : undefined;
+    return cli && sessionStillValid(cli.session, deps.config, Date.now()) ? { user: cli.user } : undefined;
   }
   const found = await grantUser(deps.db, grantId, id);
   if (!found || found.appName !== clientId) return undefined;
   if (!sessionStillValid(found.session, deps.config, Date.now())) return undefined;
-  return (await userMayUseApp(deps.authCache, found.user, found.appId)) ? found.user : undefined;
+  return (await userMayUseApp(deps.authCache, found.user, found.appId)) ? { user: found.user, appId: found.appId } : undefined;
 }
 
-function account(user: ClaimsUser): Account {
+/**
+ * `groups`: the client's name, then the user's unexpired teams (alphabetical); `roles` (scope
+ * `roles`): the user's roles for the token's app, sorted. Both from the auth cache, so a change of
+ * team, membership, role or grant shows within AUTH_CACHE_SECONDS (docs/oidc.md).
+ */
+function account(deps: OidcDeps, { user, appId }: { user: ClaimsUser; appId?: number }): Account {
   const sub = String(user.id);
   return {
     accountId: sub,
     async claims() {
+      const access = await deps.authCache.accessOf(user.id);
+      const roles = appId === undefined ? [] : [...(access.apps.get(appId)?.roles ?? [])];
       // True only when the user proved the mailbox (docs/oidc.md, `email_verified`).
-      return { sub, email: user.email, email_verified: user.emailVerified, name: user.name || user.email, groups: [user.client.name] };
+      return {
+        sub,
+        email: user.email,
+        email_verified: user.emailVerified,
+        name: user.name || user.email,
+        groups: [user.client.name, ...access.teams.map((team) => team.name)],
+        roles,
+      };
     },
   };
 }
@@ -51,11 +65,11 @@ export function findAccount(deps: OidcDeps): FindAccount {
   return async (_ctx, sub, token) => {
     const grantId = token && 'grantId' in token ? (token.grantId as string | undefined) : undefined;
     if (grantId) {
-      const user = await userOfStandingGrant(deps, { grantId, sub, clientId: String(token!.clientId) });
-      return user ? account(user) : undefined;
+      const standing = await userOfStandingGrant(deps, { grantId, sub, clientId: String(token!.clientId) });
+      return standing ? account(deps, standing) : undefined;
     }
     const id = userIdOf(sub);
     const user = id === undefined ? undefined : await claimsUserById(deps.db, id);
-    return user ? account(user) : undefined;
+    return user ? account(deps, { user }) : undefined;
   };
 }

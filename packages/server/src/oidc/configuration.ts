@@ -50,7 +50,7 @@ export async function buildProvider(deps: OidcDeps, keys: Configuration['jwks'])
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
     // `acr` and `amr` are in every ID token (docs/oidc.md): they come from the session, not the account.
-    claims: { openid: ['sub', 'acr', 'amr'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
+    claims: { openid: ['sub', 'acr', 'amr'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'], roles: ['roles'] },
     // The values of `acr`: two factors, one (a password), or Google.
     acrValues: ['mfa', 'pwd', 'fed'],
     scopes: [...OIDC_SCOPES],

@@ -8,7 +8,7 @@ export const accessRequestRoutes: RouteSpec[] = [
     path: '/accessrequest',
     response: { schema: z.array(accessRequestAnswer) },
     access: 'user',
-    summary: "The caller's own access requests; for admins every open one and the last 100 decided",
+    summary: "The caller's own access requests; for admins every open one and the last 100 decided; for an app's owners those of their apps too",
     async handler(_input, ctx, { db }) {
       return requests.listRequests(db, actorOf(ctx));
     },
@@ -19,9 +19,9 @@ export const accessRequestRoutes: RouteSpec[] = [
     body: accessRequestInput,
     response: { status: 201, schema: accessRequestAnswer },
     access: 'user',
-    summary: 'Ask for a requestable app: {appid, reason}; 404 if not requestable, 409 if granted or already asked',
+    summary: 'Ask for a requestable app: {appid, role?, reason}; 404 if not requestable, 409 if granted or already asked',
     async handler({ body }, ctx, deps) {
-      return requests.createRequest(actorContext(ctx, deps), { appId: body.appid, reason: body.reason });
+      return requests.createRequest(actorContext(ctx, deps), { appId: body.appid, role: body.role, reason: body.reason });
     },
   }),
   route({
@@ -29,10 +29,10 @@ export const accessRequestRoutes: RouteSpec[] = [
     path: '/accessrequest/:id/approve',
     body: approveInput,
     response: { schema: accessRequestAnswer },
-    access: 'admin',
-    summary: 'Approve an open access request, granting the app: {expires?}',
+    access: 'owner',
+    summary: "Approve an open access request, granting the app: {role?, expires?}; admins or the app's owners",
     async handler({ params, body }, ctx, deps) {
-      return requests.approveRequest(actorContext(ctx, deps), { id: params.id, expiresAt: body.expires });
+      return requests.approveRequest(actorContext(ctx, deps), { id: params.id, role: body.role, expiresAt: body.expires });
     },
   }),
   route({
@@ -40,8 +40,8 @@ export const accessRequestRoutes: RouteSpec[] = [
     path: '/accessrequest/:id/deny',
     body: denyInput,
     response: { schema: accessRequestAnswer },
-    access: 'admin',
-    summary: 'Deny an open access request: {reason?}',
+    access: 'owner',
+    summary: "Deny an open access request: {reason?}; admins or the app's owners",
     async handler({ params, body }, ctx, deps) {
       return requests.denyRequest(actorContext(ctx, deps), { id: params.id, reason: body.reason });
     },

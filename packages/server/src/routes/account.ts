@@ -26,6 +26,8 @@ import { deletePasskey, listPasskeys, passkeyRegistrationOptions, registerPasske
 import { confirmTotp, resetSecondFactors, secondFactorsOf, startTotpEnrolment } from '../services/sign-in/second-factors.js';
 import { liftRestriction, listSessionsOfUser, revokeOtherOwnSessions, revokeOwnSession } from '../services/sign-in/sessions.js';
 import { getUser, languageOf, setLanguage } from '../services/users/users.js';
+import { ownedAppIds } from '../services/apps/app-owners.js';
+import { teamsOfUser } from '../services/teams/teams.js';
 import { actorContext, actorOf, auditOf, principalOf, route, type Deps, type RouteSpec } from './route.js';
 import type { Context } from 'koa';
 
@@ -41,10 +43,15 @@ export const accountRoutes: RouteSpec[] = [
     access: 'user',
     duringEnrolment: true,
     summary:
-      'The caller, with its client, admin flag, mfa (has a second factor), totp (has an authenticator app), recoveryCodesLeft (unused recovery codes) and mfaEnrollmentRequired (this session is restricted)',
+      'The caller, with its client, admin flag, mfa (has a second factor), totp (has an authenticator app), recoveryCodesLeft (unused recovery codes), mfaEnrollmentRequired (this session is restricted), language, teams and owns (ids of the apps it owns)',
     async handler(_input, ctx, { db }) {
       const user = actorOf(ctx);
-      const [factors, language] = await Promise.all([secondFactorsOf(db, user.id), languageOf(db, user.id)]);
+      const [factors, language, teams, owns] = await Promise.all([
+        secondFactorsOf(db, user.id),
+        languageOf(db, user.id),
+        teamsOfUser(db, user.id),
+        ownedAppIds(db, user.id),
+      ]);
       return {
         ...user,
         mfa: factors.length > 0,
@@ -52,6 +59,8 @@ export const accountRoutes: RouteSpec[] = [
         recoveryCodesLeft: factors.includes('totp') ? await recoveryCodesLeft(db, user.id) : 0,
         mfaEnrollmentRequired: principalOf(ctx)?.restricted ?? false,
         language,
+        teams,
+        owns,
       };
     },
   }),

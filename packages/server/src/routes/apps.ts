@@ -1,4 +1,6 @@
-import { appInput, appUpdate, notFound, appAnswer, appUserAnswer, listedAppAnswer, z } from '@tools-portal/core';
+import { appInput, appUpdate, notFound, appAccessAnswer, appAnswer, appUserAnswer, listedAppAnswer, z } from '@tools-portal/core';
+import { accessToApp } from '../services/access/access-of-app.js';
+import { assertManagesApp } from '../services/apps/app-owners.js';
 import { encodedOnce } from '../encoded-json.js';
 import { readIcon, removeIcon, setIcon } from '../services/apps/app-icons.js';
 import * as apps from '../services/apps/apps.js';
@@ -22,10 +24,10 @@ export const appRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/app/:id',
     response: { schema: appAnswer },
-    access: 'admin',
-    summary: 'One app',
-    async handler({ params }, _ctx, { db }) {
-      return apps.getApp(db, params.id);
+    access: 'owner',
+    summary: "One app, with its roles and owners; admins or the app's owners",
+    async handler({ params }, ctx, deps) {
+      return apps.getManagedApp(actorContext(ctx, deps), params.id);
     },
   }),
   route({
@@ -34,7 +36,7 @@ export const appRoutes: RouteSpec[] = [
     body: appInput,
     response: { status: 201, schema: appAnswer },
     access: 'admin',
-    summary: 'Create an app from {name, url, description, doclink, category, requestable}',
+    summary: 'Create an app from {name, url, description, doclink, category, requestable, roles?, owners?: {users, teams}}',
     async handler({ body }, ctx, { db }) {
       return apps.createApp(db, auditOf(ctx), body);
     },
@@ -45,7 +47,8 @@ export const appRoutes: RouteSpec[] = [
     body: appUpdate,
     response: { schema: appAnswer },
     access: 'admin',
-    summary: 'Update an app from {id, name, url, description, doclink, category?, requestable?}',
+    summary:
+      'Update an app from {id, name, url, description, doclink, category?, requestable?, roles?, owners?} (grants holding a removed role take the new default)',
     async handler({ body }, ctx, { db }) {
       return apps.updateApp(db, auditOf(ctx), body);
     },
@@ -64,19 +67,30 @@ export const appRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/app/:id/user',
     response: { schema: z.array(appUserAnswer) },
-    access: 'admin',
-    summary: 'Users granted an app, by email',
-    async handler({ params }, _ctx, { db }) {
-      const app = await apps.getApp(db, params.id);
-      return usersOfApp(db, app.id);
+    access: 'owner',
+    summary: "Users granted an app directly, by email; admins or the app's owners",
+    async handler({ params }, ctx, deps) {
+      await assertManagesApp(actorContext(ctx, deps), params.id);
+      const app = await apps.getAppSummary(deps.db, params.id);
+      return usersOfApp(deps.db, app.id);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/app/:id/access',
+    response: { schema: z.array(appAccessAnswer) },
+    access: 'owner',
+    summary: "Every user who may use an app, with roles and sources (direct or the team) and expiry; admins or the app's owners",
+    async handler({ params }, ctx, deps) {
+      return accessToApp(actorContext(ctx, deps), params.id);
     },
   }),
   route({
     method: 'DELETE',
     path: '/app/:appid/user/:userid',
     response: { status: 204 },
-    access: 'admin',
-    summary: 'Remove a user from an app',
+    access: 'owner',
+    summary: "Remove a user's direct grant of an app; admins or the app's owners",
     async handler({ params }, ctx, deps) {
       await apps.revokeApp(actorContext(ctx, deps), { userId: params.userid, appId: params.appid });
     },

@@ -13,7 +13,7 @@ import {
 } from '@tools-portal/core';
 import { requestableApps } from '../services/access/access-requests.js';
 import { listKeysOfUser, revokeKeysOfUser } from '../services/users/api-keys.js';
-import { appsOfUser, grantApp, revokeApp, setGrantExpiry } from '../services/apps/apps.js';
+import { appsOfUser, grantApp, revokeApp, updateGrant } from '../services/apps/apps.js';
 import { setFavourite } from '../services/access/favourites.js';
 import { adminPasswordReset } from '../services/sign-in/password-reset.js';
 import { userSecurity } from '../services/users/user-security.js';
@@ -108,29 +108,30 @@ export const userRoutes: RouteSpec[] = [
     path: '/user/:id/app',
     body: grantInput,
     response: { status: 204 },
-    access: 'admin',
-    summary: 'Grant an app to a user: {appid, expires?} (expires: ISO 8601, in the future)',
+    access: 'owner',
+    summary:
+      "Grant an app to a user: {appid, role?, expires?} (role: one of the app's, else its default; expires: ISO 8601, in the future); admins or the app's owners",
     async handler({ params, body }, ctx, deps) {
-      await grantApp(actorContext(ctx, deps), { userId: params.id, appId: body.appid, expiresAt: body.expires });
+      await grantApp(actorContext(ctx, deps), { userId: params.id, appId: body.appid, role: body.role, expiresAt: body.expires });
     },
   }),
   route({
     method: 'PUT',
     path: '/user/:id/app/:appid',
-    access: 'admin',
-    summary: "Change a grant's expiry: {expires} (an ISO 8601 time in the future, or null for none)",
+    access: 'owner',
+    summary: "Change a grant's expiry and/or role: {expires?, role?} (expires: an ISO 8601 time in the future, or null for none); admins or the app's owners",
     body: grantUpdate,
     response: { status: 204 },
     async handler({ params, body }, ctx, deps) {
-      await setGrantExpiry(actorContext(ctx, deps), { userId: params.id, appId: params.appid, expiresAt: body.expires });
+      await updateGrant(actorContext(ctx, deps), { userId: params.id, appId: params.appid, expiresAt: body.expires, role: body.role });
     },
   }),
   route({
     method: 'DELETE',
     path: '/user/:id/app/:appid',
     response: { status: 204 },
-    access: 'admin',
-    summary: 'Revoke an app from a user',
+    access: 'owner',
+    summary: "Revoke an app from a user (the direct grant); admins or the app's owners",
     async handler({ params }, ctx, deps) {
       await revokeApp(actorContext(ctx, deps), { userId: params.id, appId: params.appid });
     },

@@ -21,6 +21,7 @@ interface Echo {
   email: string | null;
   name: string | null;
   groups: string | null;
+  roles: string | null;
   cookie: string | null;
   authorization: string | null;
 }
@@ -40,6 +41,7 @@ export function startEchoApp(name: string): Promise<EchoApp> {
       email: pick('remote-email'),
       name: pick('remote-name'),
       groups: pick('remote-groups'),
+      roles: pick('remote-roles'),
       cookie: pick('cookie'),
       authorization: pick('authorization'),
     };

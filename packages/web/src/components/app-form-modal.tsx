@@ -1,6 +1,7 @@
 /**
  * Modals New App and Edit App (docs/product.md §2): name, url, description, doclink, sent as entered;
- * and the launcher's Category, Requestable and an icon upload with a preview (docs/api.md, Icons).
+ * and the launcher's Category, Requestable and an icon upload with a preview (docs/api.md, Icons);
+ * the app's roles, comma-separated, the first the default (docs/api.md, Teams, roles and owners).
  */
 import { useEffect, useState } from 'react';
 import type { App } from '@tools-portal/core/entities';
@@ -33,7 +34,8 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
   const run = useAction();
   const alerts = useAlerts();
   const form = useFormErrors();
-  const initial = mode.kind === 'edit' ? mode.app : { name: '', url: '', description: '', doclink: '', category: '', requestable: false, icon: null };
+  const initial =
+    mode.kind === 'edit' ? mode.app : { name: '', url: '', description: '', doclink: '', category: '', requestable: false, icon: null, roles: [] };
   const [values, setValues] = useState<Record<TextField, string>>({
     name: initial.name,
     url: initial.url,
@@ -42,6 +44,7 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
     category: initial.category,
   });
   const [requestable, setRequestable] = useState(initial.requestable);
+  const [roles, setRoles] = useState(initial.roles.join(', '));
   const [icon, setIcon] = useState<IconChange>({ kind: 'keep' });
   const [busy, setBusy] = useState(false);
   const categories = useCategories();
@@ -59,7 +62,14 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
     setBusy(true);
     await run({
       call: async () => {
-        const body = { ...values, requestable };
+        const body = {
+          ...values,
+          requestable,
+          roles: roles
+            .split(',')
+            .map((role) => role.trim())
+            .filter(Boolean),
+        };
         let saved = mode.kind === 'edit' ? await api.apps.update({ ...body, id: mode.app.id }) : await api.apps.create(body);
         if (icon.kind === 'upload') saved = await api.apps.setIcon(saved.id, icon.file, icon.file.type);
         if (icon.kind === 'remove' && saved.icon) await api.apps.removeIcon(saved.id);
@@ -117,6 +127,12 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
         <label className="form-check-label" htmlFor="app-requestable">
           Requestable <span className="text-secondary small">(users may ask for access)</span>
         </label>
+      </div>
+      <div className="mb-3">
+        <label className="form-label" htmlFor="app-roles">
+          Roles <span className="text-secondary small">(comma-separated, the first the default; e.g. viewer, editor)</span>
+        </label>
+        <input id="app-roles" type="text" className="form-control" value={roles} onChange={(event) => setRoles(event.target.value)} />
       </div>
       <div className="mb-1">
         <label className="form-label" htmlFor="app-icon">

@@ -28,6 +28,7 @@ export function Layout() {
   const { pathname } = useLocation();
   const alerts = useAlerts();
   const user = state.status === 'user' ? state.user : null;
+  const owner = (user?.owns?.length ?? 0) > 0;
 
   // A new screen: the menu closes, and the alerts of the previous screen go.
   useEffect(() => {
@@ -65,7 +66,7 @@ export function Layout() {
           <div className={`collapse navbar-collapse${open ? ' show' : ''}`} id="main-nav">
             {user && (
               <ul className="navbar-nav me-auto">
-                {PORTAL_NAV.map((entry) => (
+                {PORTAL_NAV.filter((entry) => !entry.ownersOnly || owner).map((entry) => (
                   <NavItem key={entry.to} entry={entry} />
                 ))}
                 {user.admin && (
@@ -94,7 +95,7 @@ export function Layout() {
 
 /** Whether a route is one of the console's: its entries, and the detail pages below them. */
 function inConsole(pathname: string): boolean {
-  return CONSOLE_NAV.some((entry) => pathname === entry.to) || /^\/(user|app|client)\//.test(pathname);
+  return CONSOLE_NAV.some((entry) => pathname === entry.to) || /^\/(user|app|client|team)\//.test(pathname);
 }
 
 function NavItem({ entry, className = 'nav-link' }: { entry: NavEntry; className?: string }) {

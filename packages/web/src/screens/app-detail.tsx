@@ -14,6 +14,7 @@ import { EmptyRow } from '../components/empty-row';
 import { ExpiryChoice, expiryOf, type ExpiryChoiceValue } from '../components/expiry-choice';
 import { HeadingBar, ListTable } from '../components/list-page';
 import { FormFooter, Modal } from '../components/modal';
+import { AppAccessSection } from '../components/app-access-section';
 import { OidcSection } from '../components/oidc-section';
 import { PageHeader } from '../components/page-header';
 import { SortHeader, useSort } from '../components/sort-header';
@@ -154,6 +155,7 @@ export function AppDetail() {
         ))}
         <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users yet: Add User gives someone access." />
       </ListTable>
+      {app.data && <AppAccessSection appId={app.data.id} roles={app.data.roles} />}
       {app.data && <OidcSection appId={app.data.id} appName={app.data.name} />}
       {editing && app.data && (
         <AppFormModal

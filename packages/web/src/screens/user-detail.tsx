@@ -201,8 +201,11 @@ export function UserDetail() {
         head={
           <>
             <th scope="col">App Name</th>
-            <th scope="col">URL</th>
+            <th scope="col" className="d-none d-md-table-cell">
+              URL
+            </th>
             <th scope="col">Expires</th>
+            <th scope="col">Via</th>
           </>
         }
       >
@@ -211,16 +214,20 @@ export function UserDetail() {
             <td>
               <Link to={paths.app(app.id)}>{app.name}</Link>
             </td>
-            <td className="text-secondary text-break">{app.url}</td>
+            <td className="d-none d-md-table-cell text-secondary text-break">{app.url}</td>
             <td className="text-nowrap">{app.expires ? formatTimestamp(app.expires) : 'never'}</td>
+            <td>
+              {app.sources.map((source) => (source === 'direct' ? 'direct' : `team ${source}`)).join(', ')}
+              {app.grantedRoles.length > 0 ? ` (${app.grantedRoles.join(', ')})` : ''}
+            </td>
           </tr>
         ))}
-        <EmptyRow columns={3} shown={apps.data?.length ?? 0} loading={apps.loading} text="No apps." />
+        <EmptyRow columns={4} shown={apps.data?.length ?? 0} loading={apps.loading} text="No apps." />
       </ListTable>
       {managing && apps.data && (
         <ManageUserApps
           userId={id}
-          had={apps.data}
+          had={apps.data.filter((app) => app.sources.includes('direct'))}
           onChanged={async () => {
             await user.reload();
             await apps.reload();

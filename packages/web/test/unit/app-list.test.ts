@@ -13,6 +13,7 @@ const app = (name: string, url: string, description = ''): App => ({
   category: '',
   requestable: false,
   icon: null,
+  roles: [],
 });
 
 const wiki = app('wiki', 'https://wiki.example.com/');

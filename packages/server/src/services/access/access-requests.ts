@@ -1,6 +1,6 @@
 /**
- * Access requests (docs/api.md, Access requests): a user asks for a requestable app, an admin
- * approves (granting it, perhaps until a date) or denies. One open request per user and app is
+ * Access requests (docs/api.md, Access requests): a user asks for a requestable app (perhaps for
+ * a role), an admin or one of the app's owners approves (granting it, perhaps until a date) or denies. One open request per user and app is
  * held by a unique index; a decision takes the request from `open` in one conditional update, so
  * of two admins deciding at once exactly one wins. Every step is an event-log row.
  */
@@ -17,7 +17,10 @@ import {
 import type { Knex } from 'knex';
 import { accessDecided, accessRequested } from '../../mail/templates.js';
 import { wordsForUser, wordsIn } from '../mail/recipients.js';
-import { checkFutureExpiry, grantIsLive, insertGrant } from '../apps/apps.js';
+import { assertManagesApp, ownedAppIds } from '../apps/app-owners.js';
+import { grantRole, rolesOf } from '../apps/app-roles.js';
+import { checkFutureExpiry, grantIsLive, insertGrant, roleSuffix } from '../apps/apps.js';
+import { accessOf, hasAccessNow, isLive } from './app-access.js';
 import { logEvent } from '../log/audit.js';
 import { withDb, type ServiceContext } from '../support/context.js';
 import { enqueueMail, type MailPolicy } from '../mail/outbox.js';
@@ -33,6 +36,7 @@ interface RequestRow {
   user_email: string;
   client_name: string;
   reason: string;
+  role: string | null;
   status: AccessRequestStatus;
   created_at: number | string;
   decided_at: number | string | null;
@@ -53,6 +57,7 @@ function requestsQuery(db: Knex) {
       'users.email as user_email',
       'clients.name as client_name',
       'access_requests.reason',
+      'access_requests.role',
       'access_requests.status',
       'access_requests.created_at',
       'access_requests.decided_at',
@@ -70,6 +75,7 @@ function toRequest(row: RequestRow): AccessRequest {
     status: row.status,
     createdTimestamp: new Date(Number(row.created_at)).toISOString(),
   };
+  if (row.role !== null) request.role = row.role;
   if (row.status !== 'open') {
     request.decidedTimestamp = new Date(Number(row.decided_at)).toISOString();
     request.decidedBy = row.decided_by ?? '';
@@ -87,7 +93,7 @@ async function getRequest(db: Knex, id: number): Promise<RequestRow> {
 /** Requestable apps the user cannot use yet: never their URL. Admins may use every app already. */
 export async function requestableApps(db: Knex, user: CurrentUser, now = Date.now()): Promise<RequestableApp[]> {
   if (user.admin) return [];
-  const held = grantIsLive(db('user_apps').where('user_apps.user_id', user.id), now).select('user_apps.app_id');
+  const held = [...(await accessOf(db, user.id, now)).apps.keys()];
   return db('apps')
     .where('apps.requestable', true)
     .whereNotIn('apps.id', held)
@@ -95,7 +101,28 @@ export async function requestableApps(db: Knex, user: CurrentUser, now = Date.no
     .orderBy('apps.name');
 }
 
-/** With mail configured, every admin gets a mail per new request and the user one per decision. */
+/**
+ * With mail configured, every admin and every owner of the app (directly or as an unexpired member
+ * of an owning team) gets a mail per new request, and the user one per decision.
+ */
+async function deciders(db: Knex, { appId, now }: { appId: number; now: number }): Promise<{ email: string; language: Language | null }[]> {
+  const [admins, owners, teamOwners] = (await Promise.all([
+    db('users').join('clients', 'clients.id', 'users.client_id').where('clients.name', ADMIN_CLIENT_NAME).select('users.email', 'users.language'),
+    db('users').join('app_owner_users', 'app_owner_users.user_id', 'users.id').where('app_owner_users.app_id', appId).select('users.email', 'users.language'),
+    isLive(
+      db('users')
+        .join('team_members', 'team_members.user_id', 'users.id')
+        .join('app_owner_teams', 'app_owner_teams.team_id', 'team_members.team_id')
+        .where('app_owner_teams.app_id', appId),
+      'team_members.expires_at',
+      now,
+    ).select('users.email', 'users.language'),
+  ])) as { email: string; language: Language | null }[][];
+  const byEmail = new Map([...admins, ...owners, ...teamOwners].map((row) => [row.email, row]));
+  return [...byEmail.values()].sort((x, y) => (x.email < y.email ? -1 : 1));
+}
+
+/** The admins, each with the language of their mail. */
 export const adminsQuery = (db: Knex) =>
   db('users')
     .join('clients', 'clients.id', 'users.client_id')
@@ -106,43 +133,60 @@ export const adminsQuery = (db: Knex) =>
 /** The services' context of a signed-in user's request or an admin's decision. */
 type RequestContext = ServiceContext<MailPolicy> & { actor: CurrentUser };
 
-export async function createRequest(ctx: RequestContext, { appId, reason }: { appId: number; reason: string }): Promise<AccessRequest> {
+export async function createRequest(ctx: RequestContext, { appId, role, reason }: { appId: number; role?: string; reason: string }): Promise<AccessRequest> {
   const { actor: user, policy } = ctx;
   return await ctx.db.transaction(async (trx) => {
-    const app = await trx('apps').where({ id: appId }).first('id', 'name', 'requestable');
+    const app = await trx('apps').where({ id: appId }).first('id', 'name', 'requestable', 'roles');
     // Not requestable looks exactly like not there: a user never learns of other apps.
     if (!app || !app.requestable) throw notFound('app', appId);
+    if (role !== undefined) grantRole(rolesOf(app.roles), role);
     if (user.admin) throw conflict(`you may use app ${app.name} already`);
-    const [row] = await trx('access_requests').insert({ user_id: user.id, app_id: appId, reason, status: 'open', created_at: ctx.now() }).returning('id');
+    const [row] = await trx('access_requests')
+      .insert({ user_id: user.id, app_id: appId, reason, role: role ?? null, status: 'open', created_at: ctx.now() })
+      .returning('id');
     // After the insert: an approval committed meanwhile is seen here (a request racing its approval).
-    const granted = await grantIsLive(trx('user_apps').where({ user_id: user.id, app_id: appId }), ctx.now()).first('app_id');
-    if (granted) throw conflict(`you may use app ${app.name} already`);
-    await logEvent(trx, ctx, { type: 'access.request', event: `requested access to app ${app.name}` });
+    if (await hasAccessNow(trx, { userId: user.id, appId }, ctx.now())) throw conflict(`you may use app ${app.name} already`);
+    await logEvent(trx, ctx, { type: 'access.request', event: `requested access to app ${app.name}${roleSuffix(role)}` });
     if (policy.mail) {
       const request = { email: user.email, app: app.name, reason, link: `${policy.publicUrl}/auth/#/accessrequests` };
-      // Each admin in their own language.
-      for (const admin of (await adminsQuery(trx)) as { email: string; language: Language | null }[]) {
-        const mail = accessRequested(wordsIn(policy, admin.language), request);
-        await enqueueMail(withDb(ctx, trx), { kind: 'access-request', to: admin.email, ...mail });
+      // Each admin and owner in their own language.
+      for (const decider of await deciders(trx, { appId, now: ctx.now() })) {
+        const mail = accessRequested(wordsIn(policy, decider.language), request);
+        await enqueueMail(withDb(ctx, trx), { kind: 'access-request', to: decider.email, ...mail });
       }
     }
     return toRequest(await getRequest(trx, row.id));
   });
 }
 
-/** The caller's own requests, newest first; for admins every open request and the last decided ones. */
+/**
+ * The caller's own requests, newest first; for admins every open request and the last decided
+ * ones; for owners also those of the apps they own.
+ */
 export async function listRequests(db: Knex, user: CurrentUser): Promise<AccessRequest[]> {
-  if (!user.admin) {
+  const owned = user.admin ? undefined : await ownedAppIds(db, user.id);
+  if (owned?.length === 0) {
     const rows: RequestRow[] = await requestsQuery(db).where('access_requests.user_id', user.id).orderBy('access_requests.id', 'desc');
     return rows.map(toRequest);
   }
-  const open: RequestRow[] = await requestsQuery(db).where('access_requests.status', 'open').orderBy('access_requests.id', 'asc');
-  const decided: RequestRow[] = await requestsQuery(db)
-    .whereNot('access_requests.status', 'open')
+  const ofManaged = (query: Knex.QueryBuilder) => (owned ? query.whereIn('access_requests.app_id', owned) : query);
+  const open: RequestRow[] = await ofManaged(requestsQuery(db).where('access_requests.status', 'open')).orderBy('access_requests.id', 'asc');
+  const decided: RequestRow[] = await ofManaged(requestsQuery(db).whereNot('access_requests.status', 'open'))
     .orderBy('access_requests.decided_at', 'desc')
     .orderBy('access_requests.id', 'desc')
     .limit(DECIDED_SHOWN);
-  return [...open, ...decided].map(toRequest);
+  const own: RequestRow[] = owned ? await requestsQuery(db).where('access_requests.user_id', user.id).whereNotIn('access_requests.app_id', owned) : [];
+  return [...open, ...decided, ...own].map(toRequest);
+}
+
+/**
+ * Refuses (403) a caller who may not decide a request: admins decide every request, owners those
+ * of their apps; others cannot tell a request that exists from one that does not.
+ */
+async function assertMayDecide(ctx: RequestContext, id: number): Promise<void> {
+  if (ctx.actor.admin) return;
+  const row: { app_id: number } | undefined = await ctx.db('access_requests').where({ id }).first('app_id');
+  await assertManagesApp(ctx, row ? Number(row.app_id) : 0);
 }
 
 /** Takes an open request to a decision; only one decision can win. */
@@ -157,18 +201,30 @@ async function decide(
   return request;
 }
 
-export async function approveRequest(ctx: RequestContext, { id, expiresAt }: { id: number; expiresAt?: number }): Promise<AccessRequest> {
+/** Approves: grants the app with the approver's role, else the one asked for, else the default. */
+export async function approveRequest(ctx: RequestContext, { id, role, expiresAt }: { id: number; role?: string; expiresAt?: number }): Promise<AccessRequest> {
   const { policy } = ctx;
+  await assertMayDecide(ctx, id);
   checkFutureExpiry(expiresAt, ctx.now());
   return ctx.db.transaction(async (trx) => {
     const request = await decide(withDb(ctx, trx), { id, status: 'approved', decision: null });
+    const app = (await trx('apps').where({ id: request.app_id }).first('roles')) as { roles: string };
+    const granted = grantRole(rolesOf(app.roles), role ?? request.role ?? undefined);
     const already = await grantIsLive(trx('user_apps').where({ user_id: request.user_id, app_id: request.app_id }), ctx.now()).first('app_id');
     if (!already)
-      await insertGrant(trx, { user: { id: request.user_id, email: request.user_email }, app: { id: request.app_id, name: request.app_name }, expiresAt });
+      await insertGrant(trx, {
+        user: { id: request.user_id, email: request.user_email },
+        app: { id: request.app_id, name: request.app_name },
+        role: granted,
+        expiresAt,
+      });
+    await trx('access_requests')
+      .where({ id })
+      .update({ role: already ? request.role : granted });
     const until = expiresAt ? `, expiring ${new Date(expiresAt).toISOString()}` : '';
     await logEvent(trx, ctx, {
       type: 'access.approve',
-      event: `approved access request ${id}: granted app ${request.app_name} to ${request.user_email}${already ? ' (had it already)' : until}`,
+      event: `approved access request ${id}: granted app ${request.app_name} to ${request.user_email}${already ? ' (had it already)' : `${roleSuffix(granted)}${until}`}`,
       subject: {
         client: request.client_name,
         user: request.user_email,
@@ -190,6 +246,7 @@ export async function approveRequest(ctx: RequestContext, { id, expiresAt }: { i
 
 export async function denyRequest(ctx: RequestContext, { id, reason }: { id: number; reason: string }): Promise<AccessRequest> {
   const { policy } = ctx;
+  await assertMayDecide(ctx, id);
   return ctx.db.transaction(async (trx) => {
     const request = await decide(withDb(ctx, trx), { id, status: 'denied', decision: reason });
     await logEvent(trx, ctx, {

@@ -1,13 +1,14 @@
 /**
  * The forward-auth hot path's short memory (docs/product.md, Forward auth): who a token stands for,
- * which apps a user holds, and the app list; and the OpenID provider's access tokens (docs/oidc.md). Each entry lives at most `ttlMs`
+ * which apps a user may use with which roles and in which teams, and the app list; and the OpenID provider's access tokens (docs/oidc.md). Each entry lives at most `ttlMs`
  * (AUTH_CACHE_SECONDS, at most 5 s), so a change made through another instance takes effect
  * here within that time; a change made through this instance calls `clear()` and takes effect
  * at once. Concurrent misses for one key share a single lookup.
  */
 import type { Knex } from 'knex';
 import { AppIndex } from '../apps/app-index.js';
-import { grantedAppIds, listApps } from '../apps/apps.js';
+import { listApps } from '../apps/apps.js';
+import { accessOf, type UserAccess } from './app-access.js';
 import { principalFromToken, type Principal, type SessionPolicy } from '../sign-in/sessions.js';
 
 /** Enough for every active user of a company; a flood of unknown tokens evicts the oldest. */
@@ -66,7 +67,7 @@ export interface AuthCacheOptions {
 
 export class AuthCache {
   private readonly principals: TtlMap<string, Principal | null>;
-  private readonly grants: TtlMap<number, ReadonlySet<number>>;
+  private readonly grants: TtlMap<number, UserAccess>;
   private readonly appList: TtlMap<'apps', AppIndex>;
   /**
    * The OpenID provider's access tokens by id, as oidc/adapter.ts stored them (a token's row never
@@ -92,9 +93,9 @@ export class AuthCache {
     return this.principals.get(token, () => principalFromToken(this.db, token, this.policy));
   }
 
-  /** Ids of the apps granted to a user. */
-  grantsOf(userId: number): Promise<ReadonlySet<number>> {
-    return this.grants.get(userId, async () => new Set(await grantedAppIds(this.db, userId)));
+  /** What a user may use (direct and team grants, with roles) and the user's teams. */
+  accessOf(userId: number): Promise<UserAccess> {
+    return this.grants.get(userId, () => accessOf(this.db, userId));
   }
 
   /** Every registered app, indexed by name and URL. */

@@ -9,6 +9,7 @@ import { mayUseApp, parseOriginalUrl, type App, type CurrentUser } from '@tools-
 import type { Knex } from 'knex';
 import type { Logger } from '../../logger.js';
 import { clipUrl, logRepeated, type RepeatedEvent } from '../log/audit.js';
+import type { UserAccess } from './app-access.js';
 import type { AuthCache } from './auth-cache.js';
 import type { Origin } from '../support/context.js';
 import type { Principal } from '../sign-in/sessions.js';
@@ -25,7 +26,8 @@ export interface VerifyQuestion {
 }
 
 export type VerifyDecision =
-  | { outcome: 'allow'; user: CurrentUser }
+  /** `access`: the user's teams and roles, for the `Remote-Groups` and `Remote-Roles` headers. */
+  | { outcome: 'allow'; user: CurrentUser; access: UserAccess; appId: number }
   /** `returnTo`: where the login comes back to; only ever a URL the proxy sent. */
   | { outcome: 'not_logged_in'; returnTo: string | undefined }
   /**
@@ -88,20 +90,21 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
     await logDenial(deps, question, { actor: user, reason: { text: `no registered app for ${what}`, sameAs: 'no registered app' } });
     return { outcome: 'not_allowed', user, deniedApp };
   }
-  if (!(await userMayUseApp(deps.cache, user, app.id))) {
+  const access = await deps.cache.accessOf(user.id);
+  if (!mayUseApp(user, access.apps, app.id)) {
     await logDenial(deps, question, { actor: user, reason: `${user.email} may not use app ${app.name}` });
     return { outcome: 'not_allowed', user, deniedApp };
   }
-  return { outcome: 'allow', user };
+  return { outcome: 'allow', user, access, appId: app.id };
 }
 
 /**
- * Whether a user may use an app now: core's rule (mayUseApp) over the user's grants from the cache
- * (at most AUTH_CACHE_SECONDS old). Forward auth and the OpenID provider both ask it.
+ * Whether a user may use an app now: core's rule (mayUseApp) over the user's grants, direct and
+ * through teams, from the cache (at most AUTH_CACHE_SECONDS old). Forward auth and the OpenID
+ * provider both ask it.
  */
-export async function userMayUseApp(cache: Pick<AuthCache, 'grantsOf'>, user: CurrentUser, appId: number): Promise<boolean> {
-  const granted = user.admin ? new Set<number>() : await cache.grantsOf(user.id);
-  return mayUseApp(user, granted, appId);
+export async function userMayUseApp(cache: Pick<AuthCache, 'accessOf'>, user: CurrentUser, appId: number): Promise<boolean> {
+  return mayUseApp(user, (await cache.accessOf(user.id)).apps, appId);
 }
 
 // A failed log write must not turn a denial into an error the proxy would pass on as a 500.

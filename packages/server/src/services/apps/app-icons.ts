@@ -1,5 +1,5 @@
 /** Apps' icons (docs/api.md, Icons): stored apart from the apps, served with a versioned URL. */
-import { ApiError, invalidInput, notFound, type App } from '@tools-portal/core';
+import { ApiError, invalidInput, notFound, type ManagedApp } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { getApp } from './apps.js';
 import { logEvent, type Audit } from '../log/audit.js';
@@ -13,7 +13,7 @@ export interface StoredIcon {
 }
 
 /** Checks and stores an icon; the declared content type must be what the bytes are. */
-export async function setIcon(ctx: ServiceContext, { appId, declaredType, data }: { appId: number; declaredType: string; data: Buffer }): Promise<App> {
+export async function setIcon(ctx: ServiceContext, { appId, declaredType, data }: { appId: number; declaredType: string; data: Buffer }): Promise<ManagedApp> {
   if (data.length > MAX_ICON_BYTES) throw new ApiError('payload_too_large', `icon: is larger than the ${MAX_ICON_BYTES / 1024} KB limit`, { field: 'icon' });
   const type = declaredType.split(';')[0].trim().toLowerCase();
   if (type === 'image/svg+xml') throw invalidInput('icon', 'SVG is not accepted: use PNG, JPEG or WebP');

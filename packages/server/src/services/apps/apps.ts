@@ -4,17 +4,23 @@ import {
   invalidInput,
   notFound,
   originOf,
-  type App,
+  type ManagedApp,
   type AppInput,
+  type AppOwners,
+  type App as AppSummary,
   type AppUpdate,
+  type CurrentUser,
   type GrantedApp,
   type ListedApp,
 } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { preparedSelect, readPrepared } from '../../db/direct-reads.js';
+import { accessOf, hasAccessNow, isLive } from '../access/app-access.js';
 import { logEvent, type Audit } from '../log/audit.js';
 import type { ServiceContext } from '../support/context.js';
 import { getUser } from '../users/users.js';
+import { assertManagesApp, ownersOf, setOwners } from './app-owners.js';
+import { conformGrantsToRoles, grantRole, rolesOf } from './app-roles.js';
 
 const APP_COLUMNS = [
   'apps.id',
@@ -26,6 +32,7 @@ const APP_COLUMNS = [
   'apps.category',
   'apps.requestable',
   'apps.icon_version',
+  'apps.roles',
 ];
 
 interface AppRow {
@@ -38,6 +45,7 @@ interface AppRow {
   category: string;
   requestable: boolean | number;
   icon_version: number | string | null;
+  roles: string | null;
 }
 
 /** The path of an app's icon; the version makes every change a new URL (docs/api.md, Icons). */
@@ -46,7 +54,7 @@ function iconPath(appId: number, version: number | string | null): string | null
 }
 
 /** The presenter of an app: these fields and no others leave the server. */
-function toApp(row: AppRow): App {
+function toApp(row: AppRow): AppSummary {
   return {
     id: row.id,
     name: row.name,
@@ -57,32 +65,38 @@ function toApp(row: AppRow): App {
     category: row.category,
     requestable: Boolean(row.requestable),
     icon: iconPath(row.id, row.icon_version),
+    roles: rolesOf(row.roles),
   };
 }
 
-/** A grant counts while it has no expiry or its expiry is still ahead. */
+/** A direct grant counts while it has no expiry or its expiry is still ahead. */
 export function grantIsLive(query: Knex.QueryBuilder, now: number): Knex.QueryBuilder {
-  return query.where((where) => where.whereNull('user_apps.expires_at').orWhere('user_apps.expires_at', '>', now));
+  return isLive(query, 'user_apps.expires_at', now);
 }
 
 const isoOrUndefined = (ms: number | string | null | undefined) => (ms === null || ms === undefined ? undefined : new Date(Number(ms)).toISOString());
 
-export async function listApps(db: Knex): Promise<App[]> {
+export async function listApps(db: Knex): Promise<AppSummary[]> {
   const rows: AppRow[] = await db('apps').select(APP_COLUMNS).orderBy('apps.name');
   return rows.map(toApp);
 }
 
-/** The apps granted to a user, with the grant's expiry where it has one. Expired grants are gone. */
+/**
+ * The apps a user may use (directly or through teams), with when that access ends where it does,
+ * the user's roles and where the access comes from (`direct` and/or team names).
+ */
 export async function appsOfUser(db: Knex, userId: number, now = Date.now()): Promise<GrantedApp[]> {
-  const rows: (AppRow & { expires_at: number | string | null })[] = await grantIsLive(
-    db('apps').join('user_apps', 'user_apps.app_id', 'apps.id').where('user_apps.user_id', userId),
-    now,
-  )
-    .select([...APP_COLUMNS, 'user_apps.expires_at'])
+  const access = await accessOf(db, userId, now);
+  if (access.apps.size === 0) return [];
+  const rows: AppRow[] = await db('apps')
+    .whereIn('apps.id', [...access.apps.keys()])
+    .select(APP_COLUMNS)
     .orderBy('apps.name');
   return rows.map((row) => {
-    const expires = isoOrUndefined(row.expires_at);
-    return expires ? { ...toApp(row), expires } : toApp(row);
+    const { roles, sources, expiresAt } = access.apps.get(Number(row.id))!;
+    const expires = isoOrUndefined(expiresAt);
+    const granted = { ...toApp(row), grantedRoles: [...roles], sources: sources.map((source) => source.team?.name ?? 'direct') };
+    return expires ? { ...granted, expires } : granted;
   });
 }
 
@@ -94,9 +108,26 @@ const listedApps = (db: Knex, userId: number) =>
     .orderBy('apps.name');
 // Remembered until the database changes (db/direct-reads.ts).
 const EVERY_APP_LISTED = preparedSelect((db, userId: number) => listedApps(db, userId), { remember: true });
+// The earlier of a team grant's and its membership's expiry (NULL: never), judged after reading.
+const TEAM_ACCESS_ENDS =
+  'CASE WHEN team_apps.expires_at IS NULL THEN team_members.expires_at WHEN team_members.expires_at IS NULL THEN team_apps.expires_at ' +
+  'WHEN team_apps.expires_at < team_members.expires_at THEN team_apps.expires_at ELSE team_members.expires_at END';
+/** A user's grants, direct and through teams, expired ones included: one row per way in. */
+const grantsOf = (db: Knex, userId: number) =>
+  db
+    .select('user_apps.app_id', 'user_apps.expires_at')
+    .from('user_apps')
+    .where('user_apps.user_id', userId)
+    .unionAll((union) => {
+      union
+        .select('team_apps.app_id', db.raw(`${TEAM_ACCESS_ENDS} as expires_at`))
+        .from('team_members')
+        .join('team_apps', 'team_apps.team_id', 'team_members.team_id')
+        .where('team_members.user_id', userId);
+    })
+    .as('access');
 const GRANTED_APPS_LISTED = preparedSelect(
-  (db, userId: number) =>
-    listedApps(db, userId).join('user_apps', 'user_apps.app_id', 'apps.id').where('user_apps.user_id', userId).select('user_apps.expires_at'),
+  (db, userId: number) => listedApps(db, userId).join(grantsOf(db, userId), 'access.app_id', 'apps.id').select('access.expires_at'),
   { remember: true },
 );
 
@@ -111,14 +142,18 @@ export async function appListOf(db: Knex, user: { id: number; admin: boolean }, 
   const rows = await readPrepared<ListedRow, [number]>(db, user.admin ? EVERY_APP_LISTED : GRANTED_APPS_LISTED, [user.id]);
   const known = listsOfRows.get(rows);
   if (known && now < known.until) return known.list;
-  // Expiry is judged here, not in the query, so that the rows can be remembered.
+  // Expiry is judged here, not in the query, so that the rows can be remembered. An app reached
+  // through several grants is listed once; the list changes when any of its grants expires.
   const listed: ListedApp[] = [];
+  const seen = new Set<number>();
   let until = Infinity;
   for (const row of rows) {
     const expires = row.expires_at === undefined || row.expires_at === null ? Infinity : Number(row.expires_at);
     if (expires > now) {
-      listed.push(Object.assign(toApp(row), { favourite: row.favourite !== null }));
       until = Math.min(until, expires);
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
+      listed.push(Object.assign(toApp(row), { favourite: row.favourite !== null }));
     }
   }
   const list = Object.freeze(listed);
@@ -126,18 +161,30 @@ export async function appListOf(db: Knex, user: { id: number; admin: boolean }, 
   return list;
 }
 
-export async function getApp(db: Knex, id: number): Promise<App> {
+/** An app as lists show it, without its owners. */
+export async function getAppSummary(db: Knex, id: number): Promise<AppSummary> {
   const row: AppRow | undefined = await db('apps').select(APP_COLUMNS).where('apps.id', id).first();
   if (!row) throw notFound('app', id);
   return toApp(row);
 }
 
-/** Whether a user may see an app (its icon, its favourite star): admins all, others a live grant. */
+/** An app with its owners. */
+export async function getApp(db: Knex, id: number): Promise<ManagedApp> {
+  const app = await getAppSummary(db, id);
+  return { ...app, owners: await ownersOf(db, id) };
+}
+
+/** `GET /app/{id}`: admins and the app's owners. */
+export async function getManagedApp(ctx: ServiceContext & { actor: CurrentUser }, id: number): Promise<ManagedApp> {
+  await assertManagesApp(ctx, id);
+  return getApp(ctx.db, id);
+}
+
+/** Whether a user may see an app (its icon, its favourite star): admins all, others a live grant, direct or through a team. */
 export async function mayUseAppNow(ctx: ServiceContext & { actor: { id: number; admin: boolean } }, appId: number): Promise<boolean> {
   const { db, actor: user } = ctx;
   if (user.admin) return (await db('apps').where('id', appId).first('id')) !== undefined;
-  const grant = await grantIsLive(db('user_apps').where({ user_id: user.id, app_id: appId }), ctx.now()).first('app_id');
-  return grant !== undefined;
+  return hasAccessNow(db, { userId: user.id, appId }, ctx.now());
 }
 
 /** Origins of every registered app. */
@@ -148,30 +195,33 @@ export async function appOrigins(db: Knex): Promise<Set<string>> {
 /** Origins of the apps a user may use now (admins every app, others live grants): where a sign-in may send them. */
 export async function appOriginsOf(db: Knex, user: { id: number; admin: boolean }, now = Date.now()): Promise<Set<string>> {
   if (user.admin) return appOrigins(db);
-  return originsOf(await grantIsLive(db('apps').join('user_apps', 'user_apps.app_id', 'apps.id').where('user_apps.user_id', user.id), now).select('apps.url'));
+  const ids = [...(await accessOf(db, user.id, now)).apps.keys()];
+  return originsOf(ids.length === 0 ? [] : await db('apps').whereIn('id', ids).select('url'));
 }
 
 const originsOf = (rows: { url: string }[]) => new Set(rows.map((row) => originOf(row.url)).filter((origin): origin is string => origin !== null));
 
-type AppFields = Required<Omit<AppInput, 'id'>>;
+type AppFields = Omit<Required<Omit<AppInput, 'id'>>, 'roles' | 'owners'> & { roles?: string[]; owners?: AppOwners };
 
-export async function createApp(db: Knex, audit: Audit, input: AppFields): Promise<App> {
-  const { name, url, description, descriptionDe, doclink, category, requestable } = input;
+export async function createApp(db: Knex, audit: Audit, input: AppFields): Promise<ManagedApp> {
+  const { name, url, description, descriptionDe, doclink, category, requestable, roles = [], owners } = input;
   return await db.transaction(async (trx) => {
     const [row] = await trx('apps')
-      .insert({ name, url, description, description_de: descriptionDe, doclink, category, requestable, created_at: Date.now() })
+      .insert({ name, url, description, description_de: descriptionDe, doclink, category, requestable, roles: JSON.stringify(roles), created_at: Date.now() })
       .returning('id');
-    await logEvent(trx, audit, { type: 'app.create', event: `created app ${name}` });
-    return getApp(trx, row.id);
+    const id = Number(row.id);
+    await logEvent(trx, audit, { type: 'app.create', event: `created app ${name}${roles.length > 0 ? ` with roles ${roles.join(', ')}` : ''}` });
+    if (owners) await setOwners(trx, audit, { app: { id, name }, owners });
+    return getApp(trx, id);
   });
 }
 
 export async function updateApp(
   db: Knex,
   audit: Audit,
-  input: Omit<AppUpdate, 'description' | 'doclink'> & { description: string; doclink: string },
-): Promise<App> {
-  const { id, name, url, description, descriptionDe, doclink, category, requestable } = input;
+  input: Omit<AppUpdate, 'description' | 'doclink' | 'roles' | 'owners'> & { description: string; doclink: string; roles?: string[]; owners?: AppOwners },
+): Promise<ManagedApp> {
+  const { id, name, url, description, descriptionDe, doclink, category, requestable, roles, owners } = input;
   return await db.transaction(async (trx) => {
     const before = await getApp(trx, id);
     if (before.name !== name && (await trx('oidc_clients').where({ app_id: id }).first('app_id'))) {
@@ -185,10 +235,17 @@ export async function updateApp(
       description_de: descriptionDe ?? before.descriptionDe,
       category: category ?? before.category,
       requestable: requestable ?? before.requestable,
+      roles: JSON.stringify(roles ?? before.roles),
     };
     await trx('apps').where({ id }).update(changes);
     const renamed = before.name === name ? '' : ` (was ${before.name})`;
     await logEvent(trx, audit, { type: 'app.update', event: `updated app ${name}${renamed}` });
+    if (roles && roles.join(',') !== before.roles.join(',')) {
+      const moved = await conformGrantsToRoles(trx, { appId: id, roles });
+      const list = roles.length > 0 ? roles.join(', ') : 'none';
+      await logEvent(trx, audit, { type: 'app.roles', event: `roles of app ${name} are now ${list}; ${moved} grants took the default role` });
+    }
+    if (owners) await setOwners(trx, audit, { app: { id, name }, owners });
     return getApp(trx, id);
   });
 }
@@ -207,24 +264,29 @@ export function checkFutureExpiry(expiresAt: number | null | undefined, now: num
   if (expiresAt !== null && expiresAt !== undefined && expiresAt <= now) throw invalidInput(field, 'must be in the future');
 }
 
-const expirySuffix = (expiresAt: number | null | undefined) => (expiresAt ? `, expiring ${new Date(expiresAt).toISOString()}` : '');
+export const expirySuffix = (expiresAt: number | null | undefined) => (expiresAt ? `, expiring ${new Date(expiresAt).toISOString()}` : '');
+export const roleSuffix = (role: string | null | undefined) => (role ? ` as ${role}` : '');
 
-/** A grant of an app to a user, with an optional expiry. */
+/** A grant of an app to a user, with its role (else the app's default) and an optional expiry. */
 interface GrantInput {
   userId: number;
   appId: number;
+  role?: string;
   expiresAt?: number;
 }
 
-export async function grantApp(ctx: ServiceContext, { userId, appId, expiresAt }: GrantInput): Promise<void> {
+/** Grants an app to a user: admins, or the app's owners. */
+export async function grantApp(ctx: ServiceContext & { actor: CurrentUser }, { userId, appId, role, expiresAt }: GrantInput): Promise<void> {
+  await assertManagesApp(ctx, appId);
   checkFutureExpiry(expiresAt, ctx.now());
   await ctx.db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
-    const app = await getApp(trx, appId);
-    await insertGrant(trx, { user, app, expiresAt });
+    const app = await getAppSummary(trx, appId);
+    const granted = grantRole(app.roles, role);
+    await insertGrant(trx, { user, app, role: granted, expiresAt });
     await logEvent(trx, ctx, {
       type: 'grant.add',
-      event: `granted app ${app.name} to ${user.email}${expirySuffix(expiresAt)}`,
+      event: `granted app ${app.name} to ${user.email}${roleSuffix(granted)}${expirySuffix(expiresAt)}`,
       subject: { client: user.client.name, user: user.email },
     });
   });
@@ -236,37 +298,56 @@ export async function grantApp(ctx: ServiceContext, { userId, appId, expiresAt }
  */
 export async function insertGrant(
   trx: Knex,
-  { user, app, expiresAt }: { user: { id: number; email: string }; app: { id: number; name: string }; expiresAt: number | undefined },
+  {
+    user,
+    app,
+    role = null,
+    expiresAt,
+  }: { user: { id: number; email: string }; app: { id: number; name: string }; role?: string | null; expiresAt: number | undefined },
 ): Promise<void> {
   await trx('user_apps').where({ user_id: user.id, app_id: app.id }).where('expires_at', '<=', Date.now()).delete();
-  await trx('user_apps').insert({ user_id: user.id, app_id: app.id, expires_at: expiresAt ?? null });
+  await trx('user_apps').insert({ user_id: user.id, app_id: app.id, role, expires_at: expiresAt ?? null });
 }
 
-/** Changes an existing, live grant's expiry (null: none). */
-export async function setGrantExpiry(
-  ctx: ServiceContext,
-  { userId, appId, expiresAt }: { userId: number; appId: number; expiresAt: number | null },
+/** Changes an existing, live grant's expiry (null: none) and/or role: admins, or the app's owners. */
+export async function updateGrant(
+  ctx: ServiceContext & { actor: CurrentUser },
+  { userId, appId, expiresAt, role }: { userId: number; appId: number; expiresAt?: number | null; role?: string },
 ): Promise<void> {
+  await assertManagesApp(ctx, appId);
   const now = ctx.now();
   checkFutureExpiry(expiresAt, now);
   await ctx.db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
-    const app = await getApp(trx, appId);
-    const changed = await grantIsLive(trx('user_apps').where({ user_id: userId, app_id: appId }), now).update({ expires_at: expiresAt });
+    const app = await getAppSummary(trx, appId);
+    const changes = {
+      ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
+      ...(role === undefined ? {} : { role: grantRole(app.roles, role) }),
+    };
+    const changed = await grantIsLive(trx('user_apps').where({ user_id: userId, app_id: appId }), now).update(changes);
     if (changed === 0) throw notFound(`grant of app ${app.name} to user`, user.email);
-    const what = expiresAt === null ? 'no longer expires' : `expires ${new Date(expiresAt).toISOString()}`;
     await logEvent(trx, ctx, {
       type: 'grant.update',
-      event: `grant of app ${app.name} to ${user.email} ${what}`,
+      event: `grant of app ${app.name} to ${user.email} ${grantChange({ expiresAt, role })}`,
       subject: { client: user.client.name, user: user.email },
     });
   });
 }
 
-export async function revokeApp(ctx: ServiceContext, { userId, appId }: { userId: number; appId: number }): Promise<void> {
+/** What a grant update changed, for the event log: `expires 2026-…, role editor`. */
+export function grantChange({ expiresAt, role }: { expiresAt?: number | null; role?: string }): string {
+  const parts: string[] = [];
+  if (expiresAt !== undefined) parts.push(expiresAt === null ? 'no longer expires' : `expires ${new Date(expiresAt).toISOString()}`);
+  if (role !== undefined) parts.push(`role ${role}`);
+  return parts.join(', ');
+}
+
+/** Removes a user's direct grant of an app: admins, or the app's owners. */
+export async function revokeApp(ctx: ServiceContext & { actor: CurrentUser }, { userId, appId }: { userId: number; appId: number }): Promise<void> {
+  await assertManagesApp(ctx, appId);
   await ctx.db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
-    const app = await getApp(trx, appId);
+    const app = await getAppSummary(trx, appId);
     const removed = await grantIsLive(trx('user_apps').where({ user_id: userId, app_id: appId }), ctx.now()).delete();
     if (removed === 0) throw notFound(`grant of app ${app.name} to user`, user.email);
     await logEvent(trx, ctx, {
@@ -275,10 +356,4 @@ export async function revokeApp(ctx: ServiceContext, { userId, appId }: { userId
       subject: { client: user.client.name, user: user.email },
     });
   });
-}
-
-/** Ids of the apps a user may use now: one lookup on the grants' primary key, expired grants left out. */
-export async function grantedAppIds(db: Knex, userId: number, now = Date.now()): Promise<number[]> {
-  const rows: { app_id: number }[] = await grantIsLive(db('user_apps').where('user_id', userId), now).select('app_id');
-  return rows.map((row) => Number(row.app_id));
 }

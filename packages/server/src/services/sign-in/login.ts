@@ -2,6 +2,7 @@
 import { ApiError, email as emailSchema, invalidInput, type CurrentUser } from '@tools-portal/core';
 import { passwordProblem } from '@tools-portal/core/password-rules';
 import type { Knex } from 'knex';
+import { rolesOf } from '../apps/app-roles.js';
 import { logEvent, logRepeated, type Audit } from '../log/audit.js';
 import { addressSubject, banRemaining, emailSubject, type BruteForcePolicy } from './brute-force.js';
 import { hasDevices, rememberDevice } from './login-devices.js';
@@ -209,7 +210,11 @@ export async function registerFromInvite(
       })
       .returning('id');
     const appIds = await appIdsOfInvite(trx, invite.id);
-    if (appIds.length > 0) await trx('user_apps').insert(appIds.map((app_id) => ({ user_id: row.id, app_id })));
+    if (appIds.length > 0) {
+      // Each grant carries the app's default role (none when the app has no roles).
+      const apps: { id: number; roles: string }[] = await trx('apps').whereIn('id', appIds).select('id', 'roles');
+      await trx('user_apps').insert(apps.map((app) => ({ user_id: row.id, app_id: app.id, role: rolesOf(app.roles)[0] ?? null })));
+    }
     return completeSignIn(withDb(ctx, trx), { user: await currentUserById(trx, row.id), method });
   });
 }

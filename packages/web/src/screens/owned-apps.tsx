@@ -1,0 +1,89 @@
+/**
+ * /owned, Apps you own (docs/api.md, Teams, roles and owners): for an app's owners, each app they
+ * own with everyone who may use it, and its open access requests to approve or deny. Nothing more.
+ */
+import { byName } from '@tools-portal/core/apps';
+import type { AccessRequest } from '@tools-portal/core/entities';
+import { api, logFailure } from '../api';
+import { AppAccessSection } from '../components/app-access-section';
+import { EmptyRow } from '../components/empty-row';
+import { ListTable } from '../components/list-page';
+import { useAction } from '../components/use-action';
+import { useLoad } from '../components/use-load';
+import { formatTimestamp } from '../logic/format';
+
+export function OwnedApps() {
+  const run = useAction();
+  const apps = useLoad(
+    async () => {
+      const { owns } = await api.users.me();
+      return (await Promise.all(owns.map((id) => api.apps.get(id)))).sort(byName);
+    },
+    (error) => logFailure('load owned apps', error),
+  );
+  const requests = useLoad(
+    async () => (await api.accessRequests.list()).filter((request) => request.status === 'open'),
+    (error) => logFailure('load access requests', error),
+  );
+
+  const decide = (request: AccessRequest, approve: boolean) =>
+    run({
+      call: () => (approve ? api.accessRequests.approve(request.id) : api.accessRequests.deny(request.id)),
+      success: `${approve ? 'approved' : 'denied'} ${request.app.name} for ${request.user.email}`,
+      danger: `failed to ${approve ? 'approve' : 'deny'} ${request.app.name} for ${request.user.email}`,
+      what: approve ? 'approve access request' : 'deny access request',
+      onSuccess: requests.reload,
+    });
+
+  return (
+    <>
+      <h1 className="h3 mb-3">Apps you own</h1>
+      {!apps.loading && (apps.data ?? []).length === 0 && <p className="text-body-secondary">You own no apps.</p>}
+      {(apps.data ?? []).map((app) => {
+        const open = (requests.data ?? []).filter((request) => request.app.id === app.id);
+        return (
+          <section key={app.id} className="mb-5" aria-labelledby={`owned-${app.id}`}>
+            <h2 className="h4" id={`owned-${app.id}`}>
+              {app.name}
+            </h2>
+            <ListTable
+              label={`Open requests for ${app.name}`}
+              head={
+                <>
+                  <th scope="col">User</th>
+                  <th scope="col">Reason</th>
+                  <th scope="col" className="d-none d-md-table-cell">
+                    Requested
+                  </th>
+                  <th scope="col">
+                    <span className="visually-hidden">Decision</span>
+                  </th>
+                </>
+              }
+            >
+              {open.map((request) => (
+                <tr key={request.id}>
+                  <td>{request.user.email}</td>
+                  <td>{request.reason}</td>
+                  <td className="d-none d-md-table-cell text-nowrap">{formatTimestamp(request.createdTimestamp)}</td>
+                  <td>
+                    <div className="d-flex flex-wrap justify-content-end gap-2">
+                      <button type="button" className="btn btn-sm btn-success" onClick={() => void decide(request, true)}>
+                        Approve
+                      </button>
+                      <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void decide(request, false)}>
+                        Deny
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+              <EmptyRow columns={4} shown={open.length} loading={requests.loading} text="No open requests." />
+            </ListTable>
+            <AppAccessSection appId={app.id} roles={app.roles} />
+          </section>
+        );
+      })}
+    </>
+  );
+}

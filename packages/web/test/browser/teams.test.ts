@@ -1,0 +1,170 @@
+// The Teams screens in a real browser (docs/api.md, Teams, roles and owners): the list with New
+// Team, a team's members (Add Member with an expiry) and apps (Add App with a role), at laptop
+// and phone width, with screenshots and no axe violation on any screen or dialog.
+import { describe, expect, it } from 'vitest';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  LAPTOP,
+  PHONE,
+  axeViolations,
+  chromiumAvailable,
+  columnTexts,
+  goto,
+  loginInBrowser,
+  openPage,
+  screenshot,
+  useBrowserPortal,
+  unique,
+} from './support';
+
+const web = useBrowserPortal();
+
+describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`lists teams, creates one, adds a member with an expiry and an app with a role at ${viewport.width} px`, async () => {
+      const app = await web.portal.admin.apps.create({ name: unique('grafana'), url: 'https://grafana.example.com/', roles: ['viewer', 'editor'] });
+      const member = await web.portal.createUser();
+      const { context, page } = await openPage(web.browser, viewport);
+      try {
+        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await page.waitForURL(/#\/applist\/?$/);
+        await goto(page, web.portal, '/teams');
+        await expect.poll(() => page.getByRole('heading', { name: 'Teams' }).isVisible()).toBe(true);
+        expect(await page.getByRole('columnheader', { name: 'Team Name' }).isVisible()).toBe(true);
+        expect(await axeViolations(page), 'teams').toEqual([]);
+
+        const name = unique('Platform');
+        await page.getByRole('button', { name: 'New Team' }).click();
+        const dialog = page.getByRole('dialog', { name: 'New Team' });
+        await expect.poll(() => dialog.isVisible()).toBe(true);
+        await dialog.getByLabel('Team name').fill(name);
+        await dialog.getByLabel('Description').fill('Runs the dashboards');
+        expect(await axeViolations(page), 'New Team dialog').toEqual([]);
+        await screenshot(page, 'teams-new-team');
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await expect
+          .poll(() =>
+            page
+              .getByRole('alert')
+              .filter({ hasText: `created new team ${name}` })
+              .isVisible(),
+          )
+          .toBe(true);
+        await expect.poll(() => columnTexts(page, 'Teams', 1)).toContain(name);
+        await screenshot(page, 'teams');
+
+        await page.getByRole('link', { name }).click();
+        await expect.poll(() => page.getByRole('heading', { name, level: 1 }).isVisible()).toBe(true);
+        expect(await page.getByText('Runs the dashboards').isVisible()).toBe(true);
+        expect(await page.getByRole('table', { name: 'Members' }).getByText('No members.').isVisible()).toBe(true);
+
+        await page.getByRole('button', { name: 'Add Member' }).click();
+        const addMember = page.getByRole('dialog', { name: 'Add Member' });
+        await expect.poll(() => addMember.getByRole('option', { name: member.email }).count()).toBe(1);
+        await addMember.getByLabel('User').selectOption({ label: member.email });
+        await addMember.getByLabel('Membership expiry').selectOption('30');
+        expect(await axeViolations(page), 'Add Member dialog').toEqual([]);
+        await addMember.getByRole('button', { name: 'Add' }).click();
+        await expect.poll(() => columnTexts(page, 'Members', 1)).toEqual([member.email]);
+        expect((await columnTexts(page, 'Members', 3))[0]).not.toBe('never');
+
+        await page.getByRole('button', { name: 'Add App' }).click();
+        const addApp = page.getByRole('dialog', { name: 'Add App' });
+        await expect.poll(() => addApp.getByRole('option', { name: app.name }).count()).toBe(1);
+        await addApp.getByLabel('App').selectOption({ label: app.name });
+        await addApp.getByLabel('Role').selectOption('editor');
+        expect(await axeViolations(page), 'Add App dialog').toEqual([]);
+        await screenshot(page, 'team-add-app');
+        await addApp.getByRole('button', { name: 'Add' }).click();
+        await expect.poll(() => columnTexts(page, 'Apps', 2)).toEqual(['editor']);
+        expect(await columnTexts(page, 'Apps', 1)).toEqual([app.name]);
+        expect(await axeViolations(page), 'team detail').toEqual([]);
+        await screenshot(page, 'team-detail');
+
+        // The app's page shows who may use it and how: via the team, with the role.
+        await goto(page, web.portal, `/app/${app.id}`);
+        await expect.poll(() => columnTexts(page, 'App access', 1)).toEqual([member.email]);
+        expect(await columnTexts(page, 'App access', 2)).toEqual(['editor']);
+        expect((await columnTexts(page, 'App access', 3))[0]).toMatch(new RegExp(`^via team ${name} \\(editor\\)`));
+        expect(await page.getByText('Roles: viewer, editor.').isVisible()).toBe(true);
+        expect(await axeViolations(page), 'app page with access').toEqual([]);
+        await screenshot(page, 'app-access');
+
+        // The member's page shows the app with where it comes from.
+        await goto(page, web.portal, `/user/${member.user.id}`);
+        await expect.poll(() => columnTexts(page, 'User apps', 4)).toEqual([`team ${name} (editor)`]);
+        expect(await axeViolations(page), 'user page with a team app').toEqual([]);
+        await screenshot(page, 'user-apps-via-team');
+
+        // What the browser did is what the portal holds.
+        const [team] = (await web.portal.admin.teams.list()).filter((listed) => listed.name === name);
+        expect(await web.portal.admin.teams.apps(team.id)).toEqual([{ id: app.id, name: app.name, role: 'editor' }]);
+        expect((await web.portal.admin.teams.users(team.id)).map((user) => user.email)).toEqual([member.email]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it("sets an app's roles in the New App dialog", async () => {
+    const name = unique('roles');
+    const { context, page } = await openPage(web.browser, LAPTOP);
+    try {
+      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await page.waitForURL(/#\/applist\/?$/);
+      await page.getByRole('button', { name: 'New App' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New App' });
+      await dialog.getByLabel('app name').fill(name);
+      await dialog.getByLabel('app url').fill('https://roles.example.com/');
+      await dialog.getByLabel(/^Roles/).fill('viewer, editor');
+      expect(await axeViolations(page), 'New App with roles').toEqual([]);
+      await screenshot(page, 'new-app-roles');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(async () => (await web.portal.admin.apps.all()).find((app) => app.name === name)?.roles).toEqual(['viewer', 'editor']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`shows an owner Apps you own with the app's access and open requests to decide at ${viewport.width} px`, async () => {
+      const owner = await web.portal.createUser();
+      const app = await web.portal.admin.apps.create({
+        name: unique('owned'),
+        url: 'https://owned.example.com/',
+        requestable: true,
+        roles: ['viewer', 'editor'],
+        owners: { users: [owner.user.id], teams: [] },
+      });
+      const asker = await web.portal.createUser();
+      await asker.api.accessRequests.create({ appid: app.id, reason: 'for the report' });
+      const { context, page } = await openPage(web.browser, viewport);
+      try {
+        await loginInBrowser(page, web.portal, owner.email, owner.password);
+        await page.waitForURL(/#\/(applist|userapps)/);
+        await goto(page, web.portal, '/owned');
+        await expect.poll(() => page.getByRole('heading', { name: 'Apps you own' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('heading', { name: app.name }).isVisible()).toBe(true);
+        const requests = `Open requests for ${app.name}`;
+        await expect.poll(() => columnTexts(page, requests, 1)).toEqual([asker.email]);
+        expect(await columnTexts(page, requests, 2)).toEqual(['for the report']);
+        expect(await axeViolations(page), 'Apps you own').toEqual([]);
+        await screenshot(page, 'owned-apps');
+        await page.getByRole('table', { name: requests }).getByRole('button', { name: 'Approve' }).click();
+        await expect
+          .poll(() =>
+            page
+              .getByRole('alert')
+              .filter({ hasText: `approved ${app.name} for ${asker.email}` })
+              .isVisible(),
+          )
+          .toBe(true);
+        await expect.poll(() => columnTexts(page, requests, 1)).toEqual([]);
+        expect((await web.portal.admin.apps.access(app.id)).map((user) => [user.email, user.roles])).toEqual([[asker.email, ['viewer']]]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
