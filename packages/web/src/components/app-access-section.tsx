@@ -2,15 +2,19 @@
  * An app's page, Access (docs/api.md, `GET /app/{id}/access`): everyone who may use the app, with
  * their roles and where each grant comes from: "direct" or "via team …", and when it ends.
  */
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api, logFailure } from '../api';
+import { AddTeamModal } from './add-team-modal';
 import { EmptyRow } from './empty-row';
-import { ListTable } from './list-page';
+import { HeadingBar, ListTable } from './list-page';
 import { useLoad } from './use-load';
 import { formatTimestamp } from '../logic/format';
 import { paths } from '../paths';
 
-export function AppAccessSection({ appId, roles }: { appId: number; roles: readonly string[] }) {
+export function AppAccessSection({ app }: { app: { id: number; name: string; roles: readonly string[] } }) {
+  const { id: appId, roles } = app;
+  const [adding, setAdding] = useState(false);
   const access = useLoad(
     () => api.apps.access(appId),
     (error) => logFailure('load app access', error),
@@ -18,7 +22,9 @@ export function AppAccessSection({ appId, roles }: { appId: number; roles: reado
   );
   return (
     <>
-      <h2 className="h4 mt-4">Access</h2>
+      <div className="mt-4">
+        <HeadingBar level={2} title="Access" action={{ label: 'Add Team', onClick: () => setAdding(true) }} />
+      </div>
       <p className="text-body-secondary">Everyone who may use the app, directly or through a team. Roles: {roles.length > 0 ? roles.join(', ') : 'none'}.</p>
       <ListTable
         label="App access"
@@ -55,6 +61,16 @@ export function AppAccessSection({ appId, roles }: { appId: number; roles: reado
         ))}
         <EmptyRow columns={3} shown={access.data?.length ?? 0} loading={access.loading} text="Nobody may use this app." />
       </ListTable>
+      {adding && (
+        <AddTeamModal
+          app={app}
+          onClose={() => setAdding(false)}
+          onAdded={async () => {
+            setAdding(false);
+            await access.reload();
+          }}
+        />
+      )}
     </>
   );
 }

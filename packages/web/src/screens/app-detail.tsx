@@ -155,7 +155,7 @@ export function AppDetail() {
         ))}
         <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users yet: Add User gives someone access." />
       </ListTable>
-      {app.data && <AppAccessSection appId={app.data.id} roles={app.data.roles} />}
+      {app.data && <AppAccessSection app={app.data} />}
       {app.data && <OidcSection appId={app.data.id} appName={app.data.name} />}
       {editing && app.data && (
         <AppFormModal

@@ -80,7 +80,7 @@ export function OwnedApps() {
               ))}
               <EmptyRow columns={4} shown={open.length} loading={requests.loading} text="No open requests." />
             </ListTable>
-            <AppAccessSection appId={app.id} roles={app.roles} />
+            <AppAccessSection app={app} />
           </section>
         );
       })}

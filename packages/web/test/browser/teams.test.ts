@@ -90,6 +90,24 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
         expect(await page.getByText('Roles: viewer, editor.').isVisible()).toBe(true);
         expect(await axeViolations(page), 'app page with access').toEqual([]);
         await screenshot(page, 'app-access');
+        // Add Team grants the app to another team, with the default role.
+        const other = await web.portal.admin.teams.create({ name: unique('Beta') });
+        await page.getByRole('button', { name: 'Add Team' }).click();
+        const addTeam = page.getByRole('dialog', { name: 'Add Team' });
+        await expect.poll(() => addTeam.getByRole('option', { name: other.name }).count()).toBe(1);
+        await addTeam.getByLabel('Team').selectOption({ label: other.name });
+        expect(await addTeam.getByLabel('Role').inputValue()).toBe('');
+        expect(await axeViolations(page), 'Add Team dialog').toEqual([]);
+        await addTeam.getByRole('button', { name: 'Add' }).click();
+        await expect
+          .poll(() =>
+            page
+              .getByRole('alert')
+              .filter({ hasText: `granted app ${app.name} to team ${other.name}` })
+              .isVisible(),
+          )
+          .toBe(true);
+        expect(await web.portal.admin.teams.apps(other.id)).toEqual([{ id: app.id, name: app.name, role: 'viewer' }]);
 
         // The member's page shows the app with where it comes from.
         await goto(page, web.portal, `/user/${member.user.id}`);
