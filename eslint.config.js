@@ -32,9 +32,8 @@ export default defineConfig([
     rules: { '@typescript-eslint/max-params': ['error', { max: 3 }] },
   },
   {
-    // Not services, and not yet down to three parameters (the CLI's commands and handlers, the
-    // API client, config, forward auth's HTTP answer): they follow file by
-    // file; take a file off this list when it passes.
+    // Not services, and not yet down to three parameters (some of the CLI's commands and handlers,
+    // the API client): they follow file by file; take a file off this list when it passes.
     files: [
       'packages/cli/src/commands/apps.ts',
       'packages/cli/src/commands/clients.ts',
@@ -45,14 +44,13 @@ export default defineConfig([
       'packages/cli/src/handlers/users.ts',
       'packages/cli/src/resolve.ts',
       'packages/core/src/client.ts',
-      'packages/server/src/config.ts',
-      'packages/server/src/forward-auth-http.ts',
     ],
     rules: { '@typescript-eslint/max-params': 'off' },
   },
   {
-    // The OpenID provider's adapter and clients: not yet down to three.
-    files: ['packages/server/src/oidc/adapter.ts', 'packages/server/src/oidc/clients.ts'],
+    // The OpenID provider's adapter: its prepared statements take their SQL parameters in order
+    // (db/prepared-writes.ts), as many as the statement has.
+    files: ['packages/server/src/oidc/adapter.ts'],
     rules: { '@typescript-eslint/max-params': 'off' },
   },
   {

@@ -123,13 +123,26 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** An integer setting's bounds. */
+interface Bounds {
+  min: number;
+  max: number;
+}
+
+/** How the parts of the configuration read their settings, and where they report a problem. */
+interface SettingsReader {
+  read: (name: string) => string | undefined;
+  integer: (name: string, fallback: number, bounds: Bounds) => number;
+  problems: string[];
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
   const read = (name: string) => {
     const value = env[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
+  const integer = (name: string, fallback: number, { min, max }: Bounds): number => {
     const raw = read(name);
     if (raw === undefined) return fallback;
     const value = Number(raw);
@@ -148,7 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     return fallback;
   };
 
-  const port = integer('PORT', 8080, 0, 65535);
+  const port = integer('PORT', 8080, { min: 0, max: 65535 });
   const host = read('HOST') ?? '127.0.0.1';
 
   const explicitPublicUrl = read('PUBLIC_URL');
@@ -197,12 +210,13 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const rawWorkers = read('WORKERS')?.toLowerCase();
-  const workers = rawWorkers === 'auto' ? os.availableParallelism() : integer('WORKERS', 1, 1, 256);
+  const workers = rawWorkers === 'auto' ? os.availableParallelism() : integer('WORKERS', 1, { min: 1, max: 256 });
 
-  const sessionTtlDays = integer('SESSION_TTL_DAYS', 365, 1, 3650);
+  const sessionTtlDays = integer('SESSION_TTL_DAYS', 365, { min: 1, max: 3650 });
   const mfaRequired = (read('MFA_REQUIRED')?.toLowerCase() ?? 'none') as Config['mfaRequired'];
   if (!['none', 'admins', 'all'].includes(mfaRequired)) problems.push(`MFA_REQUIRED must be none, admins or all, got "${mfaRequired}"`);
-  const mail = mailConfig(read, integer, publicUrl, problems);
+  const branding = brandingConfig(read, problems);
+  const mail = mailConfig({ read, integer, problems }, { publicUrl, portalName: branding.portalName });
   const defaultLanguage = read('DEFAULT_LANGUAGE') ?? 'en';
   if (!isLanguage(defaultLanguage)) problems.push(`DEFAULT_LANGUAGE must be ${LANGUAGES.join(' or ')}, got "${defaultLanguage}"`);
   const config: Config = {
@@ -213,32 +227,32 @@ export function loadConfig(env: Env = process.env): Config {
     trustedOrigins: explicitPublicUrl ? [publicOrigin] : loopbackOrigins(port),
     secureCookies: publicOrigin.startsWith('https:'),
     databaseUrl,
-    databasePoolMax: integer('DATABASE_POOL_MAX', 10, 1, 1000),
+    databasePoolMax: integer('DATABASE_POOL_MAX', 10, { min: 1, max: 1000 }),
     adminEmail,
     adminPassword: read('ADMIN_PASSWORD'),
     google: clientId && clientSecret ? { clientId, clientSecret, issuer } : undefined,
     staffEmailDomain: read('STAFF_EMAIL_DOMAIN')?.toLowerCase(),
     sessionTtlDays,
-    sessionIdleDays: integer('SESSION_IDLE_DAYS', 30, 1, 3650),
-    inviteTtlDays: integer('INVITE_TTL_DAYS', 7, 1, 365),
-    scryptLogN: integer('SCRYPT_LOGN', 17, 10, 22),
+    sessionIdleDays: integer('SESSION_IDLE_DAYS', 30, { min: 1, max: 3650 }),
+    inviteTtlDays: integer('INVITE_TTL_DAYS', 7, { min: 1, max: 365 }),
+    scryptLogN: integer('SCRYPT_LOGN', 17, { min: 10, max: 22 }),
     mfaRequired,
     mfaRequiredForGoogle: boolean('MFA_REQUIRED_FOR_GOOGLE', false),
-    passwordHashConcurrency: integer('PASSWORD_HASH_CONCURRENCY', 2, 1, 64),
-    passwordHashQueue: integer('PASSWORD_HASH_QUEUE', 32, 0, 10000),
+    passwordHashConcurrency: integer('PASSWORD_HASH_CONCURRENCY', 2, { min: 1, max: 64 }),
+    passwordHashQueue: integer('PASSWORD_HASH_QUEUE', 32, { min: 0, max: 10000 }),
     trustProxy: boolean('TRUST_PROXY', false),
-    loginFailuresPerEmail: integer('LOGIN_FAILURES_PER_EMAIL', 5, 1, 1000),
-    loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', 20, 1, 100000),
-    loginWindowMinutes: integer('LOGIN_WINDOW_MINUTES', 5, 1, 1440),
-    loginBanMinutes: integer('LOGIN_BAN_MINUTES', 10, 1, 1440),
-    googleStartsPerAddress: integer('GOOGLE_STARTS_PER_ADDRESS', 20, 1, 100_000),
-    googlePendingMax: integer('GOOGLE_PENDING_MAX', 10_000, 1, 10_000_000),
-    passkeyChallengesPerAddress: integer('PASSKEY_CHALLENGES_PER_ADDRESS', 20, 1, 100_000),
-    passkeyChallengesMax: integer('PASSKEY_CHALLENGES_MAX', 10_000, 1, 10_000_000),
-    tokenChecksPerAddress: integer('TOKEN_CHECKS_PER_ADDRESS', 20, 1, 100_000),
+    loginFailuresPerEmail: integer('LOGIN_FAILURES_PER_EMAIL', 5, { min: 1, max: 1000 }),
+    loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', 20, { min: 1, max: 100000 }),
+    loginWindowMinutes: integer('LOGIN_WINDOW_MINUTES', 5, { min: 1, max: 1440 }),
+    loginBanMinutes: integer('LOGIN_BAN_MINUTES', 10, { min: 1, max: 1440 }),
+    googleStartsPerAddress: integer('GOOGLE_STARTS_PER_ADDRESS', 20, { min: 1, max: 100_000 }),
+    googlePendingMax: integer('GOOGLE_PENDING_MAX', 10_000, { min: 1, max: 10_000_000 }),
+    passkeyChallengesPerAddress: integer('PASSKEY_CHALLENGES_PER_ADDRESS', 20, { min: 1, max: 100_000 }),
+    passkeyChallengesMax: integer('PASSKEY_CHALLENGES_MAX', 10_000, { min: 1, max: 10_000_000 }),
+    tokenChecksPerAddress: integer('TOKEN_CHECKS_PER_ADDRESS', 20, { min: 1, max: 100_000 }),
     secretKey: typeof secretKey === 'string' ? undefined : secretKey,
-    authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, 0, 5),
-    logRetentionDays: integer('LOG_RETENTION_DAYS', 400, 0, 36500),
+    authCacheSeconds: integer('AUTH_CACHE_SECONDS', 5, { min: 0, max: 5 }),
+    logRetentionDays: integer('LOG_RETENTION_DAYS', 400, { min: 0, max: 36500 }),
     webRoot: read('WEB_ROOT'),
     logLevel,
     logFormat,
@@ -248,10 +262,10 @@ export function loadConfig(env: Env = process.env): Config {
     defaultLanguage: isLanguage(defaultLanguage) ? defaultLanguage : 'en',
     webhooks: {
       allowLoopback: boolean('WEBHOOK_ALLOW_LOOPBACK', false),
-      pollSeconds: integer('WEBHOOK_POLL_SECONDS', 10, 1, 3600),
-      retrySeconds: integer('WEBHOOK_RETRY_SECONDS', 60, 1, 3600),
+      pollSeconds: integer('WEBHOOK_POLL_SECONDS', 10, { min: 1, max: 3600 }),
+      retrySeconds: integer('WEBHOOK_RETRY_SECONDS', 60, { min: 1, max: 3600 }),
     },
-    branding: brandingConfig(read, problems),
+    branding,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -271,15 +285,10 @@ function loadDotEnv(file = '.env'): boolean {
  * Outgoing mail (docs/email.md): undefined without SMTP_URL; MAIL_FROM, MAIL_POLL_SECONDS and
  * MAIL_RETRY_SECONDS are checked even then.
  */
-function mailConfig(
-  read: (name: string) => string | undefined,
-  integer: (name: string, fallback: number, min: number, max: number) => number,
-  publicUrl: string,
-  problems: string[],
-): MailConfig | undefined {
+function mailConfig({ read, integer, problems }: SettingsReader, { publicUrl, portalName }: { publicUrl: string; portalName: string }): MailConfig | undefined {
   const smtpUrl = read('SMTP_URL');
-  const pollSeconds = integer('MAIL_POLL_SECONDS', 10, 1, 3600);
-  const retrySeconds = integer('MAIL_RETRY_SECONDS', 60, 1, 3600);
+  const pollSeconds = integer('MAIL_POLL_SECONDS', 10, { min: 1, max: 3600 });
+  const retrySeconds = integer('MAIL_RETRY_SECONDS', 60, { min: 1, max: 3600 });
   const explicitFrom = read('MAIL_FROM');
   if (explicitFrom !== undefined && !isMailFrom(explicitFrom)) {
     problems.push(`MAIL_FROM must be an address or "Name <address>", got "${explicitFrom}"`);
@@ -294,7 +303,7 @@ function mailConfig(
   if (!isSmtpUrl(smtpUrl)) {
     problems.push(`SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…, got "${smtpUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')}"`);
   }
-  return { smtpUrl, from: explicitFrom ?? `Tools-Server <no-reply@${host}>`, pollSeconds, retrySeconds };
+  return { smtpUrl, from: explicitFrom ?? `${displayName(portalName)} <no-reply@${host}>`, pollSeconds, retrySeconds };
 }
 
 const MAX_PORTAL_NAME_LENGTH = 60;
@@ -343,6 +352,11 @@ function isSmtpUrl(value: string): boolean {
 }
 
 // One address, bare or after a display name; never a line break (a header of its own).
+/** A From's display name: quoted when it holds characters that RFC 5322 would read as syntax (`Acme, Inc.`). */
+function displayName(name: string): string {
+  return /[",;:\\()<>@[\].]/.test(name) ? `"${name.replace(/["\\]/g, '\\$&')}"` : name;
+}
+
 function isMailFrom(value: string): boolean {
   if (/[\r\n]/.test(value)) return false;
   const match = /^(?:[^<>]*<([^<>\s]+)>|([^<>\s]+))$/.exec(value.trim());

@@ -198,8 +198,14 @@ function failure(logger: Logger, caught: unknown, requestId: string) {
   return error;
 }
 
+/** A request and the response to it. */
+interface Exchange {
+  request: http.IncomingMessage;
+  response: http.ServerResponse;
+}
+
 /** Writes an answer the way every spelling of the route does; false when the connection is gone. */
-export function writeAnswer(request: http.IncomingMessage, response: http.ServerResponse, answer: HttpAnswer, requestId: string): boolean {
+export function writeAnswer({ request, response }: Exchange, answer: HttpAnswer, requestId: string): boolean {
   try {
     // Names and values in turn, as writeHead takes them: spreading the header object into a new
     // one cost more than the rest of a cached /verify (docs/performance.md).

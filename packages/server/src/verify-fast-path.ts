@@ -42,7 +42,7 @@ export function verifyFastPath(deps: Deps): (request: http.IncomingMessage, resp
     const started = performance.now();
     const requestId = requestIdFor(request.headers['x-request-id'], config.trustProxy);
     const answer = await answerVerify(deps, request, requestId);
-    if (!writeAnswer(request, response, answer, requestId)) logger.warn('forward auth could not answer: the connection is gone', { reqId: requestId });
+    if (!writeAnswer({ request, response }, answer, requestId)) logger.warn('forward auth could not answer: the connection is gone', { reqId: requestId });
     recordRequest(logger, metrics, {
       method: request.method ?? 'GET',
       route: ROUTE,

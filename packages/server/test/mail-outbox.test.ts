@@ -22,6 +22,10 @@ describe('mail configuration', () => {
       pollSeconds: 10,
       retrySeconds: 60,
     });
+    // The display name is PORTAL_NAME, quoted when it holds what a From header reads as syntax.
+    const from = (name: string) => loadConfig({ SMTP_URL: 'smtp://mail.example.com', PUBLIC_URL: 'https://tools.example.com', PORTAL_NAME: name }).mail?.from;
+    expect(from('Acme Tools')).toBe('Acme Tools <no-reply@tools.example.com>');
+    expect(from('Acme, Inc. "Tools"')).toBe('"Acme, Inc. \\"Tools\\"" <no-reply@tools.example.com>');
   });
 
   it('refuses a bad SMTP_URL (without echoing its password) and a MAIL_FROM that could add a header', () => {

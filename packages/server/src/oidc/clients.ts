@@ -64,7 +64,10 @@ function present(row: ClientRow, publicUrl: string): OidcClientSettings {
 type Settings = Required<Omit<OidcClientInput, 'post_logout_redirect_uris'>> & { post_logout_redirect_uris: string[] };
 
 /** Enables the app as a client, or replaces its settings; a confidential client gets a new secret. */
-export async function enableClient(db: Knex, audit: Audit, appId: number, input: Settings, publicUrl: string): Promise<OidcClientCreated> {
+export async function enableClient(
+  { db, audit, publicUrl }: { db: Knex; audit: Audit; publicUrl: string },
+  { appId, input }: { appId: number; input: Settings },
+): Promise<OidcClientCreated> {
   const secret = input.public ? undefined : randomToken(32);
   const now = Date.now();
   return db.transaction(async (trx) => {

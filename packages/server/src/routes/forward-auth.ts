@@ -24,7 +24,7 @@ const verifyRoute: RouteSpec = route({
     for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
     ctx.status = answer.status;
     ctx.respond = false;
-    writeAnswer(ctx.req, ctx.res, answer, requestId);
+    writeAnswer({ request: ctx.req, response: ctx.res }, answer, requestId);
   },
 });
 

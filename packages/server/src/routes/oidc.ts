@@ -14,7 +14,7 @@ export const oidcRoutes: RouteSpec[] = [
     response: { status: 201, schema: oidcClientCreatedAnswer },
     async handler({ params, body }, ctx, { db, config, secrets }) {
       secrets.requireKey();
-      return enableClient(db, auditOf(ctx), params.id, body, config.publicUrl);
+      return enableClient({ db, audit: auditOf(ctx), publicUrl: config.publicUrl }, { appId: params.id, input: body });
     },
   }),
   route({
