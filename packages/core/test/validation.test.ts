@@ -54,6 +54,8 @@ describe('validation', () => {
       doclink: '',
       category: '',
       requestable: false,
+      roles: [],
+      owners: { users: [], teams: [] },
     });
   });
 

@@ -77,7 +77,9 @@ describe(`${WRITERS} parallel writers`, () => {
     const grants = await settle(Array.from({ length: WRITERS }, () => portal.admin.users.grant(user.id, app.id)));
     expect(grants.values).toHaveLength(1);
     expect(grants.codes).toEqual(Array(WRITERS - 1).fill('conflict'));
-    expect(await portal.admin.users.apps(user.id)).toEqual([app]);
+    expect((await portal.admin.users.apps(user.id)).map(({ id, grantedRoles, sources }) => ({ id, grantedRoles, sources }))).toEqual([
+      { id: app.id, grantedRoles: [], sources: ['direct'] },
+    ]);
 
     const name = unique('client');
     const clients = await settle(Array.from({ length: WRITERS }, () => portal.admin.clients.create(name)));

@@ -61,9 +61,9 @@ describe.skipIf(testDialect() !== 'postgres')('PostgreSQL unreachable', () => {
 
     await proxy.restore();
     expect(await becomesTrue(healthy, 15_000)).toBe(true);
-    expect(await portal.admin.apps.list()).toContainEqual({ ...before, favourite: false });
+    expect((await portal.admin.apps.list()).map((app) => app.name)).toContain(before.name);
     const after = await createApp(portal.admin);
-    expect(await portal.admin.apps.get(after.id)).toEqual(after);
+    expect(await portal.admin.apps.get(after.id)).toMatchObject(after);
   });
 
   it('answers 503 when the network swallows packets (connect timeout), and serves after', async () => {

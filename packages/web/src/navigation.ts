@@ -39,7 +39,7 @@ export const CONSOLE_NAV: ConsoleEntry[] = [
   { group: 'Directory', to: paths.invites, label: 'Invites' },
   { group: 'Security', to: paths.accessTokens, label: 'Access Tokens' },
   { group: 'Security', to: paths.logs, label: 'Event log' },
-  { group: 'Security', to: paths.webhooks, label: 'Webhooks' },
+  { group: 'Integrations', to: paths.webhooks, label: 'Webhooks' },
   { group: 'Support', to: paths.docs, label: 'Help' },
 ];
 

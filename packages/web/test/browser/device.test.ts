@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { pollDevice, startDevice } from '../../../server/test/support/device-flow.js';
 import { enrol } from '../../../server/test/support/second-factor-steps.js';
 import { totpCode } from '../../../server/src/services/sign-in/totp.js';
-import { LAPTOP, PHONE, axeViolations, chromiumAvailable, openPage, screenshot, useLocalhostBrowserPortal, type WatchedPage } from './support';
+import { LAPTOP, PHONE, axeViolations, chromiumAvailable, openPage, screenshot, signOut, useLocalhostBrowserPortal, type WatchedPage } from './support';
 
 const web = useLocalhostBrowserPortal();
 
@@ -126,7 +126,7 @@ describe.skipIf(!chromiumAvailable)('the device verification page', () => {
       await waitForHeading(page, 'Account');
       await page.getByRole('button', { name: 'Add passkey' }).click();
       await expect.poll(() => page.getByRole('table', { name: 'Passkeys' }).locator('tbody tr:not(.empty-row)').count()).toBe(1);
-      await page.getByRole('button', { name: 'Logout' }).click();
+      await signOut(page);
       await waitForHeading(page, 'Login');
 
       const device = await startDevice(web.origin, { host: 'build-7' });

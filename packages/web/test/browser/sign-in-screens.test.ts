@@ -259,6 +259,8 @@ describe.skipIf(!chromiumAvailable)('Account: the authenticator app', () => {
 
 describe.skipIf(!chromiumAvailable)('branding', () => {
   it('the launcher and navigation name the portal with its logo; the accent colour is CSP-safe; old documentation leads to OLD_DOCS_URL', async () => {
+    // An admin with apps: the launcher shows the Other Tools card (a fresh admin gets Get started).
+    await web.portal.admin.apps.create({ name: unique('branded'), url: 'https://branded.example.com/' });
     for (const viewport of VIEWPORTS) {
       const { context, page } = await openPage(web.browser, viewport);
       try {
@@ -287,6 +289,7 @@ describe.skipIf(!chromiumAvailable)('branding', () => {
 
   it('without OLD_DOCS_URL there is no old documentation link; without PORTAL_NAME the portal is Tools-Server', async () => {
     const plain = await startWebPortal();
+    await plain.admin.apps.create({ name: unique('plain'), url: 'https://plain.example.com/' });
     const { context, page } = await openPage(web.browser);
     try {
       await loginInBrowser(page, plain, ADMIN_EMAIL, ADMIN_PASSWORD);

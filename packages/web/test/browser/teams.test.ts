@@ -131,6 +131,7 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
     try {
       await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
       await page.waitForURL(/#\/applist\/?$/);
+      await goto(page, web.portal, '/manage/apps');
       await page.getByRole('button', { name: 'New App' }).click();
       const dialog = page.getByRole('dialog', { name: 'New App' });
       await dialog.getByLabel('app name').fill(name);

@@ -35,7 +35,12 @@ describe.skipIf(!chromiumAvailable)('the Webhooks screen', () => {
   it('creates a hook with the event picker and shows its secret once', async () => {
     await loginInBrowser(web.page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
     await web.page.waitForURL(/#\/applist\/?$/);
-    await web.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks', exact: true }).click();
+    // The console's sidebar: Admin console, then Webhooks.
+    await web.page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /^Admin console/ })
+      .click();
+    await web.page.getByRole('navigation', { name: 'Admin console' }).getByRole('link', { name: 'Webhooks', exact: true }).click();
     await web.page.waitForURL(/#\/webhooks$/);
     await expect.poll(() => web.page.getByRole('heading', { name: 'Webhooks' }).isVisible()).toBe(true);
     await expect.poll(() => web.page.getByText('No webhooks yet.').isVisible()).toBe(true);
