@@ -123,13 +123,18 @@ describe('toolsctl login in the browser', () => {
     const user = await portal.createUser();
     const home = tempHome();
     const result = await loginInBrowser(home, async (code) => {
-      // Another poll of the same request just now: toolsctl's first poll, 5 s after it asked, comes too soon after it.
+      // Other polls of the same request: toolsctl's first poll comes too soon after one of them.
       const [row] = await portal.deps
         .db('oidc_payloads')
         .where({ model: 'DeviceCode', user_code: code.replace('-', '') })
         .select('id');
       expect((await pollDevice(portal.url, row.id as string)).body.error).toBe('authorization_pending');
-      await new Promise((resolve) => setTimeout(resolve, 6000));
+      // Polls every second for six seconds, so that toolsctl's first poll (due 5 s after it asked,
+      // later on a busy machine) always comes within the interval of one of them.
+      for (let second = 0; second < 6; second++) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await pollDevice(portal.url, row.id as string);
+      }
       await user.api.device.approve(code);
     });
     expect(result.code, result.stderr).toBe(0);
