@@ -157,6 +157,15 @@ describe('the setup document', () => {
     const names = plan.changes.map((change) => `${change.op} ${change.kind} ${change.name}`);
     expect(names).toContain(`- app ${app.name}`);
     expect(names).not.toContain('- client Admin');
+    // Deleting a client would delete its users: a client with users is never pruned.
+    const user = await portal.createUser();
+    const empty = await portal.admin.clients.create(unique('Empty'));
+    const pruned = (await portal.admin.setup.plan({ document: { version: 1 }, prune: true })).changes.map(
+      (change) => `${change.op} ${change.kind} ${change.name}`,
+    );
+    expect(pruned).toContain(`- client ${empty.name}`);
+    expect(pruned).not.toContain(`- client ${user.user.client.name}`);
+    await portal.admin.clients.delete(empty.id);
     expect(plan.changes.every((change) => change.op === '-' && change.kind !== 'invite')).toBe(true);
 
     const applied = await portal.admin.setup.apply({ document: without, prune: true });

@@ -32,7 +32,7 @@ export interface SetupPlanned {
 }
 
 /** The plan's hash: SHA-256 over core's `canonical` JSON of the changes. */
-export const planHash = (changes: readonly SetupChange[]) => createHash('sha256').update(canonical(changes), 'utf8').digest('hex');
+const planHash = (changes: readonly SetupChange[]) => createHash('sha256').update(canonical(changes), 'utf8').digest('hex');
 
 const refused = (problems: SetupProblem[]) =>
   new ApiError(
@@ -56,9 +56,18 @@ export async function planDocument(db: Knex, input: SetupPlanInput & { now: numb
   problems.push(...resolveIcons({ desired, current, sent: input.icons ?? [], icons }));
   if (problems.length > 0) throw refused(problems);
   const seen = withInvitations(current, desired, users);
-  const steps = planSetupSteps(seen, desired, { prune: input.prune, callerEmail: input.callerEmail });
+  const populated = await clientsWithUsers(db);
+  // Deleting a client deletes its users, and prune never removes users: a client with users stays.
+  const steps = planSetupSteps(seen, desired, { prune: input.prune, callerEmail: input.callerEmail }).filter(
+    ({ change, ref }) => !(change.op === '-' && ref.kind === 'client' && populated.has(foldName(ref.client))),
+  );
   const changes = steps.map((step) => step.change);
   return { steps, changes, hash: planHash(changes), desired, current, icons };
+}
+
+async function clientsWithUsers(db: Knex): Promise<Set<string>> {
+  const rows: { name: string }[] = await db('clients').whereExists(db('users').whereRaw('users.client_id = clients.id').select('users.id')).select('name');
+  return new Set(rows.map((row) => foldName(row.name)));
 }
 
 /**
