@@ -1,5 +1,6 @@
 /** The one table from failures to exit codes (documented in `--help` and docs/cli.md). */
 import { ApiError, type ErrorCode } from '@tools-portal/core/errors';
+import type { Result } from './output.js';
 
 const EXIT = {
   ok: 0,
@@ -8,6 +9,8 @@ const EXIT = {
   denied: 3,
   notFound: 4,
   failure: 5,
+  /** `toolsctl plan --check`: the portal differs from the file. */
+  planDiffers: 5,
   deviceDenied: 6,
   deviceExpired: 7,
 } as const;
@@ -32,13 +35,24 @@ export const EXIT_CODES_HELP = `Exit codes:
   2  usage error (bad arguments, a delete not confirmed)
   3  not logged in, or not allowed
   4  not found
-  5  server or network failure
+  5  server or network failure; \`toolsctl plan --check\`: the portal differs from the file
   6  \`toolsctl login\`: the sign-in was denied on the verification page
   7  \`toolsctl login\`: the code expired before the sign-in was allowed`;
 
 /** A mistake in how toolsctl was called, found before or without asking the server. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/** `toolsctl plan --check` found changes: the plan is still printed (`result`), then the run exits 5. */
+export class PlanDiffersError extends Error {
+  override readonly name = 'PlanDiffersError';
+  constructor(
+    readonly result: Result,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Not logged in, found before asking the server (no token configured). */
@@ -69,6 +83,7 @@ export function exitCodeOf(error: unknown): number {
   if (isCommanderError(error)) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   if (error instanceof UsageError || isPromptCancelled(error)) return EXIT.usage;
   if (error instanceof NotLoggedInError) return EXIT.denied;
+  if (error instanceof PlanDiffersError) return EXIT.planDiffers;
   if (error instanceof DeviceLoginError) return error.outcome === 'denied' ? EXIT.deviceDenied : EXIT.deviceExpired;
   if (isApiError(error)) return byErrorCode[error.code] ?? EXIT.failure;
   return EXIT.failure;

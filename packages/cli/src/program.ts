@@ -17,6 +17,7 @@ import * as requests from './commands/requests.js';
 import * as sessions from './commands/sessions.js';
 import * as teams from './commands/teams.js';
 import * as users from './commands/users.js';
+import * as setup from './commands/setup.js';
 import * as webhooks from './commands/webhooks.js';
 import { Command, examples, type AnyCommand } from './define.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
@@ -36,6 +37,7 @@ const GROUPS: Array<{ register(program: AnyCommand): void }> = [
   mail,
   webhooks,
   oidc,
+  setup,
   fixtures,
 ];
 

@@ -42,6 +42,7 @@ import type { DeviceRequest } from './device.js';
 import type { OidcClientCreated, OidcClientInput, OidcClientSettings, OidcKeyRotation } from './oidc.js';
 import type { Webhook, WebhookDelivery, WebhookInput, WebhookUpdate, WebhookWithSecret } from './webhooks.js';
 import type { Language } from './languages.js';
+import type { SetupApplied, SetupApplyInput, SetupExport, SetupPlan, SetupPlanInput } from './setup-document.js';
 import type {
   AccessRequestInput,
   AccessTokenInput,
@@ -246,6 +247,13 @@ export class PortalClient {
     /** Renames a client (not the Admin client). */
     rename: (id: number, name: string) => this.request<Client>('PUT', '/client/', { id, name }),
     delete: (id: number) => this.request<void>('DELETE', `/client/${segment(id)}`),
+  };
+
+  /** The portal's setup as a file (docs/cli.md): export, plan and apply a setup document. */
+  readonly setup = {
+    export: () => this.request<SetupExport>('GET', '/config'),
+    plan: (input: SetupPlanInput) => this.request<SetupPlan>('POST', '/config/plan', input),
+    apply: (input: SetupApplyInput) => this.request<SetupApplied>('POST', '/config/apply', input),
   };
 
   readonly teams = {

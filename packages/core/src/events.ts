@@ -64,6 +64,8 @@ export const EVENT_TYPES = {
   'grant.update': "a grant's expiry or role was changed",
   'grant.remove': 'a user was removed from an app',
   'grant.expire': 'an expiring grant ran out',
+  // The portal's setup as a file (docs/cli.md)
+  'setup.apply': "a setup document was applied (toolsctl apply): the event names the plan's hash; each change has its own event",
   'team.create': 'a team was created',
   'team.update': 'a team was renamed or its description changed',
   'team.delete': 'a team was deleted with its memberships and grants',

@@ -10,24 +10,13 @@
 import { z } from 'zod';
 import { ADMIN_CLIENT_NAME } from './permissions.js';
 import { oidcClientInput } from './oidc.js';
-import { appInput, clientName, email, foldName, MAX_TEXT_LENGTH } from './validation.js';
+import { appInput, clientName, email, foldName, isoTimeText, MAX_APP_ROLES, MAX_TEXT_LENGTH, role, teamName } from './validation.js';
 
 export const SETUP_VERSION = 1;
 
-/** An app's role: a lower-case word, as apps compare them (`roles` claim, `Remote-Roles`). */
-export const ROLE_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
-export const MAX_APP_ROLES = 20;
-
-const role = z.string({ error: 'must be a string' }).regex(ROLE_PATTERN, { error: 'must be a lower-case word: a-z first, then a-z, 0-9, _ or -, at most 32' });
-
 // Times stay as written (ISO 8601): the plan compares them as instants, the server checks they lie ahead.
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-const time = z
-  .string({ error: 'must be an ISO 8601 time' })
-  .max(64, { error: 'must be an ISO 8601 time' })
-  .refine((value) => ISO_TIME.test(value) && Number.isFinite(Date.parse(value)), { error: 'must be an ISO 8601 time' });
+const time = isoTimeText;
 
-const teamName = clientName;
 const description = z.string({ error: 'must be a string' }).max(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters` });
 const names = <T extends z.ZodType>(item: T) => z.array(item, { error: 'must be a list' }).max(10_000, { error: 'must hold at most 10000 entries' });
 
@@ -131,8 +120,6 @@ function crossProblems(document: SetupDocument): SetupProblem[] {
     }
   });
   document.teams?.forEach((team, index) => {
-    if (foldName(team.name) === foldName(ADMIN_CLIENT_NAME))
-      problems.push({ path: `teams[${index}].name`, message: `must not be ${ADMIN_CLIENT_NAME} or anything that reads as it` });
     twice(`teams[${index}].members`, team.members, { key: (member) => member.email, what: (member) => `member ${member.email}` });
   });
   document.apps?.forEach((app, index) => twice(`apps[${index}].roles`, app.roles, { key: (role) => role, what: (role) => `role ${role}` }));
@@ -188,39 +175,58 @@ export interface PlanOptions {
  * then removals. Users and invitations are never removed, nor the Admin client.
  */
 export function planSetup(current: SetupDocument, desired: SetupDocument, options: PlanOptions = {}): SetupChange[] {
-  const changes: SetupChange[] = [];
-  const removals: SetupChange[] = [];
+  return planSetupSteps(current, desired, options).map((step) => step.change);
+}
+
+/** What a change is about, by the names the document uses (the server applies a plan by these). */
+export type SetupRef =
+  | { kind: 'client'; client: string }
+  | { kind: 'team'; team: string; was?: string }
+  | { kind: 'app'; app: string }
+  | { kind: 'membership'; team: string; email: string }
+  | { kind: 'grant'; app: string; user?: string; team?: string }
+  | { kind: 'invite'; email: string };
+
+export interface SetupStep {
+  change: SetupChange;
+  ref: SetupRef;
+}
+
+/** `planSetup` with what each change is about. */
+export function planSetupSteps(current: SetupDocument, desired: SetupDocument, options: PlanOptions = {}): SetupStep[] {
+  const steps: SetupStep[] = [];
+  const removals: SetupStep[] = [];
   const prune = options.prune === true;
+  const add = (ref: SetupRef, change: Omit<SetupChange, 'kind'>) => steps.push({ ref, change: { ...change, kind: ref.kind } as SetupChange });
+  const field = (ref: SetupRef, change: FieldChange) => fieldChange(steps, ref, change);
+  const remove = (ref: SetupRef, name: string) => removals.push({ ref, change: { op: '-', kind: ref.kind, name } });
 
   const currentClients = new Map(current.clients?.map((client) => [foldName(client.name), client]));
-  for (const client of desired.clients ?? []) if (!currentClients.has(foldName(client.name))) changes.push({ op: '+', kind: 'client', name: client.name });
+  for (const client of desired.clients ?? [])
+    if (!currentClients.has(foldName(client.name))) add({ kind: 'client', client: client.name }, { op: '+', name: client.name });
 
   const currentTeams = new Map(current.teams?.map((team) => [foldName(team.name), team]));
   for (const team of desired.teams ?? []) {
     const before = currentTeams.get(foldName(team.name));
-    if (!before) changes.push({ op: '+', kind: 'team', name: team.name, ...(team.description ? { to: { description: team.description } } : {}) });
+    if (!before) add({ kind: 'team', team: team.name }, { op: '+', name: team.name, ...(team.description ? { to: { description: team.description } } : {}) });
     else {
-      if (before.name !== team.name) changes.push({ op: '~', kind: 'team', name: before.name, field: 'name', from: before.name, to: team.name });
-      fieldChange(changes, { kind: 'team', name: team.name, field: 'description', from: before.description ?? '', to: team.description });
+      const ref: SetupRef = { kind: 'team', team: team.name, was: before.name };
+      if (before.name !== team.name) add(ref, { op: '~', name: before.name, field: 'name', from: before.name, to: team.name });
+      field(ref, { name: team.name, field: 'description', from: before.description ?? '', to: team.description });
     }
   }
 
   const currentApps = new Map(current.apps?.map((app) => [app.name, app]));
   for (const app of desired.apps ?? []) {
     const before = currentApps.get(app.name);
+    const ref: SetupRef = { kind: 'app', app: app.name };
     if (!before) {
-      changes.push({ op: '+', kind: 'app', name: app.name, to: withoutName(app) });
+      add(ref, { op: '+', name: app.name, to: withoutName(app) });
       continue;
     }
-    for (const field of APP_FIELDS) fieldChange(changes, { kind: 'app', name: app.name, field, from: before[field] ?? APP_DEFAULTS[field], to: app[field] });
-    fieldChange(changes, { kind: 'app', name: app.name, field: 'owners', from: sortedOwners(before.owners), to: app.owners && sortedOwners(app.owners) });
-    fieldChange(changes, {
-      kind: 'app',
-      name: app.name,
-      field: 'openid',
-      from: before.openid ?? null,
-      to: app.openid && { ...OPENID_DEFAULTS, ...before.openid, ...app.openid },
-    });
+    for (const name of APP_FIELDS) field(ref, { name: app.name, field: name, from: before[name] ?? APP_DEFAULTS[name], to: app[name] });
+    field(ref, { name: app.name, field: 'owners', from: sortedOwners(before.owners), to: app.owners && sortedOwners(app.owners) });
+    field(ref, { name: app.name, field: 'openid', from: before.openid ?? null, to: app.openid && { ...OPENID_DEFAULTS, ...before.openid, ...app.openid } });
   }
 
   for (const team of desired.teams ?? []) {
@@ -229,14 +235,15 @@ export function planSetup(current: SetupDocument, desired: SetupDocument, option
     for (const member of team.members ?? []) {
       const was = members.get(member.email);
       const name = membershipName(team.name, member.email);
-      if (!was) changes.push({ op: '+', kind: 'membership', name, ...(member.expires ? { to: { expires: member.expires } } : {}) });
-      else fieldChange(changes, { kind: 'membership', name, field: 'expires', from: was.expires ?? null, to: member.expires ?? null, same: sameTime });
+      const ref: SetupRef = { kind: 'membership', team: team.name, email: member.email };
+      if (!was) add(ref, { op: '+', name, ...(member.expires ? { to: { expires: member.expires } } : {}) });
+      else field(ref, { name, field: 'expires', from: was.expires ?? null, to: member.expires ?? null, same: sameTime });
     }
     if (prune && before) {
       const kept = new Set(team.members?.map((member) => member.email));
       for (const member of before.members ?? []) {
         if (!kept.has(member.email) && member.email !== options.callerEmail)
-          removals.push({ op: '-', kind: 'membership', name: membershipName(before.name, member.email) });
+          remove({ kind: 'membership', team: before.name, email: member.email }, membershipName(before.name, member.email));
       }
     }
   }
@@ -245,36 +252,41 @@ export function planSetup(current: SetupDocument, desired: SetupDocument, option
   for (const grant of desired.grants ?? []) {
     const before = currentGrants.get(grantKey(grant));
     const name = grantName(grant);
+    const ref = grantRef(grant);
     if (!before) {
       const to = { ...(grant.role ? { role: grant.role } : {}), ...(grant.expires ? { expires: grant.expires } : {}) };
-      changes.push({ op: '+', kind: 'grant', name, ...(Object.keys(to).length > 0 ? { to } : {}) });
+      add(ref, { op: '+', name, ...(Object.keys(to).length > 0 ? { to } : {}) });
     } else {
-      fieldChange(changes, { kind: 'grant', name, field: 'role', from: before.role ?? null, to: grant.role });
-      fieldChange(changes, { kind: 'grant', name, field: 'expires', from: before.expires ?? null, to: grant.expires ?? null, same: sameTime });
+      field(ref, { name, field: 'role', from: before.role ?? null, to: grant.role });
+      field(ref, { name, field: 'expires', from: before.expires ?? null, to: grant.expires ?? null, same: sameTime });
     }
   }
 
   const invited = new Set(current.invites?.map((invite) => invite.email));
   for (const invite of desired.invites ?? []) {
-    if (!invited.has(invite.email)) changes.push({ op: '+', kind: 'invite', name: invite.email, to: { client: invite.client, apps: invite.apps ?? [] } });
+    if (!invited.has(invite.email))
+      add({ kind: 'invite', email: invite.email }, { op: '+', name: invite.email, to: { client: invite.client, apps: invite.apps ?? [] } });
   }
 
   if (prune) {
     const wanted = new Set(desired.grants?.map(grantKey));
     for (const grant of current.grants ?? []) {
-      if (!wanted.has(grantKey(grant)) && grant.user !== options.callerEmail) removals.push({ op: '-', kind: 'grant', name: grantName(grant) });
+      if (!wanted.has(grantKey(grant)) && grant.user !== options.callerEmail) remove(grantRef(grant), grantName(grant));
     }
     const wantedTeams = new Set(desired.teams?.map((team) => foldName(team.name)));
-    for (const team of current.teams ?? []) if (!wantedTeams.has(foldName(team.name))) removals.push({ op: '-', kind: 'team', name: team.name });
+    for (const team of current.teams ?? []) if (!wantedTeams.has(foldName(team.name))) remove({ kind: 'team', team: team.name }, team.name);
     const wantedApps = new Set(desired.apps?.map((app) => app.name));
-    for (const app of current.apps ?? []) if (!wantedApps.has(app.name)) removals.push({ op: '-', kind: 'app', name: app.name });
+    for (const app of current.apps ?? []) if (!wantedApps.has(app.name)) remove({ kind: 'app', app: app.name }, app.name);
     const wantedClients = new Set(desired.clients?.map((client) => foldName(client.name)));
     for (const client of current.clients ?? []) {
-      if (client.name !== ADMIN_CLIENT_NAME && !wantedClients.has(foldName(client.name))) removals.push({ op: '-', kind: 'client', name: client.name });
+      if (client.name !== ADMIN_CLIENT_NAME && !wantedClients.has(foldName(client.name))) remove({ kind: 'client', client: client.name }, client.name);
     }
   }
-  return [...changes, ...removals];
+  return [...steps, ...removals];
 }
+
+const grantRef = (grant: SetupGrant): SetupRef =>
+  grant.user !== undefined ? { kind: 'grant', app: grant.app, user: grant.user } : { kind: 'grant', app: grant.app, team: grant.team };
 
 const APP_FIELDS = ['url', 'description', 'doclink', 'category', 'requestable', 'roles', 'icon'] as const;
 const APP_DEFAULTS: { [K in (typeof APP_FIELDS)[number]]: unknown } = {
@@ -302,20 +314,18 @@ function sameTime(a: unknown, b: unknown): boolean {
   return typeof a === 'string' && typeof b === 'string' ? Date.parse(a) === Date.parse(b) : a === b;
 }
 
+interface FieldChange {
+  name: string;
+  field: string;
+  from: unknown;
+  to: unknown;
+  same?: (a: unknown, b: unknown) => boolean;
+}
+
 /** A `~` when the document gives the field (`to` not undefined) and it differs from what the portal has. */
-function fieldChange(
-  changes: SetupChange[],
-  {
-    kind,
-    name,
-    field,
-    from,
-    to,
-    same = sameValue,
-  }: { kind: SetupKind; name: string; field: string; from: unknown; to: unknown; same?: (a: unknown, b: unknown) => boolean },
-): void {
+function fieldChange(steps: SetupStep[], ref: SetupRef, { name, field, from, to, same = sameValue }: FieldChange): void {
   if (to === undefined || same(from, to)) return;
-  changes.push({ op: '~', kind, name, field, from, to });
+  steps.push({ ref, change: { op: '~', kind: ref.kind, name, field, from, to } });
 }
 
 /** Equal as JSON, the keys of objects in any order. */
@@ -335,3 +345,53 @@ export function canonical(value: unknown): string {
   }
   return JSON.stringify(value) ?? 'null';
 }
+
+/** An icon the CLI read beside the document: `path` as the document writes it, the file's bytes in base64. */
+const setupIcon = z.object({
+  path: z.string({ error: 'must be a file path' }).min(1).max(4096),
+  data: z.base64({ error: 'must be base64' }).max(400_000, { error: 'must be an icon of at most 256 KB' }),
+});
+
+/** `POST /config/plan`: the parsed file (checked by the server, every problem at its path), with its icons. */
+export const setupPlanInput = z.object({
+  document: z.unknown(),
+  prune: z.boolean({ error: 'must be true or false' }).optional(),
+  icons: z.array(setupIcon, { error: 'must be a list of {path, data}' }).max(2000).optional(),
+});
+export type SetupPlanInput = z.input<typeof setupPlanInput>;
+
+/** `POST /config/apply`: with `expect`, a plan's hash: anything else is applied only if it is that plan. */
+export const setupApplyInput = setupPlanInput.extend({
+  expect: z
+    .string({ error: 'must be a plan hash' })
+    .regex(/^[0-9a-f]{64}$/, { error: 'must be a plan hash (64 hex digits)' })
+    .optional(),
+});
+export type SetupApplyInput = z.input<typeof setupApplyInput>;
+
+export const setupChangeAnswer = z.strictObject({
+  op: z.enum(['+', '~', '-']),
+  kind: z.enum(['client', 'app', 'team', 'membership', 'grant', 'invite']),
+  name: z.string(),
+  field: z.string().optional(),
+  from: z.unknown().optional(),
+  to: z.unknown().optional(),
+});
+
+export const setupPlanAnswer = z.strictObject({
+  changes: z.array(setupChangeAnswer),
+  hash: z.string().describe("SHA-256 (hex) of the changes as core's `canonical` JSON"),
+});
+export type SetupPlan = z.infer<typeof setupPlanAnswer>;
+
+export const setupApplyAnswer = setupPlanAnswer.extend({
+  secrets: z.array(z.strictObject({ app: z.string(), client_id: z.string(), client_secret: z.string() })).describe('the new OpenID client secrets, shown once'),
+});
+export type SetupApplied = z.infer<typeof setupApplyAnswer>;
+
+/** `GET /config`: the portal as a document (every field; icons as `sha256:…`), with those icons' bytes. */
+export const setupExportAnswer = z.strictObject({
+  document: setupDocument,
+  icons: z.array(z.strictObject({ path: z.string(), type: z.string(), data: z.string() })),
+});
+export type SetupExport = z.infer<typeof setupExportAnswer>;

@@ -187,11 +187,11 @@ export type AppUpdate = z.input<typeof appUpdate>;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** A point in time as ISO 8601, parsed to epoch milliseconds. Whether it is in the future is the server's check. */
-export const isoTime = z
+export const isoTimeText = z
   .string({ error: 'must be an ISO 8601 time' })
   .max(64, { error: 'must be an ISO 8601 time' })
-  .refine((value) => ISO_TIME.test(value) && Number.isFinite(Date.parse(value)), { error: 'must be an ISO 8601 time' })
-  .transform((value) => Date.parse(value));
+  .refine((value) => ISO_TIME.test(value) && Number.isFinite(Date.parse(value)), { error: 'must be an ISO 8601 time' });
+export const isoTime = isoTimeText.transform((value) => Date.parse(value));
 
 export const clientInput = z.object({ name: clientName });
 export type ClientInput = z.input<typeof clientInput>;

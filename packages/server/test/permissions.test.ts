@@ -120,6 +120,10 @@ const EXPECTED: Record<string, Expectation> = {
   'GET /loginoptions': 'public',
   'GET /logo': 'public',
   'GET /openapi.json': 'public',
+  'GET /config.schema.json': 'public',
+  'GET /config': 'admin',
+  'POST /config/plan': 'admin',
+  'POST /config/apply': 'admin',
   'POST /logout': 'public',
   'GET /verify': 'forward-auth',
 };

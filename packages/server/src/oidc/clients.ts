@@ -61,25 +61,33 @@ function present(row: ClientRow, publicUrl: string): OidcClientSettings {
   };
 }
 
-type Settings = Required<Omit<OidcClientInput, 'post_logout_redirect_uris'>> & { post_logout_redirect_uris: string[] };
+type Settings = Required<Omit<OidcClientInput, 'post_logout_redirect_uris'>> & {
+  post_logout_redirect_uris: string[];
+  /** A confidential client that stays one keeps its secret (a setup document's change, docs/cli.md). */
+  keepSecret?: boolean;
+};
 
-/** Enables the app as a client, or replaces its settings; a confidential client gets a new secret. */
+/** Enables the app as a client, or replaces its settings; a confidential client gets a new secret unless it keeps its own. */
 export async function enableClient(
   { db, audit, publicUrl }: { db: Knex; audit: Audit; publicUrl: string },
   { appId, input }: { appId: number; input: Settings },
 ): Promise<OidcClientCreated> {
-  const secret = input.public ? undefined : randomToken(32);
   const now = Date.now();
   return db.transaction(async (trx) => {
     const app = await getApp(trx, appId);
     if (app.name === TOOLSCTL_CLIENT_ID) throw new ApiError('conflict', `${TOOLSCTL_CLIENT_ID} is the portal's built-in OpenID client: rename the app first`);
+    const kept: { secret_hash: string | null } | undefined = input.keepSecret
+      ? await trx('oidc_clients').where({ app_id: appId }).first('secret_hash')
+      : undefined;
+    const keep = !input.public && kept?.secret_hash !== null && kept?.secret_hash !== undefined;
+    const secret = input.public || keep ? undefined : randomToken(32);
     const row = {
       app_id: appId,
       redirect_uris: JSON.stringify(dedupe(input.redirect_uris)),
       post_logout_redirect_uris: JSON.stringify(dedupe(input.post_logout_redirect_uris)),
       public: input.public,
       id_token_alg: input.id_token_signed_response_alg,
-      secret_hash: secret ? sha256(secret) : null,
+      secret_hash: keep ? (kept?.secret_hash ?? null) : secret ? sha256(secret) : null,
       device: input.device,
       updated_at: now,
     };
@@ -88,7 +96,7 @@ export async function enableClient(
     else await trx('oidc_clients').insert({ ...row, created_at: now });
     await logEvent(trx, audit, {
       type: 'oidc.client',
-      event: `${before ? 'replaced' : 'enabled'} OpenID Connect for app ${app.name}${secret ? ' (new client secret)' : ' (public client)'}`,
+      event: `${before ? 'replaced' : 'enabled'} OpenID Connect for app ${app.name}${secret ? ' (new client secret)' : keep ? ' (same client secret)' : ' (public client)'}`,
     });
     const stored: ClientRow = await clientsQuery(trx).where('oidc_clients.app_id', appId).first();
     return { ...present(stored, publicUrl), ...(secret ? { client_secret: secret } : {}) };

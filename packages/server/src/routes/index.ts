@@ -12,6 +12,7 @@ import { openApiRoute } from './openapi.js';
 import { mailRoutes } from './mail.js';
 import { oidcRoutes } from './oidc.js';
 import type { RouteSpec } from './route.js';
+import { setupRoutes } from './setup.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
@@ -38,6 +39,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...logRoutes,
   ...mailRoutes,
   ...webhookRoutes,
+  ...setupRoutes,
   ...authRoutes,
   ...forwardAuthRoutes,
   openApiRoute(() => apiRoutes),
