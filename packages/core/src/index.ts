@@ -18,3 +18,4 @@ export * from './expiry.js';
 export * from './request-paths.js';
 export * from './webhooks.js';
 export * from './languages.js';
+export * from './reviews.js';

@@ -12,6 +12,7 @@ import { openApiRoute } from './openapi.js';
 import { mailRoutes } from './mail.js';
 import { oidcRoutes } from './oidc.js';
 import type { RouteSpec } from './route.js';
+import { reviewRoutes } from './reviews.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
@@ -35,6 +36,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...inviteRoutes,
   ...accessTokenRoutes,
   ...accessRequestRoutes,
+  ...reviewRoutes,
   ...logRoutes,
   ...mailRoutes,
   ...webhookRoutes,
