@@ -53,13 +53,27 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
           await expect.poll(() => main.getByRole('link', { name: 'Clients' }).isVisible()).toBe(false);
         } else {
           expect(await toggle.isVisible()).toBe(false);
-          await expect.poll(() => main.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'My apps', 'Request access', 'Admin console']);
+          await expect
+            .poll(() => main.getByRole('link').allInnerTexts())
+            .toEqual(['Tools-Server', 'My apps', 'Request access', expect.stringMatching(/^Reviews waiting for you/), 'Admin console']);
           await main.getByRole('link', { name: 'Admin console' }).click();
           await page.waitForURL(/#\/manage\/apps$/);
           const sidebar = page.getByRole('navigation', { name: 'Admin console' });
           await expect
             .poll(() => sidebar.getByRole('link').allInnerTexts())
-            .toEqual(['Apps', expect.stringMatching(/^Access requests/), 'Users', 'Clients', 'Invites', 'Access Tokens', 'Event log', 'Help']);
+            .toEqual([
+              'Apps',
+              expect.stringMatching(/^Access requests/),
+              'Reviews',
+              'Users',
+              'Teams',
+              'Clients',
+              'Invites',
+              'Access Tokens',
+              'Event log',
+              'Webhooks',
+              'Help',
+            ]);
           expect(await sidebar.getByRole('link', { name: 'Apps' }).getAttribute('aria-current')).toBe('page');
           await sidebar.getByRole('link', { name: 'Users' }).focus();
           await settled(page, '61-console-sidebar');

@@ -4,9 +4,9 @@ import { CONSOLE_NAV, consoleGroups } from '../../src/navigation';
 describe('the admin console navigation as data', () => {
   it('groups the entries in the order their groups first appear', () => {
     expect(consoleGroups().map(({ group, entries }) => [group, entries.map((entry) => entry.label)])).toEqual([
-      ['Access', ['Apps', 'Access requests']],
-      ['Directory', ['Users', 'Clients', 'Invites']],
-      ['Security', ['Access Tokens', 'Event log']],
+      ['Access', ['Apps', 'Access requests', 'Reviews']],
+      ['Directory', ['Users', 'Teams', 'Clients', 'Invites']],
+      ['Security', ['Access Tokens', 'Event log', 'Webhooks']],
       ['Support', ['Help']],
     ]);
   });
@@ -14,10 +14,10 @@ describe('the admin console navigation as data', () => {
   it('takes a new screen with one entry, in a group of its own or an existing one', () => {
     const joined = consoleGroups([
       ...CONSOLE_NAV,
-      { group: 'Integrations', to: '/webhooks', label: 'Webhooks' },
-      { group: 'Directory', to: '/teams', label: 'Teams' },
+      { group: 'Integrations', to: '/integrations', label: 'Integrations' },
+      { group: 'Directory', to: '/groups', label: 'Groups' },
     ]);
     expect(joined.map(({ group }) => group)).toEqual(['Access', 'Directory', 'Security', 'Support', 'Integrations']);
-    expect(joined[1].entries.map((entry) => entry.label)).toEqual(['Users', 'Clients', 'Invites', 'Teams']);
+    expect(joined[1].entries.map((entry) => entry.label)).toEqual(['Users', 'Teams', 'Clients', 'Invites', 'Groups']);
   });
 });
