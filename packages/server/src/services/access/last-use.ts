@@ -9,7 +9,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../../logger.js';
 
-export const LAST_USE_WRITE_EVERY_MS = 60 * 60 * 1000;
+const LAST_USE_WRITE_EVERY_MS = 60 * 60 * 1000;
 const FLUSH_ROWS = 500;
 
 export class LastUse {

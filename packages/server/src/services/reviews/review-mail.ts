@@ -18,10 +18,10 @@ interface Reviewer {
   appIds: number[] | 'all';
 }
 
-export const reviewLink = (publicUrl: string, reviewId: number) => `${publicUrl}/auth/#/reviews/${reviewId}`;
+const reviewLink = (publicUrl: string, reviewId: number) => `${publicUrl}/auth/#/reviews/${reviewId}`;
 
 /** Who decides a review's items: the admins, or each app's owners (directly or through an unexpired team membership). */
-export async function reviewersOf(db: Knex, review: Pick<ReviewRow, 'reviewers'>, { appIds, now }: { appIds: number[]; now: number }): Promise<Reviewer[]> {
+async function reviewersOf(db: Knex, review: Pick<ReviewRow, 'reviewers'>, { appIds, now }: { appIds: number[]; now: number }): Promise<Reviewer[]> {
   if (review.reviewers === 'admins') {
     const admins: { email: string; language: Language | null }[] = await db('users')
       .join('clients', 'clients.id', 'users.client_id')
