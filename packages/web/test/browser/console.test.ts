@@ -42,7 +42,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
           await expect.poll(() => toggle.isVisible()).toBe(true);
           await toggle.click();
           await expect.poll(() => main.getByRole('link', { name: 'Clients' }).isVisible()).toBe(true);
-          expect(await main.getByRole('list', { name: 'Directory' }).getByRole('link').allInnerTexts()).toEqual(['Users', 'Clients', 'Invites']);
+          expect(await main.getByRole('list', { name: 'Directory' }).getByRole('link').allInnerTexts()).toEqual(['Users', 'Teams', 'Clients', 'Invites']);
           await settled(page, '60-menu-open');
           await page.keyboard.press('Escape');
           await expect.poll(() => main.getByRole('link', { name: 'Clients' }).isVisible()).toBe(false);
