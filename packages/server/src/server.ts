@@ -128,7 +128,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       metrics.text = joinMetrics(metrics.registry);
     }
     const secrets = openSecretBox(final, logger);
-    const lastUse = new LastUse();
+    const lastUse = new LastUse(Date.now, final.recordLastUse);
     const oidc = new OidcProvider({ db, config: final, logger, secrets, authCache, lastUse });
     await oidc.prepare();
     const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics, oidc, lastUse };

@@ -18,10 +18,15 @@ export class LastUse {
   /** Pairs to write at the next flush: user, app, time. */
   private pending: [number, number, number][] = [];
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    /** RECORD_LAST_USE: false turns the notes off (the benchmark's comparison row). */
+    private readonly enabled = true,
+  ) {}
 
   /** Records a use of `appId` by `userId`; nothing to wait for. */
   note(userId: number, appId: number): void {
+    if (!this.enabled) return;
     const now = this.now();
     let apps = this.written.get(userId);
     if (apps === undefined) this.written.set(userId, (apps = new Map()));
