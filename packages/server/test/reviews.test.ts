@@ -7,6 +7,7 @@
 import type { App, ReviewItem } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { runReviewJob } from '../src/services/reviews/review-close.js';
+import { Browser, relyingParty } from './support/openid-rp.js';
 import { useMailedPortal } from './support/smtp.js';
 import { ADMIN_EMAIL, becomesTrue, failure, unique, type TestUser } from './support/support.js';
 
@@ -70,6 +71,22 @@ describe('last use', () => {
     // Within the hour, a further use is not written again.
     expect((await verify(app, alice.token)).status).toBe(200);
     expect(portal.deps.lastUse.waiting).toBe(0);
+  });
+});
+
+describe('last use by OpenID sign-in', () => {
+  it('is recorded when the portal issues a code to the app', async () => {
+    const redirect = 'http://127.0.0.1:9/callback';
+    const { app, alice } = await world();
+    const created = await portal.admin.apps.oidc.enable(app.id, { redirect_uris: [redirect], public: false, id_token_signed_response_alg: 'RS256' });
+    const rp = await relyingParty(portal.url, app.name, created.client_secret, redirect);
+    const browser = new Browser(portal.url);
+    browser.cookies.set('accesstoken', alice.token);
+    const { url } = await browser.navigate((await rp.start()).url);
+    expect(url.startsWith(redirect), url).toBe(true);
+    await portal.deps.lastUse.flush(portal.deps.db);
+    const access = await portal.admin.apps.access(app.id);
+    expect(access.find((entry) => entry.id === alice.user.id)!.lastUsed).toBeDefined();
   });
 });
 
