@@ -30,8 +30,8 @@ export const grantedAppList = (apps: GrantedApp[]): Result => ({
   json: apps,
   quiet: apps.map((app) => app.id),
   table: {
-    head: ['id', 'name', 'url', 'roles', 'via', 'expires'],
-    rows: apps.map((app) => [app.id, app.name, app.url, app.grantedRoles.join(', '), app.sources.join(', '), app.expires ?? 'never']),
+    head: ['id', 'name', 'url', 'roles', 'via', 'expires', 'last used'],
+    rows: apps.map((app) => [app.id, app.name, app.url, app.grantedRoles.join(', '), app.sources.join(', '), app.expires ?? 'never', app.lastUsed ?? 'never']),
   },
 });
 
@@ -62,7 +62,7 @@ export const appAccessList = (users: AppAccess[]): Result => ({
   json: users,
   quiet: users.map((user) => user.id),
   table: {
-    head: ['id', 'email', 'client', 'roles', 'via', 'expires'],
+    head: ['id', 'email', 'client', 'roles', 'via', 'expires', 'last used'],
     rows: users.map((user) => [
       user.id,
       user.email,
@@ -70,6 +70,7 @@ export const appAccessList = (users: AppAccess[]): Result => ({
       user.roles.join(', '),
       user.sources.map((source) => (source.role ? `${source.source} (${source.role})` : source.source)).join(', '),
       user.sources.map((source) => source.expires ?? 'never').join(', '),
+      user.lastUsed ?? 'never',
     ]),
   },
 });

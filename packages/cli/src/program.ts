@@ -14,6 +14,7 @@ import * as logs from './commands/logs.js';
 import * as mail from './commands/mail.js';
 import * as oidc from './commands/oidc.js';
 import * as requests from './commands/requests.js';
+import * as reviews from './commands/reviews.js';
 import * as sessions from './commands/sessions.js';
 import * as teams from './commands/teams.js';
 import * as users from './commands/users.js';
@@ -33,6 +34,7 @@ const GROUPS: Array<{ register(program: AnyCommand): void }> = [
   invites,
   keys,
   requests,
+  reviews,
   logs,
   mail,
   webhooks,

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { errorCodes } from './errors.js';
 import { LANGUAGES } from './languages.js';
 import { oidcClientCreatedAnswer, oidcClientSettingsAnswer, oidcKeyRotationAnswer } from './oidc.js';
+import { reviewAnswer, reviewItemAnswer } from './reviews.js';
 import { webhookAnswer, webhookDeliveryAnswer, webhookSecretAnswer } from './webhooks.js';
 
 const timestamp = z.string().describe('ISO 8601 timestamp');
@@ -42,6 +43,7 @@ export const grantedAppAnswer = appSummaryAnswer.extend({
   expires: timestamp.optional(),
   grantedRoles: z.array(z.string()).describe("the user's roles for the app: the union over the grants that reach them, sorted"),
   sources: z.array(z.string()).describe('"direct" and/or the names of the teams whose grants reach the user'),
+  lastUsed: timestamp.optional().describe('when the user last used the app through forward auth or an OpenID sign-in (written at most hourly)'),
 });
 
 export const userAnswer = z.strictObject({ id, email: z.string(), name: z.string(), client: clientAnswer });
@@ -90,6 +92,7 @@ const accessSourceAnswer = z.strictObject({
 export const appAccessAnswer = userAnswer.extend({
   roles: z.array(z.string()),
   sources: z.array(accessSourceAnswer),
+  lastUsed: timestamp.optional().describe('when the user last used the app through forward auth or an OpenID sign-in (written at most hourly)'),
 });
 
 /** `GET /user/me/requestable`: what a user may ask for, never its URL. */
@@ -290,5 +293,7 @@ export const answerSchemas = {
   Webhook: webhookAnswer,
   WebhookWithSecret: webhookSecretAnswer,
   WebhookDelivery: webhookDeliveryAnswer,
+  Review: reviewAnswer,
+  ReviewItem: reviewItemAnswer,
   Error: errorAnswer,
 } as const;

@@ -43,6 +43,7 @@ import type { OidcClientCreated, OidcClientInput, OidcClientSettings, OidcKeyRot
 import type { Webhook, WebhookDelivery, WebhookInput, WebhookUpdate, WebhookWithSecret } from './webhooks.js';
 import type { Language } from './languages.js';
 import type { SetupApplied, SetupApplyInput, SetupExport, SetupPlan, SetupPlanInput } from './setup-document.js';
+import type { Review, ReviewBulkDecisionInput, ReviewDecisionInput, ReviewInput, ReviewItem, ReviewItemFilter } from './reviews.js';
 import type {
   AccessRequestInput,
   AccessTokenInput,
@@ -330,6 +331,21 @@ export class PortalClient {
     exportPath: (format: LogExportFormat, filter: LogFilter = {}) => `/log/export${logFilterQuery(filter, { format })}`,
   };
 
+  /** Access reviews (docs/reviews.md): admins, and app owners for their apps. */
+  readonly reviews = {
+    list: () => this.request<Review[]>('GET', '/review'),
+    get: (id: number) => this.request<Review>('GET', `/review/${segment(id)}`),
+    start: (input: ReviewInput) => this.request<Review>('POST', '/review', input),
+    items: (id: number, filter: ReviewItemFilter = {}) => this.request<ReviewItem[]>('GET', `/review/${segment(id)}/item${reviewItemQuery(filter)}`),
+    decide: (id: number, itemId: number, input: ReviewDecisionInput) =>
+      this.request<ReviewItem>('POST', `/review/${segment(id)}/item/${segment(itemId)}`, input),
+    decideMany: (id: number, input: ReviewBulkDecisionInput) => this.request<ReviewItem[]>('POST', `/review/${segment(id)}/decide`, input),
+    close: (id: number) => this.request<Review>('POST', `/review/${segment(id)}/close`),
+    /** The evidence, streamed: every item with its decision, as CSV or JSON Lines. */
+    export: (id: number, format: LogExportFormat = 'csv') => this.stream(this.reviews.exportPath(id, format)),
+    exportPath: (id: number, format: LogExportFormat = 'csv') => `/review/${segment(id)}/export?format=${format}`,
+  };
+
   readonly mail = {
     /** The outbox, newest first (admins). */
     list: () => this.request<MailEntry[]>('GET', '/mail'),
@@ -414,4 +430,13 @@ function errorFromAnswer(response: Response, json: unknown): ApiError {
   const details = error?.details && typeof error.details === 'object' ? { ...(error.details as object) } : {};
   const retryAfter = Number(response.headers.get('retry-after'));
   return new ApiError(code, message, Number.isFinite(retryAfter) && retryAfter > 0 ? { ...details, retryAfter } : details);
+}
+
+function reviewItemQuery(filter: ReviewItemFilter): string {
+  const query = new URLSearchParams();
+  if (filter.decided !== undefined) query.set('decided', String(filter.decided));
+  if (filter.app !== undefined) query.set('app', String(filter.app));
+  if (filter.unusedDays !== undefined) query.set('unusedDays', String(filter.unusedDays));
+  const text = query.toString();
+  return text ? `?${text}` : '';
 }

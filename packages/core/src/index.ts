@@ -19,3 +19,4 @@ export * from './request-paths.js';
 export * from './webhooks.js';
 export * from './languages.js';
 export * from './setup-document.js';
+export * from './reviews.js';

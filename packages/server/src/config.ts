@@ -45,6 +45,8 @@ export interface Config {
   /** Password hashes that may wait for the pool; past it a login answers 503. */
   passwordHashQueue: number;
   trustProxy: boolean;
+  /** Whether forward auth and OpenID sign-ins record each app's last use (docs/reviews.md). */
+  recordLastUse: boolean;
   loginFailuresPerEmail: number;
   loginFailuresPerAddress: number;
   loginWindowMinutes: number;
@@ -241,6 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashConcurrency: integer('PASSWORD_HASH_CONCURRENCY', 2, { min: 1, max: 64 }),
     passwordHashQueue: integer('PASSWORD_HASH_QUEUE', 32, { min: 0, max: 10000 }),
     trustProxy: boolean('TRUST_PROXY', false),
+    recordLastUse: boolean('RECORD_LAST_USE', true),
     loginFailuresPerEmail: integer('LOGIN_FAILURES_PER_EMAIL', 5, { min: 1, max: 1000 }),
     loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', 20, { min: 1, max: 100000 }),
     loginWindowMinutes: integer('LOGIN_WINDOW_MINUTES', 5, { min: 1, max: 1440 }),

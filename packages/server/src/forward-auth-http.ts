@@ -165,7 +165,7 @@ function appParameter(url: string): string | undefined {
 
 /** Answers a forward-auth request; never throws (a bug answers 500 with the request id, logged). */
 export async function answerVerify(
-  deps: Pick<Deps, 'db' | 'config' | 'logger' | 'authCache'>,
+  deps: Pick<Deps, 'db' | 'config' | 'logger' | 'authCache' | 'lastUse'>,
   request: http.IncomingMessage,
   requestId: string,
 ): Promise<HttpAnswer> {
@@ -183,6 +183,7 @@ export async function answerVerify(
         client: { ip: clientAddress(request, config.trustProxy), userAgent: headerOf(request, 'user-agent') },
       },
     );
+    if (decision.outcome === 'allow') deps.lastUse.note(decision.user.id, decision.appId);
     return presentVerify(decision, original, config.publicUrl);
   } catch (caught) {
     return withHeaders(errorAnswer(failure(deps.logger, caught, requestId)), {});

@@ -19,6 +19,8 @@ import type { Deps } from './routes/index.js';
 import { AuthCache } from './services/access/auth-cache.js';
 import { bootstrap, type BootstrapResult } from './services/users/bootstrap.js';
 import { startGrantExpiry } from './services/access/grant-expiry.js';
+import { LastUse } from './services/access/last-use.js';
+import { startReviewJob } from './services/reviews/review-close.js';
 import { HashPool } from './services/sign-in/hash-pool.js';
 import { PasswordHasher } from './services/sign-in/passwords.js';
 import { MailSender } from './mail/sender.js';
@@ -46,6 +48,10 @@ export interface StartOptions {
   onInviteLink?: (link: string, email: string) => void;
   /** How often expired grants are removed and logged (default 5 s). */
   grantSweepMs?: number;
+  /** How often last uses of apps are written (default 30 s: a first use within a minute). */
+  lastUseFlushMs?: number;
+  /** How often due access reviews are closed and reminders sent (default 30 s). */
+  reviewSweepMs?: number;
 }
 
 /** The built web portal, if it has been built. */
@@ -122,9 +128,10 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       metrics.text = joinMetrics(metrics.registry);
     }
     const secrets = openSecretBox(final, logger);
-    const oidc = new OidcProvider({ db, config: final, logger, secrets, authCache });
+    const lastUse = new LastUse(Date.now, final.recordLastUse);
+    const oidc = new OidcProvider({ db, config: final, logger, secrets, authCache, lastUse });
     await oidc.prepare();
-    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics, oidc };
+    const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics, oidc, lastUse };
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
     handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));
@@ -134,6 +141,8 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const webhooks = new WebhookSender({ db, config: final, secrets, logger });
     webhooks.start();
     const grantExpiry = startGrantExpiry(db, logger, { intervalMs: options.grantSweepMs ?? 5000, onRemoved: () => authCache.clear() });
+    const lastUseFlush = lastUse.start(db, logger, options.lastUseFlushMs ?? 30_000);
+    const reviewJob = startReviewJob(db, { policy: final, logger, intervalMs: options.reviewSweepMs ?? 30_000, onClosed: () => authCache.clear() });
     return {
       url,
       server,
@@ -141,10 +150,12 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       bootstrap: result,
       async close() {
         await grantExpiry.stop();
+        await reviewJob.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        await lastUseFlush.stop();
         await pruner.stop();
         await sender?.stop();
         await webhooks.stop();

@@ -21,6 +21,8 @@ function allowed(route: RouteSpec): Caller[] {
   if (name === 'GET /team/:id') return ['team member'];
   // Any owner sees the team's grants of the apps they own (the owner of another app: none).
   if (name === 'GET /team/:id/app') return [...OWNERS, 'owner of another app'];
+  // Reviews: any app's owner gets past the guard; the review itself decides (here: none exists, 404).
+  if (route.path.startsWith('/review')) return [...OWNERS, 'owner of another app'];
   if (route.access === 'owner') return OWNERS;
   return [];
 }
@@ -60,6 +62,7 @@ async function world(): Promise<World> {
     token: 'apikey-x',
     currentPage: '1',
     perPage: '20',
+    itemid: '1',
     app: String(app.id),
     team: String(team.id),
     user: String(target.user.id),
@@ -80,6 +83,10 @@ async function world(): Promise<World> {
     'POST /team/:id/app': { appid: app.id, role: 'editor' },
     'PUT /team/:id/app/:appid': { role: 'editor' },
     'POST /accessrequest/:id/approve': { role: 'editor' },
+    // Apps "all": every app for admins, the owned ones for owners (the owner of another app too).
+    'POST /review': { name: unique('review'), apps: 'all', reviewers: 'owners', due: new Date(Date.now() + 86_400_000).toISOString(), whenMissed: 'keep' },
+    'POST /review/:id/item/:itemid': { decision: 'keep' },
+    'POST /review/:id/decide': { items: [1], decision: 'keep' },
     'POST /registrationtoken': { email: `${unique('inv')}@example.com`, clientid: client.id, apps: [app.id] },
   };
   // The team route's user is the member (a membership to change); the others' is the target.

@@ -109,6 +109,14 @@ const EXPECTED: Record<string, Expectation> = {
   'POST /accessrequest': 'user',
   'POST /accessrequest/:id/approve': 'owner',
   'POST /accessrequest/:id/deny': 'owner',
+  'GET /review': 'owner',
+  'POST /review': 'owner',
+  'GET /review/:id': 'owner',
+  'GET /review/:id/item': 'owner',
+  'POST /review/:id/item/:itemid': 'owner',
+  'POST /review/:id/decide': 'owner',
+  'POST /review/:id/close': 'owner',
+  'GET /review/:id/export': 'owner',
   'POST /validatepassword': 'public',
   'POST /validatemfa': 'public',
   'POST /stepup': 'user-session',
@@ -198,6 +206,7 @@ async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unkn
     token: generateApiKey(),
     currentPage: '1',
     perPage: '20',
+    itemid: '1',
   };
   const path = route.path.replace(/:(\w+)/g, (_, name: string) => values[name]) + (route.path === '/verify' ? `?app=${encodeURIComponent(app.name)}` : '');
   const bodies: Record<string, unknown> = {
@@ -221,6 +230,9 @@ async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unkn
     'DELETE /user/me/totp': { Password: 'long enough password' },
     'POST /user/me/recoverycodes': { Password: 'long enough password' },
     'PUT /user/me': { language: 'de' },
+    'POST /review': { name: unique('review'), apps: [app.id], reviewers: 'admins', due: new Date(Date.now() + 86_400_000).toISOString(), whenMissed: 'keep' },
+    'POST /review/:id/item/:itemid': { decision: 'keep' },
+    'POST /review/:id/decide': { items: [1], decision: 'keep' },
     'POST /resetpassword': { Token: 'not a token', Password: 'long enough password' },
   };
   return { path, body: bodies[`${route.method} ${route.path}`] };

@@ -23,6 +23,9 @@ import { ManageApps } from './screens/manage-apps';
 import { NotFound } from './screens/not-found';
 import { OwnedApps } from './screens/owned-apps';
 import { Requests } from './screens/requests';
+import { ReviewDetail } from './screens/review-detail';
+import { Reviews } from './screens/reviews';
+import { ReviewsWaiting } from './screens/reviews-waiting';
 import { TeamDetail } from './screens/team-detail';
 import { Teams } from './screens/teams';
 import { ResetPassword, SetNewPassword } from './screens/reset-password';
@@ -59,6 +62,7 @@ const routes: RouteObject[] = [
           { path: paths.requests, element: user(<Requests />) },
           { path: '/denied/:app?', element: user(<Denied />) },
           { path: paths.ownedApps, element: user(<OwnedApps />) },
+          { path: paths.reviewsWaiting, element: user(<ReviewsWaiting />) },
           { path: '*', element: <NotFound /> },
         ],
       },
@@ -81,6 +85,9 @@ const routes: RouteObject[] = [
           { path: paths.invites, element: admin(<Invites />) },
           { path: paths.logs, element: admin(<Logs />) },
           { path: paths.webhooks, element: admin(<Webhooks />) },
+          // Owners review their apps too: the server decides what each sees.
+          { path: paths.reviews, element: user(<Reviews />) },
+          { path: '/reviews/:id', element: user(<ReviewDetail />) },
         ],
       },
     ],

@@ -8,10 +8,12 @@ import { paths } from './paths';
 export interface NavEntry {
   to: string;
   label: string;
-  /** Shows the count of open access requests. */
-  count?: 'openRequests';
+  /** Shows the count of open access requests, or of review items waiting for the user. */
+  count?: 'openRequests' | 'waitingReviews';
   /** Only for the owners of an app (`owns` of GET /user/me). */
   ownersOnly?: boolean;
+  /** Only for those who may review access: app owners and admins. */
+  reviewersOnly?: boolean;
 }
 
 export interface ConsoleEntry extends NavEntry {
@@ -24,6 +26,7 @@ export const PORTAL_NAV: NavEntry[] = [
   { to: paths.appList, label: 'My apps' },
   { to: paths.requests, label: 'Request access' },
   { to: paths.ownedApps, label: 'Apps you own', ownersOnly: true },
+  { to: paths.reviewsWaiting, label: 'Reviews waiting for you', reviewersOnly: true, count: 'waitingReviews' },
 ];
 
 /** Non-admins keep their API keys under the user menu; admins find them in the console. */
@@ -33,6 +36,7 @@ export const USER_MENU_NON_ADMIN_NAV: NavEntry[] = [{ to: paths.accessTokens, la
 export const CONSOLE_NAV: ConsoleEntry[] = [
   { group: 'Access', to: paths.manageApps, label: 'Apps' },
   { group: 'Access', to: paths.accessRequests, label: 'Access requests', count: 'openRequests' },
+  { group: 'Access', to: paths.reviews, label: 'Reviews' },
   { group: 'Directory', to: paths.users, label: 'Users' },
   { group: 'Directory', to: paths.teams, label: 'Teams' },
   { group: 'Directory', to: paths.clients, label: 'Clients' },

@@ -20,6 +20,11 @@ export const paths = {
   logs: '/logs',
   /** Webhooks (docs/webhooks.md): event-log entries sent to receivers, signed. */
   webhooks: '/webhooks',
+  /** Access reviews (docs/reviews.md): the console's list, and one review's items. */
+  reviews: '/reviews',
+  review: (id: number) => `/reviews/${id}`,
+  /** Reviews waiting for you: a reviewer's open reviews in the portal. */
+  reviewsWaiting: '/myreviews',
   login: '/login',
   /** Confirm it's you (docs/oidc.md): the signed-in user proves it again, then goes to `redirect`. */
   confirm: (redirect: string) => `/confirm/${encodeURIComponent(redirect)}`,

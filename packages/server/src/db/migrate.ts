@@ -25,6 +25,7 @@ import * as teams from './migrations/20261126-100-teams.js';
 import * as deviceLogin from './migrations/20261126-200-device-login.js';
 import * as webhooks from './migrations/20261126-300-webhooks.js';
 import * as languages from './migrations/20261126-600-languages.js';
+import * as accessReviews from './migrations/20261126-700-access-reviews.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '20261126-200-device-login': deviceLogin,
   '20261126-300-webhooks': webhooks,
   '20261126-600-languages': languages,
+  '20261126-700-access-reviews': accessReviews,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

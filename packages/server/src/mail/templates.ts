@@ -213,3 +213,36 @@ export function webhookDisabled(words: MailWords, input: { id: number; url: stri
     ],
   });
 }
+
+/** To each reviewer: an access review started (docs/reviews.md). */
+export function reviewStarted(
+  words: MailWords,
+  input: { name: string; apps: string[]; count: number; due: number; whenMissed: string; link: string },
+): RenderedMail {
+  return render(words, {
+    subject: words.t('reviewStarted.subject', { name: input.name }),
+    blocks: [
+      greeted(words, words.t('reviewStarted.body', { name: input.name, count: input.count, apps: words.list(input.apps), due: words.when(input.due) })),
+      words.t(input.whenMissed === 'revoke' ? 'reviewStarted.missedRevoke' : 'reviewStarted.missedKeep'),
+      words.t('reviewStarted.action'),
+      { link: input.link },
+    ],
+  });
+}
+
+/** To each reviewer with undecided items, three days before due. */
+export function reviewReminder(words: MailWords, input: { name: string; count: number; due: number; link: string }): RenderedMail {
+  const values = { name: input.name, count: input.count, due: words.when(input.due) };
+  return render(words, {
+    subject: words.t('reviewReminder.subject', values),
+    blocks: [greeted(words, words.t('reviewReminder.body', values)), words.t('reviewStarted.action'), { link: input.link }],
+  });
+}
+
+/** To whoever started it: the review closed, with its outcome. */
+export function reviewClosed(words: MailWords, input: { name: string; kept: number; removed: number; missed: number; link: string }): RenderedMail {
+  return render(words, {
+    subject: words.t('reviewClosed.subject', { name: input.name }),
+    blocks: [greeted(words, words.t('reviewClosed.body', input)), words.t('reviewClosed.action'), { link: input.link }],
+  });
+}

@@ -20,7 +20,11 @@ export async function afterProviderRoute(deps: OidcDeps, ctx: KoaContextWithOIDC
     const location = ctx.response.get('location');
     const issued = ctx.status === 303 && location && new URL(location, deps.config.publicUrl).searchParams.has('code');
     const formPost = ctx.status === 200 && ctx.oidc.params?.response_mode === 'form_post';
-    if (issued || formPost) await logEvent(deps.db, audit, { type: 'oidc.signin', event: `signed in to app ${ctx.oidc.client.clientId} (OpenID Connect)` });
+    if (issued || formPost) {
+      const appId = Number((ctx.oidc.client as unknown as Record<string, unknown>)['urn:tools-portal:app_id']);
+      if (Number.isInteger(appId)) deps.lastUse.note(principal.user.id, appId);
+      await logEvent(deps.db, audit, { type: 'oidc.signin', event: `signed in to app ${ctx.oidc.client.clientId} (OpenID Connect)` });
+    }
     if (formPost) withFormAction(ctx, String(ctx.oidc.params?.redirect_uri ?? ''));
   }
   if (route === 'end_session_confirm' && ctx.oidc.params?.logout && principal && ctx.status === 303) {

@@ -13,6 +13,7 @@ import { mailRoutes } from './mail.js';
 import { oidcRoutes } from './oidc.js';
 import type { RouteSpec } from './route.js';
 import { setupRoutes } from './setup.js';
+import { reviewRoutes } from './reviews.js';
 import { teamRoutes } from './teams.js';
 import { userRoutes } from './users.js';
 import { webhookRoutes } from './webhooks.js';
@@ -36,6 +37,7 @@ export const apiRoutes: readonly RouteSpec[] = [
   ...inviteRoutes,
   ...accessTokenRoutes,
   ...accessRequestRoutes,
+  ...reviewRoutes,
   ...logRoutes,
   ...mailRoutes,
   ...webhookRoutes,

@@ -18,6 +18,7 @@ import type { Origin, ServiceContext } from '../services/support/context.js';
 import type { PasswordHasher } from '../services/sign-in/passwords.js';
 import type { SecretBox } from '../services/support/secret-box.js';
 import type { EncodedJson } from '../encoded-json.js';
+import type { LastUse } from '../services/access/last-use.js';
 import type { Principal } from '../services/sign-in/sessions.js';
 import { rawBodyOf } from './raw-body.js';
 
@@ -36,6 +37,8 @@ export interface Deps {
   oidc: OidcProvider;
   /** Prometheus metrics of this portal (metrics.ts). */
   metrics: Metrics;
+  /** When each user last used each app, written in batches (services/access/last-use.ts). */
+  lastUse: LastUse;
 }
 
 /** Path parameters that are not numeric ids (every other `:name` is one: plain digits, else a 400). */

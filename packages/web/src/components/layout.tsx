@@ -8,6 +8,7 @@ import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { PortalBrand } from '../branding';
 import { CONSOLE_NAV, PORTAL_NAV, USER_MENU_NAV, USER_MENU_NON_ADMIN_NAV, consoleGroups, type NavEntry } from '../navigation';
 import { OpenRequestsProvider, useOpenRequests } from '../open-requests';
+import { api, logFailure } from '../api';
 import { paths } from '../paths';
 import { useSession } from '../session';
 import { AlertOutlet, useAlerts } from './alerts';
@@ -66,7 +67,7 @@ export function Layout() {
           <div className={`collapse navbar-collapse${open ? ' show' : ''}`} id="main-nav">
             {user && (
               <ul className="navbar-nav me-auto">
-                {PORTAL_NAV.filter((entry) => !entry.ownersOnly || owner).map((entry) => (
+                {PORTAL_NAV.filter((entry) => (!entry.ownersOnly || owner) && (!entry.reviewersOnly || owner || user.admin)).map((entry) => (
                   <NavItem key={entry.to} entry={entry} />
                 ))}
                 {user.admin && (
@@ -95,7 +96,7 @@ export function Layout() {
 
 /** Whether a route is one of the console's: its entries, and the detail pages below them. */
 function inConsole(pathname: string): boolean {
-  return CONSOLE_NAV.some((entry) => pathname === entry.to) || /^\/(user|app|client|team)\//.test(pathname);
+  return CONSOLE_NAV.some((entry) => pathname === entry.to) || /^\/(user|app|client|team|reviews)\//.test(pathname);
 }
 
 function NavItem({ entry, className = 'nav-link' }: { entry: NavEntry; className?: string }) {
@@ -103,7 +104,8 @@ function NavItem({ entry, className = 'nav-link' }: { entry: NavEntry; className
     <li className="nav-item">
       <NavLink className={className} to={entry.to}>
         {entry.label}
-        {entry.count && <OpenCount />}
+        {entry.count === 'openRequests' && <OpenCount />}
+        {entry.count === 'waitingReviews' && <WaitingReviewsCount />}
       </NavLink>
     </li>
   );
@@ -215,6 +217,29 @@ export function ConsoleFrame() {
         <Outlet />
       </main>
     </div>
+  );
+}
+
+/** Undecided review items the user may decide, over every open review (fresh at every screen change). */
+function WaitingReviewsCount() {
+  const { pathname } = useLocation();
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    let live = true;
+    api.reviews
+      .list()
+      .then((reviews) => live && setCount(reviews.reduce((sum, review) => sum + (review.status === 'open' ? review.waiting : 0), 0)))
+      .catch((error: unknown) => logFailure('count reviews waiting', error));
+    return () => {
+      live = false;
+    };
+  }, [pathname]);
+  if (count === 0) return null;
+  return (
+    <span className="badge rounded-pill text-bg-warning ms-1">
+      {count}
+      <span className="visually-hidden"> waiting</span>
+    </span>
   );
 }
 

@@ -53,7 +53,9 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
           await expect.poll(() => main.getByRole('link', { name: 'Clients' }).isVisible()).toBe(false);
         } else {
           expect(await toggle.isVisible()).toBe(false);
-          await expect.poll(() => main.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'My apps', 'Request access', 'Admin console']);
+          await expect
+            .poll(() => main.getByRole('link').allInnerTexts())
+            .toEqual(['Tools-Server', 'My apps', 'Request access', expect.stringMatching(/^Reviews waiting for you/), 'Admin console']);
           await main.getByRole('link', { name: 'Admin console' }).click();
           await page.waitForURL(/#\/manage\/apps$/);
           const sidebar = page.getByRole('navigation', { name: 'Admin console' });
@@ -62,6 +64,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
             .toEqual([
               'Apps',
               expect.stringMatching(/^Access requests/),
+              'Reviews',
               'Users',
               'Teams',
               'Clients',

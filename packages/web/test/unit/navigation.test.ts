@@ -4,7 +4,7 @@ import { CONSOLE_NAV, consoleGroups } from '../../src/navigation';
 describe('the admin console navigation as data', () => {
   it('groups the entries in the order their groups first appear', () => {
     expect(consoleGroups().map(({ group, entries }) => [group, entries.map((entry) => entry.label)])).toEqual([
-      ['Access', ['Apps', 'Access requests']],
+      ['Access', ['Apps', 'Access requests', 'Reviews']],
       ['Directory', ['Users', 'Teams', 'Clients', 'Invites']],
       ['Security', ['Access Tokens', 'Event log']],
       ['Integrations', ['Webhooks']],

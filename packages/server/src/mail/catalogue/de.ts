@@ -66,4 +66,16 @@ export const de: Record<MailKey, string> = {
   'webhookDisabled.subject': 'Webhook {id} abgeschaltet',
   'webhookDisabled.body': 'das Portal hat den Webhook {id} an {url} abgeschaltet: {reason}.',
   'webhookDisabled.action': 'Ereignisse werden erst wieder gesendet, wenn ein Administrator ihn auf der Seite „Webhooks“ wieder einschaltet:',
+  'reviewStarted.subject': 'Zugriffsprüfung: {name}',
+  'reviewStarted.body':
+    'die Zugriffsprüfung {name} bittet Sie, bis {due} über {count, plural, one {# Berechtigung} other {# Berechtigungen}} für {apps} zu entscheiden (behalten oder entfernen).',
+  'reviewStarted.missedKeep': 'Berechtigungen, über die bis dahin nicht entschieden ist, bleiben bestehen.',
+  'reviewStarted.missedRevoke': 'Berechtigungen, über die bis dahin nicht entschieden ist, werden entfernt.',
+  'reviewStarted.action': 'Entscheiden können Sie auf der Seite „Zugriffsprüfungen“:',
+  'reviewReminder.subject': 'Erinnerung: Zugriffsprüfung {name} endet {due}',
+  'reviewReminder.body':
+    'die Zugriffsprüfung {name} endet {due}; über {count, plural, one {# Berechtigung} other {# Berechtigungen}} ist noch nicht entschieden.',
+  'reviewClosed.subject': 'Zugriffsprüfung {name} abgeschlossen',
+  'reviewClosed.body': 'die von Ihnen gestartete Zugriffsprüfung {name} ist abgeschlossen: {kept} behalten, {removed} entfernt, {missed} ohne Entscheidung.',
+  'reviewClosed.action': 'Die Nachweise finden Sie auf der Seite „Zugriffsprüfungen“:',
 };

@@ -59,6 +59,16 @@ export const en = {
   'webhookDisabled.subject': 'Webhook {id} turned off',
   'webhookDisabled.body': 'the portal turned off webhook {id} to {url}: {reason}.',
   'webhookDisabled.action': 'Events are not sent to it until an admin turns it back on, on the Webhooks screen:',
+  'reviewStarted.subject': 'Access review: {name}',
+  'reviewStarted.body': 'the access review {name} asks you to keep or remove {count, plural, one {# grant} other {# grants}} of {apps} by {due}.',
+  'reviewStarted.missedKeep': 'Grants left undecided at that time are kept.',
+  'reviewStarted.missedRevoke': 'Grants left undecided at that time are removed.',
+  'reviewStarted.action': 'Decide them on the Reviews screen:',
+  'reviewReminder.subject': 'Reminder: access review {name} is due {due}',
+  'reviewReminder.body': 'the access review {name} is due {due}; {count, plural, one {# grant is} other {# grants are}} still undecided.',
+  'reviewClosed.subject': 'Access review {name} closed',
+  'reviewClosed.body': 'the access review {name} you started was closed: {kept} kept, {removed} removed, {missed} left undecided.',
+  'reviewClosed.action': 'Its evidence is on the Reviews screen:',
 } as const;
 
 export type MailKey = keyof typeof en;

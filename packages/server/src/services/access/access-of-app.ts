@@ -5,11 +5,12 @@ import { getAppSummary } from '../apps/apps.js';
 import type { ServiceContext } from '../support/context.js';
 import { usersQuery, type UserRow } from '../users/users.js';
 import { groupSources, sourcesOfApp } from './app-access.js';
+import { lastUsesOfApp } from './last-use.js';
 
 export async function accessToApp(ctx: ServiceContext & { actor: CurrentUser }, appId: number): Promise<AppAccess[]> {
   await assertManagesApp(ctx, appId);
   await getAppSummary(ctx.db, appId);
-  const sources = await sourcesOfApp(ctx.db, appId, ctx.now());
+  const [sources, lastUses] = await Promise.all([sourcesOfApp(ctx.db, appId, ctx.now()), lastUsesOfApp(ctx.db, appId)]);
   const byUser = new Map<number, typeof sources>();
   for (const source of sources) byUser.set(source.userId, [...(byUser.get(source.userId) ?? []), source]);
   if (byUser.size === 0) return [];
@@ -27,7 +28,9 @@ export async function accessToApp(ctx: ServiceContext & { actor: CurrentUser }, 
     .filter((row) => byUser.has(Number(row.id)))
     .map((row) => {
       const access = groupSources(byUser.get(Number(row.id))!).get(appId)!;
+      const lastUsed = lastUses.get(Number(row.id));
       return {
+        ...(lastUsed === undefined ? {} : { lastUsed: new Date(lastUsed).toISOString() }),
         id: Number(row.id),
         email: row.email,
         name: row.name,

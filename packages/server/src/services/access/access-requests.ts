@@ -217,6 +217,7 @@ export async function approveRequest(ctx: RequestContext, { id, role, expiresAt 
         app: { id: request.app_id, name: request.app_name },
         role: granted,
         expiresAt,
+        grantedBy: ctx.actor.email,
       });
     await trx('access_requests')
       .where({ id })

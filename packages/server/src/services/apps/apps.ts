@@ -16,6 +16,7 @@ import {
 import type { Knex } from 'knex';
 import { preparedSelect, readPrepared } from '../../db/direct-reads.js';
 import { accessOf, hasAccessNow, isLive } from '../access/app-access.js';
+import { lastUsesOfUser } from '../access/last-use.js';
 import { logEvent, type Audit } from '../log/audit.js';
 import type { ServiceContext } from '../support/context.js';
 import { getUser } from '../users/users.js';
@@ -88,6 +89,7 @@ export async function listApps(db: Knex): Promise<AppSummary[]> {
 export async function appsOfUser(db: Knex, userId: number, now = Date.now()): Promise<GrantedApp[]> {
   const access = await accessOf(db, userId, now);
   if (access.apps.size === 0) return [];
+  const lastUses = await lastUsesOfUser(db, userId);
   const rows: AppRow[] = await db('apps')
     .whereIn('apps.id', [...access.apps.keys()])
     .select(APP_COLUMNS)
@@ -95,7 +97,13 @@ export async function appsOfUser(db: Knex, userId: number, now = Date.now()): Pr
   return rows.map((row) => {
     const { roles, sources, expiresAt } = access.apps.get(Number(row.id))!;
     const expires = isoOrUndefined(expiresAt);
-    const granted = { ...toApp(row), grantedRoles: [...roles], sources: sources.map((source) => source.team?.name ?? 'direct') };
+    const lastUsed = isoOrUndefined(lastUses.get(Number(row.id)) ?? null);
+    const granted = {
+      ...toApp(row),
+      grantedRoles: [...roles],
+      sources: sources.map((source) => source.team?.name ?? 'direct'),
+      ...(lastUsed ? { lastUsed } : {}),
+    };
     return expires ? { ...granted, expires } : granted;
   });
 }
@@ -283,7 +291,7 @@ export async function grantApp(ctx: ServiceContext & { actor: CurrentUser }, { u
     const user = await getUser(trx, userId);
     const app = await getAppSummary(trx, appId);
     const granted = grantRole(app.roles, role);
-    await insertGrant(trx, { user, app, role: granted, expiresAt });
+    await insertGrant(trx, { user, app, role: granted, expiresAt, grantedBy: ctx.actor.email });
     await logEvent(trx, ctx, {
       type: 'grant.add',
       event: `granted app ${app.name} to ${user.email}${roleSuffix(granted)}${expirySuffix(expiresAt)}`,
@@ -303,10 +311,25 @@ export async function insertGrant(
     app,
     role = null,
     expiresAt,
-  }: { user: { id: number; email: string }; app: { id: number; name: string }; role?: string | null; expiresAt: number | undefined },
+    grantedBy,
+  }: {
+    user: { id: number; email: string };
+    app: { id: number; name: string };
+    role?: string | null;
+    expiresAt: number | undefined;
+    /** The email of who granted it (reviews show it). */
+    grantedBy?: string;
+  },
 ): Promise<void> {
   await trx('user_apps').where({ user_id: user.id, app_id: app.id }).where('expires_at', '<=', Date.now()).delete();
-  await trx('user_apps').insert({ user_id: user.id, app_id: app.id, role, expires_at: expiresAt ?? null });
+  await trx('user_apps').insert({
+    user_id: user.id,
+    app_id: app.id,
+    role,
+    expires_at: expiresAt ?? null,
+    granted_at: Date.now(),
+    granted_by: grantedBy ?? null,
+  });
 }
 
 /** Changes an existing, live grant's expiry (null: none) and/or role: admins, or the app's owners. */

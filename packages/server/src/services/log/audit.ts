@@ -15,6 +15,8 @@ export interface Audit extends Origin {
   actor: CurrentUser | null;
   /** The API key the actor called with, if one: its refusals collapse apart from the session's (`logRepeated`). */
   apiKeyId?: number;
+  /** Who acted when no user did (an access review closing itself): written as the entry's actor. */
+  actorName?: string;
 }
 
 export interface EventSubject {
@@ -50,7 +52,7 @@ function eventRow(audit: Audit, { type, event, subject }: NewEvent) {
     at: Date.now(),
     type,
     area: eventArea(type),
-    actor: clip(audit.actor?.email ?? '', 254),
+    actor: clip(audit.actor?.email ?? audit.actorName ?? '', 254),
     client: clip(subject?.client ?? audit.actor?.client.name ?? '', 200),
     user: clip(subject?.user ?? audit.actor?.email ?? '', 254),
     event: clip(clipUrlsIn(event), 1000),

@@ -13,7 +13,7 @@ const CSV_HEADER = ['timestamp', 'type', 'client', 'user', 'actor', 'event', 'ip
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** One CSV field: a leading `'` defuses formulas; quoted when it holds a quote, comma or line break. */
-function csvCell(value: string | number): string {
+export function csvCell(value: string | number): string {
   let text = String(value);
   if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

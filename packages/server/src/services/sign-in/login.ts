@@ -213,7 +213,9 @@ export async function registerFromInvite(
     if (appIds.length > 0) {
       // Each grant carries the app's default role (none when the app has no roles).
       const apps: { id: number; roles: string }[] = await trx('apps').whereIn('id', appIds).select('id', 'roles');
-      await trx('user_apps').insert(apps.map((app) => ({ user_id: row.id, app_id: app.id, role: rolesOf(app.roles)[0] ?? null })));
+      await trx('user_apps').insert(
+        apps.map((app) => ({ user_id: row.id, app_id: app.id, role: rolesOf(app.roles)[0] ?? null, granted_at: ctx.now(), granted_by: 'invitation' })),
+      );
     }
     return completeSignIn(withDb(ctx, trx), { user: await currentUserById(trx, row.id), method });
   });

@@ -203,7 +203,14 @@ export async function grantTeam(ctx: ActorContext, { teamId, appId, role, expire
     const app = await getAppSummary(trx, appId);
     const granted = grantRole(app.roles, role);
     await trx('team_apps').where({ team_id: teamId, app_id: appId }).where('expires_at', '<=', ctx.now()).delete();
-    await trx('team_apps').insert({ team_id: teamId, app_id: appId, role: granted, expires_at: expiresAt ?? null });
+    await trx('team_apps').insert({
+      team_id: teamId,
+      app_id: appId,
+      role: granted,
+      expires_at: expiresAt ?? null,
+      granted_at: ctx.now(),
+      granted_by: ctx.actor.email,
+    });
     await logEvent(trx, ctx, {
       type: 'team.grant_add',
       event: `granted app ${app.name} to team ${team.name}${roleSuffix(granted)}${expirySuffix(expiresAt)}`,

@@ -1,0 +1,38 @@
+/** /myreviews (docs/reviews.md): the open reviews with items the user may decide, in the portal. App owners and admins. */
+import { Link } from 'react-router-dom';
+import { api, logFailure } from '../api';
+import { PageHeader } from '../components/page-header';
+import { Time } from '../components/time';
+import { useLoad } from '../components/use-load';
+import { paths } from '../paths';
+import { ReviewProgress } from './reviews';
+
+export function ReviewsWaiting() {
+  const reviews = useLoad(
+    async () => (await api.reviews.list()).filter((review) => review.status === 'open' && review.waiting > 0),
+    (error) => logFailure('load reviews', error),
+  );
+  const rows = reviews.data ?? [];
+  return (
+    <>
+      <PageHeader title="Reviews waiting for you" lead="Keep or remove each grant of your apps before the review is due." />
+      {!reviews.loading && rows.length === 0 && <p className="text-secondary">Nothing is waiting for you.</p>}
+      <ul className="list-group">
+        {rows.map((review) => (
+          <li key={review.id} className="list-group-item">
+            <div className="d-flex flex-wrap justify-content-between gap-2">
+              <Link to={paths.review(review.id)} className="fw-semibold">
+                {review.name}
+              </Link>
+              <span className="badge rounded-pill text-bg-warning align-self-center">{review.waiting} waiting</span>
+            </div>
+            <div className="small text-secondary mb-2">
+              {review.apps.map((app) => app.name).join(', ')}; due <Time iso={review.due} />
+            </div>
+            <ReviewProgress review={review} />
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
