@@ -15,6 +15,7 @@ import { ExpiryChoice, expiryOf, type ExpiryChoiceValue } from '../components/ex
 import { HeadingBar, ListTable } from '../components/list-page';
 import { FormFooter, Modal } from '../components/modal';
 import { AppAccessSection } from '../components/app-access-section';
+import { AppOwnersSection } from '../components/app-owners-section';
 import { OidcSection } from '../components/oidc-section';
 import { PageHeader } from '../components/page-header';
 import { SortHeader, useSort } from '../components/sort-header';
@@ -156,6 +157,14 @@ export function AppDetail() {
         <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users yet: Add User gives someone access." />
       </ListTable>
       {app.data && <AppAccessSection app={app.data} />}
+      {app.data && (
+        <AppOwnersSection
+          app={app.data}
+          onChanged={async () => {
+            await app.reload();
+          }}
+        />
+      )}
       {app.data && <OidcSection appId={app.data.id} appName={app.data.name} />}
       {editing && app.data && (
         <AppFormModal

@@ -125,6 +125,44 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
     });
   }
 
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`names an app's owners on its page, users by email and teams by name, and removes them at ${viewport.width} px`, async () => {
+      const app = await web.portal.admin.apps.create({ name: unique('owned'), url: 'https://owned.example.com/', description: 'Kept as it is' });
+      const owner = await web.portal.createUser();
+      const team = await web.portal.admin.teams.create({ name: unique('Ops') });
+      const { context, page } = await openPage(web.browser, viewport);
+      try {
+        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await page.waitForURL(/#\/applist\/?$/);
+        await goto(page, web.portal, `/app/${app.id}`);
+        const owners = page.getByRole('region', { name: 'Owners' });
+        await expect.poll(() => owners.getByText('No owners: only admins manage this app').isVisible()).toBe(true);
+        const input = owners.getByLabel('User email or team');
+        // Someone the portal does not know is refused where it is typed.
+        await input.fill('nobody@example.com');
+        await owners.getByRole('button', { name: 'Add owner' }).click();
+        await expect.poll(() => page.getByRole('alert').filter({ hasText: 'No user or team nobody@example.com' }).isVisible()).toBe(true);
+        await input.fill(owner.email);
+        await owners.getByRole('button', { name: 'Add owner' }).click();
+        await expect
+          .poll(() => owners.getByRole('list', { name: 'Owners' }).getByRole('listitem').allInnerTexts())
+          .toEqual([expect.stringContaining(owner.email)]);
+        await input.fill(`team ${team.name}`);
+        await owners.getByRole('button', { name: 'Add owner' }).click();
+        await expect.poll(() => owners.getByRole('listitem').count()).toBe(2);
+        expect(await axeViolations(page), 'app page with owners').toEqual([]);
+        await screenshot(page, 'app-owners');
+        // What the browser did is what the portal holds, and nothing else of the app changed.
+        expect(await web.portal.admin.apps.get(app.id)).toMatchObject({ description: 'Kept as it is', owners: { users: [owner.user.id], teams: [team.id] } });
+        await owners.getByRole('button', { name: `Remove owner ${owner.email}` }).click();
+        await expect.poll(() => owners.getByRole('listitem').count()).toBe(1);
+        expect((await web.portal.admin.apps.get(app.id)).owners).toEqual({ users: [], teams: [team.id] });
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
   it("sets an app's roles in the New App dialog", async () => {
     const name = unique('roles');
     const { context, page } = await openPage(web.browser, LAPTOP);
