@@ -22,6 +22,7 @@ import { useBranding } from '../branding';
 import { useAlerts } from '../components/alerts';
 import { Centered } from '../components/layout';
 import { SetPassword } from '../components/set-password';
+import { formatTime } from '../logic/format';
 import { googleLoginUrl, loginPath, paths } from '../paths';
 import { passkeysUnavailable, signInWithPasskey } from '../passkeys';
 import type { MessageKey } from '../i18n/en';
@@ -211,7 +212,7 @@ function tooManyAttempts(error: unknown, t: Translate): string | null {
   if (typeof retryAfter !== 'number') return `${sentence}.`;
   return t('login.tooManyAt', {
     message: sentence,
-    time: new Date(Date.now() + retryAfter * 1000).toLocaleTimeString(document.documentElement.lang || [], { hour: '2-digit', minute: '2-digit' }),
+    time: formatTime(new Date(Date.now() + retryAfter * 1000)),
   });
 }
 

@@ -1,10 +1,10 @@
 // Every screen once in German (issue 32, docs/web.md, Languages): its words from the German
 // catalogue, `lang="de"`, no axe violations, screenshots at laptop and phone width. No screen may
 // fall back to a message id (react-intl says so on the console).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TestUser } from '../../../server/test/support/support.js';
-import { LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, openPage, screenshot, useBrowserPortal } from './support';
+import { LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, openPage, screenshot, unique, useBrowserPortal } from './support';
 
 const web = useBrowserPortal();
 
@@ -30,10 +30,21 @@ async function signInGerman(page: Page, user: TestUser) {
 
 describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
   let user: TestUser;
+  const tag = unique('de').slice(-6);
+  const appAt = (name: string, extra: { descriptionDe?: string; category?: string; requestable?: boolean }) =>
+    web.portal.admin.apps.create({
+      name,
+      url: `${web.portal.url}/healthz?app=${encodeURIComponent(name)}`,
+      description: `${name} in English`,
+      descriptionDe: extra.descriptionDe ?? '',
+      category: extra.category ?? '',
+      requestable: extra.requestable ?? false,
+    });
   beforeAll(async () => {
-    user = await web.portal.createUser();
+    const wiki = await appAt(`Wiki ${tag}`, { descriptionDe: 'Das Wiki des Teams', category: 'Wissen' });
+    const chat = await appAt(`Chat ${tag}`, { category: 'Wissen' });
+    user = await web.portal.createUser({ apps: [wiki, chat] });
   });
-  afterAll(() => undefined);
 
   for (const viewport of [LAPTOP, PHONE]) {
     it(`shows Anmeldung to a browser that asks for German, and a refused sign-in in German (${viewport.width} px)`, async () => {
@@ -55,6 +66,50 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
         expect(await page.getByRole('link', { name: 'Zurück zur Anmeldung' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'failed login').toEqual([]);
         await screenshot(page, 'de-failed-login');
+        expect(page.problems()).toEqual([]);
+        expect(intlErrors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`shows the launcher and Zugriff anfragen in German, with the German descriptions (${viewport.width} px)`, async () => {
+      const tresor = `Tresor ${tag} ${viewport.width}`;
+      await appAt(tresor, { descriptionDe: `${tresor}: Geheimnisse, die Sie anfragen können`, requestable: true });
+      const { context, page, intlErrors } = await germanPage(viewport);
+      try {
+        await signInGerman(page, user);
+        expect(await htmlLang(page)).toBe('de');
+        await expect.poll(() => page.getByLabel('Apps suchen').isVisible()).toBe(true);
+        expect(await page.getByRole('heading', { name: 'Wissen' }).isVisible()).toBe(true);
+        // The German description where there is one, the English one otherwise.
+        expect(await page.getByText('Das Wiki des Teams').isVisible()).toBe(true);
+        expect(await page.getByText(`Chat ${tag} in English`).isVisible()).toBe(true);
+        expect(await page.getByRole('button', { name: `Wiki ${tag} als Favorit` }).count()).toBe(1);
+        expect(await axeViolations(page), 'launcher').toEqual([]);
+        await screenshot(page, 'de-launcher');
+
+        await goto(page, web.portal, '/requests');
+        await expect.poll(() => page.getByRole('heading', { name: 'Zugriff anfragen' }).isVisible()).toBe(true);
+        expect(await page.getByText(`${tresor}: Geheimnisse, die Sie anfragen können`).isVisible()).toBe(true);
+        await page.getByRole('button', { name: `Zugriff auf ${tresor} anfragen` }).click();
+        await page.getByLabel('Wofür brauchen Sie den Zugriff?').fill('Für die Abrechnung');
+        await page.getByRole('button', { name: 'Anfrage senden' }).click();
+        await expect
+          .poll(() =>
+            page
+              .getByRole('alert')
+              .filter({ hasText: `Zugriff auf ${tresor} angefragt` })
+              .isVisible(),
+          )
+          .toBe(true);
+        await expect
+          .poll(() => page.getByRole('table', { name: 'Ihre Anfragen' }).getByRole('row').filter({ hasText: tresor }).getByText('offen').isVisible())
+          .toBe(true);
+        expect(await axeViolations(page), 'requests').toEqual([]);
+        await screenshot(page, 'de-requests');
         expect(page.problems()).toEqual([]);
         expect(intlErrors).toEqual([]);
       } finally {
