@@ -42,7 +42,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
           await expect.poll(() => toggle.isVisible()).toBe(true);
           await toggle.click();
           await expect.poll(() => main.getByRole('link', { name: 'Clients' }).isVisible()).toBe(true);
-          expect(await main.getByRole('list', { name: 'Directory' }).getByRole('link').allInnerTexts()).toEqual(['Users', 'Clients', 'Invites']);
+          expect(await main.getByRole('list', { name: 'Directory' }).getByRole('link').allInnerTexts()).toEqual(['Users', 'Teams', 'Clients', 'Invites']);
           await settled(page, '60-menu-open');
           await page.keyboard.press('Escape');
           await expect.poll(() => main.getByRole('link', { name: 'Clients' }).isVisible()).toBe(false);
@@ -59,7 +59,18 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
           const sidebar = page.getByRole('navigation', { name: 'Admin console' });
           await expect
             .poll(() => sidebar.getByRole('link').allInnerTexts())
-            .toEqual(['Apps', expect.stringMatching(/^Access requests/), 'Users', 'Clients', 'Invites', 'Access Tokens', 'Event log', 'Help']);
+            .toEqual([
+              'Apps',
+              expect.stringMatching(/^Access requests/),
+              'Users',
+              'Teams',
+              'Clients',
+              'Invites',
+              'Access Tokens',
+              'Event log',
+              'Webhooks',
+              'Help',
+            ]);
           expect(await sidebar.getByRole('link', { name: 'Apps' }).getAttribute('aria-current')).toBe('page');
           await sidebar.getByRole('link', { name: 'Users' }).focus();
           await settled(page, '61-console-sidebar');
