@@ -159,4 +159,17 @@ export const de: Record<MessageKey, string> = {
   'appForm.removeIcon': 'Icon entfernen',
   'invite.languageDefault': 'Standard des Portals ({language})',
   'invite.languageHelp': 'Die Sprache der Einladungs-E-Mail.',
+  'error.unauthenticated': 'Sie sind nicht angemeldet, oder Ihre Sitzung ist abgelaufen.',
+  'error.forbidden': 'Dazu fehlt Ihnen die Berechtigung.',
+  'error.mfaEnrollmentRequired': 'Richten Sie zuerst einen zweiten Faktor ein.',
+  'error.sessionRequired': 'Dafür müssen Sie angemeldet sein; ein API-Schlüssel genügt nicht.',
+  'error.notFound': 'Das gibt es nicht (mehr).',
+  'error.payloadTooLarge': 'Das ist zu groß.',
+  'error.tooManyRequests': 'Zu viele Versuche; versuchen Sie es später noch einmal.',
+  'error.tooManyRequestsFor':
+    '{count, plural, one {Zu viele Versuche; versuchen Sie es in # Minute noch einmal.} other {Zu viele Versuche; versuchen Sie es in # Minuten noch einmal.}}',
+  'error.unavailable': 'Der Dienst ist gerade nicht erreichbar.',
+  'error.internal': 'Auf dem Server ist etwas schiefgegangen.',
+  'error.invalidField': 'Bitte prüfen Sie das Feld „{field}“.',
+  'error.field.client': 'Kunde',
 };

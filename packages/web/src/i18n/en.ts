@@ -160,6 +160,18 @@ export const en = {
   'appForm.removeIcon': 'Remove icon',
   'invite.languageDefault': "The portal's default ({language})",
   'invite.languageHelp': 'The language of the invitation mail.',
+  'error.unauthenticated': 'You are not signed in, or your session has ended.',
+  'error.forbidden': 'You may not do this.',
+  'error.mfaEnrollmentRequired': 'Set up a second factor first.',
+  'error.sessionRequired': 'This needs a signed-in session, not an API key.',
+  'error.notFound': 'It does not exist (any more).',
+  'error.payloadTooLarge': 'That is too large.',
+  'error.tooManyRequests': 'Too many attempts; try again later.',
+  'error.tooManyRequestsFor': '{count, plural, one {Too many attempts; try again in # minute.} other {Too many attempts; try again in # minutes.}}',
+  'error.unavailable': 'The service is not available right now.',
+  'error.internal': 'Something went wrong on the server.',
+  'error.invalidField': 'please check {field}',
+  'error.field.client': 'Client',
 } as const;
 
 export type MessageKey = keyof typeof en;
