@@ -117,4 +117,32 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
       }
     });
   }
+
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`shows Konto in German: second factors, password, language, sessions (${viewport.width} px)`, async () => {
+      const { context, page, intlErrors } = await germanPage(viewport);
+      try {
+        await signInGerman(page, user);
+        await goto(page, web.portal, '/account');
+        await expect.poll(() => page.getByRole('heading', { name: 'Konto', exact: true }).isVisible()).toBe(true);
+        expect(await htmlLang(page)).toBe('de');
+        for (const heading of ['Authenticator-App', 'Passkeys', 'Passwort ändern', 'Sprache', 'Sitzungen'])
+          expect(await page.getByRole('heading', { name: heading, exact: true }).isVisible(), heading).toBe(true);
+        await expect.poll(() => page.getByRole('button', { name: 'Authenticator-App einrichten' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByText('Diese Sitzung').isVisible()).toBe(true);
+        // A refusal in German: the wrong current password.
+        await page.getByLabel('Aktuelles Passwort').fill('not the password');
+        await page.getByLabel('Neues Passwort', { exact: true }).fill('a new long password 123');
+        await page.getByLabel('Neues Passwort wiederholen').fill('a new long password 123');
+        await page.getByRole('button', { name: 'Passwort ändern' }).click();
+        await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Ihr aktuelles Passwort ist falsch.' }).isVisible()).toBe(true);
+        expect(await axeViolations(page), 'account').toEqual([]);
+        await screenshot(page, 'de-account');
+        expect(page.problems()).toEqual([]);
+        expect(intlErrors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
