@@ -504,8 +504,8 @@ function Passkeys() {
   const session = useSession();
   const alerts = useAlerts();
   const run = useAction();
-  const problem = passkeysUnavailable();
   const t = useT();
+  const problem = passkeysUnavailable(t);
   const list = useLoad(
     () => api.account.passkeys.list(),
     (error) => logFailure('load passkeys', error),

@@ -126,7 +126,7 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
     }
   }
 
-  const passkeyProblem = passkeysUnavailable();
+  const passkeyProblem = passkeysUnavailable(t);
 
   /** Step-up: the second factor alone, for the session's sign-in (the server keeps its first factor). */
   const stepUp = async () => {

@@ -83,7 +83,7 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
         await signInGerman(page, user);
         expect(await htmlLang(page)).toBe('de');
         await expect.poll(() => page.getByLabel('Apps suchen').isVisible()).toBe(true);
-        expect(await page.getByRole('heading', { name: 'Wissen' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('heading', { name: 'Wissen' }).isVisible()).toBe(true);
         // The German description where there is one, the English one otherwise.
         expect(await page.getByText('Das Wiki des Teams').isVisible()).toBe(true);
         expect(await page.getByText(`Chat ${tag} in English`).isVisible()).toBe(true);
@@ -93,7 +93,7 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
 
         await goto(page, web.portal, '/requests');
         await expect.poll(() => page.getByRole('heading', { name: 'Zugriff anfragen' }).isVisible()).toBe(true);
-        expect(await page.getByText(`${tresor}: Geheimnisse, die Sie anfragen können`).isVisible()).toBe(true);
+        await expect.poll(() => page.getByText(`${tresor}: Geheimnisse, die Sie anfragen können`).isVisible()).toBe(true);
         await page.getByRole('button', { name: `Zugriff auf ${tresor} anfragen` }).click();
         await page.getByLabel('Wofür brauchen Sie den Zugriff?').fill('Für die Abrechnung');
         await page.getByRole('button', { name: 'Anfrage senden' }).click();
@@ -138,6 +138,36 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
         await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Ihr aktuelles Passwort ist falsch.' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'account').toEqual([]);
         await screenshot(page, 'de-account');
+        expect(page.problems()).toEqual([]);
+        expect(intlErrors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`shows Passwort zurücksetzen, Kein Zugriff and Seite nicht gefunden in German (${viewport.width} px)`, async () => {
+      const { context, page, intlErrors } = await germanPage(viewport);
+      try {
+        await goto(page, web.portal, '/reset');
+        await expect.poll(() => page.getByRole('heading', { name: 'Passwort zurücksetzen' }).isVisible()).toBe(true);
+        expect(await page.getByRole('button', { name: 'Link senden' }).isVisible()).toBe(true);
+        expect(await axeViolations(page), 'reset').toEqual([]);
+        await screenshot(page, 'de-reset-password');
+
+        await signInGerman(page, user);
+        await goto(page, web.portal, `/denied/Tresor ${tag}`);
+        await expect.poll(() => page.getByRole('heading', { name: 'Kein Zugriff' }).isVisible()).toBe(true);
+        expect(await page.getByText(`Sie können Tresor ${tag} mit Ihrem Konto nicht nutzen.`).isVisible()).toBe(true);
+        expect(await axeViolations(page), 'denied').toEqual([]);
+        await screenshot(page, 'de-denied');
+
+        await goto(page, web.portal, '/nowhere');
+        await expect.poll(() => page.getByRole('heading', { name: 'Seite nicht gefunden' }).isVisible()).toBe(true);
+        expect(await page.getByRole('link', { name: 'Zu Ihren Apps' }).isVisible()).toBe(true);
+        expect(await axeViolations(page), 'not found').toEqual([]);
+        await screenshot(page, 'de-not-found');
         expect(page.problems()).toEqual([]);
         expect(intlErrors).toEqual([]);
       } finally {
