@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { parse } from '@formatjs/icu-messageformat-parser';
+import { TYPE, parse } from '@formatjs/icu-messageformat-parser';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { de } from './src/i18n/de';
@@ -53,8 +53,17 @@ function precompiledCatalogues(): Plugin {
     load(id) {
       const language = /[\\/]src[\\/]i18n[\\/](en|de)\.ts$/.exec(id)?.[1];
       if (!language) return null;
-      const compiled = Object.fromEntries(Object.entries(CATALOGUES[language]).map(([key, message]) => [key, parse(message)]));
-      return `export const ${language} = JSON.parse(${JSON.stringify(JSON.stringify(compiled))});`;
+      // Plain text travels as a string and becomes its one-literal AST on load: the most compact form.
+      const compiled = Object.fromEntries(
+        Object.entries(CATALOGUES[language]).map(([key, message]) => {
+          const ast = parse(message);
+          return [key, ast.length === 1 && ast[0].type === TYPE.literal ? ast[0].value : ast];
+        }),
+      );
+      return [
+        `const compiled = JSON.parse(${JSON.stringify(JSON.stringify(compiled))});`,
+        `export const ${language} = Object.fromEntries(Object.entries(compiled).map(([key, message]) => [key, typeof message === 'string' ? [{ type: ${TYPE.literal}, value: message }] : message]));`,
+      ].join('\n');
     },
   };
 }
