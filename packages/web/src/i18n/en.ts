@@ -266,6 +266,23 @@ export const en = {
   'denied.thisApp': 'this app',
   'denied.pending': 'You have asked for it; an admin will decide.',
   'denied.yourApps': 'Your apps',
+  'common.filter': 'Filter',
+  'common.clear': 'Clear',
+  'userApps.title': 'Your Apps',
+  'userApps.name': 'App Name',
+  'userApps.description': 'Description',
+  'owned.approved': 'approved {app} for {email}',
+  'owned.denied': 'denied {app} for {email}',
+  'owned.approveFailed': 'failed to approve {app} for {email}',
+  'owned.denyFailed': 'failed to deny {app} for {email}',
+  'owned.none': 'You own no apps.',
+  'owned.openRequests': 'Open requests for {name}',
+  'owned.user': 'User',
+  'owned.reason': 'Reason',
+  'owned.decision': 'Decision',
+  'owned.approve': 'Approve',
+  'owned.deny': 'Deny',
+  'owned.noOpen': 'No open requests.',
 } as const;
 
 export type MessageKey = keyof typeof en;

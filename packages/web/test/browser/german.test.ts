@@ -119,7 +119,7 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
   }
 
   for (const viewport of [LAPTOP, PHONE]) {
-    it(`shows Konto in German: second factors, password, language, sessions (${viewport.width} px)`, async () => {
+    it(`shows Konto and Ihre Apps in German: second factors, password, language, sessions (${viewport.width} px)`, async () => {
       const { context, page, intlErrors } = await germanPage(viewport);
       try {
         await signInGerman(page, user);
@@ -138,6 +138,13 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
         await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Ihr aktuelles Passwort ist falsch.' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'account').toEqual([]);
         await screenshot(page, 'de-account');
+
+        await goto(page, web.portal, '/userapps');
+        await expect.poll(() => page.getByRole('heading', { name: 'Ihre Apps' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByText('Das Wiki des Teams').isVisible()).toBe(true);
+        expect(await page.getByRole('searchbox', { name: 'Filtern' }).isVisible()).toBe(true);
+        expect(await axeViolations(page), 'your apps').toEqual([]);
+        await screenshot(page, 'de-user-apps');
         expect(page.problems()).toEqual([]);
         expect(intlErrors).toEqual([]);
       } finally {
