@@ -285,4 +285,17 @@ export const de: Record<MessageKey, string> = {
   'owned.approve': 'Genehmigen',
   'owned.deny': 'Ablehnen',
   'owned.noOpen': 'Keine offenen Anfragen.',
+  'device.unreachable': 'Das Portal ist nicht erreichbar; versuchen Sie es noch einmal.',
+  'device.title': 'Ein Gerät anmelden',
+  'device.mfaFirst': 'Richten Sie zuerst auf der Seite {account} einen zweiten Faktor ein.',
+  'device.allowed': '{name} ist angemeldet.',
+  'device.closeAndReturn': 'Sie können diese Seite schließen und zum Terminal zurückkehren.',
+  'device.denied': 'Abgelehnt: {name} wurde nicht angemeldet.',
+  'device.close': 'Sie können diese Seite schließen.',
+  'device.asks':
+    '{name}, angefragt von {address} {count, plural, =0 {vor weniger als einer Minute} one {vor # Minute} other {vor # Minuten}}, möchte sich als Sie anmelden.',
+  'device.allowOnly': 'Erlauben Sie es nur, wenn Sie diese Anmeldung gestartet haben und das Terminal diesen Code zeigt:',
+  'device.code': 'Code',
+  'device.allow': 'Erlauben',
+  'device.enter': 'Geben Sie den Code ein, den Ihr Terminal zeigt',
 };

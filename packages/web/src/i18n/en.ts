@@ -283,6 +283,19 @@ export const en = {
   'owned.approve': 'Approve',
   'owned.deny': 'Deny',
   'owned.noOpen': 'No open requests.',
+  'device.unreachable': 'The portal cannot be reached; try again.',
+  'device.title': 'Sign in a device',
+  'device.mfaFirst': 'Set up a second factor on your {account} page first.',
+  'device.allowed': '{name} is signed in.',
+  'device.closeAndReturn': 'You can close this page and go back to the terminal.',
+  'device.denied': 'Denied: {name} was not signed in.',
+  'device.close': 'You can close this page.',
+  'device.asks':
+    '{name}, requested from {address}, {count, plural, =0 {less than a minute ago} one {# minute ago} other {# minutes ago}}, asks to sign in as you.',
+  'device.allowOnly': 'Allow it only if you started this sign-in and the terminal shows this code:',
+  'device.code': 'code',
+  'device.allow': 'Allow',
+  'device.enter': 'Enter the code shown in your terminal',
 } as const;
 
 export type MessageKey = keyof typeof en;

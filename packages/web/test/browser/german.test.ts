@@ -154,7 +154,7 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
   }
 
   for (const viewport of [LAPTOP, PHONE]) {
-    it(`shows Passwort zurücksetzen, Kein Zugriff and Seite nicht gefunden in German (${viewport.width} px)`, async () => {
+    it(`shows Passwort zurücksetzen, Kein Zugriff, Seite nicht gefunden and Ein Gerät anmelden in German (${viewport.width} px)`, async () => {
       const { context, page, intlErrors } = await germanPage(viewport);
       try {
         await goto(page, web.portal, '/reset');
@@ -175,6 +175,14 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
         expect(await page.getByRole('link', { name: 'Zu Ihren Apps' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'not found').toEqual([]);
         await screenshot(page, 'de-not-found');
+
+        await goto(page, web.portal, '/device');
+        await expect.poll(() => page.getByRole('heading', { name: 'Ein Gerät anmelden' }).isVisible()).toBe(true);
+        await page.getByLabel('Geben Sie den Code ein, den Ihr Terminal zeigt').fill('BCDF-GHJK');
+        await page.getByRole('button', { name: 'Weiter' }).click();
+        await expect.poll(() => page.locator('#device-code-problem').isVisible()).toBe(true);
+        expect(await axeViolations(page), 'device').toEqual([]);
+        await screenshot(page, 'de-device');
         expect(page.problems()).toEqual([]);
         expect(intlErrors).toEqual([]);
       } finally {
