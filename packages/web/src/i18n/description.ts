@@ -1,7 +1,7 @@
 /** An app's description for the reader: German readers get `descriptionDe`, else (or when empty) `description`. */
 import { useLanguage } from './language';
 
-export function describedFor(app: { description: string; descriptionDe?: string }, language: string): string {
+function describedFor(app: { description: string; descriptionDe?: string }, language: string): string {
   return language === 'de' && app.descriptionDe ? app.descriptionDe : app.description;
 }
 

@@ -36,7 +36,7 @@ const FIELD_WORDS: Record<string, MessageKey> = {
 };
 
 /** The server's reason without the field's name in front, as it came. */
-export function serverReason(error: ApiError): string {
+function serverReason(error: ApiError): string {
   const field = error.details.field;
   return field && error.message.startsWith(`${field}: `) ? error.message.slice(field.length + 2) : error.message;
 }
