@@ -145,6 +145,22 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
         expect(await page.getByRole('searchbox', { name: 'Filtern' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'your apps').toEqual([]);
         await screenshot(page, 'de-user-apps');
+
+        await goto(page, web.portal, '/accesstokens');
+        await expect.poll(() => page.getByRole('heading', { name: 'Zugriffstoken' }).isVisible()).toBe(true);
+        await page.getByRole('button', { name: 'Neuer API-Schlüssel' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Neuer API-Schlüssel' });
+        await dialog.getByRole('button', { name: 'API-Schlüssel anlegen' }).click();
+        await expect
+          .poll(() =>
+            page
+              .getByRole('alert')
+              .filter({ hasText: /Zugriffstoken .* angelegt/ })
+              .isVisible(),
+          )
+          .toBe(true);
+        expect(await axeViolations(page), 'access tokens').toEqual([]);
+        await screenshot(page, 'de-access-tokens');
         expect(page.problems()).toEqual([]);
         expect(intlErrors).toEqual([]);
       } finally {
