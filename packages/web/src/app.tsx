@@ -1,6 +1,6 @@
 /** Every route of docs/product.md §2, on hash routes. */
 import type { ReactNode } from 'react';
-import { Navigate, RouterProvider, createHashRouter, type RouteObject } from 'react-router-dom';
+import { HashRouter, Navigate, useRoutes, type RouteObject } from 'react-router-dom';
 import { AlertProvider } from './components/alerts';
 import { LanguageProvider } from './i18n/language';
 import { RequireAdmin, RequireUser } from './components/guards';
@@ -94,7 +94,11 @@ const routes: RouteObject[] = [
   },
 ];
 
-const router = createHashRouter(routes);
+// A declarative HashRouter, not a data router (createHashRouter): no loaders are used, and it
+// keeps react-router's data-router code out of the bundle (its budget: test/browser/bundle.test.ts).
+function Routes() {
+  return useRoutes(routes);
+}
 
 export function App() {
   return (
@@ -102,7 +106,9 @@ export function App() {
       <BrandingProvider>
         <SessionProvider>
           <LanguageProvider>
-            <RouterProvider router={router} />
+            <HashRouter>
+              <Routes />
+            </HashRouter>
           </LanguageProvider>
         </SessionProvider>
       </BrandingProvider>

@@ -4,15 +4,14 @@
  * screens say why instead of offering a ceremony that cannot work (docs/security.md).
  */
 import { api } from './api';
+import type { Translate } from './i18n/use-t';
 
 const webauthn = () => import('@simplewebauthn/browser');
 
-/** Why passkeys cannot work here, or null when they can. */
-export function passkeysUnavailable(hostname = window.location.hostname): string | null {
-  if (isIpAddress(hostname)) {
-    return `Passkeys are unavailable because the portal is opened by an IP address (${hostname}): browsers accept a passkey only for a name such as localhost or portal.example.com. Open the portal at its PUBLIC_URL to use passkeys.`;
-  }
-  if (typeof window.PublicKeyCredential !== 'function') return 'This browser does not support passkeys.';
+/** Why passkeys cannot work here (in the reader's words), or null when they can. */
+export function passkeysUnavailable(t: Translate, hostname = window.location.hostname): string | null {
+  if (isIpAddress(hostname)) return t('passkeys.ipAddress', { hostname });
+  if (typeof window.PublicKeyCredential !== 'function') return t('passkeys.unsupported');
   return null;
 }
 

@@ -5,6 +5,7 @@
  * screen changes; an alert with a `source` (a form) replaces that source's earlier ones, so a
  * success takes the place of the same form's complaints.
  */
+import { useT } from '../i18n/use-t';
 import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 
 const ALERT_SECONDS = 10;
@@ -117,6 +118,7 @@ export function AlertProvider({ children }: { children: ReactNode }) {
 export function AlertOutlet({ className = '' }: { className?: string }) {
   const outlets = useContext(OutletContext);
   const id = useId();
+  const t = useT();
   const register = outlets?.register;
   useEffect(() => register?.(id), [register, id]);
   if (!outlets || outlets.active !== id) return null;
@@ -125,7 +127,7 @@ export function AlertOutlet({ className = '' }: { className?: string }) {
       {outlets.alerts.slice(-MAX_SHOWN).map((alert) => (
         <div key={alert.id} className={`alert alert-${alert.variant} alert-dismissible mb-2`} role="alert">
           {alert.message}
-          <button type="button" className="btn-close" aria-label="Close" onClick={() => outlets.dismiss(alert.id)} />
+          <button type="button" className="btn-close" aria-label={t('common.close')} onClick={() => outlets.dismiss(alert.id)} />
         </div>
       ))}
     </div>

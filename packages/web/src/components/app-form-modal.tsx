@@ -1,11 +1,14 @@
 /**
- * Modals New App and Edit App (docs/product.md §2): name, url, description, doclink, sent as entered;
+ * Modals New App and Edit App (docs/product.md §2): name, url, description (and its German
+ * `descriptionDe`, shown to German readers), doclink, sent as entered;
  * and the launcher's Category, Requestable and an icon upload with a preview (docs/api.md, Icons);
  * the app's roles, comma-separated, the first the default (docs/api.md, Teams, roles and owners).
  */
 import { useEffect, useState } from 'react';
 import type { App } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
+import type { MessageKey } from '../i18n/en';
+import { useT } from '../i18n/use-t';
 import { useAlerts } from './alerts';
 import { AppIcon } from './app-icon';
 import { FieldFeedback, fieldProps, useFormErrors } from './form-errors';
@@ -14,14 +17,15 @@ import { useAction } from './use-action';
 
 export type AppFormMode = { kind: 'new' } | { kind: 'edit'; app: App };
 
-type TextField = 'name' | 'url' | 'description' | 'doclink' | 'category';
+type TextField = 'name' | 'url' | 'description' | 'descriptionDe' | 'doclink' | 'category';
 
-const FIELDS: { key: TextField; label: string }[] = [
-  { key: 'name', label: 'app name' },
-  { key: 'url', label: 'app url' },
-  { key: 'description', label: 'app description' },
-  { key: 'doclink', label: 'link to the documentation' },
-  { key: 'category', label: 'Category' },
+const FIELDS: { key: TextField; label: MessageKey }[] = [
+  { key: 'name', label: 'appForm.name' },
+  { key: 'url', label: 'appForm.url' },
+  { key: 'description', label: 'appForm.description' },
+  { key: 'descriptionDe', label: 'appForm.descriptionDe' },
+  { key: 'doclink', label: 'appForm.doclink' },
+  { key: 'category', label: 'appForm.category' },
 ];
 
 const ICON_ACCEPT = 'image/png,image/jpeg,image/webp';
@@ -34,12 +38,16 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
   const run = useAction();
   const alerts = useAlerts();
   const form = useFormErrors();
+  const t = useT();
   const initial =
-    mode.kind === 'edit' ? mode.app : { name: '', url: '', description: '', doclink: '', category: '', requestable: false, icon: null, roles: [] };
+    mode.kind === 'edit'
+      ? mode.app
+      : { name: '', url: '', description: '', descriptionDe: '', doclink: '', category: '', requestable: false, icon: null, roles: [] };
   const [values, setValues] = useState<Record<TextField, string>>({
     name: initial.name,
     url: initial.url,
     description: initial.description,
+    descriptionDe: initial.descriptionDe,
     doclink: initial.doclink,
     category: initial.category,
   });
@@ -51,8 +59,8 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
 
   const pickIcon = (file: File | undefined) => {
     if (!file) return;
-    if (!ICON_ACCEPT.split(',').includes(file.type)) return alerts.danger(`the icon must be a PNG, JPEG or WebP image, not ${file.type || 'this file'}`);
-    if (file.size > MAX_ICON_BYTES) return alerts.danger('the icon must be at most 256 KB');
+    if (!ICON_ACCEPT.split(',').includes(file.type)) return alerts.danger(t('appForm.iconType', { type: file.type || t('appForm.thisFile') }));
+    if (file.size > MAX_ICON_BYTES) return alerts.danger(t('appForm.iconSize'));
     const reader = new FileReader();
     reader.onload = () => setIcon({ kind: 'upload', file, preview: String(reader.result) });
     reader.readAsDataURL(file);
@@ -75,9 +83,9 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
         if (icon.kind === 'remove' && saved.icon) await api.apps.removeIcon(saved.id);
         return saved;
       },
-      success: (saved) => `created new app ${saved.name}`,
+      success: (saved) => t('appForm.created', { name: saved.name }),
       // docs/product.md §8: the original said "failed to create new client undefined" here.
-      danger: mode.kind === 'edit' ? `failed to save app ${values.name}` : `failed to create new app ${values.name}`,
+      danger: t(mode.kind === 'edit' ? 'appForm.saveFailed' : 'appForm.createFailed', { name: values.name }),
       what: 'save app',
       onSuccess: onSaved,
       form,
@@ -89,7 +97,7 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
 
   return (
     <Modal
-      title={mode.kind === 'edit' ? 'Edit App' : 'New App'}
+      title={mode.kind === 'edit' ? t('appForm.editTitle') : t('appForm.newTitle')}
       onClose={onClose}
       onSubmit={() => void save()}
       footer={<FormFooter onCancel={onClose} disabled={busy} />}
@@ -97,13 +105,13 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
       {FIELDS.map((field) => (
         <div className="mb-3" key={field.key}>
           <label className="form-label" htmlFor={`app-${field.key}`}>
-            {field.label}
+            {t(field.label)}
           </label>
           <input
             id={`app-${field.key}`}
             type="text"
             {...fieldProps(form, field.key)}
-            placeholder={field.label}
+            placeholder={t(field.label)}
             value={values[field.key]}
             list={field.key === 'category' ? 'app-categories' : undefined}
             onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}
@@ -125,29 +133,29 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
           onChange={(event) => setRequestable(event.target.checked)}
         />
         <label className="form-check-label" htmlFor="app-requestable">
-          Requestable <span className="text-secondary small">(users may ask for access)</span>
+          {t('appForm.requestable')} <span className="text-secondary small">{t('appForm.requestableHint')}</span>
         </label>
       </div>
       <div className="mb-3">
         <label className="form-label" htmlFor="app-roles">
-          Roles <span className="text-secondary small">(comma-separated, the first the default; e.g. viewer, editor)</span>
+          {t('appForm.roles')} <span className="text-secondary small">{t('appForm.rolesHint')}</span>
         </label>
         <input id="app-roles" type="text" className="form-control" value={roles} onChange={(event) => setRoles(event.target.value)} />
       </div>
       <div className="mb-1">
         <label className="form-label" htmlFor="app-icon">
-          Icon <span className="text-secondary small">(PNG, JPEG or WebP, at most 256 KB)</span>
+          {t('appForm.icon')} <span className="text-secondary small">{t('appForm.iconHint')}</span>
         </label>
         <div className="d-flex align-items-center gap-3">
           {currentIcon ? (
-            <img className="app-icon icon-preview" src={currentIcon} alt="Icon preview" />
+            <img className="app-icon icon-preview" src={currentIcon} alt={t('appForm.iconPreview')} />
           ) : (
             <AppIcon app={{ name: values.name || '?', icon: null }} />
           )}
           <input id="app-icon" type="file" className="form-control" accept={ICON_ACCEPT} onChange={(event) => pickIcon(event.target.files?.[0])} />
           {currentIcon && (
             <button type="button" className="btn btn-outline-secondary btn-sm" onClick={() => setIcon({ kind: 'remove' })}>
-              Remove icon
+              {t('appForm.removeIcon')}
             </button>
           )}
         </div>

@@ -4,6 +4,7 @@
  * screen can tell (`consequence`, asked when the button arms).
  */
 import { useEffect, useRef, useState } from 'react';
+import { useT } from '../i18n/use-t';
 
 const ARMED_MS = 5000;
 
@@ -15,8 +16,9 @@ interface DeleteButtonProps {
   consequence?: () => Promise<string | null>;
 }
 
-export function DeleteButton({ onConfirm, label = 'Delete', className = '', consequence }: DeleteButtonProps) {
+export function DeleteButton({ onConfirm, label, className = '', consequence }: DeleteButtonProps) {
   const [armed, setArmed] = useState(false);
+  const t = useT();
   const [busy, setBusy] = useState(false);
   const [extra, setExtra] = useState<string | null>(null);
   const asked = useRef(0);
@@ -55,7 +57,7 @@ export function DeleteButton({ onConfirm, label = 'Delete', className = '', cons
       onClick={() => void click()}
       onBlur={() => setArmed(false)}
     >
-      {armed ? (extra ? `Really? ${extra}` : 'Really?') : label}
+      {armed ? (extra ? t('common.reallyWith', { consequence: extra }) : t('common.really')) : (label ?? t('common.delete'))}
     </button>
   );
 }

@@ -12,6 +12,7 @@ import { api, logFailure } from '../api';
 import { paths } from '../paths';
 import { useSession } from '../session';
 import { AlertOutlet, useAlerts } from './alerts';
+import { useT } from '../i18n/use-t';
 import { Email } from './email';
 
 /** The portal's name in the top bar, linking to the launcher. */
@@ -30,6 +31,7 @@ export function Layout() {
   const alerts = useAlerts();
   const user = state.status === 'user' ? state.user : null;
   const owner = (user?.owns?.length ?? 0) > 0;
+  const t = useT();
 
   // A new screen: the menu closes, and the alerts of the previous screen go.
   useEffect(() => {
@@ -50,7 +52,7 @@ export function Layout() {
 
   return (
     <OpenRequestsProvider admin={user?.admin ?? false}>
-      <nav className="navbar navbar-expand-lg navbar-dark bg-dark portal-topbar" aria-label="Main">
+      <nav className="navbar navbar-expand-lg navbar-dark bg-dark portal-topbar" aria-label={t('nav.main')}>
         <div className="container-fluid">
           <Brand />
           <button
@@ -59,7 +61,7 @@ export function Layout() {
             type="button"
             aria-controls="main-nav"
             aria-expanded={open}
-            aria-label="Toggle navigation"
+            aria-label={t('nav.toggle')}
             onClick={() => setOpen(!open)}
           >
             <span className="navbar-toggler-icon" />
@@ -73,7 +75,7 @@ export function Layout() {
                 {user.admin && (
                   <li className="nav-item d-none d-lg-block">
                     <NavLink className={`nav-link${inConsole(pathname) ? ' active' : ''}`} to={paths.manageApps}>
-                      Admin console
+                      {t('nav.console')}
                       <OpenCount />
                     </NavLink>
                   </li>
@@ -100,10 +102,11 @@ function inConsole(pathname: string): boolean {
 }
 
 function NavItem({ entry, className = 'nav-link' }: { entry: NavEntry; className?: string }) {
+  const t = useT();
   return (
     <li className="nav-item">
       <NavLink className={className} to={entry.to}>
-        {entry.label}
+        {t(entry.label)}
         {entry.count === 'openRequests' && <OpenCount />}
         {entry.count === 'waitingReviews' && <WaitingReviewsCount />}
       </NavLink>
@@ -114,12 +117,13 @@ function NavItem({ entry, className = 'nav-link' }: { entry: NavEntry; className
 /** The admin console's entries by group: the sidebar on wide screens, part of the menu on phones. */
 function ConsoleEntries({ dark = false }: { dark?: boolean }) {
   const prefix = dark ? 'menu-group' : 'sidebar-group';
+  const t = useT();
   return (
     <>
       {consoleGroups(CONSOLE_NAV).map(({ group, entries }) => (
         <div key={group} className="mb-2">
           <div className={`console-group ${dark ? 'text-light' : 'text-body-secondary'}`} id={`${prefix}-${group}`}>
-            {group}
+            {t(group)}
           </div>
           <ul className={`nav flex-column ${dark ? 'navbar-nav' : 'nav-pills'}`} aria-labelledby={`${prefix}-${group}`}>
             {entries.map((entry) => (
@@ -138,6 +142,7 @@ function UserMenu({ email, admin }: { email: string; admin: boolean }) {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const t = useT();
   const entries = admin ? USER_MENU_NAV : [...USER_MENU_NAV, ...USER_MENU_NON_ADMIN_NAV];
 
   useEffect(() => {
@@ -168,14 +173,14 @@ function UserMenu({ email, admin }: { email: string; admin: boolean }) {
     <div className="dropdown user-menu py-2 py-lg-0" ref={root}>
       <button type="button" className="btn btn-dark dropdown-toggle user-menu-toggle text-start" aria-expanded={open} onClick={() => setOpen(!open)}>
         <Email value={email} />
-        {admin && <span className="badge text-bg-warning ms-2">Admin</span>}
+        {admin && <span className="badge text-bg-warning ms-2">{t('nav.admin')}</span>}
       </button>
       {open && (
         <ul className="dropdown-menu dropdown-menu-end show">
           {entries.map((entry) => (
             <li key={entry.to}>
               <NavLink className="dropdown-item" to={entry.to} onClick={() => setOpen(false)}>
-                {entry.label}
+                {t(entry.label)}
               </NavLink>
             </li>
           ))}
@@ -184,7 +189,7 @@ function UserMenu({ email, admin }: { email: string; admin: boolean }) {
           </li>
           <li>
             <button type="button" className="dropdown-item" onClick={() => void signOut()}>
-              Sign out
+              {t('nav.signOut')}
             </button>
           </li>
         </ul>
@@ -206,10 +211,11 @@ export function PortalFrame() {
 /** The frame of the admin console: its sidebar on wide screens, the page beside it. */
 export function ConsoleFrame() {
   const { state } = useSession();
+  const t = useT();
   if (state.status !== 'user' || !state.user.admin) return <PortalFrame />;
   return (
     <div className="console">
-      <nav className="console-sidebar d-none d-lg-block" aria-label="Admin console">
+      <nav className="console-sidebar d-none d-lg-block" aria-label={t('nav.consoleLandmark')}>
         <ConsoleEntries />
       </nav>
       <main className="console-main">
@@ -245,11 +251,12 @@ function WaitingReviewsCount() {
 
 function OpenCount() {
   const { count } = useOpenRequests();
+  const t = useT();
   if (count === 0) return null;
   return (
     <span className="badge rounded-pill text-bg-warning ms-1">
       {count}
-      <span className="visually-hidden"> open</span>
+      <span className="visually-hidden">{t('nav.open')}</span>
     </span>
   );
 }

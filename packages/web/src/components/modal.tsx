@@ -4,6 +4,7 @@
  * that opened it. `staticBackdrop` ignores backdrop clicks and Escape.
  */
 import { useEffect, useId, useLayoutEffect, useRef, type FormEvent, type ReactNode } from 'react';
+import { useT } from '../i18n/use-t';
 import { AlertOutlet } from './alerts';
 
 interface ModalProps {
@@ -49,6 +50,7 @@ export function Modal({ title, onClose, children, footer, staticBackdrop = false
     return () => element.removeEventListener('cancel', onCancel);
   }, []);
 
+  const t = useT();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit?.();
@@ -60,7 +62,7 @@ export function Modal({ title, onClose, children, footer, staticBackdrop = false
         <h2 className="modal-title fs-5" id={titleId}>
           {title}
         </h2>
-        <button type="button" className="btn-close" aria-label="Close" onClick={onClose} />
+        <button type="button" className="btn-close" aria-label={t('common.close')} onClick={onClose} />
       </div>
       <div className="modal-body">
         <AlertOutlet />
@@ -94,14 +96,15 @@ export function Modal({ title, onClose, children, footer, staticBackdrop = false
 }
 
 /** The footer of a form modal: Cancel, and the submit button (Save unless told otherwise). */
-export function FormFooter({ onCancel, disabled = false, submitLabel = 'Save' }: { onCancel: () => void; disabled?: boolean; submitLabel?: string }) {
+export function FormFooter({ onCancel, disabled = false, submitLabel }: { onCancel: () => void; disabled?: boolean; submitLabel?: string }) {
+  const t = useT();
   return (
     <>
       <button type="button" className="btn btn-outline-secondary" onClick={onCancel}>
-        Cancel
+        {t('common.cancel')}
       </button>
       <button type="submit" className="btn btn-primary" disabled={disabled}>
-        {submitLabel}
+        {submitLabel ?? t('common.save')}
       </button>
     </>
   );

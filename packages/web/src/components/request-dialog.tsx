@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import type { RequestableApp } from '@tools-portal/core/entities';
 import { api } from '../api';
+import { useT } from '../i18n/use-t';
 import { FormFooter, Modal } from './modal';
 import { useAction } from './use-action';
 
@@ -15,14 +16,15 @@ export function RequestDialog({
   onRequested: () => Promise<void>;
 }) {
   const run = useAction();
+  const t = useT();
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const send = async () => {
     setBusy(true);
     await run({
       call: () => api.accessRequests.create({ appid: app.id, reason }),
-      success: `requested access to ${app.name}`,
-      danger: `failed to request access to ${app.name}`,
+      success: t('requests.sent', { name: app.name }),
+      danger: t('requests.failed', { name: app.name }),
       what: 'request access',
       onSuccess: onRequested,
     });
@@ -30,16 +32,16 @@ export function RequestDialog({
   };
   return (
     <Modal
-      title={`Request access to ${app.name}`}
+      title={t('requests.requestTo', { name: app.name })}
       onClose={onClose}
       onSubmit={() => void send()}
-      footer={<FormFooter onCancel={onClose} disabled={busy} submitLabel="Send request" />}
+      footer={<FormFooter onCancel={onClose} disabled={busy} submitLabel={t('requests.send')} />}
     >
       <label className="form-label" htmlFor="request-reason">
-        Why do you need it?
+        {t('requests.why')}
       </label>
       <textarea id="request-reason" className="form-control" rows={3} maxLength={2000} value={reason} onChange={(event) => setReason(event.target.value)} />
-      <div className="form-text">An admin will read it and approve or deny your request.</div>
+      <div className="form-text">{t('requests.whyHelp')}</div>
     </Modal>
   );
 }

@@ -6,10 +6,12 @@
 import { useState, type FormEvent } from 'react';
 import { newPasswordProblem, passwordRuleLines } from '@tools-portal/core/passwords';
 import { useBranding } from '../branding';
+import { useT } from '../i18n/use-t';
 import { useAlerts } from './alerts';
 
-export function SetPassword({ onSubmit, title = 'Set your initial password' }: { onSubmit: (password: string) => Promise<void>; title?: string }) {
+export function SetPassword({ onSubmit, title }: { onSubmit: (password: string) => Promise<void>; title?: string }) {
   const alerts = useAlerts();
+  const t = useT();
   const { portalName } = useBranding();
   const [password, setPassword] = useState('');
   const [repeated, setRepeated] = useState('');
@@ -29,9 +31,9 @@ export function SetPassword({ onSubmit, title = 'Set your initial password' }: {
 
   return (
     <form onSubmit={(event) => void submit(event)}>
-      <h2 className="h4 mb-3">{title}</h2>
+      <h2 className="h4 mb-3">{title ?? t('setPassword.title')}</h2>
       <p className="mb-1" id="password-rules-title">
-        Password rules:
+        {t('setPassword.rules')}
       </p>
       <ul className="small text-secondary mb-3" id="password-rules" aria-labelledby="password-rules-title">
         {passwordRuleLines(portalName).map((rule) => (
@@ -40,7 +42,7 @@ export function SetPassword({ onSubmit, title = 'Set your initial password' }: {
       </ul>
       <div className="mb-3">
         <label className="form-label" htmlFor="register-password">
-          Password
+          {t('login.password')}
         </label>
         <input
           id="register-password"
@@ -54,7 +56,7 @@ export function SetPassword({ onSubmit, title = 'Set your initial password' }: {
       </div>
       <div className="mb-3">
         <label className="form-label" htmlFor="register-repeat">
-          Repeat Password
+          {t('setPassword.repeat')}
         </label>
         <input
           id="register-repeat"
@@ -66,7 +68,7 @@ export function SetPassword({ onSubmit, title = 'Set your initial password' }: {
         />
       </div>
       <button type="submit" className="btn btn-primary w-100" disabled={busy}>
-        Save Password
+        {t('setPassword.save')}
       </button>
     </form>
   );

@@ -7,6 +7,9 @@
 import { useCallback } from 'react';
 import { ApiError } from '@tools-portal/core/errors';
 import { logFailure } from '../api';
+import { reasonFor } from '../i18n/error-words';
+import { useLanguage } from '../i18n/language';
+import { useT } from '../i18n/use-t';
 import { useAlerts } from './alerts';
 import type { FormErrors } from './form-errors';
 
@@ -25,16 +28,11 @@ export interface Action<T> {
   form?: FormErrors;
 }
 
-/** The server's reason for a refusal, as people read it: without the field's name in front. */
-function reasonOf(error: unknown): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  const field = error.details.field;
-  return field && error.message.startsWith(`${field}: `) ? error.message.slice(field.length + 2) : error.message;
-}
-
 /** Returns `run(action)`, which resolves to whether the change worked; it never throws. */
 export function useAction(): <T>(action: Action<T>) => Promise<boolean> {
   const alerts = useAlerts();
+  const t = useT();
+  const { language } = useLanguage();
   return useCallback(
     async <T>({ call, success, danger, what, onSuccess, form }: Action<T>) => {
       form?.clear();
@@ -47,12 +45,13 @@ export function useAction(): <T>(action: Action<T>) => Promise<boolean> {
         return true;
       } catch (error) {
         logFailure(what, error);
-        const reason = reasonOf(error);
+        // The server's reason, or the web's own words for it outside English (i18n/error-words.ts).
+        const reason = reasonFor(error, language, t);
         alerts.danger(reason ? `${danger}: ${reason}` : danger, form?.source);
         if (form && error instanceof ApiError && error.details.field) form.mark(error.details.field, reason ?? error.message);
         return false;
       }
     },
-    [alerts],
+    [alerts, language, t],
   );
 }

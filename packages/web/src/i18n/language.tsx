@@ -7,6 +7,7 @@ import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'r
 import { IntlProvider } from 'react-intl';
 import { languageFor, negotiateLanguage, type Language } from '@tools-portal/core/languages';
 import { useBranding } from '../branding';
+import { formatIn } from '../logic/format';
 import { useSession } from '../session';
 import { de } from './de';
 import { en, type MessageKey } from './en';
@@ -34,6 +35,8 @@ export function LanguageProvider({ children }: { children: ReactNode }) {
   const { defaultLanguage } = useBranding();
   const browserLanguage = fromBrowser ?? defaultLanguage;
   const language = languageFor({ choice, fallback: browserLanguage });
+  // Before the screens render: their dates and numbers follow the language (logic/format.ts).
+  formatIn(language);
   useEffect(() => {
     document.documentElement.lang = language;
   }, [language]);

@@ -18,6 +18,7 @@ import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
+import { useT } from '../i18n/use-t';
 import { formatTimestamp } from '../logic/format';
 import { sortRows } from '../logic/sort';
 
@@ -25,6 +26,7 @@ const MAX_NAME_LENGTH = 200;
 
 export function AccessTokens() {
   const run = useAction();
+  const t = useT();
   const [filter, setFilter] = useState('');
   const [sort, onSort] = useSort({ key: 'lastUsed', direction: 'desc' });
   const [newKey, setNewKey] = useState<string | null>(null);
@@ -42,8 +44,8 @@ export function AccessTokens() {
   const remove = (token: AccessToken) =>
     run({
       call: () => api.accessTokens.delete(token.id),
-      success: `deleted access token ${token.token}`,
-      danger: `failed to delete access token ${token.token}`,
+      success: t('tokens.deleted', { token: token.token }),
+      danger: t('tokens.deleteFailed', { token: token.token }),
       what: 'delete access token',
       onSuccess: tokens.reload,
     });
@@ -51,18 +53,18 @@ export function AccessTokens() {
   return (
     <>
       <ListPage
-        title="Access Tokens"
-        lead="API keys act as their owner for toolsctl and scripts; the full key is shown once."
+        title={t('nav.accessTokens')}
+        lead={t('tokens.lead')}
         filter={filter}
         onFilter={setFilter}
-        action={{ label: 'New API Key', onClick: () => setNewKey(generateApiKey()) }}
+        action={{ label: t('tokens.new'), onClick: () => setNewKey(generateApiKey()) }}
         head={
           <>
-            <th scope="col">Token</th>
-            <th scope="col">Name</th>
-            <th scope="col">Expires</th>
+            <th scope="col">{t('tokens.token')}</th>
+            <th scope="col">{t('account.passkeys.name')}</th>
+            <th scope="col">{t('tokens.expires')}</th>
             <SortHeader column="lastUsed" sort={sort} onSort={onSort}>
-              Timestamp
+              {t('tokens.timestamp')}
             </SortHeader>
             <DeleteHeader />
           </>
@@ -75,13 +77,13 @@ export function AccessTokens() {
             <td className="text-nowrap">
               <Expiry iso={token.expiresTimestamp} />
             </td>
-            <td className="text-nowrap" title="last used">
-              {token.lastUsedTimestamp ? formatTimestamp(token.lastUsedTimestamp) : 'never used'}
+            <td className="text-nowrap" title={t('tokens.lastUsed')}>
+              {token.lastUsedTimestamp ? formatTimestamp(token.lastUsedTimestamp) : t('tokens.neverUsed')}
             </td>
             <DeleteCell onConfirm={() => remove(token)} />
           </tr>
         ))}
-        <EmptyRow columns={5} shown={rows.length} loading={tokens.loading} text="No API keys yet." />
+        <EmptyRow columns={5} shown={rows.length} loading={tokens.loading} text={t('tokens.none')} />
       </ListPage>
       {newKey && (
         <NewKeyModal
@@ -98,12 +100,13 @@ export function AccessTokens() {
 
 /** When a key stops working; an expired one says so (it answers 401 until deleted). */
 function Expiry({ iso }: { iso: string | null }) {
-  if (!iso) return <>never</>;
+  const t = useT();
+  if (!iso) return <>{t('tokens.never')}</>;
   const expired = Date.parse(iso) <= Date.now();
   return (
     <>
       {formatTimestamp(iso)}
-      {expired && <span className="badge text-bg-danger ms-2">expired</span>}
+      {expired && <span className="badge text-bg-danger ms-2">{t('tokens.expired')}</span>}
     </>
   );
 }
@@ -115,6 +118,7 @@ function Expiry({ iso }: { iso: string | null }) {
  */
 function NewKeyModal({ newKey, onDone }: { newKey: string; onDone: () => Promise<void> }) {
   const alerts = useAlerts();
+  const t = useT();
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState<ExpiryChoiceValue>({ kind: 'none' });
   const [problem, setProblem] = useState<{ field: 'name' | 'expires'; message: string } | null>(null);
@@ -130,11 +134,11 @@ function NewKeyModal({ newKey, onDone }: { newKey: string; onDone: () => Promise
     setProblem(null);
     try {
       await api.accessTokens.create(newKey, Object.keys(input).length > 0 ? input : undefined);
-      alerts.success(`created new access token ${masked}`);
+      alerts.success(t('tokens.created', { token: masked }));
       await onDone();
     } catch (error) {
       logFailure('create access token', error);
-      alerts.danger(`failed to create new access token ${masked}`);
+      alerts.danger(t('tokens.createFailed', { token: masked }));
       const field = error instanceof ApiError && error.code === 'invalid_input' ? error.details.field : undefined;
       if (field === 'name' || field === 'expires') {
         setProblem({ field, message: (error as ApiError).message });
@@ -147,24 +151,24 @@ function NewKeyModal({ newKey, onDone }: { newKey: string; onDone: () => Promise
 
   return (
     <Modal
-      title="New API Key"
+      title={t('tokens.new')}
       size="lg"
       onClose={() => void onDone()}
       onSubmit={() => void create()}
-      footer={<FormFooter onCancel={() => void onDone()} submitLabel="Create API Key" disabled={busy} />}
+      footer={<FormFooter onCancel={() => void onDone()} submitLabel={t('tokens.create')} disabled={busy} />}
     >
-      <p>Copy this key now and keep it safe: it is shown only once. It becomes valid when you press Create API Key.</p>
-      <CopyField value={newKey} label="New API key" />
+      <p>{t('tokens.copyNow')}</p>
+      <CopyField value={newKey} label={t('tokens.newKey')} />
       <div className="mt-3">
         <label className="form-label" htmlFor="api-key-name">
-          Name (optional)
+          {t('tokens.name')}
         </label>
         <input
           id="api-key-name"
           type="text"
           className={`form-control ${problem?.field === 'name' ? 'is-invalid' : ''}`.trim()}
           maxLength={MAX_NAME_LENGTH}
-          placeholder="what the key is for, e.g. CI deploy"
+          placeholder={t('tokens.namePlaceholder')}
           value={name}
           aria-describedby={problem?.field === 'name' ? 'api-key-name-problem' : undefined}
           onChange={(event) => setName(event.target.value)}
@@ -176,10 +180,10 @@ function NewKeyModal({ newKey, onDone }: { newKey: string; onDone: () => Promise
         )}
       </div>
       <div className="mt-3">
-        <span className="form-label d-block">Expires</span>
-        <ExpiryChoice value={expiry} onChange={setExpiry} label="Key expires" />
+        <span className="form-label d-block">{t('tokens.expires')}</span>
+        <ExpiryChoice value={expiry} onChange={setExpiry} label={t('tokens.keyExpires')} />
         {problem?.field === 'expires' && <div className="invalid-feedback d-block">{problem.message}</div>}
-        <p className="form-text mb-0">After this the key answers 401; it stays listed until you delete it.</p>
+        <p className="form-text mb-0">{t('tokens.expiresHelp')}</p>
       </div>
     </Modal>
   );

@@ -16,19 +16,21 @@ import { LanguageChoice } from '../components/language-choice';
 import { ListTable } from '../components/list-page';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
+import { useT, type Translate } from '../i18n/use-t';
 import { formatTimestamp } from '../logic/format';
 import { addPasskey, browserName, passkeysUnavailable } from '../passkeys';
 import { useCurrentUser, useSession } from '../session';
 
 export function Account() {
   const me = useCurrentUser();
+  const t = useT();
   return (
     <>
-      <h1 className="h3 text-break">Account</h1>
+      <h1 className="h3 text-break">{t('nav.account')}</h1>
       <p className="text-secondary text-break">{me.email}</p>
       {me.mfaEnrollmentRequired && (
         <div className="alert alert-warning" role="status">
-          Your account needs a second factor: set up an authenticator app or add a passkey to continue.
+          {t('account.mfaRequired')}
         </div>
       )}
       <div className="row g-4">
@@ -52,8 +54,8 @@ export function Account() {
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = `account-${title.toLowerCase().replace(/\W+/g, '-')}`;
+function Section({ name, title, children }: { name: string; title: string; children: ReactNode }) {
+  const id = `account-${name}`;
   return (
     <section className="card shadow-sm h-100" aria-labelledby={id}>
       <div className="card-body">
@@ -68,6 +70,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 function ChangePassword() {
   const alerts = useAlerts();
+  const t = useT();
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [repeated, setRepeated] = useState('');
@@ -81,24 +84,24 @@ function ChangePassword() {
     try {
       await api.account.changePassword(current, password);
       alerts.clear(); // the form's earlier complaints no longer hold
-      alerts.success('Your password was changed; your other sessions were signed out.');
+      alerts.success(t('account.password.changed'));
       setCurrent('');
       setPassword('');
       setRepeated('');
     } catch (error) {
       logFailure('change password', error);
-      alerts.danger(passwordRefusal(error));
+      alerts.danger(passwordRefusal(error, t));
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <Section title="Change password">
+    <Section name="change-password" title={t('account.password.title')}>
       <form onSubmit={(event) => void submit(event)}>
         <div className="mb-3">
           <label className="form-label" htmlFor="current-password">
-            Current password
+            {t('account.password.current')}
           </label>
           <input
             id="current-password"
@@ -112,7 +115,7 @@ function ChangePassword() {
         </div>
         <div className="mb-3">
           <label className="form-label" htmlFor="new-password">
-            New password
+            {t('account.password.new')}
           </label>
           <input
             id="new-password"
@@ -126,7 +129,7 @@ function ChangePassword() {
         </div>
         <div className="mb-3">
           <label className="form-label" htmlFor="repeat-password">
-            Repeat new password
+            {t('account.password.repeat')}
           </label>
           <input
             id="repeat-password"
@@ -139,17 +142,17 @@ function ChangePassword() {
           />
         </div>
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          Change password
+          {t('account.password.title')}
         </button>
       </form>
     </Section>
   );
 }
 
-function passwordRefusal(error: unknown): string {
-  if (error instanceof ApiError && error.code === 'unauthenticated') return 'Your current password is wrong.';
+function passwordRefusal(error: unknown, t: Translate): string {
+  if (error instanceof ApiError && error.code === 'unauthenticated') return t('account.password.wrong');
   if (error instanceof ApiError && error.code === 'invalid_input') return error.message.replace(/^NewPassword: /, '');
-  return 'failed to change the password';
+  return t('account.password.failed');
 }
 
 type Enrolment =
@@ -167,6 +170,7 @@ function AuthenticatorApp() {
   const session = useSession();
   const alerts = useAlerts();
   const [state, setState] = useState<Enrolment>({ step: 'idle' });
+  const t = useT();
   const [code, setCode] = useState('');
   // The server's reason for refusing the code (its hint: check the clock of the device), under the input.
   const [codeProblem, setCodeProblem] = useState<string | null>(null);
@@ -183,7 +187,7 @@ function AuthenticatorApp() {
       setCodeProblem(null);
     } catch (error) {
       logFailure('start authenticator enrolment', error);
-      alerts.danger(error instanceof ApiError && error.code === 'unavailable' ? error.message : 'failed to set up the authenticator app');
+      alerts.danger(error instanceof ApiError && error.code === 'unavailable' ? error.message : t('account.totp.setupFailed'));
     } finally {
       setBusy(false);
     }
@@ -197,19 +201,19 @@ function AuthenticatorApp() {
       setState({ step: 'codes', codes: recoveryCodes });
       setCodeProblem(null);
       alerts.clear(); // the form's earlier complaints no longer hold
-      alerts.success('The authenticator app is on.');
+      alerts.success(t('account.totp.on'));
       await session.reload();
     } catch (error) {
       logFailure('confirm authenticator enrolment', error);
       if (error instanceof ApiError && error.details.field === 'Code') setCodeProblem(fieldReason(error));
-      else alerts.danger(tooManyRequestsMessage(error) ?? 'The code is not right.');
+      else alerts.danger(tooManyRequestsMessage(error) ?? t('login.codeWrong'));
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <Section title="Authenticator app">
+    <Section name="authenticator-app" title={t('account.totp.title')}>
       {state.step === 'idle' && (
         <AuthenticatorStatus
           on={me.totp ?? false}
@@ -222,14 +226,15 @@ function AuthenticatorApp() {
       )}
       {state.step === 'turn-off' && (
         <ProofForm
-          intro="Sign-ins will no longer ask for a code from the app, and your recovery codes stop working."
-          submit="Turn off"
+          intro={t('account.totp.offIntro')}
+          submit={t('account.totp.turnOff')}
+          failed={t('account.totp.offFailed')}
           danger
           action={(proof) => api.account.totp.disable(proof)}
           onDone={async () => {
             setState({ step: 'idle' });
             alerts.clear();
-            alerts.success('The authenticator app is off.');
+            alerts.success(t('account.totp.off'));
             await session.reload();
           }}
           onCancel={() => setState({ step: 'idle' })}
@@ -237,13 +242,14 @@ function AuthenticatorApp() {
       )}
       {state.step === 'new-codes' && (
         <ProofForm
-          intro="Ten new codes replace your recovery codes: the old ones stop working."
-          submit="Make new codes"
+          intro={t('account.codes.newIntro')}
+          submit={t('account.codes.make')}
+          failed={t('account.codes.makeFailed')}
           action={(proof) => api.account.newRecoveryCodes(proof)}
           onDone={async (answer) => {
             setState({ step: 'codes', codes: (answer as RecoveryCodes).recoveryCodes });
             alerts.clear();
-            alerts.success('New recovery codes are made; the old ones no longer work.');
+            alerts.success(t('account.codes.made'));
             await session.reload();
           }}
           onCancel={() => setState({ step: 'idle' })}
@@ -251,9 +257,9 @@ function AuthenticatorApp() {
       )}
       {state.step === 'scan' && (
         <form onSubmit={(event) => void enable(event)}>
-          <p>Scan this QR code with your authenticator app, or type the secret into it. Then enter the code it shows.</p>
-          <img className="d-block mb-3 border rounded" src={state.qr} alt="QR code of the authenticator secret" width={200} height={200} />
-          <p className="mb-1">Secret:</p>
+          <p>{t('account.totp.scan')}</p>
+          <img className="d-block mb-3 border rounded" src={state.qr} alt={t('account.totp.qr')} width={200} height={200} />
+          <p className="mb-1">{t('account.totp.secret')}</p>
           <p>
             <code className="fs-6 text-break" data-testid="totp-secret">
               {state.enrolment.secret}
@@ -261,7 +267,7 @@ function AuthenticatorApp() {
           </p>
           <div className="mb-3">
             <label className="form-label" htmlFor="totp-code">
-              Code
+              {t('account.code')}
             </label>
             <input
               id="totp-code"
@@ -283,10 +289,10 @@ function AuthenticatorApp() {
           </div>
           <div className="d-flex gap-2">
             <button type="submit" className="btn btn-primary" disabled={busy}>
-              Enable
+              {t('account.totp.enable')}
             </button>
             <button type="button" className="btn btn-outline-secondary" onClick={() => setState({ step: 'idle' })}>
-              Cancel
+              {t('common.cancel')}
             </button>
           </div>
         </form>
@@ -315,20 +321,21 @@ function AuthenticatorStatus({
   onTurnOff: () => void;
   onNewCodes: () => void;
 }) {
+  const t = useT();
   if (on) {
     return (
       <>
-        <p>The authenticator app is on for your account.</p>
+        <p>{t('account.totp.isOn')}</p>
         <p className={codesLeft <= 3 ? 'text-danger-emphasis' : undefined} data-testid="recovery-codes-left">
-          {codesLeft === 1 ? '1 recovery code left.' : `${codesLeft} recovery codes left.`}
-          {codesLeft <= 3 && ' Make new ones before they run out.'}
+          {t('account.codes.left', { count: codesLeft })}
+          {codesLeft <= 3 && t('account.codes.runningOut')}
         </p>
         <div className="d-flex flex-wrap gap-2">
           <button type="button" className="btn btn-outline-primary" onClick={onNewCodes}>
-            Make new recovery codes
+            {t('account.codes.makeNew')}
           </button>
           <button type="button" className="btn btn-outline-danger" onClick={onTurnOff}>
-            Turn off
+            {t('account.totp.turnOff')}
           </button>
         </div>
       </>
@@ -336,9 +343,9 @@ function AuthenticatorStatus({
   }
   return (
     <>
-      <p>Sign in with a code from an app on your phone as well as your password.</p>
+      <p>{t('account.totp.offer')}</p>
       <button type="button" className="btn btn-primary" disabled={busy} onClick={onStart}>
-        Set up authenticator app
+        {t('account.totp.setUp')}
       </button>
     </>
   );
@@ -351,6 +358,7 @@ function AuthenticatorStatus({
 function ProofForm({
   intro,
   submit,
+  failed,
   danger = false,
   action,
   onDone,
@@ -358,6 +366,8 @@ function ProofForm({
 }: {
   intro: string;
   submit: string;
+  /** The danger alert when the server refuses for another reason than the proof. */
+  failed: string;
   danger?: boolean;
   action: (proof: SecondFactorProofInput) => Promise<unknown>;
   onDone: (answer: unknown) => Promise<void>;
@@ -368,7 +378,8 @@ function ProofForm({
   const [value, setValue] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const label = method === 'password' ? 'Your password' : 'Code from your authenticator app (or a recovery code)';
+  const t = useT();
+  const label = method === 'password' ? t('account.proof.password') : t('account.proof.code');
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
@@ -381,7 +392,7 @@ function ProofForm({
       logFailure(submit, error);
       if (error instanceof ApiError && error.code === 'invalid_input') setProblem(fieldReason(error));
       else if (tooManyRequestsMessage(error)) setProblem(fieldReason(error as ApiError));
-      else alerts.danger(`failed to ${submit.toLowerCase()}${error instanceof ApiError ? `: ${error.message}` : ''}`);
+      else alerts.danger(`${failed}${error instanceof ApiError ? `: ${error.message}` : ''}`);
     } finally {
       setBusy(false);
     }
@@ -391,7 +402,7 @@ function ProofForm({
     <form onSubmit={(event) => void send(event)}>
       <p>{intro}</p>
       <fieldset className="mb-2">
-        <legend className="form-label fs-6">Confirm it's you with</legend>
+        <legend className="form-label fs-6">{t('account.proof.with')}</legend>
         {(['password', 'code'] as const).map((option) => (
           <div className="form-check form-check-inline" key={option}>
             <input
@@ -407,7 +418,7 @@ function ProofForm({
               }}
             />
             <label className="form-check-label" htmlFor={`proof-${option}`}>
-              {option === 'password' ? 'Password' : 'Code'}
+              {option === 'password' ? t('login.password') : t('account.code')}
             </label>
           </div>
         ))}
@@ -439,7 +450,7 @@ function ProofForm({
           {submit}
         </button>
         <button type="button" className="btn btn-outline-secondary" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </form>
@@ -450,7 +461,8 @@ function ProofForm({
 function RecoveryCodesView({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
   const { portalName } = useBranding();
-  const text = `${portalName} recovery codes (each works once)\n\n${codes.join('\n')}\n`;
+  const t = useT();
+  const text = `${t('account.codes.fileTitle', { portal: portalName })}\n\n${codes.join('\n')}\n`;
   const href = `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`;
 
   const copy = async () => {
@@ -464,9 +476,9 @@ function RecoveryCodesView({ codes, onDone }: { codes: string[]; onDone: () => v
 
   return (
     <>
-      <h3 className="h6">Recovery codes</h3>
-      <p>Keep these codes somewhere safe. Each one signs you in once if you lose your authenticator app. They are shown only now.</p>
-      <ul className="list-unstyled font-monospace row row-cols-2 g-1 mb-3" aria-label="Recovery codes">
+      <h3 className="h6">{t('account.codes.title')}</h3>
+      <p>{t('account.codes.keep')}</p>
+      <ul className="list-unstyled font-monospace row row-cols-2 g-1 mb-3" aria-label={t('account.codes.title')}>
         {codes.map((code) => (
           <li key={code} className="col">
             {code}
@@ -475,13 +487,13 @@ function RecoveryCodesView({ codes, onDone }: { codes: string[]; onDone: () => v
       </ul>
       <div className="d-flex flex-wrap gap-2">
         <button type="button" className="btn btn-outline-primary" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? t('account.codes.copied') : t('account.codes.copy')}
         </button>
         <a className="btn btn-outline-primary" href={href} download="tools-server-recovery-codes.txt">
-          Download
+          {t('account.codes.download')}
         </a>
         <button type="button" className="btn btn-primary" onClick={onDone}>
-          Done
+          {t('account.codes.done')}
         </button>
       </div>
     </>
@@ -492,7 +504,8 @@ function Passkeys() {
   const session = useSession();
   const alerts = useAlerts();
   const run = useAction();
-  const problem = passkeysUnavailable();
+  const t = useT();
+  const problem = passkeysUnavailable(t);
   const list = useLoad(
     () => api.account.passkeys.list(),
     (error) => logFailure('load passkeys', error),
@@ -504,36 +517,36 @@ function Passkeys() {
     try {
       await addPasskey();
       alerts.clear(); // the form's earlier complaints no longer hold
-      alerts.success('Passkey added.');
+      alerts.success(t('account.passkeys.added'));
       await list.reload();
       await session.reload();
     } catch (error) {
       logFailure('add passkey', error);
-      alerts.danger('The passkey was not added.');
+      alerts.danger(t('account.passkeys.notAdded'));
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <Section title="Passkeys">
+    <Section name="passkeys" title={t('account.passkeys.title')}>
       {problem ? (
         <p className="text-secondary" data-testid="passkeys-unavailable">
           {problem}
         </p>
       ) : (
-        <p>Sign in with your fingerprint, face or device PIN instead of a code.</p>
+        <p>{t('account.passkeys.offer')}</p>
       )}
       <ListTable
-        label="Passkeys"
+        label={t('account.passkeys.title')}
         head={
           <>
-            <th scope="col">Name</th>
+            <th scope="col">{t('account.passkeys.name')}</th>
             <th scope="col" className={WIDE_SCREENS_ONLY}>
-              Added
+              {t('account.passkeys.addedAt')}
             </th>
             <th scope="col" className="text-end">
-              Delete
+              {t('common.delete')}
             </th>
           </>
         }
@@ -546,8 +559,8 @@ function Passkeys() {
             onDelete={() =>
               run({
                 call: () => api.account.passkeys.delete(passkey.id),
-                success: 'Passkey deleted.',
-                danger: 'failed to delete the passkey',
+                success: t('account.passkeys.deleted'),
+                danger: t('account.passkeys.deleteFailed'),
                 what: 'delete passkey',
                 onSuccess: async () => {
                   await list.reload();
@@ -557,10 +570,10 @@ function Passkeys() {
             }
           />
         ))}
-        <EmptyRow columns={3} shown={list.data?.length ?? 0} loading={list.loading} text="No passkeys." />
+        <EmptyRow columns={3} shown={list.data?.length ?? 0} loading={list.loading} text={t('account.passkeys.none')} />
       </ListTable>
       <button type="button" className="btn btn-primary" disabled={busy || problem !== null} onClick={() => void add()}>
-        Add passkey
+        {t('account.passkeys.add')}
       </button>
     </Section>
   );
@@ -570,12 +583,13 @@ function PasskeyRow({ passkey, onChanged, onDelete }: { passkey: Passkey; onChan
   const run = useAction();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(passkey.name);
+  const t = useT();
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
     const saved = await run({
       call: () => api.account.passkeys.rename(passkey.id, name.trim()),
-      danger: 'failed to rename the passkey',
+      danger: t('account.passkeys.renameFailed'),
       what: 'rename passkey',
       onSuccess: onChanged,
     });
@@ -589,25 +603,26 @@ function PasskeyRow({ passkey, onChanged, onDelete }: { passkey: Passkey; onChan
           <form className="d-flex gap-2" onSubmit={(event) => void save(event)}>
             <input
               className="form-control form-control-sm"
-              aria-label="Passkey name"
+              aria-label={t('account.passkeys.nameLabel')}
               required
               maxLength={100}
               value={name}
               onChange={(event) => setName(event.target.value)}
             />
             <button type="submit" className="btn btn-sm btn-primary">
-              Save
+              {t('common.save')}
             </button>
           </form>
         ) : (
           <>
             <span className="text-break">{passkey.name}</span>{' '}
             <button type="button" className="btn btn-sm btn-link" onClick={() => setEditing(true)}>
-              Rename<span className="visually-hidden"> {passkey.name}</span>
+              {t('account.passkeys.rename')}
+              <span className="visually-hidden"> {passkey.name}</span>
             </button>
           </>
         )}
-        <PhoneDetail>Added {formatTimestamp(passkey.createdTimestamp)}</PhoneDetail>
+        <PhoneDetail>{t('account.passkeys.addedOn', { time: formatTimestamp(passkey.createdTimestamp) })}</PhoneDetail>
       </td>
       <td className={`${WIDE_SCREENS_ONLY} text-nowrap`}>{formatTimestamp(passkey.createdTimestamp)}</td>
       <td className="text-end">
@@ -624,25 +639,26 @@ function Sessions() {
     (error) => logFailure('load sessions', error),
   );
   const others = (list.data ?? []).filter((session) => !session.current).length;
+  const t = useT();
 
   return (
-    <Section title="Sessions">
+    <Section name="sessions" title={t('account.sessions.title')}>
       <ListTable
-        label="Sessions"
+        label={t('account.sessions.title')}
         head={
           <>
-            <th scope="col">Browser</th>
+            <th scope="col">{t('account.sessions.browser')}</th>
             <th scope="col" className={WIDE_SCREENS_ONLY}>
-              IP address
+              {t('account.sessions.ip')}
             </th>
             <th scope="col" className={LARGE_SCREENS_ONLY}>
-              Signed in
+              {t('account.sessions.signedIn')}
             </th>
             <th scope="col" className={WIDE_SCREENS_ONLY}>
-              Last used
+              {t('account.sessions.lastUsed')}
             </th>
             <th scope="col" className="text-end">
-              Sign out
+              {t('nav.signOut')}
             </th>
           </>
         }
@@ -654,15 +670,15 @@ function Sessions() {
             onSignOut={() =>
               void run({
                 call: () => api.account.sessions.revoke(session.id),
-                success: 'Session signed out.',
-                danger: 'failed to sign out the session',
+                success: t('account.sessions.signedOut'),
+                danger: t('account.sessions.signOutFailed'),
                 what: 'revoke session',
                 onSuccess: () => list.reload(),
               })
             }
           />
         ))}
-        <EmptyRow columns={5} shown={list.data?.length ?? 0} loading={list.loading} text="No sessions." />
+        <EmptyRow columns={5} shown={list.data?.length ?? 0} loading={list.loading} text={t('account.sessions.none')} />
       </ListTable>
       <button
         type="button"
@@ -671,14 +687,14 @@ function Sessions() {
         onClick={() =>
           void run({
             call: () => api.account.sessions.revokeOthers(),
-            success: 'Your other sessions were signed out.',
-            danger: 'failed to sign out the other sessions',
+            success: t('account.sessions.othersSignedOut'),
+            danger: t('account.sessions.othersFailed'),
             what: 'revoke other sessions',
             onSuccess: () => list.reload(),
           })
         }
       >
-        Sign out other sessions
+        {t('account.sessions.signOutOthers')}
       </button>
     </Section>
   );
@@ -686,23 +702,24 @@ function Sessions() {
 
 /** One session: on a phone its address and last use stack under the browser, so that Sign out stays in view. */
 function SessionRow({ session, onSignOut }: { session: UserSession; onSignOut: () => void }) {
-  const ip = session.ip ?? 'unknown';
+  const t = useT();
+  const ip = session.ip ?? t('account.sessions.unknown');
   return (
     <tr>
       <td title={session.userAgent ?? undefined}>
-        {session.name ?? agentName(session.userAgent)}
+        {session.name ?? (agentName(session.userAgent) || t('account.sessions.unknown'))}
         <PhoneDetail>{ip}</PhoneDetail>
-        <PhoneDetail>Last used {formatTimestamp(session.lastUsedTimestamp)}</PhoneDetail>
+        <PhoneDetail>{t('account.sessions.lastUsedOn', { time: formatTimestamp(session.lastUsedTimestamp) })}</PhoneDetail>
       </td>
       <td className={`${WIDE_SCREENS_ONLY} text-nowrap`}>{ip}</td>
       <td className={`${LARGE_SCREENS_ONLY} text-nowrap`}>{formatTimestamp(session.createdTimestamp)}</td>
       <td className={`${WIDE_SCREENS_ONLY} text-nowrap`}>{formatTimestamp(session.lastUsedTimestamp)}</td>
       <td className="text-end">
         {session.current ? (
-          <span className="badge text-bg-success">This session</span>
+          <span className="badge text-bg-success">{t('account.sessions.current')}</span>
         ) : (
           <button type="button" className="btn btn-sm btn-outline-danger" onClick={onSignOut}>
-            Sign out
+            {t('nav.signOut')}
           </button>
         )}
       </td>
@@ -720,9 +737,9 @@ function PhoneDetail({ children }: { children: ReactNode }) {
   return <div className="small text-secondary d-md-none">{children}</div>;
 }
 
-/** "Chrome on Linux" for a browser; other clients (toolsctl/0.1.0) by their own first word. */
+/** "Chrome on Linux" for a browser; other clients (toolsctl/0.1.0) by their own first word; empty when unknown. */
 function agentName(userAgent: string | null): string {
-  if (!userAgent) return 'unknown';
+  if (!userAgent) return '';
   const name = browserName(userAgent);
   return name === 'Browser' ? (userAgent.split(' ')[0] ?? userAgent).slice(0, 40) : name;
 }

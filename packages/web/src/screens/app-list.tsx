@@ -8,6 +8,7 @@ import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent }
 import { Link } from 'react-router-dom';
 import type { AppView } from '@tools-portal/core/apps';
 import type { ListedApp } from '@tools-portal/core/entities';
+import type { MessageKey } from '../i18n/en';
 import { api, logFailure } from '../api';
 import { useBranding } from '../branding';
 import { useAlerts } from '../components/alerts';
@@ -19,25 +20,26 @@ import { appListColumns, onlyAppUrl } from '../logic/app-list';
 import { groupApps, isSearchShortcut, searchApps } from '../logic/launcher';
 import { tileToFocus, type TileKey } from '../logic/tile-keys';
 import { paths } from '../paths';
+import { useDescription } from '../i18n/description';
+import { useT } from '../i18n/use-t';
 import { useCurrentUser } from '../session';
 
-const VIEW_WORDS: Record<AppView, string> = {
-  prod: 'Showing production apps: apps whose URL ends in -dev and external tools are hidden.',
-  dev: 'Showing development apps only: those whose URL ends in -dev.',
-};
+const VIEW_WORDS = { prod: 'launcher.view.prod', dev: 'launcher.view.dev' } as const satisfies Record<AppView, MessageKey>;
 
 export function AppList() {
   const user = useCurrentUser();
   const { portalName, oldDocsUrl } = useBranding();
   const alerts = useAlerts();
   const run = useAction();
+  const t = useT();
+  const describe = useDescription();
   const [view, setView] = useState<AppView>('prod');
   const [query, setQuery] = useState('');
   const search = useRef<HTMLInputElement>(null);
   const grid = useRef<HTMLDivElement>(null);
   const apps = useLoad(
     () => api.apps.list(),
-    () => alerts.danger('failed to fetch all apps'),
+    () => alerts.danger(t('launcher.loadFailed')),
   );
   const requestable = useLoad(
     () => api.users.requestable(),
@@ -69,7 +71,7 @@ export function AppList() {
   const toggleFavourite = (app: ListedApp) =>
     run({
       call: () => (app.favourite ? api.users.unfavourite(app.id) : api.users.favourite(app.id)),
-      danger: `failed to ${app.favourite ? 'remove' : 'add'} favourite ${app.name}`,
+      danger: t(app.favourite ? 'launcher.unfavouriteFailed' : 'launcher.favouriteFailed', { name: app.name }),
       what: 'toggle favourite',
       onSuccess: apps.reload,
     });
@@ -111,23 +113,23 @@ export function AppList() {
     <>
       <PageHeader
         title={portalName}
-        lead={user.admin ? 'Your apps, and the tools of the portal.' : 'The apps you may open. Pick one to start.'}
+        lead={user.admin ? t('launcher.leadAdmin') : t('launcher.lead')}
         actions={
           <>
             {canRequest && (
               <Link to={paths.requests} className="btn btn-outline-primary">
-                Request access
+                {t('nav.requestAccess')}
               </Link>
             )}
             {user.admin && (
               <Link to={paths.manageApps} className="btn btn-primary">
-                Manage apps
+                {t('launcher.manageApps')}
               </Link>
             )}
           </>
         }
       />
-      {onlyUrl && <p className="text-secondary">Opening your app…</p>}
+      {onlyUrl && <p className="text-secondary">{t('launcher.opening')}</p>}
       {none && (user.admin ? <GetStarted /> : <NoAppsYet canRequest={canRequest} />)}
       {!none && (
         <div className="row g-4">
@@ -144,8 +146,8 @@ export function AppList() {
                 ref={search}
                 type="search"
                 className="form-control form-control-lg"
-                placeholder="Search apps  ( / )"
-                aria-label="Search apps"
+                placeholder={t('launcher.searchPlaceholder')}
+                aria-label={t('launcher.search')}
                 aria-keyshortcuts="/"
                 value={query}
                 onKeyDown={onSearchKey}
@@ -154,7 +156,7 @@ export function AppList() {
             </form>
             {user.admin && (
               <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
-                <div className="btn-group btn-group-sm" role="group" aria-label="prod or dev apps">
+                <div className="btn-group btn-group-sm" role="group" aria-label={t('launcher.viewChoice')}>
                   {(['prod', 'dev'] as const).map((option) => (
                     <button
                       key={option}
@@ -167,11 +169,11 @@ export function AppList() {
                     </button>
                   ))}
                 </div>
-                <span className="small text-secondary">{VIEW_WORDS[view]}</span>
+                <span className="small text-secondary">{t(VIEW_WORDS[view])}</span>
               </div>
             )}
             <p className="visually-hidden" role="status" aria-live="polite">
-              {query ? `${found.length} ${found.length === 1 ? 'app matches' : 'apps match'}` : ''}
+              {query ? t('launcher.matches', { count: found.length }) : ''}
             </p>
             <div ref={grid} onKeyDown={onGridKey}>
               {groups.map((group) => (
@@ -179,11 +181,11 @@ export function AppList() {
                   key={group.key}
                   className="mb-4"
                   aria-labelledby={group.title ? `apps-${group.key}` : undefined}
-                  aria-label={group.title ? undefined : 'Apps'}
+                  aria-label={group.title ? undefined : t('nav.apps')}
                 >
                   {group.title && (
                     <h2 className="app-section-title" id={`apps-${group.key}`}>
-                      {group.title}
+                      {group.key === 'favourites' ? t('launcher.favourites') : group.key === 'uncategorised' ? t('launcher.uncategorised') : group.title}
                     </h2>
                   )}
                   <ul className="app-grid list-unstyled">
@@ -195,23 +197,23 @@ export function AppList() {
                   </ul>
                 </section>
               ))}
-              {loaded && found.length === 0 && <p className="text-secondary fst-italic">{query ? 'No app matches.' : 'No apps.'}</p>}
+              {loaded && found.length === 0 && <p className="text-secondary fst-italic">{query ? t('launcher.noMatch') : t('launcher.none')}</p>}
             </div>
           </div>
           {user.admin && (
             <aside className="col-12 col-lg-4 col-xl-3">
               <div className="card">
-                <div className="card-header fw-semibold">Other Tools</div>
+                <div className="card-header fw-semibold">{t('launcher.otherTools')}</div>
                 <ul className="list-group list-group-flush">
                   {columns.otherTools.map((tool) => (
                     <li className="list-group-item" key={tool.id}>
                       <a href={tool.url}>{tool.name}</a>
-                      {tool.description && <div className="small text-secondary">{tool.description}</div>}
+                      {describe(tool) && <div className="small text-secondary">{describe(tool)}</div>}
                     </li>
                   ))}
                   {oldDocsUrl && (
                     <li className="list-group-item">
-                      <a href={oldDocsUrl}>old documentation</a>
+                      <a href={oldDocsUrl}>{t('launcher.oldDocs')}</a>
                     </li>
                   )}
                 </ul>
@@ -226,6 +228,8 @@ export function AppList() {
 
 /** One app: its icon or monogram, name (the whole tile opens it), one line of description, the star. */
 function AppTile({ app, onFavourite }: { app: ListedApp; onFavourite: () => void }) {
+  const t = useT();
+  const description = useDescription()(app);
   return (
     <div className="app-tile card h-100">
       <div className="card-body d-flex align-items-start gap-3">
@@ -234,12 +238,12 @@ function AppTile({ app, onFavourite }: { app: ListedApp; onFavourite: () => void
           <a href={app.url} className="app-tile-link stretched-link fw-semibold text-body text-decoration-none">
             {app.name}
           </a>
-          <div className="small text-secondary text-truncate" title={app.description || undefined}>
-            {app.description || '\u00a0'}
+          <div className="small text-secondary text-truncate" title={description || undefined}>
+            {description || '\u00a0'}
           </div>
           {app.doclink && (
             <a href={app.doclink} className="small app-tile-extra">
-              docs
+              {t('launcher.docs')}
             </a>
           )}
         </div>
@@ -247,8 +251,8 @@ function AppTile({ app, onFavourite }: { app: ListedApp; onFavourite: () => void
           type="button"
           className="btn btn-link favourite-toggle app-tile-extra p-1"
           aria-pressed={app.favourite}
-          aria-label={`Favourite ${app.name}`}
-          title={app.favourite ? 'Remove from favourites' : 'Add to favourites'}
+          aria-label={t('launcher.favourite', { name: app.name })}
+          title={app.favourite ? t('launcher.removeFavourite') : t('launcher.addFavourite')}
           onClick={onFavourite}
         >
           <span aria-hidden="true">{app.favourite ? '★' : '☆'}</span>
@@ -260,17 +264,14 @@ function AppTile({ app, onFavourite }: { app: ListedApp; onFavourite: () => void
 
 /** docs/product.md §2: a user without apps learns how to get one. */
 function NoAppsYet({ canRequest }: { canRequest: boolean }) {
+  const t = useT();
   return (
     <div className="card empty-state">
       <div className="card-body p-4">
-        <h2 className="h4">You don't have any apps yet</h2>
-        <p className="mb-3">
-          {canRequest
-            ? 'Ask for the apps you need: an admin decides, and they appear here once granted.'
-            : 'Ask the admins of this portal (whoever sent you the invitation) to give you the apps you need; they appear here once granted.'}
-        </p>
+        <h2 className="h4">{t('launcher.noAppsTitle')}</h2>
+        <p className="mb-3">{canRequest ? t('launcher.noAppsRequest') : t('launcher.noAppsAsk')}</p>
         <Link to={paths.requests} className="btn btn-primary">
-          Request access
+          {t('nav.requestAccess')}
         </Link>
       </div>
     </div>
@@ -279,20 +280,23 @@ function NoAppsYet({ canRequest }: { canRequest: boolean }) {
 
 /** docs/product.md §2: an admin of a portal without apps sees where to begin. */
 function GetStarted() {
+  const t = useT();
   return (
     <div className="card empty-state">
       <div className="card-body p-4">
-        <h2 className="h4">Get started</h2>
-        <p>The portal has no apps yet. Three ways to begin:</p>
+        <h2 className="h4">{t('launcher.getStarted')}</h2>
+        <p>{t('launcher.getStartedText')}</p>
         <ol className="mb-0">
           <li className="mb-2">
-            <Link to={`${paths.manageApps}?new=1`}>Add an app</Link>: its name and URL are enough.
+            <Link to={`${paths.manageApps}?new=1`}>{t('launcher.addApp')}</Link>
+            {t('launcher.addAppText')}
           </li>
           <li className="mb-2">
-            <Link to={paths.invites}>Invite someone</Link>: they get a link to set their password.
+            <Link to={paths.invites}>{t('launcher.invite')}</Link>
+            {t('launcher.inviteText')}
           </li>
           <li>
-            Or load demo data from a terminal: <code>toolsctl seed fixtures/demo.json</code>
+            {t('launcher.seed')} <code>toolsctl seed fixtures/demo.json</code>
           </li>
         </ol>
       </div>

@@ -5,14 +5,18 @@
  * exists at all is not revealed.
  */
 import { useState } from 'react';
+import { useIntl } from 'react-intl';
 import { Link, useParams } from 'react-router-dom';
 import { api, logFailure } from '../api';
 import { RequestDialog } from '../components/request-dialog';
 import { useLoad } from '../components/use-load';
+import { useT } from '../i18n/use-t';
 import { paths } from '../paths';
 
 export function Denied() {
   const name = useParams().app ?? '';
+  const t = useT();
+  const intl = useIntl();
   const requestable = useLoad(
     () => api.users.requestable(),
     (error) => logFailure('load requestable apps', error),
@@ -30,22 +34,20 @@ export function Denied() {
       <div className="col-12 col-md-9 col-lg-7">
         <div className="card shadow-sm border-warning">
           <div className="card-body p-4">
-            <h1 className="h4">No access</h1>
-            <p className="text-break">
-              You cannot use <strong>{name || 'this app'}</strong> with your account.
-            </p>
-            {pending && <p className="text-secondary">You have asked for it; an admin will decide.</p>}
+            <h1 className="h4">{t('denied.title')}</h1>
+            <p className="text-break">{intl.formatMessage({ id: 'denied.text' }, { app: <strong key="app">{name || t('denied.thisApp')}</strong> })}</p>
+            {pending && <p className="text-secondary">{t('denied.pending')}</p>}
             <div className="d-flex flex-wrap gap-2">
               {app && !pending && (
                 <button type="button" className="btn btn-primary" onClick={() => setAsking(true)}>
-                  Request access
+                  {t('nav.requestAccess')}
                 </button>
               )}
               <Link to={paths.requests} className="btn btn-outline-primary">
-                Your requests
+                {t('requests.yours')}
               </Link>
               <Link to={paths.appList} className="btn btn-outline-secondary">
-                Your apps
+                {t('denied.yourApps')}
               </Link>
             </div>
           </div>

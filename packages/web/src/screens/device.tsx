@@ -5,38 +5,55 @@
  * device asks ("toolsctl on HOST, requested from ADDRESS, N minutes ago") and allows or denies it.
  */
 import type { DeviceRequest } from '@tools-portal/core/device';
-import { ApiError } from '@tools-portal/core/errors';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { api, logFailure } from '../api';
 import { Centered } from '../components/layout';
+import { reasonFor } from '../i18n/error-words';
+import { useLanguage } from '../i18n/language';
+import { useT } from '../i18n/use-t';
 import { loginPath, paths } from '../paths';
 import { useSession } from '../session';
 
 type Outcome = 'allowed' | 'denied';
 
-/** "less than a minute ago", "1 minute ago", "N minutes ago". */
-function minutesAgo(timestamp: string, now = Date.now()): string {
-  const minutes = Math.max(0, Math.floor((now - Date.parse(timestamp)) / 60_000));
-  if (minutes === 0) return 'less than a minute ago';
-  return minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
+/** Whole minutes since the request: "less than a minute ago", "1 minute ago", "N minutes ago" (device.ago). */
+function minutesAgo(timestamp: string, now = Date.now()): number {
+  return Math.max(0, Math.floor((now - Date.parse(timestamp)) / 60_000));
 }
 
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : 'The portal cannot be reached; try again.');
+/** The server's reason (or the web's words for it outside English), else that the portal cannot be reached. */
+function useMessageOf(): (error: unknown) => string {
+  const t = useT();
+  const { language } = useLanguage();
+  return useCallback((error: unknown) => reasonFor(error, language, t) ?? t('device.unreachable'), [language, t]);
+}
 
 export function Device() {
   const code = useParams().code ?? '';
   const { state } = useSession();
+  const t = useT();
+  const intl = useIntl();
   if (state.status === 'loading') return <Centered>{null}</Centered>;
   if (state.status === 'anonymous') return <Navigate to={loginPath(`/auth/#${paths.device(code)}`)} replace />;
   return (
     <Centered>
       <div className="card shadow-sm">
         <div className="card-body p-4">
-          <h2 className="h4 mb-3">Sign in a device</h2>
+          <h2 className="h4 mb-3">{t('device.title')}</h2>
           {state.status === 'user' && state.user.mfaEnrollmentRequired ? (
             <p>
-              Set up a second factor on your <Link to={paths.account}>Account</Link> page first.
+              {intl.formatMessage(
+                { id: 'device.mfaFirst' },
+                {
+                  account: (
+                    <Link key="account" to={paths.account}>
+                      {t('nav.account')}
+                    </Link>
+                  ),
+                },
+              )}
             </p>
           ) : (
             <Verification key={code} code={code} />
@@ -53,19 +70,25 @@ function Verification({ code }: { code: string }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
+  const t = useT();
+  const intl = useIntl();
+  const messageOf = useMessageOf();
 
-  const look = useCallback(async (typed: string) => {
-    setBusy(true);
-    setProblem(null);
-    try {
-      setRequest(await api.device.lookup(typed));
-    } catch (error) {
-      logFailure('look up device code', error);
-      setProblem(messageOf(error));
-    } finally {
-      setBusy(false);
-    }
-  }, []);
+  const look = useCallback(
+    async (typed: string) => {
+      setBusy(true);
+      setProblem(null);
+      try {
+        setRequest(await api.device.lookup(typed));
+      } catch (error) {
+        logFailure('look up device code', error);
+        setProblem(messageOf(error));
+      } finally {
+        setBusy(false);
+      }
+    },
+    [messageOf],
+  );
 
   useEffect(() => {
     if (code) void look(code);
@@ -89,40 +112,46 @@ function Verification({ code }: { code: string }) {
   if (outcome === 'allowed' && request)
     return (
       <div role="status">
-        <p className="fs-5">
-          <strong>{request.name}</strong> is signed in.
-        </p>
-        <p className="text-secondary mb-0">You can close this page and go back to the terminal.</p>
+        <p className="fs-5">{intl.formatMessage({ id: 'device.allowed' }, { name: <strong key="name">{request.name}</strong> })}</p>
+        <p className="text-secondary mb-0">{t('device.closeAndReturn')}</p>
       </div>
     );
   if (outcome === 'denied' && request)
     return (
       <div role="status">
-        <p className="fs-5">
-          Denied: <strong>{request.name}</strong> was not signed in.
-        </p>
-        <p className="text-secondary mb-0">You can close this page.</p>
+        <p className="fs-5">{intl.formatMessage({ id: 'device.denied' }, { name: <strong key="name">{request.name}</strong> })}</p>
+        <p className="text-secondary mb-0">{t('device.close')}</p>
       </div>
     );
   if (request)
     return (
       <div>
         <p>
-          <strong>{request.name}</strong>, requested from <span className="text-break">{request.address}</span>, {minutesAgo(request.requestedTimestamp)}, asks
-          to sign in as you.
+          {intl.formatMessage(
+            { id: 'device.asks' },
+            {
+              name: <strong key="name">{request.name}</strong>,
+              address: (
+                <span key="address" className="text-break">
+                  {request.address}
+                </span>
+              ),
+              count: minutesAgo(request.requestedTimestamp),
+            },
+          )}
         </p>
-        <p className="text-secondary">Allow it only if you started this sign-in and the terminal shows this code:</p>
+        <p className="text-secondary">{t('device.allowOnly')}</p>
         <p className="text-center">
-          <code className="fs-2 text-body" aria-label="code">
+          <code className="fs-2 text-body" aria-label={t('device.code')}>
             {request.user_code}
           </code>
         </p>
         <div className="d-flex gap-2">
           <button type="button" className="btn btn-primary flex-fill" disabled={busy} onClick={() => void decide(true)}>
-            Allow
+            {t('device.allow')}
           </button>
           <button type="button" className="btn btn-outline-danger flex-fill" disabled={busy} onClick={() => void decide(false)}>
-            Deny
+            {t('owned.deny')}
           </button>
         </div>
       </div>
@@ -142,6 +171,7 @@ function Verification({ code }: { code: string }) {
 
 function CodeForm({ initial, busy, problem, onSubmit }: { initial: string; busy: boolean; problem: string | null; onSubmit: (code: string) => void }) {
   const [typed, setTyped] = useState(initial);
+  const t = useT();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = typed.trim();
@@ -150,7 +180,7 @@ function CodeForm({ initial, busy, problem, onSubmit }: { initial: string; busy:
   return (
     <form onSubmit={submit} noValidate>
       <label htmlFor="device-code" className="form-label">
-        Enter the code shown in your terminal
+        {t('device.enter')}
       </label>
       <input
         id="device-code"
@@ -170,7 +200,7 @@ function CodeForm({ initial, busy, problem, onSubmit }: { initial: string; busy:
         </div>
       )}
       <button type="submit" className="btn btn-primary w-100 mt-3" disabled={busy || !typed.trim()}>
-        Continue
+        {t('reset.continue')}
       </button>
     </form>
   );

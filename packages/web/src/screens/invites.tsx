@@ -3,7 +3,9 @@ import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { byName } from '@tools-portal/core/apps';
 import type { App, Client, RegistrationToken } from '@tools-portal/core/entities';
+import { LANGUAGES, type Language } from '@tools-portal/core/languages';
 import { api } from '../api';
+import { useBranding } from '../branding';
 import { useAlerts } from '../components/alerts';
 import { CopyField } from '../components/copy-field';
 import { AppPicker } from '../components/app-picker';
@@ -18,6 +20,7 @@ import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
 import { formatDate, formatTimestamp } from '../logic/format';
+import { useT } from '../i18n/use-t';
 import { paths } from '../paths';
 import { sortRows } from '../logic/sort';
 
@@ -208,6 +211,10 @@ function NewInviteModal({
   const [clientId, setClientId] = useState(initialClient);
   const [appIds, setAppIds] = useState<number[]>([]);
   const [sendChoice, setSendChoice] = useState<boolean | null>(null);
+  // The invitation mail's language; '' leaves it to the portal's DEFAULT_LANGUAGE.
+  const [language, setLanguage] = useState<Language | ''>('');
+  const { defaultLanguage } = useBranding();
+  const t = useT();
   const [busy, setBusy] = useState(false);
   const mail = options.data?.mail ?? false;
   // On by default when mail is configured.
@@ -220,7 +227,13 @@ function NewInviteModal({
     setBusy(true);
     await run({
       call: async () => {
-        const invite = await api.invites.create({ email, clientid: Number(clientId), apps: appIds, ...(send ? { send: true } : {}) });
+        const invite = await api.invites.create({
+          email,
+          clientid: Number(clientId),
+          apps: appIds,
+          ...(send ? { send: true } : {}),
+          ...(language ? { language } : {}),
+        });
         return { link: invite.link, sentTo: send ? invite.email : undefined };
       },
       danger: `failed to create new registration token ${email}`,
@@ -263,6 +276,26 @@ function NewInviteModal({
         <FieldFeedback form={form} field="clientid" />
       </div>
       <AppPicker apps={apps} value={appIds} onChange={setAppIds} />
+      <div className="mt-3">
+        <label className="form-label" htmlFor="invite-language">
+          {t('language.title')}
+        </label>
+        <select
+          id="invite-language"
+          {...fieldProps(form, 'language', 'form-select')}
+          value={language}
+          onChange={(event) => setLanguage(event.target.value as Language | '')}
+        >
+          <option value="">{t('invite.languageDefault', { language: t(`language.name.${defaultLanguage}`) })}</option>
+          {LANGUAGES.map((code) => (
+            <option key={code} value={code}>
+              {t(`language.name.${code}`)}
+            </option>
+          ))}
+        </select>
+        <div className="form-text">{t('invite.languageHelp')}</div>
+        <FieldFeedback form={form} field="language" />
+      </div>
       {mail && (
         <div className="form-check mt-3">
           <input id="invite-send" type="checkbox" className="form-check-input" checked={send} onChange={(event) => setSendChoice(event.target.checked)} />

@@ -22,8 +22,11 @@ import { useBranding } from '../branding';
 import { useAlerts } from '../components/alerts';
 import { Centered } from '../components/layout';
 import { SetPassword } from '../components/set-password';
+import { formatTime } from '../logic/format';
 import { googleLoginUrl, loginPath, paths } from '../paths';
 import { passkeysUnavailable, signInWithPasskey } from '../passkeys';
+import type { MessageKey } from '../i18n/en';
+import { useT, type Translate } from '../i18n/use-t';
 import { useSession } from '../session';
 
 export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
@@ -38,6 +41,7 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
   // Why the last password sign-in was refused, shown on the form: wrong credentials or too many attempts.
   const [problem, setProblem] = useState<string | null>(null);
   const invitation = useInvitationStatus(token);
+  const t = useT();
 
   const finish = async (signIn: () => Promise<PasswordAnswer>, registering = false): Promise<'refused' | undefined> => {
     let answer: PasswordAnswer;
@@ -52,9 +56,9 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
         else if (status) invitation.set(status);
         else navigate(paths.failedLogin);
       } else if (confirm) {
-        alerts.danger(tooManyRequestsMessage(error) ?? 'The password is not right.');
+        alerts.danger(tooManyRequestsMessage(error) ?? t('login.passwordWrong'));
       } else {
-        const refusal = tooManyAttempts(error) ?? (error instanceof ApiError && error.code === 'unauthenticated' ? WRONG_CREDENTIALS : null);
+        const refusal = tooManyAttempts(error, t) ?? (error instanceof ApiError && error.code === 'unauthenticated' ? t('login.wrongCredentials') : null);
         if (!refusal) navigate(paths.failedLogin);
         else {
           setProblem(refusal);
@@ -86,7 +90,7 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
       await finish(async () => answer);
     } catch (error) {
       logFailure('passkey sign-in', error);
-      alerts.danger(tooManyRequestsMessage(error) ?? 'The passkey was not accepted.');
+      alerts.danger(tooManyRequestsMessage(error) ?? t('login.passkeyRefused'));
     }
   };
 
@@ -115,14 +119,14 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
       await finish(async () => answer);
     } catch (error) {
       logFailure('second factor', error);
-      const tooMany = tooManyAttempts(error);
-      if (error instanceof ApiError && error.code === 'unauthenticated') alerts.danger('The code is not right.');
+      const tooMany = tooManyAttempts(error, t);
+      if (error instanceof ApiError && error.code === 'unauthenticated') alerts.danger(t('login.codeWrong'));
       else if (tooMany) alerts.danger(tooMany);
       else navigate(paths.failedLogin);
     }
   }
 
-  const passkeyProblem = passkeysUnavailable();
+  const passkeyProblem = passkeysUnavailable(t);
 
   /** Step-up: the second factor alone, for the session's sign-in (the server keeps its first factor). */
   const stepUp = async () => {
@@ -132,7 +136,7 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
       setChallenge(answer.mfa);
     } catch (error) {
       logFailure('step-up', error);
-      alerts.danger(error instanceof ApiError ? error.message : 'The step-up could not start.');
+      alerts.danger(error instanceof ApiError ? error.message : t('login.stepUpFailed'));
     }
   };
 
@@ -142,12 +146,12 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
         <div className="card-body p-4">
           {confirm === 'stepup' && signedIn?.mfa && (
             <>
-              <h2 className="h4 mb-3">Confirm it's you</h2>
-              <p className="text-secondary">The app asks for two factors.</p>
+              <h2 className="h4 mb-3">{t('login.confirmTitle')}</h2>
+              <p className="text-secondary">{t('login.stepUpText')}</p>
               <button type="button" className="btn btn-primary w-100" onClick={() => void stepUp()}>
-                Use your second factor
+                {t('login.useSecondFactor')}
               </button>
-              <div className="text-center text-secondary my-3">or sign in again</div>
+              <div className="text-center text-secondary my-3">{t('login.orSignInAgain')}</div>
             </>
           )}
           {token && invitation.status !== 'open' && invitation.status !== 'unchecked' ? (
@@ -168,22 +172,22 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
           )}
           {!token && !confirm && options.passwordReset && (
             <div className="text-center mt-3">
-              <Link to={paths.resetPassword}>Forgot password?</Link>
+              <Link to={paths.resetPassword}>{t('login.forgotPassword')}</Link>
             </div>
           )}
           {!token && !passkeyProblem && (
             <>
-              <div className="text-center text-secondary my-3">or</div>
+              <div className="text-center text-secondary my-3">{t('login.or')}</div>
               <button type="button" className="btn btn-outline-primary w-100" onClick={() => void withPasskey()}>
-                Sign in with a passkey
+                {t('login.withPasskey')}
               </button>
             </>
           )}
           {options.google && (!token || invitation.status === 'open' || invitation.status === 'unchecked') && (
             <>
-              <div className="text-center text-secondary my-3">or</div>
+              <div className="text-center text-secondary my-3">{t('login.or')}</div>
               <a className="btn btn-outline-dark w-100" href={googleLoginUrl(redirect, token, confirm !== undefined)}>
-                Login with Google
+                {t('login.withGoogle')}
               </a>
             </>
           )}
@@ -199,16 +203,17 @@ export function refusedPassword(error: unknown): string | null {
   return error.message.replace(/^Password: /, '');
 }
 
-const WRONG_CREDENTIALS = 'Wrong email or password.';
-
 /** Too many attempts (429): the server's words, and the time to try again at, e.g. "…; try again in 10 minutes (at 14:35)." */
-function tooManyAttempts(error: unknown): string | null {
+function tooManyAttempts(error: unknown, t: Translate): string | null {
   const message = tooManyRequestsMessage(error);
   if (!message) return null;
   const retryAfter = (error as ApiError).details.retryAfter;
-  const at =
-    typeof retryAfter === 'number' ? ` (at ${new Date(Date.now() + retryAfter * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })})` : '';
-  return `${message.charAt(0).toUpperCase()}${message.slice(1)}${at}.`;
+  const sentence = `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
+  if (typeof retryAfter !== 'number') return `${sentence}.`;
+  return t('login.tooManyAt', {
+    message: sentence,
+    time: formatTime(new Date(Date.now() + retryAfter * 1000)),
+  });
 }
 
 type InvitationState = RegistrationTokenStatus | 'checking' | 'unchecked';
@@ -246,12 +251,12 @@ function invitationRefusal(error: unknown): RegistrationTokenStatus | null {
   return null;
 }
 
-const INVITATION_PROBLEMS: Record<Exclude<InvitationState, 'open' | 'unchecked'>, { title: string; text: string }> = {
-  checking: { title: 'Checking your invitation…', text: '' },
-  used: { title: 'This invitation has already been used', text: 'Its account exists: log in with its email and password.' },
-  expired: { title: 'This invitation has expired', text: 'Ask the person who invited you to send a new one.' },
-  unknown: { title: 'This invitation link is not valid', text: 'Check that you opened the whole link from the invitation, or ask for a new one.' },
-};
+const INVITATION_PROBLEMS = {
+  checking: { title: 'login.invitation.checking', text: 'login.invitation.checking' },
+  used: { title: 'login.invitation.usedTitle', text: 'login.invitation.usedText' },
+  expired: { title: 'login.invitation.expiredTitle', text: 'login.invitation.expiredText' },
+  unknown: { title: 'login.invitation.unknownTitle', text: 'login.invitation.unknownText' },
+} as const satisfies Record<Exclude<InvitationState, 'open' | 'unchecked'>, { title: MessageKey; text: MessageKey }>;
 
 /** A used, expired or unknown invitation, said before any password is asked for. */
 function InvitationProblem({
@@ -263,7 +268,9 @@ function InvitationProblem({
   redirect: string;
   passwordReset: boolean;
 }) {
-  const { title, text } = INVITATION_PROBLEMS[status];
+  const t = useT();
+  const title = t(INVITATION_PROBLEMS[status].title);
+  const text = t(INVITATION_PROBLEMS[status].text);
   if (status === 'checking')
     return (
       <p className="text-secondary mb-0" role="status">
@@ -277,11 +284,11 @@ function InvitationProblem({
       {status === 'used' && (
         <div className="d-flex flex-column gap-2">
           <Link className="btn btn-primary w-100" to={loginPath(redirect)}>
-            Login
+            {t('login.login')}
           </Link>
           {passwordReset && (
             <Link className="text-center" to={paths.resetPassword}>
-              Forgot password?
+              {t('login.forgotPassword')}
             </Link>
           )}
         </div>
@@ -304,6 +311,7 @@ function PasswordLogin({ onSubmit, confirm, problem }: PasswordLoginProps) {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const passwordInput = useRef<HTMLInputElement>(null);
+  const t = useT();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -319,22 +327,16 @@ function PasswordLogin({ onSubmit, confirm, problem }: PasswordLoginProps) {
 
   return (
     <form onSubmit={(event) => void submit(event)}>
-      {(!confirm || confirm.heading) && <h2 className="h4 mb-3">{confirm ? "Confirm it's you" : 'Login'}</h2>}
+      {(!confirm || confirm.heading) && <h2 className="h4 mb-3">{confirm ? t('login.confirmTitle') : t('login.title')}</h2>}
       {problem && (
         <div className="alert alert-danger" role="alert" id="login-problem">
           {problem}
         </div>
       )}
-      {confirm?.heading && (
-        <p className="text-secondary">
-          {confirm.stepUp
-            ? 'The app asks for two factors: sign in again with your password and your second factor, or with a passkey.'
-            : 'The app asks you to sign in again.'}
-        </p>
-      )}
+      {confirm?.heading && <p className="text-secondary">{confirm.stepUp ? t('login.confirmStepUpText') : t('login.confirmText')}</p>}
       <div className="mb-3">
         <label className="form-label" htmlFor="login-email">
-          Email
+          {t('login.email')}
         </label>
         <input
           id="login-email"
@@ -349,7 +351,7 @@ function PasswordLogin({ onSubmit, confirm, problem }: PasswordLoginProps) {
       </div>
       <div className="mb-3">
         <label className="form-label" htmlFor="login-password">
-          Password
+          {t('login.password')}
         </label>
         <input
           ref={passwordInput}
@@ -364,7 +366,7 @@ function PasswordLogin({ onSubmit, confirm, problem }: PasswordLoginProps) {
         />
       </div>
       <button type="submit" className={confirm && !confirm.heading ? 'btn btn-outline-primary w-100' : 'btn btn-primary w-100'} disabled={busy}>
-        {confirm ? 'Confirm' : 'Login'}
+        {confirm ? t('login.confirm') : t('login.login')}
       </button>
     </form>
   );
@@ -381,6 +383,7 @@ function TwoFactor({ methods, onCode, onPasskey }: TwoFactorProps) {
   const [recovery, setRecovery] = useState(!methods.includes('totp'));
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
+  const t = useT();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -391,12 +394,12 @@ function TwoFactor({ methods, onCode, onPasskey }: TwoFactorProps) {
 
   return (
     <form onSubmit={(event) => void submit(event)}>
-      <h2 className="h4 mb-3">Two-factor authentication</h2>
+      <h2 className="h4 mb-3">{t('login.twoFactor.title')}</h2>
       {(methods.includes('totp') || methods.includes('recovery')) && (
         <>
           <div className="mb-3">
             <label className="form-label" htmlFor="mfa-code">
-              {recovery ? 'Recovery code' : 'Code from your authenticator app'}
+              {recovery ? t('login.twoFactor.recoveryCode') : t('login.twoFactor.appCode')}
             </label>
             <input
               id="mfa-code"
@@ -411,14 +414,14 @@ function TwoFactor({ methods, onCode, onPasskey }: TwoFactorProps) {
             />
           </div>
           <button type="submit" className="btn btn-primary w-100" disabled={busy}>
-            Verify
+            {t('login.twoFactor.verify')}
           </button>
         </>
       )}
       <div className="d-flex flex-column gap-2 mt-3">
         {methods.includes('passkey') && (
           <button type="button" className="btn btn-outline-primary w-100" disabled={busy} onClick={() => void onPasskey()}>
-            Use a passkey
+            {t('login.twoFactor.usePasskey')}
           </button>
         )}
         {methods.includes('recovery') && !recovery && (
@@ -430,7 +433,7 @@ function TwoFactor({ methods, onCode, onPasskey }: TwoFactorProps) {
               setCode('');
             }}
           >
-            Use a recovery code
+            {t('login.twoFactor.useRecovery')}
           </button>
         )}
         {methods.includes('totp') && recovery && (
@@ -442,7 +445,7 @@ function TwoFactor({ methods, onCode, onPasskey }: TwoFactorProps) {
               setCode('');
             }}
           >
-            Use your authenticator app
+            {t('login.twoFactor.useApp')}
           </button>
         )}
       </div>

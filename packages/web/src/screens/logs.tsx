@@ -15,6 +15,7 @@ import { useLoad } from '../components/use-load';
 import { Email } from '../components/email';
 import { PageHeader } from '../components/page-header';
 import { Time } from '../components/time';
+import { formatNumber } from '../logic/format';
 import { dateRangeProblem, eventTextParts } from '../logic/event-text';
 import { LOG_PAGE_SIZE, LOG_TOTAL_ROWS, clampPage, pageCount, pageWindow } from '../logic/pagination';
 
@@ -153,7 +154,7 @@ export function Logs() {
       </form>
       {loaded.error === undefined && loaded.data && loaded.data.total > 0 && (
         <p className="small text-secondary mb-2" aria-live="polite">
-          {loaded.data.total === 1 ? '1 entry' : `${loaded.data.total.toLocaleString('en')} entries`}
+          {loaded.data.total === 1 ? '1 entry' : `${formatNumber(loaded.data.total)} entries`}
           {loaded.data.total > LOG_TOTAL_ROWS ? ' (the pages show the newest 1000; Export CSV has them all)' : ''}
         </p>
       )}

@@ -10,10 +10,12 @@ import { EmptyRow } from '../components/empty-row';
 import { ListTable } from '../components/list-page';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
+import { useT } from '../i18n/use-t';
 import { formatTimestamp } from '../logic/format';
 
 export function OwnedApps() {
   const run = useAction();
+  const t = useT();
   const apps = useLoad(
     async () => {
       const { owns } = await api.users.me();
@@ -29,16 +31,16 @@ export function OwnedApps() {
   const decide = (request: AccessRequest, approve: boolean) =>
     run({
       call: () => (approve ? api.accessRequests.approve(request.id) : api.accessRequests.deny(request.id)),
-      success: `${approve ? 'approved' : 'denied'} ${request.app.name} for ${request.user.email}`,
-      danger: `failed to ${approve ? 'approve' : 'deny'} ${request.app.name} for ${request.user.email}`,
+      success: t(approve ? 'owned.approved' : 'owned.denied', { app: request.app.name, email: request.user.email }),
+      danger: t(approve ? 'owned.approveFailed' : 'owned.denyFailed', { app: request.app.name, email: request.user.email }),
       what: approve ? 'approve access request' : 'deny access request',
       onSuccess: requests.reload,
     });
 
   return (
     <>
-      <h1 className="h3 mb-3">Apps you own</h1>
-      {!apps.loading && (apps.data ?? []).length === 0 && <p className="text-body-secondary">You own no apps.</p>}
+      <h1 className="h3 mb-3">{t('nav.ownedApps')}</h1>
+      {!apps.loading && (apps.data ?? []).length === 0 && <p className="text-body-secondary">{t('owned.none')}</p>}
       {(apps.data ?? []).map((app) => {
         const open = (requests.data ?? []).filter((request) => request.app.id === app.id);
         return (
@@ -47,16 +49,16 @@ export function OwnedApps() {
               {app.name}
             </h2>
             <ListTable
-              label={`Open requests for ${app.name}`}
+              label={t('owned.openRequests', { name: app.name })}
               head={
                 <>
-                  <th scope="col">User</th>
-                  <th scope="col">Reason</th>
+                  <th scope="col">{t('owned.user')}</th>
+                  <th scope="col">{t('owned.reason')}</th>
                   <th scope="col" className="d-none d-md-table-cell">
-                    Requested
+                    {t('requests.requestedAt')}
                   </th>
                   <th scope="col">
-                    <span className="visually-hidden">Decision</span>
+                    <span className="visually-hidden">{t('owned.decision')}</span>
                   </th>
                 </>
               }
@@ -69,16 +71,16 @@ export function OwnedApps() {
                   <td>
                     <div className="d-flex flex-wrap justify-content-end gap-2">
                       <button type="button" className="btn btn-sm btn-success" onClick={() => void decide(request, true)}>
-                        Approve
+                        {t('owned.approve')}
                       </button>
                       <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => void decide(request, false)}>
-                        Deny
+                        {t('owned.deny')}
                       </button>
                     </div>
                   </td>
                 </tr>
               ))}
-              <EmptyRow columns={4} shown={open.length} loading={requests.loading} text="No open requests." />
+              <EmptyRow columns={4} shown={open.length} loading={requests.loading} text={t('owned.noOpen')} />
             </ListTable>
             <AppAccessSection app={app} />
           </section>

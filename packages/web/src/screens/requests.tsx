@@ -13,9 +13,13 @@ import { PageHeader } from '../components/page-header';
 import { RequestDialog } from '../components/request-dialog';
 import { StatusBadge } from '../components/status-badge';
 import { useLoad } from '../components/use-load';
+import { useDescription } from '../i18n/description';
+import { useT } from '../i18n/use-t';
 import { formatTimestamp } from '../logic/format';
 
 export function Requests() {
+  const t = useT();
+  const describe = useDescription();
   const apps = useLoad(
     () => api.users.requestable(),
     (error) => logFailure('load requestable apps', error),
@@ -29,17 +33,17 @@ export function Requests() {
 
   return (
     <>
-      <PageHeader title="Request access" lead="Apps you can ask for. An admin decides; approved apps appear in your app list." />
+      <PageHeader title={t('nav.requestAccess')} lead={t('requests.lead')} />
       <ListTable
-        label="Requestable apps"
+        label={t('requests.requestable')}
         head={
           <>
-            <th scope="col">App</th>
+            <th scope="col">{t('requests.app')}</th>
             <th scope="col" className="d-none d-md-table-cell">
-              Category
+              {t('requests.category')}
             </th>
             <th scope="col" className="text-end">
-              <span className="visually-hidden">Request</span>
+              <span className="visually-hidden">{t('requests.request')}</span>
             </th>
           </>
         }
@@ -51,36 +55,41 @@ export function Requests() {
                 <AppIcon app={{ name: app.name, icon: null }} />
                 <div>
                   <span className="fw-semibold">{app.name}</span>
-                  {app.description && <div className="small text-secondary">{app.description}</div>}
+                  {describe(app) && <div className="small text-secondary">{describe(app)}</div>}
                 </div>
               </div>
             </td>
             <td className="d-none d-md-table-cell">{app.category}</td>
             <td className="text-end">
               {open.has(app.id) ? (
-                <span className="text-secondary small">requested</span>
+                <span className="text-secondary small">{t('requests.requested')}</span>
               ) : (
-                <button type="button" className="btn btn-primary btn-sm" aria-label={`Request access to ${app.name}`} onClick={() => setAsking(app)}>
-                  Request access
+                <button
+                  type="button"
+                  className="btn btn-primary btn-sm"
+                  aria-label={t('requests.requestTo', { name: app.name })}
+                  onClick={() => setAsking(app)}
+                >
+                  {t('nav.requestAccess')}
                 </button>
               )}
             </td>
           </tr>
         ))}
-        <EmptyRow columns={3} shown={apps.data?.length ?? 0} loading={apps.loading} text="There is nothing you could ask for right now." />
+        <EmptyRow columns={3} shown={apps.data?.length ?? 0} loading={apps.loading} text={t('requests.nothing')} />
       </ListTable>
 
-      <h2 className="h5 mt-4">Your requests</h2>
+      <h2 className="h5 mt-4">{t('requests.yours')}</h2>
       <ListTable
-        label="Your requests"
+        label={t('requests.yours')}
         head={
           <>
-            <th scope="col">App</th>
-            <th scope="col">Status</th>
+            <th scope="col">{t('requests.app')}</th>
+            <th scope="col">{t('requests.status')}</th>
             <th scope="col" className="d-none d-md-table-cell">
-              Requested
+              {t('requests.requestedAt')}
             </th>
-            <th scope="col">Reason / decision</th>
+            <th scope="col">{t('requests.reasonDecision')}</th>
           </>
         }
       >
@@ -97,7 +106,7 @@ export function Requests() {
             </td>
           </tr>
         ))}
-        <EmptyRow columns={4} shown={requests.data?.length ?? 0} loading={requests.loading} text="You have not asked for anything yet." />
+        <EmptyRow columns={4} shown={requests.data?.length ?? 0} loading={requests.loading} text={t('requests.none')} />
       </ListTable>
 
       {asking && (

@@ -13,13 +13,12 @@ import { Centered } from '../components/layout';
 import { SetPassword } from '../components/set-password';
 import { paths } from '../paths';
 import { useSession } from '../session';
+import { useT } from '../i18n/use-t';
 import { refusedPassword } from './login';
-
-const LINK_ON_ITS_WAY = 'If the address belongs to an account, a link is on its way.';
-const PASSWORD_CHANGED = 'Your password was changed.';
 
 export function ResetPassword() {
   const alerts = useAlerts();
+  const t = useT();
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
@@ -33,7 +32,7 @@ export function ResetPassword() {
       setSent(true);
     } catch (error) {
       logFailure('ask for a password reset link', error);
-      alerts.danger(tooManyRequestsMessage(error) ?? 'failed to send the password reset link');
+      alerts.danger(tooManyRequestsMessage(error) ?? t('reset.sendFailed'));
     }
     setBusy(false);
   };
@@ -42,16 +41,16 @@ export function ResetPassword() {
     <Centered>
       <div className="card shadow-sm">
         <div className="card-body p-4">
-          <h2 className="h4 mb-3">Reset password</h2>
+          <h2 className="h4 mb-3">{t('reset.title')}</h2>
           {sent ? (
             <p className="mb-0" role="status">
-              {LINK_ON_ITS_WAY}
+              {t('reset.onItsWay')}
             </p>
           ) : (
             <form onSubmit={(event) => void submit(event)}>
               <div className="mb-3">
                 <label className="form-label" htmlFor="reset-email">
-                  Email
+                  {t('login.email')}
                 </label>
                 <input
                   id="reset-email"
@@ -65,12 +64,12 @@ export function ResetPassword() {
                 />
               </div>
               <button type="submit" className="btn btn-primary w-100" disabled={busy}>
-                Send link
+                {t('reset.send')}
               </button>
             </form>
           )}
           <div className="text-center mt-3">
-            <Link to={paths.login}>Back to Login</Link>
+            <Link to={paths.login}>{t('reset.back')}</Link>
           </div>
         </div>
       </div>
@@ -83,6 +82,7 @@ export function SetNewPassword() {
   const alerts = useAlerts();
   const session = useSession();
   const navigate = useNavigate();
+  const t = useT();
   const [expired, setExpired] = useState(false);
   // Where to go once the user has read that the password was changed (signed in already).
   const [changed, setChanged] = useState<string | null>(null);
@@ -98,12 +98,12 @@ export function SetNewPassword() {
       else if (error instanceof ApiError && error.details.field === 'Token') {
         alerts.danger(error.message.replace(/^Token: /, ''));
         setExpired(true);
-      } else alerts.danger('failed to set the new password');
+      } else alerts.danger(t('reset.setFailed'));
       return;
     }
     if (isMfaChallenge(answer)) {
       // The link replaced the password only: the second factor is asked at the login.
-      alerts.success(`${PASSWORD_CHANGED} Log in with it and your second factor.`);
+      alerts.success(t('reset.changedSecondFactor'));
       navigate(paths.login);
       return;
     }
@@ -117,10 +117,10 @@ export function SetNewPassword() {
       <Centered>
         <div className="card shadow-sm">
           <div className="card-body p-4" role="status">
-            <h2 className="h4 mb-3">{PASSWORD_CHANGED}</h2>
-            <p>You are signed in with your new password. Your other sessions were signed out.</p>
+            <h2 className="h4 mb-3">{t('reset.changed')}</h2>
+            <p>{t('reset.signedIn')}</p>
             <a className="btn btn-primary w-100" href={changed}>
-              Continue
+              {t('reset.continue')}
             </a>
           </div>
         </div>
@@ -132,10 +132,10 @@ export function SetNewPassword() {
     <Centered>
       <div className="card shadow-sm">
         <div className="card-body p-4">
-          <SetPassword title="Set a new password" onSubmit={save} />
+          <SetPassword title={t('reset.setTitle')} onSubmit={save} />
           {expired && (
             <div className="text-center mt-3">
-              <Link to={paths.resetPassword}>Ask for a new link</Link>
+              <Link to={paths.resetPassword}>{t('reset.askNew')}</Link>
             </div>
           )}
         </div>

@@ -9,14 +9,18 @@ import { useLoad } from '../components/use-load';
 import { onlyAppUrl } from '../logic/app-list';
 import { filterRows } from '../logic/filter';
 import { sortRows } from '../logic/sort';
+import { useDescription } from '../i18n/description';
+import { useT } from '../i18n/use-t';
 
 export function UserApps() {
   const alerts = useAlerts();
+  const t = useT();
+  const describe = useDescription();
   const [filter, setFilter] = useState('');
   const [sort, onSort] = useSort({ key: 'name', direction: 'asc' });
   const apps = useLoad(
     () => api.apps.list(),
-    () => alerts.danger('failed to fetch all apps'),
+    () => alerts.danger(t('launcher.loadFailed')),
   );
 
   const onlyUrl = apps.data ? onlyAppUrl(apps.data) : null;
@@ -25,22 +29,22 @@ export function UserApps() {
   }, [onlyUrl]);
 
   const rows = sortRows(
-    filterRows(apps.data ?? [], filter, (app) => [app.name, app.description]),
+    filterRows(apps.data ?? [], filter, (app) => [app.name, describe(app)]),
     (app) => app.name,
     sort.direction,
   );
 
   return (
     <ListPage
-      title="Your Apps"
+      title={t('userApps.title')}
       filter={filter}
       onFilter={setFilter}
       head={
         <>
           <SortHeader column="name" sort={sort} onSort={onSort}>
-            App Name
+            {t('userApps.name')}
           </SortHeader>
-          <th scope="col">Description</th>
+          <th scope="col">{t('userApps.description')}</th>
         </>
       }
     >
@@ -49,10 +53,10 @@ export function UserApps() {
           <td>
             <a href={`/${encodeURIComponent(app.name)}`}>{app.name}</a>
           </td>
-          <td className="text-secondary">{app.description}</td>
+          <td className="text-secondary">{describe(app)}</td>
         </tr>
       ))}
-      <EmptyRow columns={2} shown={rows.length} loading={apps.loading} text="No apps." />
+      <EmptyRow columns={2} shown={rows.length} loading={apps.loading} text={t('launcher.none')} />
     </ListPage>
   );
 }

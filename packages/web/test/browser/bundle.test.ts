@@ -34,6 +34,12 @@ describe('the web bundle', () => {
     }
   });
 
+  it('carries the catalogues precompiled, without the ICU message parser', () => {
+    // The parser's error names, e.g. EXPECT_ARGUMENT_CLOSING_BRACE, come only with its code.
+    expect(code).not.toMatch(/EXPECT_ARGUMENT_CLOSING_BRACE|INVALID_TAG/);
+    expect(code).toContain('Sprache des Portals und Ihrer E-Mails');
+  });
+
   it(`stays under ${BUDGET_GZIPPED / 1024} KB of JavaScript gzipped`, () => {
     expect(zlib.gzipSync(code).length).toBeLessThan(BUDGET_GZIPPED);
   });

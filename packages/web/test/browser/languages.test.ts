@@ -18,7 +18,7 @@ describe.skipIf(!chromiumAvailable)('the language of the web portal', () => {
       const { context, page } = await openPage(web.browser, LAPTOP, { locale });
       try {
         await goto(page, web.portal, '/login');
-        await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('heading', { name: expected === 'de' ? 'Anmeldung' : 'Login' }).isVisible()).toBe(true);
         await expect.poll(() => htmlLang(page), { message: locale }).toBe(expected);
         expect(page.problems()).toEqual([]);
       } finally {

@@ -126,6 +126,20 @@ describe.skipIf(!chromiumAvailable)('mail in the portal', () => {
     await expect.poll(() => linkDialog.getByText('Send this link to the invited email address:').isVisible()).toBe(true);
     expect((await web.portal.admin.mail.list()).some((entry) => entry.to === quiet)).toBe(false);
     await linkDialog.getByRole('button', { name: 'OK' }).click();
+
+    // The Language choice: the invitation mail in German, whatever DEFAULT_LANGUAGE says.
+    const german = `${unique('deutsch')}@example.com`;
+    await web.page.getByRole('button', { name: 'New Invite' }).click();
+    await dialog.getByLabel('Email', { exact: true }).fill(german);
+    await expect.poll(() => dialog.getByLabel('Client').locator('option').allInnerTexts()).toContain(client.name);
+    await dialog.getByLabel('Client').selectOption({ label: client.name });
+    expect(await dialog.getByLabel('Language').locator('option').allInnerTexts()).toEqual(["The portal's default (English)", 'English', 'German']);
+    await dialog.getByLabel('Language').selectOption('de');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => linkDialog.isVisible()).toBe(true);
+    const [germanMail] = await smtp.waitFor(german);
+    expect(germanMail.subject).toContain('Ihre Einladung zu');
+    await linkDialog.getByRole('button', { name: 'OK' }).click();
     expect(web.page.problems()).toEqual([]);
   });
 
