@@ -101,7 +101,7 @@ describe.skipIf(!chromiumAvailable)('sign-in screens', () => {
       try {
         await goto(page, web.portal, `/login/%2Fauth%2F/${open.token}`);
         await heading(page, 'Set your initial password');
-        expect(await page.title()).toBe('Acme Tools');
+        await expect.poll(() => page.title()).toBe('Acme Tools');
         const brand = page.getByRole('heading', { level: 1 });
         expect(await brand.innerText()).toBe('Acme Tools');
         expect(await brand.locator('img').getAttribute('src')).toMatch(/^\/api\/auth\/v1\/logo\?v=/);
@@ -267,7 +267,7 @@ describe.skipIf(!chromiumAvailable)('branding', () => {
         await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
         await page.waitForURL(/#\/applist/);
         await heading(page, 'Acme Tools');
-        expect(await page.title()).toBe('Acme Tools');
+        await expect.poll(() => page.title()).toBe('Acme Tools');
         const brand = page.getByRole('navigation', { name: 'Main' }).locator('.navbar-brand');
         expect(await brand.innerText()).toBe('Acme Tools');
         expect(await brand.locator('img').count()).toBe(1);
