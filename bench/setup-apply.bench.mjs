@@ -44,7 +44,8 @@ async function startPortal(databaseUrl) {
     ADMIN_EMAIL: ADMIN,
     ADMIN_PASSWORD: PASSWORD,
     SCRYPT_LOGN: '10',
-    LOG_LEVEL: 'warn',
+    // The default configuration: request lines at info, which the readline below drains.
+    LOG_LEVEL: '',
     WEB_ROOT: '',
   };
   const child = spawn(process.execPath, [path.join(root, 'bench/forward-auth/portal.mjs')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
