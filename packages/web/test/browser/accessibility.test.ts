@@ -128,7 +128,7 @@ describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', 
       expect(await focusStaysInDialog(page)).toBe(true);
       await page.keyboard.press('Escape');
       await page.mouse.click(5, 5);
-      expect(await link.isVisible()).toBe(true);
+      await expect.poll(() => link.isVisible()).toBe(true);
       expect(page.problems()).toEqual([]);
     } finally {
       await context.close();

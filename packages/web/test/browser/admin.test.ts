@@ -44,7 +44,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await nav.getByRole('link', { name: 'Admin console' }).click();
     const sidebar = web.page.getByRole('navigation', { name: 'Admin console' });
     for (const label of ['Apps', 'Clients', 'Users', 'Invites', 'Access Tokens', 'Event log', 'Help']) {
-      expect(await sidebar.getByRole('link', { name: label, exact: true }).isVisible()).toBe(true);
+      await expect.poll(() => sidebar.getByRole('link', { name: label, exact: true }).isVisible()).toBe(true);
     }
     expect(await nav.locator('.user-menu-toggle').innerText()).toContain(ADMIN_EMAIL);
   });
@@ -122,7 +122,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     const wikiRow = web.page.getByRole('row').filter({ hasText: 'The team wiki' });
     const wiki = (await web.portal.admin.apps.all()).find((app) => app.name === 'Wiki')!;
     await expect.poll(() => wikiRow.getByRole('link', { name: 'Wiki', exact: true }).getAttribute('href')).toBe(`#/app/${wiki.id}`);
-    expect(await wikiRow.getByRole('link', { name: `${web.portal.url}/healthz?app=wiki` }).isVisible()).toBe(true);
+    await expect.poll(() => wikiRow.getByRole('link', { name: `${web.portal.url}/healthz?app=wiki` }).isVisible()).toBe(true);
     expect(await wikiRow.getByRole('link', { name: 'docs' }).getAttribute('href')).toBe(`${web.portal.url}/healthz?docs=wiki`);
 
     await wikiRow.getByRole('button', { name: 'Edit' }).click();
@@ -147,13 +147,13 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await expect.poll(() => tileNames(web.page)).toEqual(['Wiki']);
     expect(await web.page.getByRole('link', { name: 'Wiki', exact: true }).getAttribute('href')).toBe(`${web.portal.url}/healthz?app=wiki`);
     const otherTools = web.page.locator('aside');
-    expect(await otherTools.getByRole('link', { name: 'Ticket Desk' }).isVisible()).toBe(true);
+    await expect.poll(() => otherTools.getByRole('link', { name: 'Ticket Desk' }).isVisible()).toBe(true);
     // Without OLD_DOCS_URL there is no old documentation link (issue 27; sign-in-screens.test.ts shows it with one).
     expect(await otherTools.getByRole('link', { name: 'old documentation' }).count()).toBe(0);
     await screenshot(web.page, '05-applist-prod');
     await web.page.getByRole('button', { name: 'dev', exact: true }).click();
     await expect.poll(() => tileNames(web.page)).toEqual(['Wiki dev']);
-    expect(await web.page.getByText('Showing development apps only').isVisible()).toBe(true);
+    await expect.poll(() => web.page.getByText('Showing development apps only').isVisible()).toBe(true);
     await screenshot(web.page, '05-applist-dev');
 
     // Delete App, Really?: the console's list reloads without it.
@@ -175,7 +175,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await expect.poll(() => dialog.getByLabel('Client').locator('option').allInnerTexts()).toContain(client.name);
     await dialog.getByLabel('Client').selectOption({ label: client.name });
     // The apps: a searchable checkbox list (the SPEC's 5-row multi-select, docs/product.md §10).
-    expect(await dialog.getByRole('group', { name: 'Apps' }).isVisible()).toBe(true);
+    await expect.poll(() => dialog.getByRole('group', { name: 'Apps' }).isVisible()).toBe(true);
     await screenshot(web.page, '06-invites-new-invite');
     await dialog.getByRole('button', { name: 'Save' }).click();
 
@@ -187,7 +187,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await screenshot(web.page, '07-invites-link');
     // A click on the backdrop does not close it; OK does.
     await web.page.mouse.click(5, LAPTOP.height - 5);
-    expect(await linkDialog.isVisible()).toBe(true);
+    await expect.poll(() => linkDialog.isVisible()).toBe(true);
     await linkDialog.getByRole('button', { name: 'OK' }).click();
     await expect.poll(() => linkDialog.count()).toBe(0);
     await expect.poll(() => columnTexts(web.page, 'Invites', 1)).toContain(email);
@@ -397,7 +397,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
         `invited ${invited} to client ${client.name}`,
         `created client ${client.name}`,
       ]);
-    expect(await web.page.getByText('4 entries').isVisible()).toBe(true);
+    await expect.poll(() => web.page.getByText('4 entries').isVisible()).toBe(true);
     await expect.poll(() => web.page.getByRole('navigation', { name: 'Log pages' }).getByRole('button', { name: '2', exact: true }).count()).toBe(0);
 
     await filters.getByLabel('Type').selectOption('invite.create');
@@ -462,7 +462,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
   it('shows the help page to an admin', async () => {
     await goto(web.page, web.portal, '/docs');
     await expect.poll(() => web.page.getByRole('heading', { name: 'Help' }).isVisible()).toBe(true);
-    expect(await web.page.getByText('Deleting a client deletes its users').isVisible()).toBe(true);
+    await expect.poll(() => web.page.getByText('Deleting a client deletes its users').isVisible()).toBe(true);
     await screenshot(web.page, '15-docs');
   });
 

@@ -165,7 +165,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
         ] as const) {
           await goto(page, web.portal, route);
           await expect.poll(() => page.getByRole('heading', { name: heading }).isVisible(), { message: route }).toBe(true);
-          expect(await page.getByRole('link', { name: back }).isVisible()).toBe(true);
+          await expect.poll(() => page.getByRole('link', { name: back }).isVisible()).toBe(true);
         }
         await settled(page, '64-unknown-user');
         expect(page.problems()).toEqual([]);
@@ -196,7 +196,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
         await expect.poll(() => dialog.getByLabel('Client', { exact: true }).inputValue()).toBe(String(client.id));
         await dialog.getByRole('searchbox', { name: 'Search apps' }).fill(app.name);
         await dialog.getByRole('checkbox', { name: app.name }).check();
-        expect(await dialog.getByText('1 chosen').isVisible()).toBe(true);
+        await expect.poll(() => dialog.getByText('1 chosen').isVisible()).toBe(true);
         // A bad email: the form stays open and marks the field with the server's reason.
         await dialog.getByLabel('Email').fill('not an email');
         await dialog.getByRole('button', { name: 'Save' }).click();
@@ -252,7 +252,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
       await row.getByRole('button', { name: 'Delete' }).click();
       await expect.poll(() => row.getByRole('button', { name: 'Really?' }).isVisible()).toBe(true);
       await page.clock.runFor(4000);
-      expect(await row.getByRole('button', { name: 'Really?' }).isVisible()).toBe(true);
+      await expect.poll(() => row.getByRole('button', { name: 'Really?' }).isVisible()).toBe(true);
       await page.clock.runFor(1500);
       await expect.poll(() => row.getByRole('button', { name: 'Delete' }).isVisible()).toBe(true);
     } finally {
@@ -353,7 +353,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
         await filters.getByLabel('From').fill('2026-11-20');
         await filters.getByLabel('To').fill('2026-11-10');
         await expect.poll(() => filters.getByLabel('To').getAttribute('aria-invalid')).toBe('true');
-        expect(await filters.getByText('To must be on or after From').isVisible()).toBe(true);
+        await expect.poll(() => filters.getByText('To must be on or after From').isVisible()).toBe(true);
         expect(await filters.getByRole('button', { name: 'Filter' }).isDisabled()).toBe(true);
         await settled(page, '69-log-range-refused');
         // No count beside an empty list: "No entries." alone.

@@ -25,7 +25,7 @@ describe.skipIf(!chromiumAvailable)('empty states', () => {
         await page.waitForURL(/#\/applist\/?$/);
         await expect.poll(() => page.getByRole('heading', { name: 'Get started' }).isVisible()).toBe(true);
         expect(await page.getByRole('link', { name: 'Invite someone' }).getAttribute('href')).toBe('#/registrationtokens');
-        expect(await page.getByText('toolsctl seed fixtures/demo.json').isVisible()).toBe(true);
+        await expect.poll(() => page.getByText('toolsctl seed fixtures/demo.json').isVisible()).toBe(true);
         expect(await axeViolations(page), 'get started').toEqual([]);
         await screenshot(page, '70-get-started');
         await page.getByRole('link', { name: 'Add an app' }).click();
@@ -48,7 +48,7 @@ describe.skipIf(!chromiumAvailable)('empty states', () => {
         await expect.poll(() => page.getByRole('heading', { name: "You don't have any apps yet" }).isVisible()).toBe(true);
         const request = page.getByRole('main').getByRole('link', { name: 'Request access' });
         expect(await request.getAttribute('class')).toContain('btn-primary');
-        expect(await page.getByText('Ask the admins of this portal').isVisible()).toBe(true);
+        await expect.poll(() => page.getByText('Ask the admins of this portal').isVisible()).toBe(true);
         expect(await page.getByRole('searchbox', { name: 'Search apps' }).count()).toBe(0);
         expect(await axeViolations(page), 'no apps yet').toEqual([]);
         await screenshot(page, '71-no-apps-yet');

@@ -63,7 +63,7 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
 
         await goto(page, web.portal, '/failedlogin');
         await expect.poll(() => page.getByRole('heading', { name: 'Anmeldung fehlgeschlagen' }).isVisible()).toBe(true);
-        expect(await page.getByRole('link', { name: 'Zurück zur Anmeldung' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('link', { name: 'Zurück zur Anmeldung' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'failed login').toEqual([]);
         await screenshot(page, 'de-failed-login');
         expect(page.problems()).toEqual([]);
@@ -85,8 +85,8 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
         await expect.poll(() => page.getByLabel('Apps suchen').isVisible()).toBe(true);
         await expect.poll(() => page.getByRole('heading', { name: 'Wissen' }).isVisible()).toBe(true);
         // The German description where there is one, the English one otherwise.
-        expect(await page.getByText('Das Wiki des Teams').isVisible()).toBe(true);
-        expect(await page.getByText(`Chat ${tag} in English`).isVisible()).toBe(true);
+        await expect.poll(() => page.getByText('Das Wiki des Teams').isVisible()).toBe(true);
+        await expect.poll(() => page.getByText(`Chat ${tag} in English`).isVisible()).toBe(true);
         expect(await page.getByRole('button', { name: `Wiki ${tag} als Favorit` }).count()).toBe(1);
         expect(await axeViolations(page), 'launcher').toEqual([]);
         await screenshot(page, 'de-launcher');
@@ -142,7 +142,7 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
         await goto(page, web.portal, '/userapps');
         await expect.poll(() => page.getByRole('heading', { name: 'Ihre Apps' }).isVisible()).toBe(true);
         await expect.poll(() => page.getByText('Das Wiki des Teams').isVisible()).toBe(true);
-        expect(await page.getByRole('searchbox', { name: 'Filtern' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('searchbox', { name: 'Filtern' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'your apps').toEqual([]);
         await screenshot(page, 'de-user-apps');
 
@@ -175,20 +175,20 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
       try {
         await goto(page, web.portal, '/reset');
         await expect.poll(() => page.getByRole('heading', { name: 'Passwort zurücksetzen' }).isVisible()).toBe(true);
-        expect(await page.getByRole('button', { name: 'Link senden' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('button', { name: 'Link senden' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'reset').toEqual([]);
         await screenshot(page, 'de-reset-password');
 
         await signInGerman(page, user);
         await goto(page, web.portal, `/denied/Tresor ${tag}`);
         await expect.poll(() => page.getByRole('heading', { name: 'Kein Zugriff' }).isVisible()).toBe(true);
-        expect(await page.getByText(`Sie können Tresor ${tag} mit Ihrem Konto nicht nutzen.`).isVisible()).toBe(true);
+        await expect.poll(() => page.getByText(`Sie können Tresor ${tag} mit Ihrem Konto nicht nutzen.`).isVisible()).toBe(true);
         expect(await axeViolations(page), 'denied').toEqual([]);
         await screenshot(page, 'de-denied');
 
         await goto(page, web.portal, '/nowhere');
         await expect.poll(() => page.getByRole('heading', { name: 'Seite nicht gefunden' }).isVisible()).toBe(true);
-        expect(await page.getByRole('link', { name: 'Zu Ihren Apps' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('link', { name: 'Zu Ihren Apps' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'not found').toEqual([]);
         await screenshot(page, 'de-not-found');
 

@@ -45,7 +45,7 @@ describe.skipIf(!chromiumAvailable)('the language of the web portal', () => {
         await expect.poll(() => htmlLang(page)).toBe('de');
         const auswahl = page.getByLabel('Sprache des Portals und Ihrer E-Mails');
         await expect.poll(() => auswahl.isVisible()).toBe(true);
-        expect(await page.getByRole('heading', { name: 'Sprache' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('heading', { name: 'Sprache' }).isVisible()).toBe(true);
         await expect.poll(() => page.getByRole('status').filter({ hasText: 'Das Portal spricht jetzt Deutsch.' }).isVisible()).toBe(true);
         expect(await auswahl.locator('option').allInnerTexts()).toEqual(['Wie Ihr Browser (Englisch)', 'Englisch', 'Deutsch']);
         expect((await api.users.me()).language).toBe('de');

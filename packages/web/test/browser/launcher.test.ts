@@ -58,7 +58,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
         expect(await grid.locator('img.app-icon').count()).toBe(1);
         expect(await grid.locator('.app-monogram').count()).toBe(3);
         await expect.poll(() => grid.locator('img.app-icon').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(16);
-        expect(await page.getByRole('main').getByRole('link', { name: 'Request access' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('main').getByRole('link', { name: 'Request access' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'app list').toEqual([]);
         await screenshot(page, '40-launcher-groups');
 
@@ -228,7 +228,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
         await page.waitForURL(`${web.portal.url}/healthz?app=${encodeURIComponent(only.name)}`);
         await page.goto(`${web.portal.url}/auth/#/denied/${encodeURIComponent(wanted.name)}`);
         await expect.poll(() => page.getByRole('heading', { name: 'No access' }).isVisible()).toBe(true);
-        expect(await page.getByText(`You cannot use ${wanted.name} with your account.`).isVisible()).toBe(true);
+        await expect.poll(() => page.getByText(`You cannot use ${wanted.name} with your account.`).isVisible()).toBe(true);
         await expect.poll(() => page.getByRole('button', { name: 'Request access' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'denied').toEqual([]);
         await screenshot(page, '47-denied-requestable');

@@ -83,7 +83,7 @@ describe.skipIf(!chromiumAvailable)('mail in the portal', () => {
       await repeat.fill('another password 3');
       await owner.page.getByRole('button', { name: 'Save Password' }).click();
       await expect.poll(() => owner.page.getByRole('alert').filter({ hasText: 'this password reset link has already been used' }).isVisible()).toBe(true);
-      expect(await owner.page.getByRole('link', { name: 'Ask for a new link' }).isVisible()).toBe(true);
+      await expect.poll(() => owner.page.getByRole('link', { name: 'Ask for a new link' }).isVisible()).toBe(true);
       await screenshot(owner.page, '21-set-new-password-used');
     } finally {
       await owner.context.close();
@@ -109,7 +109,7 @@ describe.skipIf(!chromiumAvailable)('mail in the portal', () => {
     const linkDialog = web.page.getByRole('dialog', { name: 'Please copy the registration link' });
     await expect.poll(() => linkDialog.isVisible()).toBe(true);
     const link = await linkDialog.getByLabel('Registration link').inputValue();
-    expect(await linkDialog.getByText(`The link was sent by email to ${email}.`, { exact: false }).isVisible()).toBe(true);
+    await expect.poll(() => linkDialog.getByText(`The link was sent by email to ${email}.`, { exact: false }).isVisible()).toBe(true);
     await screenshot(web.page, '22-new-invite-sent');
     const [mail] = await smtp.waitFor(email);
     expect(mail.text).toContain(link);

@@ -58,7 +58,7 @@ describe.skipIf(!chromiumAvailable)('the Reviews screens', () => {
           )
           .toBe(true);
         await expect.poll(() => columnTexts(page, 'Reviews', 1)).toContain(name);
-        expect(await page.getByRole('progressbar', { name: `${name}: 0 of 2 decided` }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('progressbar', { name: `${name}: 0 of 2 decided` }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'reviews').toEqual([]);
         await screenshot(page, 'reviews');
 
@@ -69,7 +69,7 @@ describe.skipIf(!chromiumAvailable)('the Reviews screens', () => {
           .poll(() => columnTexts(page, 'Review items', 2))
           .toEqual(expect.arrayContaining([expect.stringContaining(ann.email), expect.stringContaining(bob.email)]));
         await page.getByRole('checkbox', { name: 'Select all filtered items' }).check();
-        expect(await page.getByText('2 selected').isVisible()).toBe(true);
+        await expect.poll(() => page.getByText('2 selected').isVisible()).toBe(true);
         expect(await axeViolations(page), 'review items').toEqual([]);
         await screenshot(page, 'review-items');
         await page.getByRole('button', { name: 'Remove', exact: true }).click();

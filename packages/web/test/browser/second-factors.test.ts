@@ -101,7 +101,7 @@ describe.skipIf(!chromiumAvailable)('the login screen at PUBLIC_URL', () => {
     try {
       await open(page, '/login');
       await waitForHeading(page, 'Login');
-      expect(await page.getByRole('button', { name: 'Sign in with a passkey' }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('button', { name: 'Sign in with a passkey' }).isVisible()).toBe(true);
       await looksRight(page, '60-login-with-passkey', 'login');
       expect(page.problems()).toEqual([]);
     } finally {
@@ -180,7 +180,7 @@ describe.skipIf(!chromiumAvailable || !PASSKEY_SERVER_API)('the Account screen o
       const authenticator = page.getByRole('region', { name: 'Authenticator app' });
       expect(await authenticator.innerText()).not.toContain('Two-factor authentication is on');
       expect(await authenticator.innerText()).toContain('Sign in with a code from an app on your phone');
-      expect(await authenticator.getByRole('button', { name: 'Set up authenticator app' }).isVisible()).toBe(true);
+      await expect.poll(() => authenticator.getByRole('button', { name: 'Set up authenticator app' }).isVisible()).toBe(true);
       await looksRight(page, '70-account-passkey-only', 'account with a passkey only');
       expect(page.problems()).toEqual([]);
     } finally {
@@ -261,7 +261,7 @@ describe.skipIf(!chromiumAvailable)('second factors in the browser', () => {
       const recoveryCodes = await codes.locator('li').allInnerTexts();
       const download = page.getByRole('link', { name: 'Download' });
       expect(decodeURIComponent((await download.getAttribute('href')) ?? '')).toContain(recoveryCodes[0]);
-      expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
       await looksRight(page, '65-account-recovery-codes', 'recovery codes');
       await page.getByRole('button', { name: 'Done' }).click();
       expect(await codes.count()).toBe(0);

@@ -31,7 +31,7 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
         await page.waitForURL(/#\/applist\/?$/);
         await goto(page, web.portal, '/teams');
         await expect.poll(() => page.getByRole('heading', { name: 'Teams' }).isVisible()).toBe(true);
-        expect(await page.getByRole('columnheader', { name: 'Team Name' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('columnheader', { name: 'Team Name' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'teams').toEqual([]);
 
         const name = unique('Platform');
@@ -56,8 +56,8 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
 
         await page.getByRole('link', { name }).click();
         await expect.poll(() => page.getByRole('heading', { name, level: 1 }).isVisible()).toBe(true);
-        expect(await page.getByText('Runs the dashboards').isVisible()).toBe(true);
-        expect(await page.getByRole('table', { name: 'Members' }).getByText('No members.').isVisible()).toBe(true);
+        await expect.poll(() => page.getByText('Runs the dashboards').isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('table', { name: 'Members' }).getByText('No members.').isVisible()).toBe(true);
 
         await page.getByRole('button', { name: 'Add Member' }).click();
         const addMember = page.getByRole('dialog', { name: 'Add Member' });
@@ -87,7 +87,7 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
         await expect.poll(() => columnTexts(page, 'App access', 1)).toEqual([member.email]);
         expect(await columnTexts(page, 'App access', 2)).toEqual(['editor']);
         expect((await columnTexts(page, 'App access', 3))[0]).toMatch(new RegExp(`^via team ${name} \\(editor\\)`));
-        expect(await page.getByText('Roles: viewer, editor.').isVisible()).toBe(true);
+        await expect.poll(() => page.getByText('Roles: viewer, editor.').isVisible()).toBe(true);
         expect(await axeViolations(page), 'app page with access').toEqual([]);
         await screenshot(page, 'app-access');
         // Add Team grants the app to another team, with the default role.

@@ -204,7 +204,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       expect(await page.getByLabel('Email').inputValue()).toBe(member.email);
       await goto(page, web.portal, '/failedlogin');
       await expect.poll(() => page.getByRole('heading', { name: 'Failed Login' }).isVisible()).toBe(true);
-      expect(await page.getByText('You are not allowed to login.').isVisible()).toBe(true);
+      await expect.poll(() => page.getByText('You are not allowed to login.').isVisible()).toBe(true);
       await screenshot(page, '24-failed-login');
     } finally {
       await context.close();
@@ -225,7 +225,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
         const alert = page.locator('.alert-danger').filter({ hasText: 'This password is a common one with digits or symbols added; please choose another.' });
         await expect.poll(() => alert.isVisible()).toBe(true);
         expect(page.url()).not.toMatch(/failedlogin/);
-        expect(await page.getByRole('heading', { name: 'Set your initial password' }).isVisible()).toBe(true);
+        await expect.poll(() => page.getByRole('heading', { name: 'Set your initial password' }).isVisible()).toBe(true);
         await screenshot(page, '26-set-password-refused');
         expect(page.problems()).toEqual([]);
       } finally {
@@ -262,7 +262,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       const alert = page.getByRole('alert').filter({ hasText: "Your passwords don't match!" });
       await expect.poll(() => alert.isVisible()).toBe(true);
       await page.clock.fastForward(9_000);
-      expect(await alert.isVisible()).toBe(true);
+      await expect.poll(() => alert.isVisible()).toBe(true);
       await page.clock.fastForward(1_500);
       await expect.poll(() => alert.count()).toBe(0);
 

@@ -68,7 +68,7 @@ describe.skipIf(!chromiumAvailable)('the Webhooks screen', () => {
     await expect.poll(() => secretDialog.isVisible()).toBe(true);
     const secret = await secretDialog.getByLabel('Signing secret').inputValue();
     expect(secret).toMatch(/^whsec_/);
-    expect(await secretDialog.getByText(/plain http/).isVisible()).toBe(true);
+    await expect.poll(() => secretDialog.getByText(/plain http/).isVisible()).toBe(true);
     expect(await axeViolations(web.page), 'Signing secret dialog').toEqual([]);
     await secretDialog.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => columnTexts(web.page, 'Webhooks', 2)).toEqual(['app.create, login.']);
