@@ -27,6 +27,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, os.availableParallelism()),
     // The slowest files first, over all projects (./scripts/slowest-first-sequencer.ts).
     sequence: { sequencer: SlowestFirstSequencer },
+    // What a test waits to see appears within this on a loaded 2-core machine; vitest's default
+    // of one second is what a busy CI run takes for a screen to render.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       { extends: true, test: { name: 'core', include: ['packages/core/test/**/*.test.ts'] } },
       {
