@@ -227,7 +227,7 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
           await filters.getByRole('button', { name: 'Filtern' }).click();
           const log = page.getByRole('table', { name: 'Protokoll' });
           // The admin's own sign-ins are there; a row's event (the server's text, as logged) opens its details.
-          const event = log.locator('button.log-event').first();
+          const event = log.locator('button.log-event:visible').first();
           await expect.poll(() => event.isVisible()).toBe(true);
           await event.click();
           const details = page.getByRole('definition').first();
@@ -282,7 +282,7 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
             .getByRole('row')
             .filter({ hasText: `Prüfung ${size}` });
           await expect.poll(() => row.getByText('aktiv', { exact: true }).isVisible()).toBe(true);
-          await row.getByRole('button', { name: /^Test an Webhook \d+ senden$/ }).click();
+          await row.getByRole('button', { name: /^Test senden an Webhook \d+$/ }).click();
           await expect.poll(alertShown(page, /^Test an Webhook \d+ nicht zugestellt: /)).toBe(true);
           await expect.poll(() => page.getByRole('heading', { name: /^Zustellungen von Webhook \d+$/ }).isVisible()).toBe(true);
           const deliveries = page.getByRole('table', { name: 'Zustellungen' });
