@@ -23,6 +23,7 @@ import { useLanguage } from '../i18n/language';
 import type { MessageKey } from '../i18n/en';
 import { useT, type Translate } from '../i18n/use-t';
 
+// Ids and durations go in as text: ICU would group their digits (`1,234`), which ids never have.
 export function Webhooks() {
   const run = useAction();
   const alerts = useAlerts();
@@ -47,8 +48,8 @@ export function Webhooks() {
   const remove = (hook: Webhook) =>
     run({
       call: () => api.webhooks.delete(hook.id),
-      success: t('webhooks.deleted', { id: hook.id }),
-      danger: t('webhooks.deleteFailed', { id: hook.id }),
+      success: t('webhooks.deleted', { id: String(hook.id) }),
+      danger: t('webhooks.deleteFailed', { id: String(hook.id) }),
       what: 'delete webhook',
       onSuccess: async () => {
         if (shown === hook.id) setShown(null);
@@ -59,8 +60,8 @@ export function Webhooks() {
   const toggle = (hook: Webhook) =>
     run({
       call: () => api.webhooks.update(hook.id, { enabled: !hook.enabled }),
-      success: t(hook.enabled ? 'webhooks.turnedOff' : 'webhooks.turnedOn', { id: hook.id }),
-      danger: t(hook.enabled ? 'webhooks.turnOffFailed' : 'webhooks.turnOnFailed', { id: hook.id }),
+      success: t(hook.enabled ? 'webhooks.turnedOff' : 'webhooks.turnedOn', { id: String(hook.id) }),
+      danger: t(hook.enabled ? 'webhooks.turnOffFailed' : 'webhooks.turnOnFailed', { id: String(hook.id) }),
       what: 'change webhook',
       onSuccess: hooks.reload,
     });
@@ -68,8 +69,8 @@ export function Webhooks() {
   const rotate = (hook: Webhook) =>
     run({
       call: () => api.webhooks.rotateSecret(hook.id),
-      success: t('webhooks.rotated', { id: hook.id }),
-      danger: t('webhooks.rotateFailed', { id: hook.id }),
+      success: t('webhooks.rotated', { id: String(hook.id) }),
+      danger: t('webhooks.rotateFailed', { id: String(hook.id) }),
       what: 'rotate webhook secret',
       onSuccess: setSecret,
     });
@@ -78,11 +79,11 @@ export function Webhooks() {
     try {
       const delivery = await api.webhooks.test(hook.id);
       if (delivery.status === 'delivered')
-        alerts.success(t('webhooks.testDelivered', { id: hook.id, code: String(delivery.lastCode), ms: String(delivery.durationMs) }));
-      else alerts.danger(t('webhooks.testNotDelivered', { id: hook.id, error: delivery.error ?? t('webhooks.noAnswer') }));
+        alerts.success(t('webhooks.testDelivered', { id: String(hook.id), code: String(delivery.lastCode), ms: String(delivery.durationMs) }));
+      else alerts.danger(t('webhooks.testNotDelivered', { id: String(hook.id), error: delivery.error ?? t('webhooks.noAnswer') }));
     } catch (error) {
       logFailure('test webhook', error);
-      alerts.danger(t('webhooks.testFailed', { id: hook.id }));
+      alerts.danger(t('webhooks.testFailed', { id: String(hook.id) }));
     }
     if (shown === hook.id) await deliveries.reload();
     else setShown(hook.id);
@@ -136,7 +137,7 @@ export function Webhooks() {
                 <button
                   type="button"
                   className="btn btn-sm btn-outline-primary"
-                  aria-label={t('webhooks.deliveriesOf', { id: hook.id })}
+                  aria-label={t('webhooks.deliveriesOf', { id: String(hook.id) })}
                   onClick={() => setShown(hook.id)}
                 >
                   {t('webhooks.deliveries')}
@@ -144,7 +145,7 @@ export function Webhooks() {
                 <button
                   type="button"
                   className="btn btn-sm btn-outline-primary"
-                  aria-label={t('webhooks.sendTestTo', { id: hook.id })}
+                  aria-label={t('webhooks.sendTestTo', { id: String(hook.id) })}
                   onClick={() => void test(hook)}
                 >
                   {t('webhooks.sendTest')}
@@ -152,7 +153,7 @@ export function Webhooks() {
                 <button
                   type="button"
                   className="btn btn-sm btn-outline-secondary"
-                  aria-label={t('webhooks.rotateOf', { id: hook.id })}
+                  aria-label={t('webhooks.rotateOf', { id: String(hook.id) })}
                   onClick={() => void rotate(hook)}
                 >
                   {t('webhooks.rotate')}
@@ -199,7 +200,7 @@ function useWarning(): (warning: string) => string {
 
 function Deliveries({ id, rows, loading, onRefresh }: { id: number; rows: WebhookDelivery[]; loading: boolean; onRefresh: () => void }) {
   const t = useT();
-  const title = t('webhooks.deliveriesOf', { id });
+  const title = t('webhooks.deliveriesOf', { id: String(id) });
   return (
     <section className="row mt-4" aria-label={title}>
       <div className="col-12 offset-md-3 col-md-9">
@@ -234,7 +235,7 @@ function Deliveries({ id, rows, loading, onRefresh }: { id: number; rows: Webhoo
                   </td>
                   <td>{delivery.attempts}</td>
                   <td>{delivery.lastCode ?? '–'}</td>
-                  <td className="text-nowrap">{delivery.durationMs === null ? '–' : t('webhooks.ms', { ms: delivery.durationMs })}</td>
+                  <td className="text-nowrap">{delivery.durationMs === null ? '–' : t('webhooks.ms', { ms: String(delivery.durationMs) })}</td>
                   <td className="text-break small">{delivery.error ?? ''}</td>
                   <td className="text-nowrap">{formatTimestamp(delivery.createdAt)}</td>
                   <td className="text-nowrap">{formatTimestamp(delivery.deliveredAt)}</td>
@@ -290,7 +291,7 @@ function NewWebhookModal({ onClose, onCreated }: { onClose: () => void; onCreate
     const chosen = [...events].filter((pattern) => pattern.endsWith('.') || !events.has(`${eventArea(pattern)}.`));
     try {
       const created = await api.webhooks.create({ url: url.trim(), events: chosen, ...(description.trim() ? { description: description.trim() } : {}) });
-      alerts.success(t('webhooks.created', { id: created.id }));
+      alerts.success(t('webhooks.created', { id: String(created.id) }));
       await onCreated(created);
     } catch (error) {
       logFailure('create webhook', error);
@@ -415,7 +416,7 @@ function SecretModal({ hook, onClose }: { hook: WebhookWithSecret; onClose: () =
         </button>
       }
     >
-      <p>{t('webhooks.secretOnce', { id: hook.id })}</p>
+      <p>{t('webhooks.secretOnce', { id: String(hook.id) })}</p>
       <CopyField value={hook.secret} label={t('webhooks.secretTitle')} />
       {hook.warning && (
         <p className="alert alert-warning mt-3 mb-0" role="note">
