@@ -1,17 +1,18 @@
 /** Apps to pick as a searchable checkbox list (docs/web.md), in place of a Ctrl-click multi-select. */
 import { useId, useState } from 'react';
 import type { App } from '@tools-portal/core/entities';
+import { useT } from '../i18n/use-t';
 import { filterRows } from '../logic/filter';
 
 interface AppPickerProps {
   apps: readonly App[];
   value: readonly number[];
   onChange: (ids: number[]) => void;
-  label?: string;
 }
 
-export function AppPicker({ apps, value, onChange, label = 'Apps' }: AppPickerProps) {
+export function AppPicker({ apps, value, onChange }: AppPickerProps) {
   const id = useId();
+  const t = useT();
   const [query, setQuery] = useState('');
   const shown = filterRows([...apps], query, (app) => [app.name, app.description, app.category]);
   const chosen = new Set(value);
@@ -21,17 +22,17 @@ export function AppPicker({ apps, value, onChange, label = 'Apps' }: AppPickerPr
     <div role="group" aria-labelledby={`${id}-label`}>
       <div className="d-flex align-items-baseline justify-content-between">
         <span className="form-label" id={`${id}-label`}>
-          {label}
+          {t('nav.apps')}
         </span>
         <span className="small text-secondary" aria-live="polite">
-          {chosen.size} chosen
+          {t('appPicker.chosen', { count: chosen.size })}
         </span>
       </div>
       <input
         type="search"
         className="form-control form-control-sm mb-1"
-        placeholder="Search apps"
-        aria-label={`Search ${label.toLowerCase()}`}
+        placeholder={t('launcher.search')}
+        aria-label={t('launcher.search')}
         value={query}
         onChange={(event) => setQuery(event.target.value)}
       />
@@ -50,7 +51,7 @@ export function AppPicker({ apps, value, onChange, label = 'Apps' }: AppPickerPr
             </label>
           </div>
         ))}
-        {shown.length === 0 && <p className="text-secondary fst-italic small mb-0">{query ? 'No app matches.' : 'No apps yet.'}</p>}
+        {shown.length === 0 && <p className="text-secondary fst-italic small mb-0">{query ? t('launcher.noMatch') : t('appPicker.none')}</p>}
       </div>
     </div>
   );

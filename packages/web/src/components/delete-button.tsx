@@ -64,9 +64,10 @@ export function DeleteButton({ onConfirm, label, className = '', consequence }: 
 
 /** The Delete column of a list: its header cell. */
 export function DeleteHeader() {
+  const t = useT();
   return (
     <th scope="col" className="text-end">
-      Delete
+      {t('common.delete')}
     </th>
   );
 }

@@ -1,12 +1,13 @@
 /** The confirmation of a deletion that takes much along: the thing's name typed, then a danger button. */
 import { useState } from 'react';
+import { useT } from '../i18n/use-t';
 import { Modal } from './modal';
 
 interface TypeToDeleteProps {
   title: string;
   /** What must be typed. */
   name: string;
-  /** How the prompt calls it: "the client's name". */
+  /** How the prompt calls it, in the reader's language: "the client's name". */
   what: string;
   consequence: string;
   onClose: () => void;
@@ -14,6 +15,7 @@ interface TypeToDeleteProps {
 }
 
 export function TypeToDelete({ title, name, what, consequence, onClose, onConfirm }: TypeToDeleteProps) {
+  const t = useT();
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState(false);
   const matches = typed.trim() === name;
@@ -33,17 +35,17 @@ export function TypeToDelete({ title, name, what, consequence, onClose, onConfir
       footer={
         <>
           <button type="button" className="btn btn-outline-secondary" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="submit" className="btn btn-danger" disabled={!matches || busy}>
-            Delete
+            {t('common.delete')}
           </button>
         </>
       }
     >
       <p>{consequence}</p>
       <label className="form-label" htmlFor="type-to-delete">
-        Type {what} to confirm: <strong className="text-break">{name}</strong>
+        {t('typeToDelete.prompt', { what })} <strong className="text-break">{name}</strong>
       </label>
       <input
         id="type-to-delete"

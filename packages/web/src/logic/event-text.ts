@@ -18,8 +18,7 @@ export function eventTextParts(text: string): EventTextPart[] {
   return parts;
 }
 
-/** The log's date range, refused at the field when From is after To (both `YYYY-MM-DD`). */
-export function dateRangeProblem(from: string | undefined, to: string | undefined): string | null {
-  if (!from || !to) return null;
-  return from > to ? 'To must be on or after From' : null;
+/** Whether the log's date range is refused at the field: From after To (both `YYYY-MM-DD`). */
+export function dateRangeInverted(from: string | undefined, to: string | undefined): boolean {
+  return Boolean(from && to && from > to);
 }

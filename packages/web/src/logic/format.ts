@@ -46,8 +46,3 @@ export function formatDate(iso: string | null | undefined): string {
   if (Number.isNaN(date.getTime())) return iso;
   return date.toLocaleDateString(locale, { dateStyle: 'medium' });
 }
-
-/** A count in the portal's language: `1,234`, German `1.234`. */
-export function formatNumber(value: number): string {
-  return value.toLocaleString(locale ?? 'en');
-}

@@ -18,6 +18,7 @@ import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
+import { useLanguage } from '../i18n/language';
 import { useT } from '../i18n/use-t';
 import { formatTimestamp } from '../logic/format';
 import { sortRows } from '../logic/sort';
@@ -119,6 +120,7 @@ function Expiry({ iso }: { iso: string | null }) {
 function NewKeyModal({ newKey, onDone }: { newKey: string; onDone: () => Promise<void> }) {
   const alerts = useAlerts();
   const t = useT();
+  const { language } = useLanguage();
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState<ExpiryChoiceValue>({ kind: 'none' });
   const [problem, setProblem] = useState<{ field: 'name' | 'expires'; message: string } | null>(null);
@@ -141,7 +143,9 @@ function NewKeyModal({ newKey, onDone }: { newKey: string; onDone: () => Promise
       alerts.danger(t('tokens.createFailed', { token: masked }));
       const field = error instanceof ApiError && error.code === 'invalid_input' ? error.details.field : undefined;
       if (field === 'name' || field === 'expires') {
-        setProblem({ field, message: (error as ApiError).message });
+        // The server's reason in English; otherwise the web's words name the field (i18n/error-words.ts).
+        const fieldName = field === 'name' ? t('account.passkeys.name') : t('tokens.expires');
+        setProblem({ field, message: language === 'en' ? (error as ApiError).message : t('error.invalidField', { field: fieldName }) });
         setBusy(false);
       } else {
         await onDone();

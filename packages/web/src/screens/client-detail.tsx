@@ -11,6 +11,7 @@ import { EmptyRow } from '../components/empty-row';
 import { ListTable } from '../components/list-page';
 import { PageHeader } from '../components/page-header';
 import { useLoad } from '../components/use-load';
+import { useT } from '../i18n/use-t';
 import { isMissing } from '../logic/not-found';
 import { sortRows } from '../logic/sort';
 import { paths } from '../paths';
@@ -19,6 +20,7 @@ import { Missing } from './not-found';
 export function ClientDetail() {
   const rawId = useParams().id ?? '';
   const id = Number(rawId);
+  const t = useT();
   const client = useLoad(
     () => api.clients.get(id),
     (error) => logFailure('load client', error),
@@ -35,35 +37,28 @@ export function ClientDetail() {
   );
 
   if (isMissing(client.error))
-    return (
-      <Missing
-        title="No such client"
-        text={`There is no client with the id ${rawId}: it may have been deleted.`}
-        back={{ to: paths.clients, label: 'Go to Clients' }}
-      />
-    );
+    return <Missing title={t('client.missingTitle')} text={t('client.missingText', { id: rawId })} back={{ to: paths.clients, label: t('client.back') }} />;
 
   const rows = users.data ?? [];
-  const userCount = rows.length === 1 ? '1 user' : `${rows.length} users`;
 
   return (
     <>
       <PageHeader
         title={client.data?.name ?? '\u00a0'}
-        lead={users.data ? `A client: ${userCount}. Deleting it deletes them, never the apps' data.` : undefined}
+        lead={users.data ? t('client.lead', { count: rows.length }) : undefined}
         actions={
           <Link to={`${paths.invites}?client=${id}`} className="btn btn-primary">
-            Invite to this client
+            {t('client.invite')}
           </Link>
         }
       />
       <ListTable
-        label="Users"
+        label={t('nav.users')}
         className="table table-hover"
         head={
           <>
-            <th scope="col">Email</th>
-            <th scope="col">Apps</th>
+            <th scope="col">{t('login.email')}</th>
+            <th scope="col">{t('nav.apps')}</th>
           </>
         }
       >
@@ -76,7 +71,7 @@ export function ClientDetail() {
             </td>
             <td>
               {apps.length === 0 ? (
-                <span className="text-secondary">none</span>
+                <span className="text-secondary">{t('people.none')}</span>
               ) : (
                 apps.map((app, index) => (
                   <span key={app.id}>
@@ -88,7 +83,7 @@ export function ClientDetail() {
             </td>
           </tr>
         ))}
-        <EmptyRow columns={2} shown={rows.length} loading={users.loading} text="No users yet: Invite to this client adds the first." />
+        <EmptyRow columns={2} shown={rows.length} loading={users.loading} text={t('client.noUsers')} />
       </ListTable>
     </>
   );

@@ -14,11 +14,13 @@ import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
+import { useT, type Translate } from '../i18n/use-t';
 import { sortRows } from '../logic/sort';
 import { paths } from '../paths';
 
 export function Clients() {
   const run = useAction();
+  const t = useT();
   const [filter, setFilter] = useState('');
   const [sort, onSort] = useSort({ key: 'name', direction: 'asc' });
   const [creating, setCreating] = useState(false);
@@ -38,8 +40,8 @@ export function Clients() {
   const remove = (client: Client) =>
     run({
       call: () => api.clients.delete(client.id),
-      success: `deleted client ${client.name}`,
-      danger: `failed to delete client ${client.name}`,
+      success: t('clients.deleted', { name: client.name }),
+      danger: t('clients.deleteFailed', { name: client.name }),
       what: 'delete client',
       onSuccess: clients.reload,
     });
@@ -54,15 +56,15 @@ export function Clients() {
   return (
     <>
       <ListPage
-        title="Clients"
-        lead="Groups of users with a unique name; the users of Admin are the admins."
+        title={t('nav.clients')}
+        lead={t('clients.lead')}
         filter={filter}
         onFilter={setFilter}
-        action={{ label: 'New Client', onClick: () => setCreating(true) }}
+        action={{ label: t('clients.new'), onClick: () => setCreating(true) }}
         head={
           <>
             <SortHeader column="name" sort={sort} onSort={onSort}>
-              Client Name
+              {t('clients.name')}
             </SortHeader>
             <DeleteHeader />
           </>
@@ -73,17 +75,17 @@ export function Clients() {
             <td>
               <Link to={paths.client(client.id)}>{client.name}</Link>
             </td>
-            <DeleteCell onConfirm={() => removeOrAsk(client)} consequence={() => clientDeletionConsequence(client.id)} />
+            <DeleteCell onConfirm={() => removeOrAsk(client)} consequence={() => clientDeletionConsequence(client.id, t)} />
           </tr>
         ))}
-        <EmptyRow columns={2} shown={rows.length} loading={clients.loading} text="No clients." />
+        <EmptyRow columns={2} shown={rows.length} loading={clients.loading} text={t('clients.none')} />
       </ListPage>
       {confirming && (
         <TypeToDelete
-          title={`Delete client ${confirming.client.name}?`}
+          title={t('clients.deleteTitle', { name: confirming.client.name })}
           name={confirming.client.name}
-          what="the client's name"
-          consequence={`This also deletes its ${users(confirming.users)}, with their sessions, API keys and access. The apps' own data stays.`}
+          what={t('clients.nameToType')}
+          consequence={t('clients.deleteConsequence', { count: confirming.users })}
           onClose={() => setConfirming(null)}
           onConfirm={async () => {
             const ok = await remove(confirming.client);
@@ -104,22 +106,19 @@ export function Clients() {
   );
 }
 
-function users(count: number): string {
-  return count === 1 ? '1 user' : `${count} users`;
-}
-
 async function countUsers(id: number): Promise<number> {
   return (await api.clients.users(id)).length;
 }
 
 /** What deleting a client takes along (docs/product.md, Deleting): its users. */
-async function clientDeletionConsequence(id: number): Promise<string | null> {
+async function clientDeletionConsequence(id: number, t: Translate): Promise<string | null> {
   const count = await countUsers(id);
-  return count === 0 ? null : `Also deletes ${users(count)}`;
+  return count === 0 ? null : t('clients.alsoDeletes', { count });
 }
 
 function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated: () => Promise<void> }) {
   const run = useAction();
+  const t = useT();
   const form = useFormErrors();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
@@ -128,8 +127,8 @@ function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated
     setBusy(true);
     await run({
       call: () => api.clients.create(name),
-      success: `created new client ${name}`,
-      danger: `failed to create new client ${name}`,
+      success: t('clients.created', { name }),
+      danger: t('clients.createFailed', { name }),
       what: 'create client',
       onSuccess: onCreated,
       form,
@@ -138,15 +137,15 @@ function NewClientModal({ onClose, onCreated }: { onClose: () => void; onCreated
   };
 
   return (
-    <Modal title="New Client" onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy} />}>
+    <Modal title={t('clients.new')} onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy} />}>
       <label className="visually-hidden" htmlFor="client-name">
-        Client name
+        {t('clients.nameLabel')}
       </label>
       <input
         id="client-name"
         type="text"
         {...fieldProps(form, 'name')}
-        placeholder="Enter the client name"
+        placeholder={t('clients.namePlaceholder')}
         value={name}
         autoFocus
         onChange={(event) => setName(event.target.value)}

@@ -1,36 +1,31 @@
 /** /docs (docs/product.md §1 and §2): the admin help page; other users see no content. */
+import { useIntl } from 'react-intl';
+import { useT } from '../i18n/use-t';
 import { useCurrentUser } from '../session';
 
 export function Docs() {
   const user = useCurrentUser();
-  if (!user.admin) return <p className="text-secondary">This help page is for admins.</p>;
+  const t = useT();
+  const intl = useIntl();
+  if (!user.admin) return <p className="text-secondary">{t('help.adminsOnly')}</p>;
   return (
     <div className="row g-4">
       <article className="col-12 col-lg-8">
-        <h1 className="h3">Help</h1>
-        <p>The portal decides who may log in and which apps each user may open.</p>
-        <h2 className="h5 mt-4">Clients</h2>
-        <p>
-          A client is a group of users with a unique name. Deleting a client deletes its users, but not the data those users have in the apps. Users of the
-          client named <strong>Admin</strong> are admins.
-        </p>
-        <h2 className="h5 mt-4">Apps</h2>
-        <p>
-          The name identifies the app to the authentication system; the URL is where users open it. Deleting an app removes every user's access to it, but not
-          the app's data. Apps whose URL ends with <code>-dev</code> are development apps (the dev view of the app list); apps whose name starts with{' '}
-          <code>extern:</code> are listed under Other Tools.
-        </p>
-        <h2 className="h5 mt-4">Users</h2>
-        <p>
-          A user belongs to exactly one client, is identified by an email address, and may use many apps. Deleting a user removes their credentials only. New
-          users are invited: an invite creates a registration link, with which they set their initial password.
-        </p>
-        <h2 className="h5 mt-4">Staff</h2>
-        <p>Staff who sign in with their company Google address are created automatically, as admins.</p>
-        <h2 className="h5 mt-4">API keys</h2>
-        <p>Every user can create API keys on the Access Tokens page for scripts and the command line. A key is shown once, when it is made.</p>
+        <h1 className="h3">{t('nav.help')}</h1>
+        <p>{t('help.intro')}</p>
+        <h2 className="h5 mt-4">{t('help.clients')}</h2>
+        <p>{intl.formatMessage({ id: 'help.clientsText' }, { admin: <strong key="admin">Admin</strong> })}</p>
+        <h2 className="h5 mt-4">{t('help.apps')}</h2>
+        <p>{intl.formatMessage({ id: 'help.appsText' }, { dev: <code key="dev">-dev</code>, extern: <code key="extern">extern:</code> })}</p>
+        <h2 className="h5 mt-4">{t('help.users')}</h2>
+        <p>{t('help.usersText')}</p>
+        <h2 className="h5 mt-4">{t('help.staff')}</h2>
+        <p>{t('help.staffText')}</p>
+        <h2 className="h5 mt-4">{t('help.apiKeys')}</h2>
+        <p>{t('help.apiKeysText')}</p>
       </article>
-      <aside className="col-12 col-lg-4">
+      {/* The other tools are described in German in every language (docs/product.md §1). */}
+      <aside className="col-12 col-lg-4" lang="de">
         <div className="card">
           <div className="card-header fw-semibold">Weitere Werkzeuge</div>
           <ul className="list-group list-group-flush small">

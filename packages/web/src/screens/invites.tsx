@@ -29,6 +29,7 @@ type Column = 'email' | 'sent';
 export function Invites() {
   const alerts = useAlerts();
   const run = useAction();
+  const t = useT();
   const [search, setSearch] = useSearchParams();
   const [filter, setFilter] = useState('');
   const [sort, onSort] = useSort<Column>({ key: 'sent', direction: 'desc' });
@@ -39,7 +40,7 @@ export function Invites() {
       const [list, apps, options] = await Promise.all([api.invites.list(), api.apps.all(), api.auth.options()]);
       return { list, appNames: new Map(apps.map((app) => [app.id, app.name])), mail: options.passwordReset };
     },
-    () => alerts.danger('failed to load registration tokens'),
+    () => alerts.danger(t('invites.loadFailed')),
   );
 
   // A client's page links here with ?client=ID: New Invite opens with that client chosen.
@@ -60,8 +61,8 @@ export function Invites() {
   const remove = (invite: RegistrationToken) =>
     run({
       call: () => api.invites.delete(invite.id),
-      success: `deleted registration token ${invite.email}`,
-      danger: `failed to delete registration token ${invite.email}`,
+      success: t('invites.deleted', { email: invite.email }),
+      danger: t('invites.deleteFailed', { email: invite.email }),
       what: 'delete invite',
       onSuccess: invites.reload,
     });
@@ -69,7 +70,7 @@ export function Invites() {
   const copy = async (invite: RegistrationToken) => {
     try {
       await navigator.clipboard.writeText(invite.link);
-      alerts.success(`copied the registration link of ${invite.email}`);
+      alerts.success(t('invites.copied', { email: invite.email }));
     } catch {
       setLink({ link: invite.link });
     }
@@ -78,26 +79,26 @@ export function Invites() {
   return (
     <>
       <ListPage
-        title="Invites"
-        lead="Open invitations: each link lets one person set a password and join a client."
+        title={t('nav.invites')}
+        lead={t('invites.lead')}
         filter={filter}
         onFilter={setFilter}
-        action={{ label: 'New Invite', onClick: () => setCreating('') }}
+        action={{ label: t('invites.new'), onClick: () => setCreating('') }}
         head={
           <>
             <SortHeader column="email" sort={sort} onSort={onSort}>
-              Email
+              {t('login.email')}
             </SortHeader>
-            <th scope="col">Client</th>
+            <th scope="col">{t('people.client')}</th>
             <th scope="col" className="d-none d-xl-table-cell">
-              Apps
+              {t('nav.apps')}
             </th>
             <SortHeader column="sent" sort={sort} onSort={onSort}>
-              Registration Timestamp
+              {t('invites.sent')}
             </SortHeader>
-            <th scope="col">Status</th>
+            <th scope="col">{t('requests.status')}</th>
             <th scope="col" className="text-end">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{t('people.actions')}</span>
             </th>
           </>
         }
@@ -113,16 +114,16 @@ export function Invites() {
                 <Link to={paths.client(invite.client.id)}>{invite.client.name}</Link>
               </td>
               <td className="d-none d-xl-table-cell small">
-                {invite.apps.map((id) => invites.data?.appNames.get(id) ?? `#${id}`).join(', ') || <span className="text-secondary">none</span>}
+                {invite.apps.map((id) => invites.data?.appNames.get(id) ?? `#${id}`).join(', ') || <span className="text-secondary">{t('people.none')}</span>}
               </td>
               <td className="text-nowrap">{formatTimestamp(invite.sent_timestamp)}</td>
               <td>
                 {expired ? (
-                  <span className="badge text-bg-secondary">expired</span>
+                  <span className="badge text-bg-secondary">{t('tokens.expired')}</span>
                 ) : (
                   <span className="text-nowrap" title={formatTimestamp(invite.expires_timestamp)}>
-                    <span className="badge text-bg-success">open</span>{' '}
-                    <span className="small text-secondary">until {formatDate(invite.expires_timestamp)}</span>
+                    <span className="badge text-bg-success">{t('status.open')}</span>{' '}
+                    <span className="small text-secondary">{t('invites.until', { date: formatDate(invite.expires_timestamp) })}</span>
                   </span>
                 )}
               </td>
@@ -130,7 +131,7 @@ export function Invites() {
                 <div className="d-flex flex-wrap flex-xl-nowrap justify-content-end gap-2">
                   {!expired && (
                     <button type="button" className="btn btn-sm btn-outline-secondary text-nowrap" onClick={() => void copy(invite)}>
-                      Copy link
+                      {t('invites.copyLink')}
                     </button>
                   )}
                   {invites.data?.mail && !expired && (
@@ -140,13 +141,13 @@ export function Invites() {
                       onClick={() =>
                         void run({
                           call: () => api.invites.resend(invite.id),
-                          success: `sent the invitation to ${invite.email} again`,
-                          danger: `failed to send the invitation to ${invite.email}`,
+                          success: t('invites.resent', { email: invite.email }),
+                          danger: t('invites.resendFailed', { email: invite.email }),
                           what: 'resend invite',
                         })
                       }
                     >
-                      Resend
+                      {t('invites.resend')}
                     </button>
                   )}
                   <DeleteButton onConfirm={() => remove(invite)} />
@@ -155,7 +156,7 @@ export function Invites() {
             </tr>
           );
         })}
-        <EmptyRow columns={6} shown={rows.length} loading={invites.loading} text={filter ? 'No invite matches.' : 'No open invites: New Invite sends one.'} />
+        <EmptyRow columns={6} shown={rows.length} loading={invites.loading} text={filter ? t('invites.noMatch') : t('invites.none')} />
       </ListPage>
       {creating !== null && (
         <NewInviteModal
@@ -170,17 +171,17 @@ export function Invites() {
       )}
       {link && (
         <Modal
-          title="Please copy the registration link"
+          title={t('invites.copyTitle')}
           staticBackdrop
           onClose={() => setLink(null)}
           footer={
             <button type="button" className="btn btn-primary" onClick={() => setLink(null)}>
-              OK
+              {t('people.ok')}
             </button>
           }
         >
-          {link.sentTo ? <p>The link was sent by email to {link.sentTo}. You can also copy it:</p> : <p>Send this link to the invited email address:</p>}
-          <CopyField value={link.link} label="Registration link" />
+          {link.sentTo ? <p>{t('people.linkSentTo', { email: link.sentTo })}</p> : <p>{t('invites.sendThisLink')}</p>}
+          <CopyField value={link.link} label={t('invites.link')} />
         </Modal>
       )}
     </>
@@ -198,6 +199,7 @@ function NewInviteModal({
 }) {
   const alerts = useAlerts();
   const run = useAction();
+  const t = useT();
   const form = useFormErrors();
   const options = useLoad(
     async () => {
@@ -205,7 +207,7 @@ function NewInviteModal({
       // Mail is configured exactly when the server offers password reset.
       return { clients: clients.sort(byName), apps: apps.sort(byName), mail: options.passwordReset };
     },
-    () => alerts.danger('failed to load clients or apps'),
+    () => alerts.danger(t('invites.optionsFailed')),
   );
   const [email, setEmail] = useState('');
   const [clientId, setClientId] = useState(initialClient);
@@ -214,7 +216,6 @@ function NewInviteModal({
   // The invitation mail's language; '' leaves it to the portal's DEFAULT_LANGUAGE.
   const [language, setLanguage] = useState<Language | ''>('');
   const { defaultLanguage } = useBranding();
-  const t = useT();
   const [busy, setBusy] = useState(false);
   const mail = options.data?.mail ?? false;
   // On by default when mail is configured.
@@ -236,7 +237,7 @@ function NewInviteModal({
         });
         return { link: invite.link, sentTo: send ? invite.email : undefined };
       },
-      danger: `failed to create new registration token ${email}`,
+      danger: t('invites.createFailed', { email }),
       what: 'create invite',
       onSuccess: onCreated,
       form,
@@ -245,16 +246,16 @@ function NewInviteModal({
   };
 
   return (
-    <Modal title="New Invite" onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy} />}>
+    <Modal title={t('invites.new')} onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy} />}>
       <div className="mb-3">
         <label className="form-label" htmlFor="invite-email">
-          Email
+          {t('login.email')}
         </label>
         <input
           id="invite-email"
           type="text"
           {...fieldProps(form, 'email')}
-          placeholder="Email"
+          placeholder={t('login.email')}
           value={email}
           autoFocus
           onChange={(event) => setEmail(event.target.value)}
@@ -263,10 +264,10 @@ function NewInviteModal({
       </div>
       <div className="mb-3">
         <label className="form-label" htmlFor="invite-client">
-          Client
+          {t('people.client')}
         </label>
         <select id="invite-client" {...fieldProps(form, 'clientid', 'form-select')} value={clientId} onChange={(event) => setClientId(event.target.value)}>
-          <option value="">Choose a client…</option>
+          <option value="">{t('invites.chooseClient')}</option>
           {clients.map((client) => (
             <option key={client.id} value={client.id}>
               {client.name}
@@ -300,7 +301,7 @@ function NewInviteModal({
         <div className="form-check mt-3">
           <input id="invite-send" type="checkbox" className="form-check-input" checked={send} onChange={(event) => setSendChoice(event.target.checked)} />
           <label className="form-check-label" htmlFor="invite-send">
-            Send the link by email
+            {t('invites.sendByMail')}
           </label>
         </div>
       )}

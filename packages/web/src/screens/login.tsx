@@ -26,6 +26,8 @@ import { formatTime } from '../logic/format';
 import { googleLoginUrl, loginPath, paths } from '../paths';
 import { passkeysUnavailable, signInWithPasskey } from '../passkeys';
 import type { MessageKey } from '../i18n/en';
+import { reasonFor } from '../i18n/error-words';
+import { useLanguage } from '../i18n/language';
 import { useT, type Translate } from '../i18n/use-t';
 import { useSession } from '../session';
 
@@ -42,6 +44,9 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
   const [problem, setProblem] = useState<string | null>(null);
   const invitation = useInvitationStatus(token);
   const t = useT();
+  const { language } = useLanguage();
+  // Too many attempts (429): the server's words in English, the web's own otherwise (i18n/error-words.ts).
+  const tooMany = (error: unknown) => (tooManyRequestsMessage(error) ? reasonFor(error, language, t) : undefined);
 
   const finish = async (signIn: () => Promise<PasswordAnswer>, registering = false): Promise<'refused' | undefined> => {
     let answer: PasswordAnswer;
@@ -56,9 +61,10 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
         else if (status) invitation.set(status);
         else navigate(paths.failedLogin);
       } else if (confirm) {
-        alerts.danger(tooManyRequestsMessage(error) ?? t('login.passwordWrong'));
+        alerts.danger(tooMany(error) ?? t('login.passwordWrong'));
       } else {
-        const refusal = tooManyAttempts(error, t) ?? (error instanceof ApiError && error.code === 'unauthenticated' ? t('login.wrongCredentials') : null);
+        const refusal =
+          tooManyAttempts(error, language, t) ?? (error instanceof ApiError && error.code === 'unauthenticated' ? t('login.wrongCredentials') : null);
         if (!refusal) navigate(paths.failedLogin);
         else {
           setProblem(refusal);
@@ -90,7 +96,7 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
       await finish(async () => answer);
     } catch (error) {
       logFailure('passkey sign-in', error);
-      alerts.danger(tooManyRequestsMessage(error) ?? t('login.passkeyRefused'));
+      alerts.danger(tooMany(error) ?? t('login.passkeyRefused'));
     }
   };
 
@@ -119,9 +125,9 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
       await finish(async () => answer);
     } catch (error) {
       logFailure('second factor', error);
-      const tooMany = tooManyAttempts(error, t);
+      const refusal = tooManyAttempts(error, language, t);
       if (error instanceof ApiError && error.code === 'unauthenticated') alerts.danger(t('login.codeWrong'));
-      else if (tooMany) alerts.danger(tooMany);
+      else if (refusal) alerts.danger(refusal);
       else navigate(paths.failedLogin);
     }
   }
@@ -203,11 +209,18 @@ export function refusedPassword(error: unknown): string | null {
   return error.message.replace(/^Password: /, '');
 }
 
-/** Too many attempts (429): the server's words, and the time to try again at, e.g. "…; try again in 10 minutes (at 14:35)." */
-function tooManyAttempts(error: unknown, t: Translate): string | null {
+/**
+ * Too many attempts (429): the server's words, and the time to try again at, e.g. "…; try again in
+ * 10 minutes (at 14:35)."; outside English the web's own words, from the minutes the server gives.
+ */
+function tooManyAttempts(error: unknown, language: string, t: Translate): string | null {
   const message = tooManyRequestsMessage(error);
   if (!message) return null;
   const retryAfter = (error as ApiError).details.retryAfter;
+  if (language !== 'en')
+    return typeof retryAfter === 'number'
+      ? t('login.tooManyLoginsAt', { count: Math.max(1, Math.ceil(retryAfter / 60)), time: formatTime(new Date(Date.now() + retryAfter * 1000)) })
+      : (reasonFor(error, language, t) ?? message);
   const sentence = `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
   if (typeof retryAfter !== 'number') return `${sentence}.`;
   return t('login.tooManyAt', {

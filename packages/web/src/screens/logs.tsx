@@ -15,8 +15,9 @@ import { useLoad } from '../components/use-load';
 import { Email } from '../components/email';
 import { PageHeader } from '../components/page-header';
 import { Time } from '../components/time';
-import { formatNumber } from '../logic/format';
-import { dateRangeProblem, eventTextParts } from '../logic/event-text';
+import { dateRangeInverted, eventTextParts } from '../logic/event-text';
+import { areaName } from '../i18n/event-areas';
+import { useT } from '../i18n/use-t';
 import { LOG_PAGE_SIZE, LOG_TOTAL_ROWS, clampPage, pageCount, pageWindow } from '../logic/pagination';
 
 // The type filter: the catalogue grouped by area, each area first as a whole (`login.`).
@@ -33,6 +34,7 @@ interface Loaded {
 }
 
 export function Logs() {
+  const t = useT();
   const [page, setPage] = useState(1);
   const [draft, setDraft] = useState<LogFilter>(EMPTY);
   const [filter, setFilter] = useState<LogFilter>(EMPTY);
@@ -62,7 +64,7 @@ export function Logs() {
   const go = (target: number) => setPage(clampPage(target, count));
   const rows = loaded.data?.entries ?? [];
 
-  const rangeProblem = dateRangeProblem(draft.from, draft.to);
+  const rangeProblem = dateRangeInverted(draft.from, draft.to) ? t('logs.rangeProblem') : null;
   const apply = (event: FormEvent) => {
     event.preventDefault();
     if (rangeProblem) return;
@@ -83,29 +85,29 @@ export function Logs() {
 
   return (
     <>
-      <PageHeader title="The last 1000 log entries" lead="The audit trail: sign-ins, refusals and every change, newest first." />
-      <form className="row g-2 align-items-end mb-3" aria-label="Log filters" onSubmit={apply}>
+      <PageHeader title={t('logs.title')} lead={t('logs.lead')} />
+      <form className="row g-2 align-items-end mb-3" aria-label={t('logs.filters')} onSubmit={apply}>
         <div className="col-12 col-md-3">
           <label className="form-label small mb-1" htmlFor="log-user">
-            User
+            {t('logs.user')}
           </label>
-          <input id="log-user" type="search" className="form-control form-control-sm" placeholder="email" {...field('user')} />
+          <input id="log-user" type="search" className="form-control form-control-sm" placeholder={t('logs.userPlaceholder')} {...field('user')} />
         </div>
         <div className="col-6 col-md-2">
           <label className="form-label small mb-1" htmlFor="log-client">
-            Client
+            {t('people.client')}
           </label>
           <input id="log-client" type="search" className="form-control form-control-sm" {...field('client')} />
         </div>
         <div className="col-6 col-md-2">
           <label className="form-label small mb-1" htmlFor="log-type">
-            Type
+            {t('logs.type')}
           </label>
           <select id="log-type" className="form-select form-select-sm" {...field('type')}>
-            <option value="">any type</option>
+            <option value="">{t('logs.anyType')}</option>
             {TYPE_GROUPS.map(({ area, types }) => (
-              <optgroup key={area} label={area}>
-                <option value={`${area}.`}>{`${area}.* (every ${area} event)`}</option>
+              <optgroup key={area} label={areaName(area, t)}>
+                <option value={`${area}.`}>{t('logs.everyInArea', { pattern: `${area}.*`, area: areaName(area, t) })}</option>
                 {types.map((type) => (
                   <option key={type} value={type} title={EVENT_TYPES[type]}>
                     {type}
@@ -117,13 +119,13 @@ export function Logs() {
         </div>
         <div className="col-6 col-md-2">
           <label className="form-label small mb-1" htmlFor="log-from">
-            From
+            {t('logs.from')}
           </label>
           <input id="log-from" type="date" className="form-control form-control-sm" max={draft.to || undefined} {...field('from')} />
         </div>
         <div className="col-6 col-md-2">
           <label className="form-label small mb-1" htmlFor="log-to">
-            To
+            {t('logs.to')}
           </label>
           <input
             id="log-to"
@@ -142,34 +144,33 @@ export function Logs() {
         </div>
         <div className="col-12 col-md-auto d-flex gap-2">
           <button type="submit" className="btn btn-primary btn-sm" disabled={Boolean(rangeProblem)}>
-            Filter
+            {t('common.filter')}
           </button>
           <button type="button" className="btn btn-outline-secondary btn-sm" onClick={clear}>
-            Clear
+            {t('common.clear')}
           </button>
           <a className="btn btn-outline-primary btn-sm text-nowrap" href={api.url(api.logs.exportPath('csv', filter))} download>
-            Export CSV
+            {t('logs.export')}
           </a>
         </div>
       </form>
       {loaded.error === undefined && loaded.data && loaded.data.total > 0 && (
         <p className="small text-secondary mb-2" aria-live="polite">
-          {loaded.data.total === 1 ? '1 entry' : `${formatNumber(loaded.data.total)} entries`}
-          {loaded.data.total > LOG_TOTAL_ROWS ? ' (the pages show the newest 1000; Export CSV has them all)' : ''}
+          {t(loaded.data.total > LOG_TOTAL_ROWS ? 'logs.entriesMore' : 'logs.entries', { count: loaded.data.total })}
         </p>
       )}
       <ListTable
-        label="Log"
+        label={t('logs.table')}
         className="table table-sm table-striped align-middle log-table"
         head={
           <>
-            <th scope="col">timestamp</th>
-            <th scope="col">client</th>
-            <th scope="col">user</th>
-            <th scope="col">event</th>
-            <th scope="col">Actor</th>
+            <th scope="col">{t('logs.column.timestamp')}</th>
+            <th scope="col">{t('logs.column.client')}</th>
+            <th scope="col">{t('logs.column.user')}</th>
+            <th scope="col">{t('logs.column.event')}</th>
+            <th scope="col">{t('logs.column.actor')}</th>
             <th scope="col" className="d-md-none">
-              entry
+              {t('logs.column.entry')}
             </th>
           </>
         }
@@ -199,14 +200,14 @@ export function Logs() {
                   <Email value={entry.user} />
                 </td>
                 <td>{toggle}</td>
-                <td>{entry.actor ? <Email value={entry.actor} /> : <span className="text-secondary">anonymous</span>}</td>
+                <td>{entry.actor ? <Email value={entry.actor} /> : <span className="text-secondary">{t('logs.anonymous')}</span>}</td>
                 <td className="d-md-none">
                   <div className="fw-semibold">{toggle}</div>
                   <div className="small">
                     <Email value={entry.user} /> · {entry.client}
                     {entry.actor && entry.actor !== entry.user && (
                       <>
-                        {' · by '}
+                        {` · ${t('logs.by')} `}
                         <Email value={entry.actor} />
                       </>
                     )}
@@ -219,18 +220,18 @@ export function Logs() {
               {expanded && (
                 <tr id={`log-details-${entry.id}`}>
                   <td colSpan={6}>
-                    <dl className="row small mb-0" aria-label="Entry details">
-                      <dt className="col-4 col-md-2">actor</dt>
-                      <dd className="col-8 col-md-10 text-break">{entry.actor || 'anonymous'}</dd>
-                      <dt className="col-4 col-md-2">type</dt>
+                    <dl className="row small mb-0" aria-label={t('logs.details')}>
+                      <dt className="col-4 col-md-2">{t('logs.detail.actor')}</dt>
+                      <dd className="col-8 col-md-10 text-break">{entry.actor || t('logs.anonymous')}</dd>
+                      <dt className="col-4 col-md-2">{t('logs.detail.type')}</dt>
                       <dd className="col-8 col-md-10">{entry.type || '-'}</dd>
-                      <dt className="col-4 col-md-2">address</dt>
+                      <dt className="col-4 col-md-2">{t('logs.detail.address')}</dt>
                       <dd className="col-8 col-md-10">{entry.ip || '-'}</dd>
-                      <dt className="col-4 col-md-2">user agent</dt>
+                      <dt className="col-4 col-md-2">{t('logs.detail.userAgent')}</dt>
                       <dd className="col-8 col-md-10 text-break">{entry.userAgent || '-'}</dd>
                       {entry.count > 1 && (
                         <>
-                          <dt className="col-4 col-md-2">count</dt>
+                          <dt className="col-4 col-md-2">{t('logs.detail.count')}</dt>
                           <dd className="col-8 col-md-10">{entry.count}</dd>
                         </>
                       )}
@@ -241,11 +242,11 @@ export function Logs() {
             </Fragment>
           );
         })}
-        <EmptyRow columns={6} shown={rows.length} loading={loaded.loading} text="No entries." />
+        <EmptyRow columns={6} shown={rows.length} loading={loaded.loading} text={t('logs.none')} />
       </ListTable>
-      <nav aria-label="Log pages">
+      <nav aria-label={t('logs.pages')}>
         <ul className="pagination pagination-sm flex-wrap">
-          <PageItem label="Previous" disabled={page <= 1} onClick={() => go(page - 1)} />
+          <PageItem label={t('logs.previous')} disabled={page <= 1} onClick={() => go(page - 1)} />
           {pageWindow(page, count).map((number, index) =>
             number === null ? (
               <li className="page-item disabled" key={`gap-${index}`}>
@@ -255,7 +256,7 @@ export function Logs() {
               <PageItem key={number} label={String(number)} active={number === page} onClick={() => go(number)} />
             ),
           )}
-          <PageItem label="Next" disabled={page >= count || rows.length < LOG_PAGE_SIZE} onClick={() => go(page + 1)} />
+          <PageItem label={t('logs.next')} disabled={page >= count || rows.length < LOG_PAGE_SIZE} onClick={() => go(page + 1)} />
         </ul>
       </nav>
     </>

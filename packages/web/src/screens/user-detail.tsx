@@ -24,12 +24,14 @@ import { Email } from '../components/email';
 import { PageHeader } from '../components/page-header';
 import { Time } from '../components/time';
 import { isMissing } from '../logic/not-found';
+import { useT, type Translate } from '../i18n/use-t';
 import { Missing } from './not-found';
 
 export function UserDetail() {
   const rawId = useParams().id ?? '';
   const id = Number(rawId);
   const navigate = useNavigate();
+  const t = useT();
   const [managing, setManaging] = useState(false);
   const [confirmReset, setConfirmReset] = useState(false);
   const user = useLoad(
@@ -48,8 +50,8 @@ export function UserDetail() {
   const sendReset = () =>
     run({
       call: () => api.users.passwordReset(id),
-      success: (answer) => (answer.sent ? `sent password reset to ${email}` : `created password reset link for ${email}`),
-      danger: `failed to send password reset to ${email}`,
+      success: (answer) => (answer.sent ? t('user.resetSent', { email }) : t('user.resetLinkCreated', { email })),
+      danger: t('user.resetFailed', { email }),
       what: 'send password reset',
       onSuccess: (answer) => {
         setConfirmReset(false);
@@ -63,16 +65,10 @@ export function UserDetail() {
   );
 
   if (isMissing(user.error))
-    return (
-      <Missing
-        title="No such user"
-        text={`There is no user with the id ${rawId}: they may have been deleted.`}
-        back={{ to: paths.users, label: 'Go to Users' }}
-      />
-    );
+    return <Missing title={t('user.missingTitle')} text={t('user.missingText', { id: rawId })} back={{ to: paths.users, label: t('user.back') }} />;
 
   const facts = security.data;
-  const factor = facts ? [facts.totp && 'authenticator app', facts.passkeys > 0 && plural(facts.passkeys, 'passkey')].filter(Boolean).join(' and ') : '';
+  const factor = facts ? factorWords(facts, t) : '';
 
   return (
     <>
@@ -81,80 +77,85 @@ export function UserDetail() {
         lead={
           user.data && (
             <>
-              Client: <Link to={paths.client(user.data.client.id)}>{user.data.client.name}</Link>
+              {t('user.clientLead')} <Link to={paths.client(user.data.client.id)}>{user.data.client.name}</Link>
             </>
           )
         }
       />
       {facts && (
         <dl className="row mb-3 user-facts">
-          <dt className="col-sm-4 col-lg-2">Created</dt>
+          <dt className="col-sm-4 col-lg-2">{t('user.created')}</dt>
           <dd className="col-sm-8 col-lg-4">
             <Time iso={facts.createdTimestamp} />
           </dd>
-          <dt className="col-sm-4 col-lg-2">Last sign-in</dt>
-          <dd className="col-sm-8 col-lg-4">{facts.lastSignInTimestamp ? <Time iso={facts.lastSignInTimestamp} /> : 'never'}</dd>
-          <dt className="col-sm-4 col-lg-2">Second factor</dt>
+          <dt className="col-sm-4 col-lg-2">{t('user.lastSignIn')}</dt>
+          <dd className="col-sm-8 col-lg-4">{facts.lastSignInTimestamp ? <Time iso={facts.lastSignInTimestamp} /> : t('people.never')}</dd>
+          <dt className="col-sm-4 col-lg-2">{t('user.secondFactor')}</dt>
           <dd className="col-sm-8 col-lg-4">
-            {factor ? <span className="badge text-bg-success">on</span> : <span className="badge text-bg-secondary">off</span>} {factor}
+            {factor ? (
+              <span className="badge text-bg-success">{t('user.factorOn')}</span>
+            ) : (
+              <span className="badge text-bg-secondary">{t('user.factorOff')}</span>
+            )}{' '}
+            {factor}
           </dd>
-          <dt className="col-sm-4 col-lg-2">Passkeys</dt>
+          <dt className="col-sm-4 col-lg-2">{t('account.passkeys.title')}</dt>
           <dd className="col-sm-8 col-lg-4">{facts.passkeys}</dd>
-          <dt className="col-sm-4 col-lg-2">Active sessions</dt>
+          <dt className="col-sm-4 col-lg-2">{t('user.sessions')}</dt>
           <dd className="col-sm-8 col-lg-4">{facts.sessions}</dd>
-          <dt className="col-sm-4 col-lg-2">API keys</dt>
+          <dt className="col-sm-4 col-lg-2">{t('user.apiKeys')}</dt>
           <dd className="col-sm-8 col-lg-4">{facts.apiKeys}</dd>
         </dl>
       )}
       {user.data && (
-        <div className="d-flex flex-wrap align-items-center gap-2 mb-4" role="group" aria-label="Actions">
+        <div className="d-flex flex-wrap align-items-center gap-2 mb-4" role="group" aria-label={t('people.actions')}>
           <button type="button" className="btn btn-outline-secondary btn-sm" onClick={() => setConfirmReset(true)}>
-            Send password reset
+            {t('user.sendReset')}
           </button>
           <DeleteButton
-            label="Reset two-factor"
+            label={t('user.resetMfa')}
             onConfirm={() =>
               run({
                 call: () => api.users.resetMfa(id),
-                success: 'Two-factor authentication reset; the user was signed out.',
-                danger: 'failed to reset two-factor authentication',
+                success: t('user.mfaReset'),
+                danger: t('user.mfaResetFailed'),
                 what: 'reset two-factor',
                 onSuccess: security.reload,
               })
             }
           />
           <DeleteButton
-            label="End sessions"
-            consequence={async () => (facts && facts.sessions > 0 ? `Signs out ${plural(facts.sessions, 'session')}` : null)}
+            label={t('user.endSessions')}
+            consequence={async () => (facts && facts.sessions > 0 ? t('user.endSessionsConsequence', { count: facts.sessions }) : null)}
             onConfirm={() =>
               run({
                 call: () => api.users.endSessions(id),
-                success: `ended every session of ${email}`,
-                danger: `failed to end the sessions of ${email}`,
+                success: t('user.sessionsEnded', { email }),
+                danger: t('user.endSessionsFailed', { email }),
                 what: 'end sessions',
                 onSuccess: security.reload,
               })
             }
           />
           <DeleteButton
-            label="Revoke all API keys"
+            label={t('user.revokeKeys')}
             onConfirm={() =>
               run({
                 call: () => api.users.revokeKeys(id),
-                success: (answer) => `revoked ${answer.revoked} API key${answer.revoked === 1 ? '' : 's'} of ${email}`,
-                danger: `failed to revoke the API keys of ${email}`,
+                success: (answer) => t('user.keysRevoked', { count: answer.revoked, email }),
+                danger: t('user.revokeKeysFailed', { email }),
                 what: 'revoke API keys',
                 onSuccess: security.reload,
               })
             }
           />
           <DeleteButton
-            label="Delete"
+            label={t('common.delete')}
             onConfirm={() =>
               run({
                 call: () => api.users.delete(id),
-                success: `deleted user ${email}`,
-                danger: `failed to delete user ${email}`,
+                success: t('users.deleted', { email }),
+                danger: t('users.deleteFailed', { email }),
                 what: 'delete user',
                 onSuccess: () => navigate(paths.users),
               })
@@ -164,48 +165,41 @@ export function UserDetail() {
       )}
       {confirmReset && (
         <Modal
-          title="Send a password reset?"
+          title={t('user.resetQuestion')}
           onClose={() => setConfirmReset(false)}
           onSubmit={() => void sendReset()}
-          footer={<FormFooter onCancel={() => setConfirmReset(false)} submitLabel="Send" />}
+          footer={<FormFooter onCancel={() => setConfirmReset(false)} submitLabel={t('user.send')} />}
         >
-          <p className="mb-0">
-            {email} gets a link to set a new password (by email when mail is configured; you see the link too). Their current password keeps working until they
-            use it.
-          </p>
+          <p className="mb-0">{t('user.resetExplained', { email })}</p>
         </Modal>
       )}
       {resetLink && (
         <Modal
-          title="Password reset link"
+          title={t('user.resetLink')}
           staticBackdrop
           onClose={() => setResetLink(null)}
           footer={
             <button type="button" className="btn btn-primary" onClick={() => setResetLink(null)}>
-              OK
+              {t('people.ok')}
             </button>
           }
         >
-          {resetLink.sent ? (
-            <p>The link was sent by email to {email}. You can also copy it:</p>
-          ) : (
-            <p>Send this link to {email}; it works once, for 60 minutes:</p>
-          )}
-          <CopyField value={resetLink.link} label="Password reset link" />
+          {resetLink.sent ? <p>{t('people.linkSentTo', { email })}</p> : <p>{t('user.resetLinkOnce', { email })}</p>}
+          <CopyField value={resetLink.link} label={t('user.resetLink')} />
         </Modal>
       )}
-      <HeadingBar level={2} title="Apps" action={{ label: 'Manage Apps', onClick: () => setManaging(true), disabled: !apps.data }} />
+      <HeadingBar level={2} title={t('nav.apps')} action={{ label: t('user.manageApps'), onClick: () => setManaging(true), disabled: !apps.data }} />
       <ListTable
-        label="User apps"
+        label={t('user.appsTable')}
         className="table table-hover"
         head={
           <>
-            <th scope="col">App Name</th>
+            <th scope="col">{t('userApps.name')}</th>
             <th scope="col" className="d-none d-md-table-cell">
-              URL
+              {t('people.url')}
             </th>
-            <th scope="col">Expires</th>
-            <th scope="col">Via</th>
+            <th scope="col">{t('tokens.expires')}</th>
+            <th scope="col">{t('user.via')}</th>
           </>
         }
       >
@@ -215,14 +209,14 @@ export function UserDetail() {
               <Link to={paths.app(app.id)}>{app.name}</Link>
             </td>
             <td className="d-none d-md-table-cell text-secondary text-break">{app.url}</td>
-            <td className="text-nowrap">{app.expires ? formatTimestamp(app.expires) : 'never'}</td>
+            <td className="text-nowrap">{app.expires ? formatTimestamp(app.expires) : t('people.never')}</td>
             <td>
-              {app.sources.map((source) => (source === 'direct' ? 'direct' : `team ${source}`)).join(', ')}
+              {app.sources.map((source) => (source === 'direct' ? t('user.direct') : t('user.viaTeam', { team: source }))).join(', ')}
               {app.grantedRoles.length > 0 ? ` (${app.grantedRoles.join(', ')})` : ''}
             </td>
           </tr>
         ))}
-        <EmptyRow columns={4} shown={apps.data?.length ?? 0} loading={apps.loading} text="No apps." />
+        <EmptyRow columns={4} shown={apps.data?.length ?? 0} loading={apps.loading} text={t('launcher.none')} />
       </ListTable>
       {managing && apps.data && (
         <ManageUserApps
@@ -239,8 +233,12 @@ export function UserDetail() {
   );
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
+/** The second factors a user has, "authenticator app and 2 passkeys", or '' for none. */
+function factorWords(facts: { totp: boolean; passkeys: number }, t: Translate): string {
+  const words = [facts.totp && t('user.factorTotp'), facts.passkeys > 0 && t('user.factorPasskeys', { count: facts.passkeys })].filter(
+    (word) => typeof word === 'string',
+  );
+  return words.length === 2 ? t('user.factorBoth', { first: words[0], second: words[1] }) : (words[0] ?? '');
 }
 
 interface ManageProps {
@@ -253,9 +251,10 @@ interface ManageProps {
 function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
   const alerts = useAlerts();
   const run = useAction();
+  const t = useT();
   const all = useLoad(
     async () => (await api.apps.all()).sort(byName),
-    () => alerts.danger('failed to fetch all apps'),
+    () => alerts.danger(t('launcher.loadFailed')),
   );
   const [checked, setChecked] = useState(() => new Set(had.map((app) => app.id)));
   // Per app, the expiry date as the date input holds it (`YYYY-MM-DD`, local), '' for none.
@@ -276,13 +275,13 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
     );
     let failed = false;
     for (const appId of remove) {
-      const ok = await run({ call: () => api.users.revoke(userId, appId), danger: 'failed to delete app', what: 'remove app from user', onSuccess: onChanged });
+      const ok = await run({ call: () => api.users.revoke(userId, appId), danger: t('user.revokeFailed'), what: 'remove app from user', onSuccess: onChanged });
       if (!ok) failed = true;
     }
     for (const appId of add) {
       const ok = await run({
         call: () => api.users.grant(userId, appId, expiresOn(appId)),
-        danger: 'failed to add app',
+        danger: t('user.grantFailed'),
         what: 'add app to user',
         onSuccess: onChanged,
       });
@@ -291,7 +290,7 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
     for (const appId of [...checked].filter((id) => initialDates.has(id) && (dates.get(id) ?? '') !== initialDates.get(id))) {
       const ok = await run({
         call: () => api.users.setGrantExpiry(userId, appId, expiresOn(appId) ?? null),
-        danger: 'failed to change the expiry',
+        danger: t('user.expiryFailed'),
         what: 'change grant expiry',
         onSuccess: onChanged,
       });
@@ -302,12 +301,12 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
   };
 
   return (
-    <Modal title="Manage User Apps" onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy || !all.data} />}>
+    <Modal title={t('user.manageTitle')} onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy || !all.data} />}>
       <input
         type="search"
         className="form-control form-control-sm mb-2"
-        placeholder="Search apps"
-        aria-label="Search apps"
+        placeholder={t('launcher.search')}
+        aria-label={t('launcher.search')}
         value={query}
         onChange={(event) => setQuery(event.target.value)}
       />
@@ -329,8 +328,8 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
             <input
               type="date"
               className="form-control form-control-sm w-auto"
-              aria-label={`Expiry of ${app.name} (optional)`}
-              title="expires at the end of this day (optional)"
+              aria-label={t('user.expiryOf', { name: app.name })}
+              title={t('user.expiryTitle')}
               min={localDate(new Date().toISOString())}
               value={dates.get(app.id) ?? ''}
               onChange={(event) => setDates(new Map(dates).set(app.id, event.target.value))}
@@ -338,8 +337,8 @@ function ManageUserApps({ userId, had, onChanged, onClose }: ManageProps) {
           )}
         </div>
       ))}
-      <p className="form-text mb-0">A date makes the grant end at the end of that day; leave it empty for no expiry.</p>
-      {all.data?.length === 0 && <p className="text-secondary mb-0">There are no apps yet.</p>}
+      <p className="form-text mb-0">{t('user.expiryHelp')}</p>
+      {all.data?.length === 0 && <p className="text-secondary mb-0">{t('user.noAppsYet')}</p>}
     </Modal>
   );
 }

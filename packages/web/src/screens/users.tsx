@@ -11,6 +11,7 @@ import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
+import { useT } from '../i18n/use-t';
 import { sortRows } from '../logic/sort';
 import { paths } from '../paths';
 
@@ -18,6 +19,7 @@ type Column = 'email' | 'client';
 
 export function Users() {
   const run = useAction();
+  const t = useT();
   const [filter, setFilter] = useState('');
   const [sort, onSort] = useSort<Column>({ key: 'email', direction: 'asc' });
   const users = useLoad(
@@ -34,25 +36,25 @@ export function Users() {
   const remove = (user: User) =>
     run({
       call: () => api.users.delete(user.id),
-      success: `deleted user ${user.email}`,
-      danger: `failed to delete user ${user.email}`,
+      success: t('users.deleted', { email: user.email }),
+      danger: t('users.deleteFailed', { email: user.email }),
       what: 'delete user',
       onSuccess: users.reload,
     });
 
   return (
     <ListPage
-      title="Users"
-      lead="Everyone who can sign in, by email; a user's page shows their sign-ins, second factors and apps."
+      title={t('nav.users')}
+      lead={t('users.lead')}
       filter={filter}
       onFilter={setFilter}
       head={
         <>
           <SortHeader column="email" sort={sort} onSort={onSort}>
-            Email
+            {t('login.email')}
           </SortHeader>
           <SortHeader column="client" sort={sort} onSort={onSort}>
-            Client
+            {t('people.client')}
           </SortHeader>
           <DeleteHeader />
         </>
@@ -73,7 +75,7 @@ export function Users() {
           <DeleteCell onConfirm={() => remove(user)} />
         </tr>
       ))}
-      <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users." />
+      <EmptyRow columns={3} shown={rows.length} loading={users.loading} text={t('users.none')} />
     </ListPage>
   );
 }

@@ -4,6 +4,7 @@
  * is shown once, at creation and at Rotate secret; each hook's deliveries show below the list.
  */
 import { useState } from 'react';
+import { useIntl } from 'react-intl';
 import { EVENT_TYPES, eventArea, eventTypes, WEBHOOK_TEST_EVENT } from '@tools-portal/core/events';
 import type { Webhook, WebhookDelivery, WebhookDeliveryStatus, WebhookWithSecret } from '@tools-portal/core/webhooks';
 import { ApiError } from '@tools-portal/core/errors';
@@ -18,10 +19,16 @@ import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { filterRows } from '../logic/filter';
 import { formatTimestamp } from '../logic/format';
+import { useLanguage } from '../i18n/language';
+import type { MessageKey } from '../i18n/en';
+import { useT, type Translate } from '../i18n/use-t';
 
+// Ids and durations go in as text: ICU would group their digits (`1,234`), which ids never have.
 export function Webhooks() {
   const run = useAction();
   const alerts = useAlerts();
+  const t = useT();
+  const warning = useWarning();
   const [filter, setFilter] = useState('');
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<WebhookWithSecret | null>(null);
@@ -41,8 +48,8 @@ export function Webhooks() {
   const remove = (hook: Webhook) =>
     run({
       call: () => api.webhooks.delete(hook.id),
-      success: `deleted webhook ${hook.id}`,
-      danger: `failed to delete webhook ${hook.id}`,
+      success: t('webhooks.deleted', { id: String(hook.id) }),
+      danger: t('webhooks.deleteFailed', { id: String(hook.id) }),
       what: 'delete webhook',
       onSuccess: async () => {
         if (shown === hook.id) setShown(null);
@@ -53,8 +60,8 @@ export function Webhooks() {
   const toggle = (hook: Webhook) =>
     run({
       call: () => api.webhooks.update(hook.id, { enabled: !hook.enabled }),
-      success: `turned webhook ${hook.id} ${hook.enabled ? 'off' : 'on'}`,
-      danger: `failed to turn webhook ${hook.id} ${hook.enabled ? 'off' : 'on'}`,
+      success: t(hook.enabled ? 'webhooks.turnedOff' : 'webhooks.turnedOn', { id: String(hook.id) }),
+      danger: t(hook.enabled ? 'webhooks.turnOffFailed' : 'webhooks.turnOnFailed', { id: String(hook.id) }),
       what: 'change webhook',
       onSuccess: hooks.reload,
     });
@@ -62,8 +69,8 @@ export function Webhooks() {
   const rotate = (hook: Webhook) =>
     run({
       call: () => api.webhooks.rotateSecret(hook.id),
-      success: `rotated the signing secret of webhook ${hook.id}`,
-      danger: `failed to rotate the signing secret of webhook ${hook.id}`,
+      success: t('webhooks.rotated', { id: String(hook.id) }),
+      danger: t('webhooks.rotateFailed', { id: String(hook.id) }),
       what: 'rotate webhook secret',
       onSuccess: setSecret,
     });
@@ -71,11 +78,12 @@ export function Webhooks() {
   const test = async (hook: Webhook) => {
     try {
       const delivery = await api.webhooks.test(hook.id);
-      if (delivery.status === 'delivered') alerts.success(`test delivered to webhook ${hook.id}: answered ${delivery.lastCode} in ${delivery.durationMs} ms`);
-      else alerts.danger(`test not delivered to webhook ${hook.id}: ${delivery.error ?? 'no answer'}`);
+      if (delivery.status === 'delivered')
+        alerts.success(t('webhooks.testDelivered', { id: String(hook.id), code: String(delivery.lastCode), ms: String(delivery.durationMs) }));
+      else alerts.danger(t('webhooks.testNotDelivered', { id: String(hook.id), error: delivery.error ?? t('webhooks.noAnswer') }));
     } catch (error) {
       logFailure('test webhook', error);
-      alerts.danger(`failed to send a test to webhook ${hook.id}`);
+      alerts.danger(t('webhooks.testFailed', { id: String(hook.id) }));
     }
     if (shown === hook.id) await deliveries.reload();
     else setShown(hook.id);
@@ -84,17 +92,17 @@ export function Webhooks() {
   return (
     <>
       <ListPage
-        title="Webhooks"
+        title={t('nav.webhooks')}
         filter={filter}
         onFilter={setFilter}
-        action={{ label: 'New Webhook', onClick: () => setCreating(true) }}
+        action={{ label: t('webhooks.new'), onClick: () => setCreating(true) }}
         head={
           <>
-            <th scope="col">URL</th>
-            <th scope="col">Events</th>
-            <th scope="col">Description</th>
-            <th scope="col">Status</th>
-            <th scope="col">Actions</th>
+            <th scope="col">{t('people.url')}</th>
+            <th scope="col">{t('webhooks.events')}</th>
+            <th scope="col">{t('webhooks.description')}</th>
+            <th scope="col">{t('webhooks.status')}</th>
+            <th scope="col">{t('people.actions')}</th>
             <DeleteHeader />
           </>
         }
@@ -106,7 +114,7 @@ export function Webhooks() {
               {hook.warning && (
                 <div className="small text-danger-emphasis mt-1" role="note">
                   <span className="badge text-bg-warning me-1">http</span>
-                  {hook.warning}
+                  {warning(hook.warning)}
                 </div>
               )}
             </td>
@@ -120,38 +128,45 @@ export function Webhooks() {
             </td>
             <td className="text-break">{hook.description}</td>
             <td>
-              <span className={`badge ${hook.enabled ? 'text-bg-success' : 'text-bg-secondary'}`}>{hook.enabled ? 'enabled' : 'disabled'}</span>
+              <span className={`badge ${hook.enabled ? 'text-bg-success' : 'text-bg-secondary'}`}>
+                {hook.enabled ? t('webhooks.enabled') : t('webhooks.disabled')}
+              </span>
             </td>
             <td>
               <div className="d-flex flex-wrap gap-1">
                 <button
                   type="button"
                   className="btn btn-sm btn-outline-primary"
-                  aria-label={`Deliveries of webhook ${hook.id}`}
+                  aria-label={t('webhooks.deliveriesOf', { id: String(hook.id) })}
                   onClick={() => setShown(hook.id)}
                 >
-                  Deliveries
+                  {t('webhooks.deliveries')}
                 </button>
-                <button type="button" className="btn btn-sm btn-outline-primary" aria-label={`Send test to webhook ${hook.id}`} onClick={() => void test(hook)}>
-                  Send test
+                <button
+                  type="button"
+                  className="btn btn-sm btn-outline-primary"
+                  aria-label={t('webhooks.sendTestTo', { id: String(hook.id) })}
+                  onClick={() => void test(hook)}
+                >
+                  {t('webhooks.sendTest')}
                 </button>
                 <button
                   type="button"
                   className="btn btn-sm btn-outline-secondary"
-                  aria-label={`Rotate secret of webhook ${hook.id}`}
+                  aria-label={t('webhooks.rotateOf', { id: String(hook.id) })}
                   onClick={() => void rotate(hook)}
                 >
-                  Rotate secret
+                  {t('webhooks.rotate')}
                 </button>
                 <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => void toggle(hook)}>
-                  {hook.enabled ? 'Disable' : 'Enable'}
+                  {hook.enabled ? t('webhooks.disable') : t('webhooks.enable')}
                 </button>
               </div>
             </td>
             <DeleteCell onConfirm={() => remove(hook)} />
           </tr>
         ))}
-        <EmptyRow columns={6} shown={rows.length} loading={hooks.loading} text="No webhooks yet." />
+        <EmptyRow columns={6} shown={rows.length} loading={hooks.loading} text={t('webhooks.none')} />
       </ListPage>
       {shown !== null && <Deliveries id={shown} rows={deliveries.data ?? []} loading={deliveries.loading} onRefresh={() => void deliveries.reload()} />}
       {creating && (
@@ -170,32 +185,45 @@ export function Webhooks() {
 }
 
 const STATUS_STYLE: Record<WebhookDeliveryStatus, string> = { pending: 'text-bg-warning', delivered: 'text-bg-success', failed: 'text-bg-danger' };
+const STATUS_WORDS = {
+  pending: 'webhooks.delivery.pending',
+  delivered: 'webhooks.delivery.delivered',
+  failed: 'webhooks.delivery.failed',
+} as const satisfies Record<WebhookDeliveryStatus, MessageKey>;
+
+/** The server's plain-http warning (it warns of nothing else) in the reader's words; English keeps the server's text. */
+function useWarning(): (warning: string) => string {
+  const t = useT();
+  const { language } = useLanguage();
+  return (warning) => (language === 'en' ? warning : t('webhooks.plainHttp'));
+}
 
 function Deliveries({ id, rows, loading, onRefresh }: { id: number; rows: WebhookDelivery[]; loading: boolean; onRefresh: () => void }) {
-  const title = `Deliveries of webhook ${id}`;
+  const t = useT();
+  const title = t('webhooks.deliveriesOf', { id: String(id) });
   return (
     <section className="row mt-4" aria-label={title}>
       <div className="col-12 offset-md-3 col-md-9">
         <div className="d-flex align-items-center mb-2">
           <h2 className="h5 me-auto mb-0">{title}</h2>
           <button type="button" className="btn btn-sm btn-outline-primary" onClick={onRefresh}>
-            Refresh
+            {t('webhooks.refresh')}
           </button>
         </div>
-        <p className="form-text">The last 100, newest first. Failed deliveries are retried with backoff for 24 hours.</p>
+        <p className="form-text">{t('webhooks.deliveriesLead')}</p>
         {/* Eight columns scroll sideways on a phone: the region takes focus, so keys scroll it too. */}
-        <div className="table-responsive" tabIndex={0} role="region" aria-label="Deliveries, scrollable">
-          <table className="table table-hover align-middle" aria-label="Deliveries">
+        <div className="table-responsive" tabIndex={0} role="region" aria-label={t('webhooks.deliveriesScroll')}>
+          <table className="table table-hover align-middle" aria-label={t('webhooks.deliveries')}>
             <thead>
               <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Code</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Error</th>
-                <th scope="col">Created</th>
-                <th scope="col">Delivered</th>
+                <th scope="col">{t('webhooks.column.event')}</th>
+                <th scope="col">{t('webhooks.status')}</th>
+                <th scope="col">{t('webhooks.column.attempts')}</th>
+                <th scope="col">{t('webhooks.column.code')}</th>
+                <th scope="col">{t('webhooks.column.duration')}</th>
+                <th scope="col">{t('webhooks.column.error')}</th>
+                <th scope="col">{t('webhooks.column.created')}</th>
+                <th scope="col">{t('webhooks.column.delivered')}</th>
               </tr>
             </thead>
             <tbody>
@@ -203,17 +231,17 @@ function Deliveries({ id, rows, loading, onRefresh }: { id: number; rows: Webhoo
                 <tr key={delivery.id}>
                   <td className="font-monospace small">{delivery.eventType}</td>
                   <td>
-                    <span className={`badge ${STATUS_STYLE[delivery.status]}`}>{delivery.status}</span>
+                    <span className={`badge ${STATUS_STYLE[delivery.status]}`}>{t(STATUS_WORDS[delivery.status])}</span>
                   </td>
                   <td>{delivery.attempts}</td>
                   <td>{delivery.lastCode ?? '–'}</td>
-                  <td className="text-nowrap">{delivery.durationMs === null ? '–' : `${delivery.durationMs} ms`}</td>
+                  <td className="text-nowrap">{delivery.durationMs === null ? '–' : t('webhooks.ms', { ms: String(delivery.durationMs) })}</td>
                   <td className="text-break small">{delivery.error ?? ''}</td>
                   <td className="text-nowrap">{formatTimestamp(delivery.createdAt)}</td>
                   <td className="text-nowrap">{formatTimestamp(delivery.deliveredAt)}</td>
                 </tr>
               ))}
-              <EmptyRow columns={8} shown={rows.length} loading={loading} text="No deliveries yet." />
+              <EmptyRow columns={8} shown={rows.length} loading={loading} text={t('webhooks.noDeliveries')} />
             </tbody>
           </table>
         </div>
@@ -232,8 +260,17 @@ for (const type of eventTypes.filter((one) => one !== WEBHOOK_TEST_EVENT)) {
 
 type Field = 'url' | 'events' | 'description';
 
+/** A field of New Webhook as its label names it. */
+function fieldName(field: Field, t: Translate): string {
+  if (field === 'url') return t('people.url');
+  return field === 'events' ? t('webhooks.events') : t('webhooks.description');
+}
+
 function NewWebhookModal({ onClose, onCreated }: { onClose: () => void; onCreated: (hook: WebhookWithSecret) => Promise<void> }) {
   const alerts = useAlerts();
+  const t = useT();
+  const intl = useIntl();
+  const { language } = useLanguage();
   const [url, setUrl] = useState('https://');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<Set<string>>(new Set());
@@ -254,13 +291,14 @@ function NewWebhookModal({ onClose, onCreated }: { onClose: () => void; onCreate
     const chosen = [...events].filter((pattern) => pattern.endsWith('.') || !events.has(`${eventArea(pattern)}.`));
     try {
       const created = await api.webhooks.create({ url: url.trim(), events: chosen, ...(description.trim() ? { description: description.trim() } : {}) });
-      alerts.success(`created new webhook ${created.id}`);
+      alerts.success(t('webhooks.created', { id: String(created.id) }));
       await onCreated(created);
     } catch (error) {
       logFailure('create webhook', error);
-      alerts.danger('failed to create new webhook');
+      alerts.danger(t('webhooks.createFailed'));
       const field = error instanceof ApiError && error.code === 'invalid_input' ? error.details.field?.split('.')[0] : undefined;
-      if (field === 'url' || field === 'events' || field === 'description') setProblem({ field, message: (error as ApiError).message });
+      if (field === 'url' || field === 'events' || field === 'description')
+        setProblem({ field, message: language === 'en' ? (error as ApiError).message : t('error.invalidField', { field: fieldName(field, t) }) });
       setBusy(false);
     }
   };
@@ -274,15 +312,15 @@ function NewWebhookModal({ onClose, onCreated }: { onClose: () => void; onCreate
 
   return (
     <Modal
-      title="New Webhook"
+      title={t('webhooks.new')}
       size="lg"
       onClose={onClose}
       onSubmit={() => void create()}
-      footer={<FormFooter onCancel={onClose} submitLabel="Create Webhook" disabled={busy} />}
+      footer={<FormFooter onCancel={onClose} submitLabel={t('webhooks.create')} disabled={busy} />}
     >
       <div className="mb-3">
         <label className="form-label" htmlFor="webhook-url">
-          URL
+          {t('people.url')}
         </label>
         <input
           id="webhook-url"
@@ -295,25 +333,25 @@ function NewWebhookModal({ onClose, onCreated }: { onClose: () => void; onCreate
         />
         {feedback('url')}
         <p id="webhook-url-help" className="form-text mb-0">
-          Where the events are sent, signed. Use https: plain http is allowed, but the events travel unencrypted.
+          {t('webhooks.urlHelp')}
         </p>
       </div>
       <div className="mb-3">
         <label className="form-label" htmlFor="webhook-description">
-          Description (optional)
+          {t('webhooks.descriptionOptional')}
         </label>
         <input
           id="webhook-description"
           type="text"
           className={`form-control ${problem?.field === 'description' ? 'is-invalid' : ''}`.trim()}
-          placeholder="what the hook is for, e.g. SIEM"
+          placeholder={t('webhooks.descriptionPlaceholder')}
           value={description}
           onChange={(event) => setDescription(event.target.value)}
         />
         {feedback('description')}
       </div>
       <fieldset aria-describedby={problem?.field === 'events' ? 'webhook-events-problem' : undefined}>
-        <legend className="form-label fs-6">Events</legend>
+        <legend className="form-label fs-6">{t('webhooks.events')}</legend>
         {feedback('events')}
         {AREAS.map(([area, types]) => {
           const all = events.has(`${area}.`);
@@ -322,7 +360,16 @@ function NewWebhookModal({ onClose, onCreated }: { onClose: () => void; onCreate
               <div className="form-check">
                 <input id={`webhook-area-${area}`} type="checkbox" className="form-check-input" checked={all} onChange={() => flip(`${area}.`)} />
                 <label className="form-check-label fw-semibold" htmlFor={`webhook-area-${area}`}>
-                  every <span className="font-monospace">{area}.</span> event
+                  {intl.formatMessage(
+                    { id: 'webhooks.everyInArea' },
+                    {
+                      area: (
+                        <span key="area" className="font-monospace">
+                          {area}.
+                        </span>
+                      ),
+                    },
+                  )}
                 </label>
               </div>
               <div className="d-flex flex-wrap column-gap-3 ms-4">
@@ -355,23 +402,25 @@ function NewWebhookModal({ onClose, onCreated }: { onClose: () => void; onCreate
 }
 
 function SecretModal({ hook, onClose }: { hook: WebhookWithSecret; onClose: () => void }) {
+  const t = useT();
+  const warning = useWarning();
   return (
     <Modal
-      title="Signing secret"
+      title={t('webhooks.secretTitle')}
       size="lg"
       staticBackdrop
       onClose={onClose}
       footer={
         <button type="button" className="btn btn-primary" onClick={onClose}>
-          Done
+          {t('account.codes.done')}
         </button>
       }
     >
-      <p>Copy the signing secret of webhook {hook.id} now and keep it safe: it is shown only once. Receivers verify each request's signature with it.</p>
-      <CopyField value={hook.secret} label="Signing secret" />
+      <p>{t('webhooks.secretOnce', { id: String(hook.id) })}</p>
+      <CopyField value={hook.secret} label={t('webhooks.secretTitle')} />
       {hook.warning && (
         <p className="alert alert-warning mt-3 mb-0" role="note">
-          {hook.warning}
+          {warning(hook.warning)}
         </p>
       )}
     </Modal>

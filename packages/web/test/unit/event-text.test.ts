@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateRangeProblem, eventTextParts } from '../../src/logic/event-text';
+import { dateRangeInverted, eventTextParts } from '../../src/logic/event-text';
 
 describe('event text', () => {
   it('finds ISO times with a zone and leaves the rest as text', () => {
@@ -20,9 +20,9 @@ describe('event text', () => {
 
 describe('the log date range', () => {
   it('refuses From after To, and nothing else', () => {
-    expect(dateRangeProblem('2026-11-02', '2026-11-01')).toBe('To must be on or after From');
-    expect(dateRangeProblem('2026-11-01', '2026-11-01')).toBeNull();
-    expect(dateRangeProblem('', '2026-11-01')).toBeNull();
-    expect(dateRangeProblem('2026-11-01', undefined)).toBeNull();
+    expect(dateRangeInverted('2026-11-02', '2026-11-01')).toBe(true);
+    expect(dateRangeInverted('2026-11-01', '2026-11-01')).toBe(false);
+    expect(dateRangeInverted('', '2026-11-01')).toBe(false);
+    expect(dateRangeInverted('2026-11-01', undefined)).toBe(false);
   });
 });
