@@ -81,8 +81,10 @@ describe.skipIf(!chromiumAvailable)('sign-in screens', () => {
         const tooMany = page.getByRole('alert').filter({ hasText: /^Too many failed logins; try again in \d+ minutes \(at \d\d?:\d\d( [AP]M)?\)\.$/ });
         for (let attempt = 0; attempt < 4 && !(await tooMany.isVisible()); attempt++) {
           await page.getByLabel('Password', { exact: true }).fill('still-not-the-password');
+          // Each attempt is answered before the next one is made.
+          const answered = page.waitForResponse((response) => response.request().method() === 'POST');
           await page.getByRole('button', { name: 'Login' }).click();
-          await page.waitForTimeout(300);
+          await answered;
         }
         await expect.poll(() => tooMany.isVisible()).toBe(true);
         expect(page.url()).toMatch(/#\/login$/);
