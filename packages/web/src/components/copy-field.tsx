@@ -1,7 +1,9 @@
 /** A read-only value with a Copy button (the registration link, a new API key). */
 import { useRef, useState } from 'react';
+import { useT } from '../i18n/use-t';
 
 export function CopyField({ value, label }: { value: string; label: string }) {
+  const t = useT();
   const input = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState(false);
 
@@ -28,7 +30,7 @@ export function CopyField({ value, label }: { value: string; label: string }) {
         onFocus={(event) => event.target.select()}
       />
       <button type="button" className="btn btn-outline-primary" onClick={() => void copy()}>
-        {copied ? 'Copied' : 'Copy'}
+        {copied ? t('copy.copied') : t('copy.copy')}
       </button>
     </div>
   );

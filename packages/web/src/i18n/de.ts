@@ -1,7 +1,9 @@
 /** The web portal's German words (docs/glossary.md: Sie-form, the glossary's terms), with every key of en.ts. */
+import { appsDe } from './apps.de';
 import type { MessageKey } from './en';
 
 export const de: Record<MessageKey, string> = {
+  ...appsDe,
   'language.title': 'Sprache',
   'language.label': 'Sprache des Portals und Ihrer E-Mails',
   'language.browser': 'Wie Ihr Browser ({language})',
