@@ -83,7 +83,7 @@ export function OidcSection({ appId, appName }: { appId: number; appName: string
               <p className="mb-2">
                 {intl.formatMessage({ id: 'oidc.secretNow' satisfies MessageKey }, { secret: <strong key="secret">{t('oidc.clientSecret')}</strong> })}
               </p>
-              <CopyField value={secret} label={t('oidc.clientSecret')} />
+              <CopyField value={secret} label={t('oidc.clientSecret')} solid />
             </div>
           )}
           <dl className="row">
