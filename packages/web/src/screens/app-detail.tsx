@@ -21,6 +21,7 @@ import { PageHeader } from '../components/page-header';
 import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
+import { useDescription } from '../i18n/description';
 import { useT } from '../i18n/use-t';
 import { formatTimestamp } from '../logic/format';
 import { isMissing } from '../logic/not-found';
@@ -35,6 +36,7 @@ export function AppDetail() {
   const id = Number(rawId);
   const run = useAction();
   const t = useT();
+  const describe = useDescription();
   const navigate = useNavigate();
   const [sort, onSort] = useSort({ key: 'email', direction: 'asc' });
   const [editing, setEditing] = useState(false);
@@ -88,7 +90,7 @@ export function AppDetail() {
             '\u00a0'
           )
         }
-        lead={app.data?.description || undefined}
+        lead={(app.data && describe(app.data)) || undefined}
         actions={
           app.data && (
             <>

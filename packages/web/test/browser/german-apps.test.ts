@@ -66,6 +66,8 @@ describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () 
 
         await goto(page, web.portal, `/app/${app.id}`);
         await shown(page, page.getByRole('heading', { name, level: 1 }));
+        // The lead is the German description for a German reader.
+        await shown(page, page.locator('.page-header').getByText('Das Wiki des Teams'));
         for (const term of ['Beschreibung', 'Beschreibung auf Deutsch', 'Kategorie', 'Anfragbar'])
           expect(
             await page
