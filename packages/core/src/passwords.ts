@@ -20,12 +20,20 @@ export const DEFAULT_PORTAL_NAME = 'Tools-Server';
 export const passwordContainsPortalName = (portalName: string) => `Your password must not contain ${portalName}.`;
 export const PASSWORD_CONTAINS_PRODUCT = passwordContainsPortalName(DEFAULT_PORTAL_NAME);
 
-/** The rules a new password must pass, in words, shown before the first attempt (docs/product.md §5). */
-export const passwordRuleLines = (portalName: string): string[] => [
-  'At least eight characters.',
-  'Not one of the most common passwords, nor one with digits or symbols added.',
-  `Not containing your email address or ${portalName}.`,
-];
+/**
+ * The rules a new password must pass, shown before the first attempt (docs/product.md §5): ids
+ * that each reader words (the web in its language, docs/web.md Languages), and their English lines.
+ */
+export const PASSWORD_RULES = ['length', 'common', 'personal'] as const;
+export type PasswordRule = (typeof PASSWORD_RULES)[number];
+
+const RULE_LINES: Record<PasswordRule, (portalName: string) => string> = {
+  length: () => 'At least eight characters.',
+  common: () => 'Not one of the most common passwords, nor one with digits or symbols added.',
+  personal: (portalName) => `Not containing your email address or ${portalName}.`,
+};
+
+export const passwordRuleLines = (portalName: string): string[] => PASSWORD_RULES.map((rule) => RULE_LINES[rule](portalName));
 
 // Length is counted in code points, so an emoji counts as one character.
 const length = (password: string) => [...password].length;
@@ -37,8 +45,25 @@ export function passwordLengthProblem(password: string): string | null {
   return null;
 }
 
+/** What the set-password form's check finds, as an id a screen words in its language. */
+export type NewPasswordFault = 'mismatch' | 'tooShort' | 'tooLong';
+
 /** The set-password form's check (docs/product.md §5): both entries first, then the length. */
+export function newPasswordFault(password: string, repeated: string): NewPasswordFault | null {
+  if (password !== repeated) return 'mismatch';
+  if (length(password) < MIN_PASSWORD_LENGTH) return 'tooShort';
+  if (length(password) > MAX_PASSWORD_LENGTH) return 'tooLong';
+  return null;
+}
+
+const FAULT_WORDS: Record<NewPasswordFault, string> = {
+  mismatch: PASSWORDS_DONT_MATCH,
+  tooShort: PASSWORD_TOO_SHORT,
+  tooLong: PASSWORD_TOO_LONG,
+};
+
+/** The same check in the product's English words. */
 export function newPasswordProblem(password: string, repeated: string): string | null {
-  if (password !== repeated) return PASSWORDS_DONT_MATCH;
-  return passwordLengthProblem(password);
+  const fault = newPasswordFault(password, repeated);
+  return fault && FAULT_WORDS[fault];
 }

@@ -3,7 +3,10 @@ import {
   PASSWORD_COMMON_WITH_ADDITIONS,
   PASSWORD_CONTAINS_EMAIL,
   PASSWORD_CONTAINS_PRODUCT,
+  newPasswordFault,
+  newPasswordProblem,
   passwordContainsPortalName,
+  PASSWORD_RULES,
   passwordRuleLines,
   PASSWORD_TOO_COMMON,
   PASSWORD_TOO_LONG,
@@ -66,5 +69,16 @@ describe('password rules (issue 12, point 10)', () => {
 
   it('lists the rules in words for the screens, naming the portal', () => {
     expect(passwordRuleLines('Acme Tools').at(-1)).toBe('Not containing your email address or Acme Tools.');
+  });
+});
+
+describe('the set-password check by id, for screens that word it themselves', () => {
+  it('names the fault: a mismatch first, then the length; the English words follow from it', () => {
+    expect(newPasswordFault('abcdefgh1', 'abcdefgh2')).toBe('mismatch');
+    expect(newPasswordFault('short', 'short')).toBe('tooShort');
+    expect(newPasswordFault('x'.repeat(257), 'x'.repeat(257))).toBe('tooLong');
+    expect(newPasswordFault('long enough 42', 'long enough 42')).toBeNull();
+    expect(newPasswordProblem('x'.repeat(257), 'x'.repeat(257))).toBe(PASSWORD_TOO_LONG);
+    expect(PASSWORD_RULES.length).toBe(passwordRuleLines('Acme Tools').length);
   });
 });

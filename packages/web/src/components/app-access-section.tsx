@@ -9,12 +9,14 @@ import { AddTeamModal } from './add-team-modal';
 import { EmptyRow } from './empty-row';
 import { HeadingBar, ListTable } from './list-page';
 import { useLoad } from './use-load';
+import { useT } from '../i18n/use-t';
 import { formatTimestamp } from '../logic/format';
 import { paths } from '../paths';
 
 export function AppAccessSection({ app }: { app: { id: number; name: string; roles: readonly string[] } }) {
   const { id: appId, roles } = app;
   const [adding, setAdding] = useState(false);
+  const t = useT();
   const access = useLoad(
     () => api.apps.access(appId),
     (error) => logFailure('load app access', error),
@@ -23,16 +25,16 @@ export function AppAccessSection({ app }: { app: { id: number; name: string; rol
   return (
     <>
       <div className="mt-4">
-        <HeadingBar level={2} title="Access" action={{ label: 'Add Team', onClick: () => setAdding(true) }} />
+        <HeadingBar level={2} title={t('appAccess.title')} action={{ label: t('appAccess.addTeam'), onClick: () => setAdding(true) }} />
       </div>
-      <p className="text-body-secondary">Everyone who may use the app, directly or through a team. Roles: {roles.length > 0 ? roles.join(', ') : 'none'}.</p>
+      <p className="text-body-secondary">{t('appAccess.lead', { roles: roles.length > 0 ? roles.join(', ') : t('appAccess.noRoles') })}</p>
       <ListTable
-        label="App access"
+        label={t('appAccess.table')}
         head={
           <>
-            <th scope="col">Email</th>
-            <th scope="col">Roles</th>
-            <th scope="col">Via</th>
+            <th scope="col">{t('app.email')}</th>
+            <th scope="col">{t('appAccess.roles')}</th>
+            <th scope="col">{t('appAccess.via')}</th>
           </>
         }
       >
@@ -47,19 +49,19 @@ export function AppAccessSection({ app }: { app: { id: number; name: string; rol
                 <div key={source.source}>
                   {source.team ? (
                     <>
-                      via team <Link to={paths.team(source.team.id)}>{source.team.name}</Link>
+                      {t('appAccess.viaTeam')} <Link to={paths.team(source.team.id)}>{source.team.name}</Link>
                     </>
                   ) : (
-                    'direct'
+                    t('appAccess.direct')
                   )}
                   {source.role ? ` (${source.role})` : ''}
-                  {source.expires ? `, until ${formatTimestamp(source.expires)}` : ''}
+                  {source.expires ? t('appAccess.until', { time: formatTimestamp(source.expires) }) : ''}
                 </div>
               ))}
             </td>
           </tr>
         ))}
-        <EmptyRow columns={3} shown={access.data?.length ?? 0} loading={access.loading} text="Nobody may use this app." />
+        <EmptyRow columns={3} shown={access.data?.length ?? 0} loading={access.loading} text={t('appAccess.nobody')} />
       </ListTable>
       {adding && (
         <AddTeamModal

@@ -1,7 +1,10 @@
 /** A read-only value with a Copy button (the registration link, a new API key). */
 import { useRef, useState } from 'react';
+import { useT } from '../i18n/use-t';
 
-export function CopyField({ value, label }: { value: string; label: string }) {
+/** `solid` on a coloured background (a warning), where an outlined button lacks contrast. */
+export function CopyField({ value, label, solid = false }: { value: string; label: string; solid?: boolean }) {
+  const t = useT();
   const input = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState(false);
 
@@ -27,8 +30,8 @@ export function CopyField({ value, label }: { value: string; label: string }) {
         readOnly
         onFocus={(event) => event.target.select()}
       />
-      <button type="button" className="btn btn-outline-primary" onClick={() => void copy()}>
-        {copied ? 'Copied' : 'Copy'}
+      <button type="button" className={`btn ${solid ? 'btn-primary' : 'btn-outline-primary'}`} onClick={() => void copy()}>
+        {copied ? t('copy.copied') : t('copy.copy')}
       </button>
     </div>
   );

@@ -1,6 +1,7 @@
 /** When a grant ends: no expiry, 1, 7 or 30 days from now, or a date (the end of that day, local time). */
 import { daysFrom } from '@tools-portal/core/expiry';
 import { useId } from 'react';
+import { useT } from '../i18n/use-t';
 
 export type ExpiryChoiceValue = { kind: 'none' } | { kind: 'days'; days: number } | { kind: 'date'; date: string };
 
@@ -15,16 +16,10 @@ export function expiryOf(choice: ExpiryChoiceValue, now = Date.now()): string | 
   return Number.isFinite(end.getTime()) ? end.toISOString() : null;
 }
 
-export function ExpiryChoice({
-  value,
-  onChange,
-  label = 'Expiry',
-}: {
-  value: ExpiryChoiceValue;
-  onChange: (value: ExpiryChoiceValue) => void;
-  label?: string;
-}) {
+export function ExpiryChoice({ value, onChange, label: given }: { value: ExpiryChoiceValue; onChange: (value: ExpiryChoiceValue) => void; label?: string }) {
   const id = useId();
+  const t = useT();
+  const label = given ?? t('expiry.label');
   const selected = value.kind === 'none' ? 'none' : value.kind === 'days' ? String(value.days) : 'date';
   return (
     <div className="d-flex flex-wrap gap-2">
@@ -38,19 +33,19 @@ export function ExpiryChoice({
           onChange(next === 'none' ? { kind: 'none' } : next === 'date' ? { kind: 'date', date: '' } : { kind: 'days', days: Number(next) });
         }}
       >
-        <option value="none">no expiry</option>
+        <option value="none">{t('expiry.none')}</option>
         {EXPIRY_DAYS.map((days) => (
           <option key={days} value={days}>
-            {days === 1 ? '1 day' : `${days} days`}
+            {t('expiry.days', { count: days })}
           </option>
         ))}
-        <option value="date">a date</option>
+        <option value="date">{t('expiry.date')}</option>
       </select>
       {value.kind === 'date' && (
         <input
           type="date"
           className="form-control w-auto"
-          aria-label={`${label} date`}
+          aria-label={t('expiry.dateLabel', { label })}
           min={new Date().toISOString().slice(0, 10)}
           value={value.date}
           required

@@ -4,6 +4,7 @@
  * and Turn off (two-step).
  */
 import { useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
 import { ApiError } from '@tools-portal/core/errors';
 import { OIDC_SIGNING_ALGS, type OidcSigningAlg } from '@tools-portal/core/oidc-names';
 import type { OidcClientCreated, OidcClientSettings } from '@tools-portal/core/oidc';
@@ -12,6 +13,8 @@ import { useAlerts } from './alerts';
 import { CopyField } from './copy-field';
 import { DeleteButton } from './delete-button';
 import { useLoad } from './use-load';
+import type { MessageKey } from '../i18n/en';
+import { useT } from '../i18n/use-t';
 
 const lines = (text: string) =>
   text
@@ -23,6 +26,8 @@ const notFound = (error: unknown) => error instanceof ApiError && error.code ===
 
 export function OidcSection({ appId, appName }: { appId: number; appName: string }) {
   const alerts = useAlerts();
+  const t = useT();
+  const intl = useIntl();
   const settings = useLoad<OidcClientSettings | null>(
     () => api.apps.oidc.get(appId).catch((error: unknown) => (notFound(error) ? null : Promise.reject(error))),
     (error) => logFailure('load OpenID Connect settings', error),
@@ -33,17 +38,17 @@ export function OidcSection({ appId, appName }: { appId: number; appName: string
 
   const enable = async (
     input: { redirect_uris: string[]; post_logout_redirect_uris: string[]; public: boolean; device: boolean; id_token_signed_response_alg: OidcSigningAlg },
-    what: string,
+    done: MessageKey,
   ) => {
     setBusy(true);
     try {
       const created: OidcClientCreated = await api.apps.oidc.enable(appId, input);
       setSecret(created.client_secret);
-      alerts.success(`${what} OpenID Connect for app ${appName}`);
+      alerts.success(t(done, { name: appName }));
       await settings.reload();
     } catch (error) {
       logFailure('enable OpenID Connect', error);
-      alerts.danger(`failed to enable OpenID Connect for app ${appName}: ${error instanceof Error ? error.message : String(error)}`);
+      alerts.danger(t('oidc.enableFailed', { name: appName, reason: error instanceof Error ? error.message : String(error) }));
     } finally {
       setBusy(false);
     }
@@ -53,11 +58,11 @@ export function OidcSection({ appId, appName }: { appId: number; appName: string
     try {
       await api.apps.oidc.disable(appId);
       setSecret(undefined);
-      alerts.success(`turned off OpenID Connect for app ${appName}`);
+      alerts.success(t('oidc.turnedOff', { name: appName }));
       await settings.reload();
     } catch (error) {
       logFailure('turn off OpenID Connect', error);
-      alerts.danger(`failed to turn off OpenID Connect for app ${appName}`);
+      alerts.danger(t('oidc.turnOffFailed', { name: appName }));
     }
   };
 
@@ -68,29 +73,29 @@ export function OidcSection({ appId, appName }: { appId: number; appName: string
         OpenID Connect
       </h2>
       {current === undefined ? (
-        <p className="text-secondary">{settings.loading ? 'Loading…' : 'Could not load the settings.'}</p>
+        <p className="text-secondary">{settings.loading ? t('oidc.loading') : t('oidc.loadFailed')}</p>
       ) : current === null ? (
-        <EnableForm busy={busy} onSubmit={(input) => enable(input, 'enabled')} />
+        <EnableForm busy={busy} onSubmit={(input) => enable(input, 'oidc.enabled')} />
       ) : (
         <>
           {secret && (
             <div className="alert alert-warning" role="status">
               <p className="mb-2">
-                <strong>Client secret</strong>: copy it now, it is shown this once.
+                {intl.formatMessage({ id: 'oidc.secretNow' satisfies MessageKey }, { secret: <strong key="secret">{t('oidc.clientSecret')}</strong> })}
               </p>
-              <CopyField value={secret} label="Client secret" />
+              <CopyField value={secret} label={t('oidc.clientSecret')} solid />
             </div>
           )}
           <dl className="row">
-            <dt className="col-sm-3 col-lg-2">Client ID</dt>
+            <dt className="col-sm-3 col-lg-2">{t('oidc.clientId')}</dt>
             <dd className="col-sm-9 col-lg-10">
-              <CopyField value={current.client_id} label="Client ID" />
+              <CopyField value={current.client_id} label={t('oidc.clientId')} />
             </dd>
-            <dt className="col-sm-3 col-lg-2">Discovery URL</dt>
+            <dt className="col-sm-3 col-lg-2">{t('oidc.discoveryUrl')}</dt>
             <dd className="col-sm-9 col-lg-10">
-              <CopyField value={current.discovery_url} label="Discovery URL" />
+              <CopyField value={current.discovery_url} label={t('oidc.discoveryUrl')} />
             </dd>
-            <dt className="col-sm-3 col-lg-2">Redirect URIs</dt>
+            <dt className="col-sm-3 col-lg-2">{t('oidc.redirectUris')}</dt>
             <dd className="col-sm-9 col-lg-10 text-break">
               {current.redirect_uris.map((uri) => (
                 <div key={uri}>{uri}</div>
@@ -98,7 +103,7 @@ export function OidcSection({ appId, appName }: { appId: number; appName: string
             </dd>
             {current.post_logout_redirect_uris.length > 0 && (
               <>
-                <dt className="col-sm-3 col-lg-2">After logout</dt>
+                <dt className="col-sm-3 col-lg-2">{t('oidc.afterLogout')}</dt>
                 <dd className="col-sm-9 col-lg-10 text-break">
                   {current.post_logout_redirect_uris.map((uri) => (
                     <div key={uri}>{uri}</div>
@@ -106,10 +111,10 @@ export function OidcSection({ appId, appName }: { appId: number; appName: string
                 </dd>
               </>
             )}
-            <dt className="col-sm-3 col-lg-2">Client</dt>
+            <dt className="col-sm-3 col-lg-2">{t('oidc.client')}</dt>
             <dd className="col-sm-9 col-lg-10">
-              {current.public ? 'public (no secret, PKCE required)' : 'confidential (client secret)'}, ID tokens {current.id_token_signed_response_alg}
-              {current.device && ', device grant'}
+              {current.public ? t('oidc.public') : t('oidc.confidential')}, {t('oidc.idTokens', { alg: current.id_token_signed_response_alg })}
+              {current.device && t('oidc.deviceGrant')}
             </dd>
           </dl>
           <div className="d-flex gap-2 flex-wrap">
@@ -127,14 +132,14 @@ export function OidcSection({ appId, appName }: { appId: number; appName: string
                       device: current.device,
                       id_token_signed_response_alg: current.id_token_signed_response_alg,
                     },
-                    'issued a new secret for',
+                    'oidc.newSecretIssued',
                   )
                 }
               >
-                New secret
+                {t('oidc.newSecret')}
               </button>
             )}
-            <DeleteButton label="Turn off" onConfirm={turnOff} />
+            <DeleteButton label={t('oidc.turnOff')} onConfirm={turnOff} />
           </div>
         </>
       )}
@@ -160,16 +165,17 @@ function EnableForm({
   const [isPublic, setPublic] = useState(false);
   const [device, setDevice] = useState(false);
   const [alg, setAlg] = useState<OidcSigningAlg>('RS256');
+  const t = useT();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit({ redirect_uris: lines(redirects), post_logout_redirect_uris: lines(logouts), public: isPublic, device, id_token_signed_response_alg: alg });
   };
   return (
     <form onSubmit={submit}>
-      <p className="text-secondary">Let this app sign its users in through the portal. Its name becomes the client ID.</p>
+      <p className="text-secondary">{t('oidc.enableLead')}</p>
       <div className="mb-2">
         <label htmlFor="oidc-redirects" className="form-label">
-          Redirect URIs (one a line)
+          {t('oidc.redirectsLabel')}
         </label>
         <textarea
           id="oidc-redirects"
@@ -182,7 +188,7 @@ function EnableForm({
       </div>
       <div className="mb-2">
         <label htmlFor="oidc-logouts" className="form-label">
-          Post-logout redirect URIs (optional)
+          {t('oidc.logoutsLabel')}
         </label>
         <textarea id="oidc-logouts" className="form-control font-monospace" rows={1} value={logouts} onChange={(event) => setLogouts(event.target.value)} />
       </div>
@@ -191,7 +197,7 @@ function EnableForm({
           <div className="form-check">
             <input id="oidc-public" className="form-check-input" type="checkbox" checked={isPublic} onChange={(event) => setPublic(event.target.checked)} />
             <label htmlFor="oidc-public" className="form-check-label">
-              Public client (no secret, PKCE)
+              {t('oidc.publicLabel')}
             </label>
           </div>
         </div>
@@ -199,25 +205,25 @@ function EnableForm({
           <div className="form-check">
             <input id="oidc-device" className="form-check-input" type="checkbox" checked={device} onChange={(event) => setDevice(event.target.checked)} />
             <label htmlFor="oidc-device" className="form-check-label">
-              Device grant (sign-in from a TV or terminal)
+              {t('oidc.deviceLabel')}
             </label>
           </div>
         </div>
         <div className="col-auto">
           <label htmlFor="oidc-alg" className="visually-hidden">
-            ID token signature
+            {t('oidc.signature')}
           </label>
           <select id="oidc-alg" className="form-select form-select-sm" value={alg} onChange={(event) => setAlg(event.target.value as OidcSigningAlg)}>
             {OIDC_SIGNING_ALGS.map((value) => (
               <option key={value} value={value}>
-                ID tokens {value}
+                {t('oidc.idTokens', { alg: value })}
               </option>
             ))}
           </select>
         </div>
       </div>
       <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
-        Enable
+        {t('oidc.enable')}
       </button>
     </form>
   );

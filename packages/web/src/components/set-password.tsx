@@ -4,8 +4,8 @@
  * password must pass are listed before the first attempt (the server checks them all).
  */
 import { useState, type FormEvent } from 'react';
-import { newPasswordProblem, passwordRuleLines } from '@tools-portal/core/passwords';
 import { useBranding } from '../branding';
+import { newPasswordProblemIn, passwordRules } from '../i18n/password-words';
 import { useT } from '../i18n/use-t';
 import { useAlerts } from './alerts';
 
@@ -19,7 +19,7 @@ export function SetPassword({ onSubmit, title }: { onSubmit: (password: string) 
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const problem = newPasswordProblem(password, repeated);
+    const problem = newPasswordProblemIn(t, password, repeated);
     if (problem) {
       alerts.danger(problem);
       return;
@@ -36,7 +36,7 @@ export function SetPassword({ onSubmit, title }: { onSubmit: (password: string) 
         {t('setPassword.rules')}
       </p>
       <ul className="small text-secondary mb-3" id="password-rules" aria-labelledby="password-rules-title">
-        {passwordRuleLines(portalName).map((rule) => (
+        {passwordRules(t, portalName).map((rule) => (
           <li key={rule}>{rule}</li>
         ))}
       </ul>

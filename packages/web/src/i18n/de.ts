@@ -1,9 +1,11 @@
 /** The web portal's German words (docs/glossary.md: Sie-form, the glossary's terms), with every key of en.ts. */
+import { appsDe } from './apps.de';
 import type { MessageKey } from './en';
 import { peopleDe } from './people.de';
 
 export const de: Record<MessageKey, string> = {
   ...peopleDe,
+  ...appsDe,
   'language.title': 'Sprache',
   'language.label': 'Sprache des Portals und Ihrer E-Mails',
   'language.browser': 'Wie Ihr Browser ({language})',

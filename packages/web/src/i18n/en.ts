@@ -3,10 +3,12 @@
  * or piece. Every key is in de.ts too and used somewhere in src/ (test/unit/catalogue.test.ts).
  * Screens not converted yet keep their words in their own code.
  */
+import { appsEn } from './apps.en';
 import { peopleEn } from './people.en';
 
 export const en = {
   ...peopleEn,
+  ...appsEn,
   'language.title': 'Language',
   'language.label': 'Language of the portal and of mail to you',
   'language.browser': "Your browser's ({language})",

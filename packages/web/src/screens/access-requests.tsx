@@ -4,6 +4,7 @@
  * the last decided ones.
  */
 import { useState } from 'react';
+import { useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import type { AccessRequest } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
@@ -18,10 +19,13 @@ import { formatAge, formatTimestamp } from '../logic/format';
 import { paths } from '../paths';
 import { useOpenRequests } from '../open-requests';
 import { PageHeader } from '../components/page-header';
+import type { MessageKey } from '../i18n/en';
+import { useT } from '../i18n/use-t';
 
 type Deciding = { kind: 'approve' | 'deny'; request: AccessRequest };
 
 export function AccessRequests() {
+  const t = useT();
   const requests = useLoad(
     () => api.accessRequests.list(),
     (error) => logFailure('load access requests', error),
@@ -39,17 +43,17 @@ export function AccessRequests() {
 
   return (
     <>
-      <PageHeader title="Access requests" lead="Users asking for apps: approve with an optional expiry, or deny with a reason." />
+      <PageHeader title={t('nav.accessRequests')} lead={t('accessRequests.lead')} />
       <ListTable
-        label="Open access requests"
+        label={t('accessRequests.open')}
         head={
           <>
-            <th scope="col">User</th>
-            <th scope="col">App</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Age</th>
+            <th scope="col">{t('accessRequests.user')}</th>
+            <th scope="col">{t('accessRequests.app')}</th>
+            <th scope="col">{t('accessRequests.reason')}</th>
+            <th scope="col">{t('accessRequests.age')}</th>
             <th scope="col" className="text-end">
-              <span className="visually-hidden">Decision</span>
+              <span className="visually-hidden">{t('accessRequests.decision')}</span>
             </th>
           </>
         }
@@ -71,39 +75,39 @@ export function AccessRequests() {
                 <button
                   type="button"
                   className="btn btn-success btn-sm"
-                  aria-label={`Approve ${request.user.email} for ${request.app.name}`}
+                  aria-label={t('accessRequests.approveFor', { email: request.user.email, app: request.app.name })}
                   onClick={() => setDeciding({ kind: 'approve', request })}
                 >
-                  Approve
+                  {t('accessRequests.approve')}
                 </button>
                 <button
                   type="button"
                   className="btn btn-outline-danger btn-sm"
-                  aria-label={`Deny ${request.user.email} for ${request.app.name}`}
+                  aria-label={t('accessRequests.denyFor', { email: request.user.email, app: request.app.name })}
                   onClick={() => setDeciding({ kind: 'deny', request })}
                 >
-                  Deny
+                  {t('accessRequests.deny')}
                 </button>
               </div>
             </td>
           </tr>
         ))}
-        <EmptyRow columns={5} shown={open.length} loading={requests.loading} text="No open requests." />
+        <EmptyRow columns={5} shown={open.length} loading={requests.loading} text={t('accessRequests.noOpen')} />
       </ListTable>
 
-      <h2 className="h5 mt-4">Decided</h2>
+      <h2 className="h5 mt-4">{t('accessRequests.decided')}</h2>
       <ListTable
-        label="Decided access requests"
+        label={t('accessRequests.decidedTable')}
         head={
           <>
-            <th scope="col">User</th>
-            <th scope="col">App</th>
-            <th scope="col">Status</th>
+            <th scope="col">{t('accessRequests.user')}</th>
+            <th scope="col">{t('accessRequests.app')}</th>
+            <th scope="col">{t('accessRequests.status')}</th>
             <th scope="col" className="d-none d-md-table-cell">
-              Decided
+              {t('accessRequests.decided')}
             </th>
             <th scope="col" className="d-none d-md-table-cell">
-              By
+              {t('accessRequests.by')}
             </th>
           </>
         }
@@ -120,7 +124,7 @@ export function AccessRequests() {
             <td className="d-none d-md-table-cell text-break">{request.decidedBy}</td>
           </tr>
         ))}
-        <EmptyRow columns={5} shown={decided.length} loading={requests.loading} text="Nothing decided yet." />
+        <EmptyRow columns={5} shown={decided.length} loading={requests.loading} text={t('accessRequests.noneDecided')} />
       </ListTable>
 
       {deciding?.kind === 'approve' && <ApproveDialog request={deciding.request} onClose={() => setDeciding(null)} onDone={onDecided} />}
@@ -135,8 +139,30 @@ interface DecisionProps {
   onDone: () => Promise<void>;
 }
 
+/** "Grant {app} to {email}." with both names in bold. */
+function DecisionText({ kind, request }: { kind: Deciding['kind']; request: AccessRequest }) {
+  const intl = useIntl();
+  const id: MessageKey = kind === 'approve' ? 'accessRequests.grant' : 'accessRequests.denyText';
+  return (
+    <p>
+      {intl.formatMessage(
+        { id },
+        {
+          app: <strong key="app">{request.app.name}</strong>,
+          email: (
+            <strong key="email" className="text-break">
+              {request.user.email}
+            </strong>
+          ),
+        },
+      )}
+    </p>
+  );
+}
+
 function ApproveDialog({ request, onClose, onDone }: DecisionProps) {
   const run = useAction();
+  const t = useT();
   const [expiry, setExpiry] = useState<ExpiryChoiceValue>({ kind: 'none' });
   const [busy, setBusy] = useState(false);
   const approve = async () => {
@@ -145,8 +171,8 @@ function ApproveDialog({ request, onClose, onDone }: DecisionProps) {
     setBusy(true);
     await run({
       call: () => api.accessRequests.approve(request.id, expires),
-      success: `approved ${request.app.name} for ${request.user.email}`,
-      danger: `failed to approve ${request.app.name} for ${request.user.email}`,
+      success: t('owned.approved', { app: request.app.name, email: request.user.email }),
+      danger: t('owned.approveFailed', { app: request.app.name, email: request.user.email }),
       what: 'approve access request',
       onSuccess: onDone,
     });
@@ -154,41 +180,43 @@ function ApproveDialog({ request, onClose, onDone }: DecisionProps) {
   };
   return (
     <Modal
-      title="Approve access"
+      title={t('accessRequests.approveTitle')}
       onClose={onClose}
       onSubmit={() => void approve()}
-      footer={<FormFooter onCancel={onClose} disabled={busy} submitLabel="Approve" />}
+      footer={<FormFooter onCancel={onClose} disabled={busy} submitLabel={t('accessRequests.approve')} />}
     >
-      <p>
-        Grant <strong>{request.app.name}</strong> to <strong className="text-break">{request.user.email}</strong>.
-      </p>
-      <ExpiryChoice value={expiry} onChange={setExpiry} label="Access expires" />
+      <DecisionText kind="approve" request={request} />
+      <ExpiryChoice value={expiry} onChange={setExpiry} label={t('accessRequests.accessExpires')} />
     </Modal>
   );
 }
 
 function DenyDialog({ request, onClose, onDone }: DecisionProps) {
   const run = useAction();
+  const t = useT();
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const deny = async () => {
     setBusy(true);
     await run({
       call: () => api.accessRequests.deny(request.id, reason),
-      success: `denied ${request.app.name} for ${request.user.email}`,
-      danger: `failed to deny ${request.app.name} for ${request.user.email}`,
+      success: t('owned.denied', { app: request.app.name, email: request.user.email }),
+      danger: t('owned.denyFailed', { app: request.app.name, email: request.user.email }),
       what: 'deny access request',
       onSuccess: onDone,
     });
     setBusy(false);
   };
   return (
-    <Modal title="Deny access" onClose={onClose} onSubmit={() => void deny()} footer={<FormFooter onCancel={onClose} disabled={busy} submitLabel="Deny" />}>
-      <p>
-        Deny <strong>{request.app.name}</strong> to <strong className="text-break">{request.user.email}</strong>.
-      </p>
+    <Modal
+      title={t('accessRequests.denyTitle')}
+      onClose={onClose}
+      onSubmit={() => void deny()}
+      footer={<FormFooter onCancel={onClose} disabled={busy} submitLabel={t('accessRequests.deny')} />}
+    >
+      <DecisionText kind="deny" request={request} />
       <label className="form-label" htmlFor="deny-reason">
-        Reason (optional, shown to the user)
+        {t('accessRequests.denyReason')}
       </label>
       <textarea id="deny-reason" className="form-control" rows={2} maxLength={2000} value={reason} onChange={(event) => setReason(event.target.value)} />
     </Modal>

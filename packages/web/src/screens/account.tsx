@@ -5,7 +5,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Passkey, RecoveryCodes, TotpEnrolment, UserSession } from '@tools-portal/core/entities';
 import { ApiError } from '@tools-portal/core/errors';
-import { newPasswordProblem } from '@tools-portal/core/passwords';
 import type { SecondFactorProofInput } from '@tools-portal/core/validation';
 import { api, logFailure, tooManyRequestsMessage } from '../api';
 import { useBranding } from '../branding';
@@ -16,6 +15,7 @@ import { LanguageChoice } from '../components/language-choice';
 import { ListTable } from '../components/list-page';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
+import { newPasswordProblemIn } from '../i18n/password-words';
 import { useT, type Translate } from '../i18n/use-t';
 import { formatTimestamp } from '../logic/format';
 import { addPasskey, browserName, passkeysUnavailable } from '../passkeys';
@@ -78,7 +78,7 @@ function ChangePassword() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const problem = newPasswordProblem(password, repeated);
+    const problem = newPasswordProblemIn(t, password, repeated);
     if (problem) return alerts.danger(problem);
     setBusy(true);
     try {

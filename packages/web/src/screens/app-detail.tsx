@@ -21,6 +21,8 @@ import { PageHeader } from '../components/page-header';
 import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
+import { useDescription } from '../i18n/description';
+import { useT } from '../i18n/use-t';
 import { formatTimestamp } from '../logic/format';
 import { isMissing } from '../logic/not-found';
 import { filterRows } from '../logic/filter';
@@ -33,6 +35,8 @@ export function AppDetail() {
   const rawId = useParams().id ?? '';
   const id = Number(rawId);
   const run = useAction();
+  const t = useT();
+  const describe = useDescription();
   const navigate = useNavigate();
   const [sort, onSort] = useSort({ key: 'email', direction: 'asc' });
   const [editing, setEditing] = useState(false);
@@ -49,13 +53,7 @@ export function AppDetail() {
   );
 
   if (isMissing(app.error))
-    return (
-      <Missing
-        title="No such app"
-        text={`There is no app with the id ${rawId}: it may have been deleted.`}
-        back={{ to: paths.manageApps, label: 'Go to Apps' }}
-      />
-    );
+    return <Missing title={t('app.missingTitle')} text={t('app.missingText', { id: rawId })} back={{ to: paths.manageApps, label: t('app.goToApps') }} />;
 
   const rows = sortRows(users.data ?? [], (user) => user.email, sort.direction);
 
@@ -63,8 +61,8 @@ export function AppDetail() {
     const name = user.name || user.email;
     return run({
       call: () => api.apps.removeUser(id, user.id),
-      success: `deleted user ${name} from app ${id}`,
-      danger: `failed to delete user ${name} from app ${id}`,
+      success: t('app.userRemoved', { name, id }),
+      danger: t('app.userRemoveFailed', { name, id }),
       what: 'remove user from app',
       onSuccess: users.reload,
     });
@@ -73,8 +71,8 @@ export function AppDetail() {
   const removeApp = (current: App) =>
     run({
       call: () => api.apps.delete(current.id),
-      success: `deleted app ${current.name}`,
-      danger: `failed to delete app ${current.name}`,
+      success: t('apps.deleted', { name: current.name }),
+      danger: t('apps.deleteFailed', { name: current.name }),
       what: 'delete app',
       onSuccess: () => navigate(paths.manageApps),
     });
@@ -92,33 +90,39 @@ export function AppDetail() {
             '\u00a0'
           )
         }
-        lead={app.data?.description || undefined}
+        lead={(app.data && describe(app.data)) || undefined}
         actions={
           app.data && (
             <>
               <button type="button" className="btn btn-outline-secondary" onClick={() => setEditing(true)}>
-                Edit
+                {t('apps.edit')}
               </button>
-              <DeleteButton label="Delete App" onConfirm={() => removeApp(app.data!)} consequence={() => appDeletionConsequence(id)} />
+              <DeleteButton label={t('apps.delete')} onConfirm={() => removeApp(app.data!)} consequence={() => appDeletionConsequence(id, t)} />
             </>
           )
         }
       />
       {app.data && (
         <dl className="row mb-4">
-          <dt className="col-sm-3 col-lg-2">URL</dt>
+          <dt className="col-sm-3 col-lg-2">{t('app.url')}</dt>
           <dd className="col-sm-9 col-lg-10 text-break">
             <a href={app.data.url}>{app.data.url}</a>
           </dd>
-          <dt className="col-sm-3 col-lg-2">Description</dt>
-          <dd className="col-sm-9 col-lg-10">{app.data.description || <span className="text-secondary">none</span>}</dd>
-          <dt className="col-sm-3 col-lg-2">Category</dt>
-          <dd className="col-sm-9 col-lg-10">{app.data.category || <span className="text-secondary">none</span>}</dd>
-          <dt className="col-sm-3 col-lg-2">Requestable</dt>
-          <dd className="col-sm-9 col-lg-10">{app.data.requestable ? 'yes: users may ask for access' : 'no'}</dd>
+          <dt className="col-sm-3 col-lg-2">{t('app.description')}</dt>
+          <dd className="col-sm-9 col-lg-10">{app.data.description || <span className="text-secondary">{t('app.none')}</span>}</dd>
+          {app.data.descriptionDe && (
+            <>
+              <dt className="col-sm-3 col-lg-2">{t('appForm.descriptionDe')}</dt>
+              <dd className="col-sm-9 col-lg-10">{app.data.descriptionDe}</dd>
+            </>
+          )}
+          <dt className="col-sm-3 col-lg-2">{t('app.category')}</dt>
+          <dd className="col-sm-9 col-lg-10">{app.data.category || <span className="text-secondary">{t('app.none')}</span>}</dd>
+          <dt className="col-sm-3 col-lg-2">{t('app.requestable')}</dt>
+          <dd className="col-sm-9 col-lg-10">{app.data.requestable ? t('app.requestableYes') : t('app.requestableNo')}</dd>
           {app.data.doclink && (
             <>
-              <dt className="col-sm-3 col-lg-2">Documentation</dt>
+              <dt className="col-sm-3 col-lg-2">{t('app.documentation')}</dt>
               <dd className="col-sm-9 col-lg-10 text-break">
                 <a href={app.data.doclink}>{app.data.doclink}</a>
               </dd>
@@ -126,17 +130,17 @@ export function AppDetail() {
           )}
         </dl>
       )}
-      <HeadingBar level={2} title="Users" action={{ label: 'Add User', onClick: () => setAdding(true), disabled: !app.data }} />
+      <HeadingBar level={2} title={t('app.users')} action={{ label: t('app.addUser'), onClick: () => setAdding(true), disabled: !app.data }} />
       <ListTable
-        label="App users"
+        label={t('app.usersTable')}
         head={
           <>
             <SortHeader column="email" sort={sort} onSort={onSort}>
-              Email
+              {t('app.email')}
             </SortHeader>
-            <th scope="col">Expires</th>
+            <th scope="col">{t('app.expires')}</th>
             <th scope="col" className="text-end">
-              <span className="visually-hidden">Remove access</span>
+              <span className="visually-hidden">{t('app.removeAccess')}</span>
             </th>
           </>
         }
@@ -148,13 +152,13 @@ export function AppDetail() {
                 <Email value={user.email} />
               </Link>
             </td>
-            <td className="text-nowrap">{user.expires ? formatTimestamp(user.expires) : 'never'}</td>
+            <td className="text-nowrap">{user.expires ? formatTimestamp(user.expires) : t('app.never')}</td>
             <td className="text-end">
-              <DeleteButton label="Remove access" onConfirm={() => remove(user)} />
+              <DeleteButton label={t('app.removeAccess')} onConfirm={() => remove(user)} />
             </td>
           </tr>
         ))}
-        <EmptyRow columns={3} shown={rows.length} loading={users.loading} text="No users yet: Add User gives someone access." />
+        <EmptyRow columns={3} shown={rows.length} loading={users.loading} text={t('app.noUsers')} />
       </ListTable>
       {app.data && <AppAccessSection app={app.data} />}
       {app.data && (
@@ -194,6 +198,7 @@ export function AppDetail() {
 /** Add User: search the users who cannot use the app yet, pick some, optionally when access ends. */
 function AddUserModal({ app, members, onClose, onAdded }: { app: App; members: Set<number>; onClose: () => void; onAdded: () => Promise<void> }) {
   const run = useAction();
+  const t = useT();
   const [query, setQuery] = useState('');
   const [picked, setPicked] = useState<Set<number>>(new Set());
   const [expiry, setExpiry] = useState<ExpiryChoiceValue>({ kind: 'none' });
@@ -212,8 +217,8 @@ function AddUserModal({ app, members, onClose, onAdded }: { app: App; members: S
     for (const user of chosen) {
       const ok = await run({
         call: () => api.users.grant(user.id, app.id, expires),
-        success: `added ${user.email} to ${app.name}`,
-        danger: `failed to add ${user.email} to ${app.name}`,
+        success: t('app.added', { email: user.email, app: app.name }),
+        danger: t('app.addFailed', { email: user.email, app: app.name }),
         what: 'add user to app',
       });
       if (!ok) {
@@ -227,28 +232,28 @@ function AddUserModal({ app, members, onClose, onAdded }: { app: App; members: S
 
   return (
     <Modal
-      title="Add User"
+      title={t('app.addUser')}
       onClose={onClose}
       onSubmit={() => void save()}
       footer={
         <FormFooter
           onCancel={onClose}
           disabled={busy || chosen.length === 0 || expires === null}
-          submitLabel={chosen.length > 1 ? `Add ${chosen.length} users` : 'Add'}
+          submitLabel={chosen.length > 1 ? t('app.addUsers', { count: chosen.length }) : t('app.add')}
         />
       }
     >
-      <p className="text-secondary small">Who may use {app.name}: pick one or more users.</p>
+      <p className="text-secondary small">{t('app.addWho', { app: app.name })}</p>
       <input
         type="search"
         className="form-control mb-2"
-        placeholder="Search users by email, name or client"
-        aria-label="Search users"
+        placeholder={t('app.searchUsersPlaceholder')}
+        aria-label={t('app.searchUsers')}
         value={query}
         autoFocus
         onChange={(event) => setQuery(event.target.value)}
       />
-      <div className="picker-list mb-3" role="group" aria-label="Users">
+      <div className="picker-list mb-3" role="group" aria-label={t('app.users')}>
         {shown.map((user) => (
           <div className="form-check" key={user.id}>
             <input
@@ -269,11 +274,11 @@ function AddUserModal({ app, members, onClose, onAdded }: { app: App; members: S
           </div>
         ))}
         {!candidates.loading && shown.length === 0 && (
-          <p className="text-secondary fst-italic mb-0">{query ? 'No user matches.' : 'Every user can use this app already.'}</p>
+          <p className="text-secondary fst-italic mb-0">{query ? t('app.noUserMatches') : t('app.everyoneHasIt')}</p>
         )}
       </div>
-      <div className="form-label">Access ends (optional)</div>
-      <ExpiryChoice value={expiry} onChange={setExpiry} label="Access ends" />
+      <div className="form-label">{t('app.accessEndsOptional')}</div>
+      <ExpiryChoice value={expiry} onChange={setExpiry} label={t('app.accessEnds')} />
     </Modal>
   );
 }

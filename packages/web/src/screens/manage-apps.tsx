@@ -17,27 +17,30 @@ import { ListPage } from '../components/list-page';
 import { SortHeader, useSort } from '../components/sort-header';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
+import { useDescription } from '../i18n/description';
+import { useT, type Translate } from '../i18n/use-t';
 import { filterRows } from '../logic/filter';
 import { sortRows } from '../logic/sort';
 import { paths } from '../paths';
 
 /** What deleting an app takes along: its users' access. */
-export async function appDeletionConsequence(id: number): Promise<string | null> {
+export async function appDeletionConsequence(id: number, t: Translate): Promise<string | null> {
   const users = (await api.apps.users(id)).length;
-  if (users === 0) return null;
-  return users === 1 ? '1 user loses access' : `${users} users lose access`;
+  return users === 0 ? null : t('apps.usersLoseAccess', { count: users });
 }
 
 export function ManageApps() {
   const alerts = useAlerts();
   const run = useAction();
+  const t = useT();
+  const describe = useDescription();
   const [search, setSearch] = useSearchParams();
   const [filter, setFilter] = useState('');
   const [sort, onSort] = useSort({ key: 'name', direction: 'asc' });
   const [form, setForm] = useState<AppFormMode | null>(null);
   const apps = useLoad(
     async () => (await api.apps.all()).sort(byName),
-    () => alerts.danger('failed to fetch all apps'),
+    () => alerts.danger(t('apps.loadFailed')),
   );
 
   // The launcher's Get started links here with ?new=1: the New App form opens at once.
@@ -56,8 +59,8 @@ export function ManageApps() {
   const remove = (app: App) =>
     run({
       call: () => api.apps.delete(app.id),
-      success: `deleted app ${app.name}`,
-      danger: `failed to delete app ${app.name}`,
+      success: t('apps.deleted', { name: app.name }),
+      danger: t('apps.deleteFailed', { name: app.name }),
       what: 'delete app',
       onSuccess: apps.reload,
     });
@@ -65,21 +68,21 @@ export function ManageApps() {
   return (
     <>
       <ListPage
-        title="Apps"
-        lead="Every app the portal protects: who may use it is set on its page."
+        title={t('nav.apps')}
+        lead={t('apps.lead')}
         filter={filter}
         onFilter={setFilter}
-        action={{ label: 'New App', onClick: () => setForm({ kind: 'new' }) }}
+        action={{ label: t('apps.new'), onClick: () => setForm({ kind: 'new' }) }}
         head={
           <>
             <SortHeader column="name" sort={sort} onSort={onSort}>
-              App Name
+              {t('apps.name')}
             </SortHeader>
             <th scope="col" className="d-none d-md-table-cell">
-              Category
+              {t('apps.category')}
             </th>
             <th scope="col" className="text-end">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{t('apps.actions')}</span>
             </th>
           </>
         }
@@ -93,13 +96,13 @@ export function ManageApps() {
                   <Link to={paths.app(app.id)} className="fw-semibold">
                     {app.name}
                   </Link>
-                  {app.description && <div className="small text-secondary">{app.description}</div>}
+                  {describe(app) && <div className="small text-secondary">{describe(app)}</div>}
                   <div className="small text-break">
                     <a href={app.url}>{app.url}</a>
                     {app.doclink && (
                       <>
                         {' · '}
-                        <a href={app.doclink}>docs</a>
+                        <a href={app.doclink}>{t('apps.docs')}</a>
                       </>
                     )}
                   </div>
@@ -110,14 +113,14 @@ export function ManageApps() {
             <td>
               <div className="d-flex flex-wrap justify-content-end align-items-center gap-2">
                 <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => setForm({ kind: 'edit', app })}>
-                  Edit
+                  {t('apps.edit')}
                 </button>
-                <DeleteButton label="Delete App" onConfirm={() => remove(app)} consequence={() => appDeletionConsequence(app.id)} />
+                <DeleteButton label={t('apps.delete')} onConfirm={() => remove(app)} consequence={() => appDeletionConsequence(app.id, t)} />
               </div>
             </td>
           </tr>
         ))}
-        <EmptyRow columns={3} shown={rows.length} loading={apps.loading} text={filter ? 'No app matches.' : 'No apps yet: New App adds the first.'} />
+        <EmptyRow columns={3} shown={rows.length} loading={apps.loading} text={filter ? t('apps.noMatch') : t('apps.none')} />
       </ListPage>
       {form && (
         <AppFormModal

@@ -13,13 +13,23 @@ import { PageHeader } from '../components/page-header';
 import { Time } from '../components/time';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
+import type { MessageKey } from '../i18n/en';
+import { useT, type Translate } from '../i18n/use-t';
+import { formatDate } from '../logic/format';
 import { ReviewProgress } from './reviews';
 
-const grantee = (item: ReviewItem) => item.user?.email ?? `Team ${item.team?.name ?? ''}`;
+const grantee = (item: ReviewItem, t: Translate) => item.user?.email ?? t('review.team', { name: item.team?.name ?? '' });
+
+const OUTCOME_WORDS: Record<NonNullable<ReviewItem['outcome']>, MessageKey> = {
+  kept: 'review.outcome.kept',
+  removed: 'review.outcome.removed',
+  already_gone: 'review.outcome.alreadyGone',
+};
 
 export function ReviewDetail() {
   const id = Number(useParams().id);
   const run = useAction();
+  const t = useT();
   const [undecided, setUndecided] = useState(false);
   const [unused, setUnused] = useState(false);
   const [app, setApp] = useState('');
@@ -51,16 +61,16 @@ export function ReviewDetail() {
   const decide = (decision: 'keep' | 'remove') =>
     run({
       call: () => api.reviews.decideMany(id, { items: selected, decision, ...(comment ? { comment } : {}) }),
-      success: `${decision === 'keep' ? 'kept' : 'marked for removal'}: ${selected.length} item${selected.length === 1 ? '' : 's'}`,
-      danger: `failed to decide ${selected.length} item${selected.length === 1 ? '' : 's'}`,
+      success: t(decision === 'keep' ? 'review.kept' : 'review.markedForRemoval', { count: selected.length }),
+      danger: t('review.decideFailed', { count: selected.length }),
       what: 'decide review items',
       onSuccess: reload,
     });
   const close = () =>
     run({
       call: () => api.reviews.close(id),
-      success: `closed review ${review.data?.name ?? id}`,
-      danger: `failed to close review ${review.data?.name ?? id}`,
+      success: t('review.closed', { name: review.data?.name ?? id }),
+      danger: t('review.closeFailed', { name: review.data?.name ?? id }),
       what: 'close review',
       onSuccess: reload,
     });
@@ -69,20 +79,23 @@ export function ReviewDetail() {
   return (
     <>
       <PageHeader
-        title={data ? `Review ${data.name}` : 'Review'}
+        title={data ? t('review.title', { name: data.name }) : t('review.titleLoading')}
         lead={
           data
-            ? `${data.status === 'open' ? 'Open' : 'Closed'}, due ${new Date(data.due).toLocaleDateString()}; undecided grants are ${data.whenMissed === 'revoke' ? 'removed' : 'kept'} at the close.`
+            ? t(data.whenMissed === 'revoke' ? 'review.leadRemoved' : 'review.leadKept', {
+                status: data.status === 'open' ? t('reviews.open') : t('reviews.closed'),
+                due: formatDate(data.due),
+              })
             : undefined
         }
         actions={
           <>
             <a className="btn btn-outline-secondary" href={api.url(api.reviews.exportPath(id, 'csv'))} download>
-              Export CSV
+              {t('review.export')}
             </a>
             {open && (
               <button type="button" className="btn btn-outline-danger" onClick={() => void close()}>
-                Close review
+                {t('review.close')}
               </button>
             )}
           </>
@@ -103,21 +116,21 @@ export function ReviewDetail() {
             onChange={(event) => setUndecided(event.target.checked)}
           />
           <label className="form-check-label" htmlFor="filter-undecided">
-            Undecided
+            {t('review.undecided')}
           </label>
         </div>
         <div className="form-check">
           <input className="form-check-input" type="checkbox" id="filter-unused" checked={unused} onChange={(event) => setUnused(event.target.checked)} />
           <label className="form-check-label" htmlFor="filter-unused">
-            Not used in 90 days
+            {t('review.unused')}
           </label>
         </div>
         <div>
           <label className="visually-hidden" htmlFor="filter-app">
-            App
+            {t('review.app')}
           </label>
           <select id="filter-app" className="form-select form-select-sm" value={app} onChange={(event) => setApp(event.target.value)}>
-            <option value="">All apps</option>
+            <option value="">{t('review.allApps')}</option>
             {(data?.apps ?? []).map((entry) => (
               <option key={entry.id} value={entry.id}>
                 {entry.name}
@@ -129,49 +142,49 @@ export function ReviewDetail() {
       {open && (
         <div className="d-flex flex-wrap gap-2 align-items-center mb-3">
           <label className="visually-hidden" htmlFor="decision-comment">
-            Comment
+            {t('review.comment')}
           </label>
           <input
             id="decision-comment"
             type="text"
             className="form-control form-control-sm"
             style={{ maxWidth: '20rem' }}
-            placeholder="Comment (kept as evidence)"
+            placeholder={t('review.commentPlaceholder')}
             value={comment}
             onChange={(event) => setComment(event.target.value)}
           />
           <button type="button" className="btn btn-sm btn-success" disabled={selected.length === 0} onClick={() => void decide('keep')}>
-            Keep
+            {t('review.keep')}
           </button>
           <button type="button" className="btn btn-sm btn-danger" disabled={selected.length === 0} onClick={() => void decide('remove')}>
-            Remove
+            {t('review.remove')}
           </button>
-          <span className="small text-secondary">{selected.length} selected</span>
+          <span className="small text-secondary">{t('review.selected', { count: selected.length })}</span>
         </div>
       )}
       <ListTable
-        label="Review items"
+        label={t('review.items')}
         head={
           <>
             <th scope="col">
               <input
                 className="form-check-input"
                 type="checkbox"
-                aria-label="Select all filtered items"
+                aria-label={t('review.selectAll')}
                 checked={allSelected}
                 disabled={!open || rows.length === 0}
                 onChange={() => setSelected(allSelected ? [] : rows.map((item) => item.id))}
               />
             </th>
-            <th scope="col">Grantee</th>
+            <th scope="col">{t('review.grantee')}</th>
             <th scope="col" className="d-none d-md-table-cell">
-              App
+              {t('review.app')}
             </th>
             <th scope="col" className="d-none d-md-table-cell">
-              Role
+              {t('review.role')}
             </th>
-            <th scope="col">Last used</th>
-            <th scope="col">Decision</th>
+            <th scope="col">{t('review.lastUsed')}</th>
+            <th scope="col">{t('review.decision')}</th>
           </>
         }
       >
@@ -181,27 +194,27 @@ export function ReviewDetail() {
               <input
                 className="form-check-input"
                 type="checkbox"
-                aria-label={`Select ${grantee(item)} on ${item.app.name}`}
+                aria-label={t('review.select', { grantee: grantee(item, t), app: item.app.name })}
                 checked={selected.includes(item.id)}
                 disabled={!open || item.applied !== undefined}
                 onChange={() => setSelected(selected.includes(item.id) ? selected.filter((entry) => entry !== item.id) : [...selected, item.id])}
               />
             </td>
             <td className="text-break">
-              {grantee(item)}
+              {grantee(item, t)}
               <div className="small text-secondary d-md-none">{item.app.name}</div>
             </td>
             <td className="d-none d-md-table-cell">{item.app.name}</td>
             <td className="d-none d-md-table-cell">{item.role ?? ''}</td>
-            <td>{item.lastUsed ? <Time iso={item.lastUsed} /> : 'Never'}</td>
+            <td>{item.lastUsed ? <Time iso={item.lastUsed} /> : t('review.never')}</td>
             <td>
-              {item.decision ? (item.decision === 'keep' ? 'Keep' : 'Remove') : 'Undecided'}
-              {item.decidedBy && <span className="small text-secondary"> by {item.decidedBy}</span>}
-              {item.outcome && <span className="small text-secondary"> ({item.outcome.replace('_', ' ')})</span>}
+              {item.decision ? (item.decision === 'keep' ? t('review.keep') : t('review.remove')) : t('review.undecided')}
+              {item.decidedBy && <span className="small text-secondary">{t('review.by', { name: item.decidedBy })}</span>}
+              {item.outcome && <span className="small text-secondary">{t(OUTCOME_WORDS[item.outcome])}</span>}
             </td>
           </tr>
         ))}
-        <EmptyRow columns={6} shown={rows.length} loading={items.loading} text="No items." />
+        <EmptyRow columns={6} shown={rows.length} loading={items.loading} text={t('review.noItems')} />
       </ListTable>
     </>
   );

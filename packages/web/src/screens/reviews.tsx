@@ -9,12 +9,14 @@ import { FormFooter, Modal } from '../components/modal';
 import { Time } from '../components/time';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
+import { useT } from '../i18n/use-t';
 import { filterRows } from '../logic/filter';
 import { paths } from '../paths';
 import { useSession } from '../session';
 
 /** How far a review is: decided of all items, as a bar with its numbers. */
 export function ReviewProgress({ review }: { review: Review }) {
+  const t = useT();
   const { items, decided } = review.progress;
   const percent = items === 0 ? 100 : Math.round((decided / items) * 100);
   return (
@@ -22,7 +24,7 @@ export function ReviewProgress({ review }: { review: Review }) {
       <div
         className="progress flex-grow-1"
         role="progressbar"
-        aria-label={`${review.name}: ${decided} of ${items} decided`}
+        aria-label={t('reviews.progressLabel', { name: review.name, decided, items })}
         aria-valuenow={percent}
         aria-valuemin={0}
         aria-valuemax={100}
@@ -38,6 +40,7 @@ export function ReviewProgress({ review }: { review: Review }) {
 }
 
 export function Reviews() {
+  const t = useT();
   const [filter, setFilter] = useState('');
   const [starting, setStarting] = useState(false);
   const reviews = useLoad(
@@ -48,22 +51,22 @@ export function Reviews() {
   return (
     <>
       <ListPage
-        title="Reviews"
-        lead="Owners or admins keep or remove each grant of some apps by a due date."
+        title={t('nav.reviews')}
+        lead={t('reviews.lead')}
         filter={filter}
         onFilter={setFilter}
-        action={{ label: 'Start review', onClick: () => setStarting(true) }}
+        action={{ label: t('reviews.start'), onClick: () => setStarting(true) }}
         head={
           <>
-            <th scope="col">Review</th>
+            <th scope="col">{t('reviews.review')}</th>
             <th scope="col" className="d-none d-md-table-cell">
-              Apps
+              {t('reviews.apps')}
             </th>
-            <th scope="col">Due</th>
+            <th scope="col">{t('reviews.due')}</th>
             <th scope="col" className="d-none d-md-table-cell">
-              Status
+              {t('reviews.status')}
             </th>
-            <th scope="col">Progress</th>
+            <th scope="col">{t('reviews.progress')}</th>
           </>
         }
       >
@@ -76,13 +79,13 @@ export function Reviews() {
             <td>
               <Time iso={review.due} />
             </td>
-            <td className="d-none d-md-table-cell">{review.status === 'open' ? 'Open' : 'Closed'}</td>
+            <td className="d-none d-md-table-cell">{review.status === 'open' ? t('reviews.open') : t('reviews.closed')}</td>
             <td>
               <ReviewProgress review={review} />
             </td>
           </tr>
         ))}
-        <EmptyRow columns={5} shown={rows.length} loading={reviews.loading} text="No reviews." />
+        <EmptyRow columns={5} shown={rows.length} loading={reviews.loading} text={t('reviews.none')} />
       </ListPage>
       {starting && (
         <StartReviewModal
@@ -101,6 +104,7 @@ const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 
 function StartReviewModal({ onClose, onStarted }: { onClose: () => void; onStarted: () => Promise<void> }) {
   const run = useAction();
+  const t = useT();
   const { state } = useSession();
   const user = state.status === 'user' ? state.user : null;
   const apps = useLoad(
@@ -118,8 +122,8 @@ function StartReviewModal({ onClose, onStarted }: { onClose: () => void; onStart
     setBusy(true);
     await run({
       call: () => api.reviews.start({ name, apps: chosen.length > 0 ? chosen : 'all', reviewers, due: new Date(`${due}T23:59:59Z`).toISOString(), whenMissed }),
-      success: `started review ${name}`,
-      danger: `failed to start review ${name}`,
+      success: t('reviews.started', { name }),
+      danger: t('reviews.startFailed', { name }),
       what: 'start review',
       onSuccess: onStarted,
     });
@@ -128,15 +132,15 @@ function StartReviewModal({ onClose, onStarted }: { onClose: () => void; onStart
   const toggle = (id: number) => setChosen(chosen.includes(id) ? chosen.filter((entry) => entry !== id) : [...chosen, id]);
 
   return (
-    <Modal title="Start review" onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy} />}>
+    <Modal title={t('reviews.start')} onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy} />}>
       <div className="mb-3">
         <label className="form-label" htmlFor="review-name">
-          Review name
+          {t('reviews.name')}
         </label>
         <input id="review-name" type="text" className="form-control" value={name} autoFocus onChange={(event) => setName(event.target.value)} />
       </div>
       <fieldset className="mb-3">
-        <legend className="form-label fs-6">Apps (none chosen: every app you may review)</legend>
+        <legend className="form-label fs-6">{t('reviews.appsChoice')}</legend>
         <div style={{ maxHeight: '12rem', overflowY: 'auto' }}>
           {(apps.data ?? []).map((app) => (
             <div className="form-check" key={app.id}>
@@ -156,25 +160,25 @@ function StartReviewModal({ onClose, onStarted }: { onClose: () => void; onStart
       </fieldset>
       <div className="mb-3">
         <label className="form-label" htmlFor="review-reviewers">
-          Decided by
+          {t('reviews.decidedBy')}
         </label>
         <select id="review-reviewers" className="form-select" value={reviewers} onChange={(event) => setReviewers(event.target.value as 'owners' | 'admins')}>
-          <option value="owners">Each app&apos;s owners</option>
-          <option value="admins">Admins</option>
+          <option value="owners">{t('reviews.owners')}</option>
+          <option value="admins">{t('reviews.admins')}</option>
         </select>
       </div>
       <div className="mb-3">
         <label className="form-label" htmlFor="review-due">
-          Due
+          {t('reviews.due')}
         </label>
         <input id="review-due" type="date" className="form-control" value={due} onChange={(event) => setDue(event.target.value)} />
       </div>
       <label className="form-label" htmlFor="review-missed">
-        Grants left undecided
+        {t('reviews.undecidedGrants')}
       </label>
       <select id="review-missed" className="form-select" value={whenMissed} onChange={(event) => setWhenMissed(event.target.value as 'keep' | 'revoke')}>
-        <option value="keep">Keep them</option>
-        <option value="revoke">Remove them</option>
+        <option value="keep">{t('reviews.keepThem')}</option>
+        <option value="revoke">{t('reviews.removeThem')}</option>
       </select>
     </Modal>
   );
