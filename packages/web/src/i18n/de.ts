@@ -1,7 +1,9 @@
 /** The web portal's German words (docs/glossary.md: Sie-form, the glossary's terms), with every key of en.ts. */
 import type { MessageKey } from './en';
+import { teamsDe } from './teams.de';
 
 export const de: Record<MessageKey, string> = {
+  ...teamsDe,
   'language.title': 'Sprache',
   'language.label': 'Sprache des Portals und Ihrer E-Mails',
   'language.browser': 'Wie Ihr Browser ({language})',

@@ -3,7 +3,10 @@
  * or piece. Every key is in de.ts too and used somewhere in src/ (test/unit/catalogue.test.ts).
  * Screens not converted yet keep their words in their own code.
  */
+import { teamsEn } from './teams.en';
+
 export const en = {
+  ...teamsEn,
   'language.title': 'Language',
   'language.label': 'Language of the portal and of mail to you',
   'language.browser': "Your browser's ({language})",
