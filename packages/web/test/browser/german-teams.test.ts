@@ -42,7 +42,7 @@ async function signInGermanAdmin(page: Page) {
 
 describe.skipIf(!chromiumAvailable)('the Teams screens in German', () => {
   for (const viewport of [LAPTOP, PHONE]) {
-    it(`shows Teams, a team's Mitglieder and Apps, and an app's Verantwortliche in German (${viewport.width} px)`, async () => {
+    it(`shows Teams and a team's Mitglieder and Apps with their dialogs in German (${viewport.width} px)`, async () => {
       const app = await web.portal.admin.apps.create({ name: unique('wiki'), url: 'https://wiki.example.com/', roles: ['leser', 'autor'] });
       const member = await web.portal.createUser();
       const { context, page, intlErrors } = await germanPage(viewport);
@@ -100,9 +100,23 @@ describe.skipIf(!chromiumAvailable)('the Teams screens in German', () => {
         await expect.poll(() => columnTexts(page, 'Apps', 2)).toEqual(['autor']);
         expect(await axeViolations(page), 'Team').toEqual([]);
         await screenshot(page, 'de-team-detail');
+        expect(page.problems()).toEqual([]);
+        expect(intlErrors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 
-        // The app's owners: the section on its page and the editor in the app form.
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`shows an app's Verantwortliche on its page and in the app form in German (${viewport.width} px)`, async () => {
+      const app = await web.portal.admin.apps.create({ name: unique('wiki'), url: 'https://wiki.example.com/' });
+      const { name } = await web.portal.admin.teams.create({ name: unique('Redaktion') });
+      const { context, page, intlErrors } = await germanPage(viewport);
+      try {
+        await signInGermanAdmin(page);
         await goto(page, web.portal, `/app/${app.id}`);
+        expect(await htmlLang(page)).toBe('de');
         const section = page.getByRole('region', { name: 'Verantwortliche' });
         await expect.poll(() => section.getByText('Keine Verantwortlichen: Nur Administratoren verwalten den Zugriff auf diese App.').isVisible()).toBe(true);
         await section.getByRole('button', { name: 'Verantwortliche bearbeiten' }).click();
