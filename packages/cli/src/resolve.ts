@@ -95,7 +95,7 @@ export function findGrantableTeams(api: PortalClient, appId: number, refs: strin
     refs,
     async (id) => (await api.apps.grantableTeams(appId)).find((team) => team.id === id) ?? Promise.reject(missing('team', String(id))),
     () => api.apps.grantableTeams(appId),
-    (team, name) => foldName(team.name) === foldName(name.trim()),
+    sameTeamName,
   );
 }
 
@@ -120,18 +120,17 @@ export async function findClient(api: PortalClient, ref: string): Promise<Client
 
 /** A team by id or name (compared as the portal compares team names). */
 export async function findTeam(api: PortalClient, ref: string): Promise<Team> {
-  return (await findTeams(api, [ref]))[0];
-}
-
-export function findTeams(api: PortalClient, refs: string[]): Promise<Team[]> {
-  return findAll(
+  const [team] = await findAll(
     'team',
-    refs,
+    [ref],
     (id) => api.teams.get(id),
     () => api.teams.list(),
-    (team, name) => foldName(team.name) === foldName(name.trim()),
+    sameTeamName,
   );
+  return team;
 }
+
+const sameTeamName = (team: { name: string }, name: string) => foldName(team.name) === foldName(name.trim());
 
 export async function findInvite(api: PortalClient, ref: string): Promise<RegistrationToken> {
   const invites = await api.invites.list();
