@@ -2,7 +2,18 @@
  * Resources named on the command line by id or by natural key: app name, client name, user
  * email, invite email. Only digits mean an id.
  */
-import { ApiError, foldName, type App, type Client, type PortalClient, type RegistrationToken, type Team, type User } from '@tools-portal/core';
+import {
+  ApiError,
+  foldName,
+  type App,
+  type Client,
+  type GrantableTeam,
+  type GrantableUser,
+  type PortalClient,
+  type RegistrationToken,
+  type Team,
+  type User,
+} from '@tools-portal/core';
 
 const ID = /^[1-9][0-9]{0,15}$/;
 
@@ -54,6 +65,40 @@ export function findUsers(api: PortalClient, refs: string[]): Promise<User[]> {
   );
 }
 
+/**
+ * An app its owner manages, by id or name: an admin's list holds every app, a non-admin's only the
+ * apps they may use, so a name not found there is looked for among the apps they own.
+ */
+export async function findManagedApp(api: PortalClient, ref: string): Promise<App> {
+  if (isId(ref)) return api.apps.get(Number(ref));
+  const listed = (await api.apps.all()).find((app) => app.name === ref);
+  if (listed) return listed;
+  const { owns } = await api.users.me();
+  const owned = (await Promise.all(owns.map((id) => api.apps.get(id)))).find((app) => app.name === ref);
+  if (!owned) throw missing('app', ref);
+  return owned;
+}
+
+/**
+ * Users to grant an app to or revoke it from, by id or exact email, through the app's own lookup
+ * (`GET /app/{id}/grantable/user`: admins and the app's owners; docs/api.md, Teams, roles and
+ * owners). An id is taken as given (the grant refuses an unknown one): owners may not read users.
+ */
+export function findGrantees(api: PortalClient, appId: number, refs: string[]): Promise<GrantableUser[]> {
+  return Promise.all(refs.map((ref) => (isId(ref) ? { id: Number(ref), email: `user ${ref}` } : api.apps.grantableUser(appId, ref))));
+}
+
+/** Teams an app may be granted to, by id or name (as the portal compares team names): one listing for all. */
+export function findGrantableTeams(api: PortalClient, appId: number, refs: string[]): Promise<GrantableTeam[]> {
+  return findAll(
+    'team',
+    refs,
+    async (id) => (await api.apps.grantableTeams(appId)).find((team) => team.id === id) ?? Promise.reject(missing('team', String(id))),
+    () => api.apps.grantableTeams(appId),
+    sameTeamName,
+  );
+}
+
 export async function findApp(api: PortalClient, ref: string): Promise<App> {
   return (await findApps(api, [ref]))[0];
 }
@@ -75,18 +120,17 @@ export async function findClient(api: PortalClient, ref: string): Promise<Client
 
 /** A team by id or name (compared as the portal compares team names). */
 export async function findTeam(api: PortalClient, ref: string): Promise<Team> {
-  return (await findTeams(api, [ref]))[0];
-}
-
-export function findTeams(api: PortalClient, refs: string[]): Promise<Team[]> {
-  return findAll(
+  const [team] = await findAll(
     'team',
-    refs,
+    [ref],
     (id) => api.teams.get(id),
     () => api.teams.list(),
-    (team, name) => foldName(team.name) === foldName(name.trim()),
+    sameTeamName,
   );
+  return team;
 }
+
+const sameTeamName = (team: { name: string }, name: string) => foldName(team.name) === foldName(name.trim());
 
 export async function findInvite(api: PortalClient, ref: string): Promise<RegistrationToken> {
   const invites = await api.invites.list();

@@ -2,9 +2,10 @@
 import type { AppAccess, ManagedApp, Team } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { unique } from '../../server/test/support/support.js';
-import { json, useAdminToolsctl } from './toolsctl.js';
+import { json, toolsctl, useAdminToolsctl } from './toolsctl.js';
 
-const { portal, run } = useAdminToolsctl();
+const cli = useAdminToolsctl();
+const { portal, run } = cli;
 
 describe('teams', () => {
   it('creates, shows, renames, adds and removes members, grants and revokes apps, deletes; tables and JSON', async () => {
@@ -82,4 +83,67 @@ describe('apps grant, revoke, owners and access', () => {
     await run(['apps', 'revoke', app.name, ann.email, '--team', team.name]);
     expect(await portal.admin.apps.access(app.id)).toEqual([]);
   });
+});
+
+describe('an owner who is not an admin', () => {
+  it('grants and revokes their app by email and --team NAME (teams they are not in), and sees its access; nothing of another app', async () => {
+    const [owner, ann, bob, otherOwner] = await Promise.all([portal.createUser(), portal.createUser(), portal.createUser(), portal.createUser()]);
+    // The owner may not use the app: it is found among the apps they own.
+    const app = await portal.admin.apps.create({
+      name: unique('wiki'),
+      url: 'https://wiki.example.com/',
+      roles: ['reader', 'writer'],
+      owners: { users: [owner.user.id], teams: [] },
+    });
+    const other = await portal.admin.apps.create({
+      name: unique('other'),
+      url: 'https://other.example.com/',
+      owners: { users: [otherOwner.user.id], teams: [] },
+    });
+    const team = await portal.admin.teams.create({ name: unique('Writers') });
+    await portal.admin.teams.addUser(team.id, { userid: bob.user.id });
+    const asOwner = (args: string[]) => toolsctl(cli.home, args, { env: { TOOLS_URL: portal.url, TOOLS_TOKEN: owner.token } });
+
+    const granted = await asOwner([
+      'apps',
+      'grant',
+      app.name,
+      ann.email.toUpperCase(),
+      '--team',
+      team.name.toLowerCase(),
+      '--role',
+      'writer',
+      '--expires',
+      '7d',
+    ]);
+    expect(granted.stderr).toBe('');
+    expect(granted.stdout).toContain(`granted app ${app.name} to ${ann.email} as writer until`);
+    expect(granted.stdout).toContain(`granted app ${app.name} to team ${team.name} as writer until`);
+    const access = json<AppAccess[]>(await asOwner(['apps', 'access', app.name, '--json']));
+    expect(access.map((user) => [user.email, user.roles])).toEqual(
+      [
+        [ann.email, ['writer']],
+        [bob.email, ['writer']],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+
+    // An unknown email or team is "not found" (4); a part of an email is refused by the portal (1).
+    expect((await asOwner(['apps', 'grant', app.name, `nobody-${unique('x')}@example.com`])).code).toBe(4);
+    expect((await asOwner(['apps', 'grant', app.name, '--team', unique('Nobody')])).code).toBe(4);
+    expect((await asOwner(['apps', 'grant', app.name, ann.email.split('@')[0]])).code).toBe(1);
+
+    const revoked = await asOwner(['apps', 'revoke', app.name, ann.email, '--team', team.name]);
+    expect(revoked.stdout).toContain(`deleted user ${ann.email} from app ${app.name}`);
+    expect(revoked.stdout).toContain(`revoked app ${app.name} from team ${team.name}`);
+    expect(await portal.admin.apps.access(app.id)).toEqual([]);
+
+    // Another app: not found by name (it is neither used nor owned), not allowed by id (3); owners stay admins' business.
+    expect((await asOwner(['apps', 'grant', other.name, ann.email])).code).toBe(4);
+    const refused = await asOwner(['apps', 'grant', String(other.id), ann.email]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain("admins and the app's owners only");
+    expect((await asOwner(['apps', 'owners', 'add', app.name, ann.email])).code).toBe(3);
+    expect((await portal.admin.apps.get(app.id)).owners.users).toEqual([owner.user.id]);
+    // Ten toolsctl processes, each a Node start: more than the file's default on a busy machine.
+  }, 90_000);
 });

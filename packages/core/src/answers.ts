@@ -81,6 +81,13 @@ export const teamAppAnswer = z.strictObject({
   role: z.string().nullable().describe('the role the grant carries; null when the app has no roles'),
   expires: timestamp.optional(),
 });
+/**
+ * `GET /app/{id}/grantable/user?email=`: the one user with exactly that email, for an app's owners
+ * naming someone to grant (docs/product.md, Teams, app roles and owners): id and email only.
+ */
+export const grantableUserAnswer = z.strictObject({ id, email: z.string() });
+/** `GET /app/{id}/grantable/team`: a team an app's owners may grant it to: id and name only. */
+export const grantableTeamAnswer = z.strictObject({ id, name: z.string() });
 /** One grant through which a user reaches an app. */
 const accessSourceAnswer = z.strictObject({
   source: z.string().describe('"direct", or the name of the team'),
@@ -262,6 +269,8 @@ export const answerSchemas = {
   Team: teamAnswer,
   TeamMember: teamMemberAnswer,
   TeamApp: teamAppAnswer,
+  GrantableUser: grantableUserAnswer,
+  GrantableTeam: grantableTeamAnswer,
   AppAccess: appAccessAnswer,
   ListedApp: listedAppAnswer,
   GrantedApp: grantedAppAnswer,

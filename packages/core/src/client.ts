@@ -7,6 +7,8 @@ import type {
   AccessToken,
   AppAccess,
   AppUser,
+  GrantableTeam,
+  GrantableUser,
   GrantedApp,
   KeysRevoked,
   UserSecurity,
@@ -165,6 +167,10 @@ export class PortalClient {
     users: (id: number) => this.request<AppUser[]>('GET', `/app/${segment(id)}/user`),
     /** Everyone who may use the app, with roles and sources: direct or the team (admins and the app's owners). */
     access: (id: number) => this.request<AppAccess[]>('GET', `/app/${segment(id)}/access`),
+    /** The user with exactly this email, id and email only, for naming whom to grant the app (admins and the app's owners). */
+    grantableUser: (id: number, email: string) => this.request<GrantableUser>('GET', `/app/${segment(id)}/grantable/user?email=${encodeURIComponent(email)}`),
+    /** The teams the app may be granted to, id and name only (admins and the app's owners). */
+    grantableTeams: (id: number) => this.request<GrantableTeam[]>('GET', `/app/${segment(id)}/grantable/team`),
     /** Sets an app's icon: PNG, JPEG or WebP bytes, at most 256 KB. */
     setIcon: (id: number, bytes: BodyInit, contentType: string) => this.request<ManagedApp>('PUT', `/app/${segment(id)}/icon`, bytes, contentType),
     removeIcon: (id: number) => this.request<void>('DELETE', `/app/${segment(id)}/icon`),

@@ -11,6 +11,8 @@ import type {
   appAccessAnswer,
   appSummaryAnswer,
   teamAnswer,
+  grantableTeamAnswer,
+  grantableUserAnswer,
   teamAppAnswer,
   teamMemberAnswer,
   appUserAnswer,
@@ -54,6 +56,10 @@ export type Team = z.infer<typeof teamAnswer>;
 export type TeamMember = z.infer<typeof teamMemberAnswer>;
 /** An app granted to a team, with the grant's role and expiry. */
 export type TeamApp = z.infer<typeof teamAppAnswer>;
+/** A user an app's owners may name by exact email: id and email only. */
+export type GrantableUser = z.infer<typeof grantableUserAnswer>;
+/** A team an app's owners may grant it to: id and name only. */
+export type GrantableTeam = z.infer<typeof grantableTeamAnswer>;
 /** A user who may use an app, with their roles and the grants that reach them (`GET /app/{id}/access`). */
 export type AppAccess = z.infer<typeof appAccessAnswer>;
 /** An app in the caller's own list (`GET /app/`, `GET /app`). */

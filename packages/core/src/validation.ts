@@ -246,6 +246,9 @@ export type MembershipInput = z.input<typeof membershipInput>;
 export const membershipUpdate = z.object({ expires: isoTime.nullable() });
 export type MembershipUpdate = z.input<typeof membershipUpdate>;
 
+/** `GET /app/{id}/grantable/user`: a whole email address; no pattern, no part of one. */
+export const grantableUserQuery = z.object({ email: email.describe('the exact email address of the user (any case)') });
+
 /** @alias grantInput: a team's grant takes the same fields as a user's */
 export const teamGrantInput = grantInput;
 export type TeamGrantInput = z.input<typeof teamGrantInput>;

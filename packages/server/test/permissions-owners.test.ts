@@ -68,6 +68,7 @@ async function world(): Promise<World> {
     user: String(target.user.id),
     request: String(request.id),
     client: String(client.id),
+    email: target.email,
   };
   const bodies: Record<string, unknown> = {
     'POST /app': { name: unique('app'), url: 'https://new.example.com/' },
@@ -116,7 +117,8 @@ function pathOf(route: RouteSpec, { values, callers }: World): string {
             ? values.request
             : values.user;
   const userid = route.path.startsWith('/team') ? String(callers['team member'].user.id) : values.userid;
-  return route.path.replace(/:(\w+)/g, (_, name: string) => (name === 'id' ? id : name === 'userid' ? userid : values[name]));
+  const query = route.path === '/app/:id/grantable/user' ? `?email=${encodeURIComponent(values.email)}` : '';
+  return route.path.replace(/:(\w+)/g, (_, name: string) => (name === 'id' ? id : name === 'userid' ? userid : values[name])) + query;
 }
 
 describe('permission matrix: owners, members and plain users', () => {

@@ -25,6 +25,8 @@ const EXPECTED: Record<string, Expectation> = {
   'DELETE /app/:id': 'admin',
   'GET /app/:id/user': 'owner',
   'GET /app/:id/access': 'owner',
+  'GET /app/:id/grantable/user': 'owner',
+  'GET /app/:id/grantable/team': 'owner',
   'DELETE /app/:appid/user/:userid': 'owner',
   'POST /app/:id/oidc': 'admin',
   'GET /app/:id/oidc': 'admin',
@@ -208,7 +210,11 @@ async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unkn
     perPage: '20',
     itemid: '1',
   };
-  const path = route.path.replace(/:(\w+)/g, (_, name: string) => values[name]) + (route.path === '/verify' ? `?app=${encodeURIComponent(app.name)}` : '');
+  const queries: Record<string, string> = {
+    '/verify': `?app=${encodeURIComponent(app.name)}`,
+    '/app/:id/grantable/user': `?email=${encodeURIComponent(email)}`,
+  };
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => values[name]) + (queries[route.path] ?? '');
   const bodies: Record<string, unknown> = {
     'POST /app': { name: unique('app'), url: 'https://new.example.com/' },
     'PUT /app': { ...app, description: 'changed' },

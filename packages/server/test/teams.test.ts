@@ -284,6 +284,40 @@ describe('owners', () => {
     await forbidden(member.api.teams.apps(team.id));
   });
 
+  it('name whom to grant: a user by exact email (id and email only), every team (id and name only); nobody else may ask', async () => {
+    const { app, other, owner, teamOwner, otherOwner, member, plain, target, team } = await cast();
+    for (const manager of [owner, teamOwner, { api: portal.admin }]) {
+      expect(await manager.api.apps.grantableUser(app.id, target.email)).toEqual({ id: target.user.id, email: target.email });
+      expect(await manager.api.apps.grantableUser(app.id, `  ${target.email.toUpperCase()} `)).toEqual({ id: target.user.id, email: target.email });
+      const teams = await manager.api.apps.grantableTeams(app.id);
+      // Teams the owner is not a member of too, and nothing but id and name.
+      expect(teams).toContainEqual({ id: team.id, name: team.name });
+      expect(Object.keys(teams[0]).sort()).toEqual(['id', 'name']);
+    }
+    // Enumeration: a part of an address, a pattern or a wildcard is no email (400); an unknown one is 404.
+    const [local, domain] = target.email.split('@');
+    for (const partial of [local, `@${domain}`, `${local}@`, `%@${domain}`, `${local.slice(0, 3)}%@${domain}`, '*', '']) {
+      expect(await failure(owner.api.apps.grantableUser(app.id, partial)), partial).toMatchObject({ code: 'invalid_input', field: 'email' });
+    }
+    expect(await failure(owner.api.apps.grantableUser(app.id, `_${target.email.slice(1)}`))).toMatchObject({ code: 'not_found' });
+    expect(await failure(owner.api.apps.grantableUser(app.id, `nobody-${unique('x')}@example.com`))).toMatchObject({ code: 'not_found' });
+    // Another app's lookups: 403 before anything is read, for an app that exists and one that does not.
+    for (const appId of [other.id, 999999]) {
+      expect(await failure(owner.api.apps.grantableUser(appId, target.email))).toMatchObject({ code: 'forbidden' });
+      expect(await failure(owner.api.apps.grantableTeams(appId))).toMatchObject({ code: 'forbidden' });
+    }
+    for (const caller of [otherOwner, member, plain]) {
+      expect(await failure(caller.api.apps.grantableUser(app.id, target.email))).toMatchObject({ code: 'forbidden' });
+      expect(await failure(caller.api.apps.grantableTeams(app.id))).toMatchObject({ code: 'forbidden' });
+    }
+    // An admin asking about an app that does not exist learns just that.
+    expect(await failure(portal.admin.apps.grantableTeams(999999))).toMatchObject({ code: 'not_found' });
+    // What the owner found is what they grant with.
+    const found = await owner.api.apps.grantableUser(app.id, target.email);
+    await owner.api.users.grant(found.id, app.id, { role: 'editor' });
+    expect((await owner.api.apps.users(app.id)).map((user) => user.id)).toEqual([target.user.id]);
+  });
+
   it('decide the access requests of their app, picking the role; others may not', async () => {
     const { app, owner, otherOwner, target } = await cast();
     await portal.admin.apps.update({ ...app, requestable: true });

@@ -5,7 +5,7 @@ import { UsageError } from '../exit-codes.js';
 import type { Result } from '../output.js';
 import { appAccessList, appList, appRecord, done, userList } from '../present.js';
 import { confirmOrRefuse } from '../prompts.js';
-import { findApp, findTeams, findUsers } from '../resolve.js';
+import { findApp, findGrantableTeams, findGrantees, findManagedApp } from '../resolve.js';
 import { expiryOption } from './users.js';
 
 export interface AppFields {
@@ -74,13 +74,13 @@ export async function remove(ctx: Context, ref: string, options: { yes?: boolean
 
 export async function users(ctx: Context, ref: string): Promise<Result> {
   const api = await ctx.client();
-  const app = await findApp(api, ref);
+  const app = await findManagedApp(api, ref);
   return userList(await api.apps.users(app.id));
 }
 
 export async function access(ctx: Context, ref: string): Promise<Result> {
   const api = await ctx.client();
-  const app = await findApp(api, ref);
+  const app = await findManagedApp(api, ref);
   return appAccessList(await api.apps.access(app.id));
 }
 
@@ -98,8 +98,8 @@ export async function grant(
   needsSomeone(userRefs, teamRefs);
   const expires = expiryOption(options.expires);
   const api = await ctx.client();
-  const app = await findApp(api, ref);
-  const [targets, teams] = await Promise.all([userRefs.length ? findUsers(api, userRefs) : [], teamRefs.length ? findTeams(api, teamRefs) : []]);
+  const app = await findManagedApp(api, ref);
+  const [targets, teams] = await Promise.all([findGrantees(api, app.id, userRefs), teamRefs.length ? findGrantableTeams(api, app.id, teamRefs) : []]);
   const grantOptions = { ...(options.role ? { role: options.role } : {}), ...(expires ? { expires } : {}) };
   for (const user of targets) await api.users.grant(user.id, app.id, grantOptions);
   for (const team of teams) await api.teams.grant(team.id, { appid: app.id, ...grantOptions });
@@ -118,8 +118,8 @@ export async function revoke(ctx: Context, ref: string, userRefs: string[], opti
   const teamRefs = options.team ?? [];
   needsSomeone(userRefs, teamRefs);
   const api = await ctx.client();
-  const app = await findApp(api, ref);
-  const [targets, teams] = await Promise.all([userRefs.length ? findUsers(api, userRefs) : [], teamRefs.length ? findTeams(api, teamRefs) : []]);
+  const app = await findManagedApp(api, ref);
+  const [targets, teams] = await Promise.all([findGrantees(api, app.id, userRefs), teamRefs.length ? findGrantableTeams(api, app.id, teamRefs) : []]);
   for (const user of targets) await api.apps.removeUser(app.id, user.id);
   for (const team of teams) await api.teams.revoke(team.id, app.id);
   return done(
@@ -137,9 +137,9 @@ export async function owners(ctx: Context, ref: string, change: { action: 'add' 
   const teamRefs = change.teams ?? [];
   needsSomeone(change.users, teamRefs);
   const api = await ctx.client();
-  const found = await findApp(api, ref);
+  const found = await findManagedApp(api, ref);
   const app = await api.apps.get(found.id);
-  const [users, teams] = await Promise.all([change.users.length ? findUsers(api, change.users) : [], teamRefs.length ? findTeams(api, teamRefs) : []]);
+  const [users, teams] = await Promise.all([findGrantees(api, app.id, change.users), teamRefs.length ? findGrantableTeams(api, app.id, teamRefs) : []]);
   const apply = (held: number[], named: number[]) => (change.action === 'add' ? [...new Set([...held, ...named])] : held.filter((id) => !named.includes(id)));
   const updated = await api.apps.update({
     ...app,

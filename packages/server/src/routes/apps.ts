@@ -1,9 +1,22 @@
-import { appInput, appUpdate, notFound, appAccessAnswer, appAnswer, appUserAnswer, listedAppAnswer, z } from '@tools-portal/core';
+import {
+  appInput,
+  appUpdate,
+  notFound,
+  appAccessAnswer,
+  appAnswer,
+  appUserAnswer,
+  grantableTeamAnswer,
+  grantableUserAnswer,
+  grantableUserQuery,
+  listedAppAnswer,
+  z,
+} from '@tools-portal/core';
 import { accessToApp } from '../services/access/access-of-app.js';
 import { assertManagesApp } from '../services/apps/app-owners.js';
 import { encodedOnce } from '../encoded-json.js';
 import { readIcon, removeIcon, setIcon } from '../services/apps/app-icons.js';
 import * as apps from '../services/apps/apps.js';
+import { grantableTeams, grantableUser } from '../services/apps/grantees.js';
 import { MAX_ICON_BYTES } from '../services/apps/icon-images.js';
 import { usersOfApp } from '../services/users/users.js';
 import { actorContext, actorOf, auditOf, rawBody, route, type RouteSpec } from './route.js';
@@ -83,6 +96,27 @@ export const appRoutes: RouteSpec[] = [
     summary: "Every user who may use an app, with roles and sources (direct or the team) and expiry; admins or the app's owners",
     async handler({ params }, ctx, deps) {
       return accessToApp(actorContext(ctx, deps), params.id);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/app/:id/grantable/user',
+    query: grantableUserQuery,
+    response: { schema: grantableUserAnswer },
+    access: 'owner',
+    summary: "The user with exactly this email (?email=, a whole address, any case): {id, email}, else 404; admins or the app's owners",
+    async handler({ params, query }, ctx, deps) {
+      return grantableUser(actorContext(ctx, deps), { appId: params.id, email: query.email });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/app/:id/grantable/team',
+    response: { schema: z.array(grantableTeamAnswer) },
+    access: 'owner',
+    summary: "The teams the app may be granted to, by name: {id, name} each; admins or the app's owners",
+    async handler({ params }, ctx, deps) {
+      return grantableTeams(actorContext(ctx, deps), params.id);
     },
   }),
   route({

@@ -1,38 +1,56 @@
-/** Add Team on an app's page: grants the app to a team, with one of the app's roles and an expiry. */
+/**
+ * The one dialog that grants an app to a team, with one of the app's roles and an expiry: Add Team
+ * on an app's page and Apps you own (the app is given, the team chosen among those the app may be
+ * granted to: `GET /app/{id}/grantable/team`, for admins and the app's owners alike), and Add App
+ * on a team's page (the team is given, the app chosen).
+ */
 import { useState } from 'react';
 import { byName } from '@tools-portal/core/apps';
 import { api, logFailure } from '../api';
+import { useT } from '../i18n/use-t';
 import { ExpiryChoice, expiryOf, type ExpiryChoiceValue } from './expiry-choice';
 import { FormFooter, Modal } from './modal';
 import { useAction } from './use-action';
 import { useLoad } from './use-load';
 
-interface AddTeamProps {
-  app: { id: number; name: string; roles: readonly string[] };
-  onClose: () => void;
-  onAdded: () => Promise<void>;
+interface AppRef {
+  id: number;
+  name: string;
+  roles: readonly string[];
+}
+interface TeamRef {
+  id: number;
+  name: string;
 }
 
-export function AddTeamModal({ app, onClose, onAdded }: AddTeamProps) {
+type Given = { app: AppRef; team?: undefined } | { team: TeamRef; app?: undefined };
+type TeamGrantProps = Given & { onClose: () => void; onAdded: () => Promise<void> };
+
+export function TeamGrantModal({ onClose, onAdded, ...given }: TeamGrantProps) {
   const run = useAction();
-  const teams = useLoad(
-    async () => (await api.teams.list()).sort(byName),
-    (error) => logFailure('load teams', error),
+  const t = useT();
+  const choosing = given.app ? 'team' : 'app';
+  const choices = useLoad<(TeamRef & { roles?: readonly string[] })[]>(
+    async () => (given.app ? api.apps.grantableTeams(given.app.id) : (await api.apps.all()).sort(byName)),
+    (error) => logFailure(`load ${choosing}s`, error),
   );
-  const [teamId, setTeamId] = useState('');
+  const [chosenId, setChosenId] = useState('');
   const [role, setRole] = useState('');
   const [expiry, setExpiry] = useState<ExpiryChoiceValue>({ kind: 'none' });
   const [busy, setBusy] = useState(false);
-  const team = teams.data?.find((candidate) => String(candidate.id) === teamId);
+  const chosen = choices.data?.find((candidate) => String(candidate.id) === chosenId);
+  const app: AppRef | undefined = given.app ?? (chosen && { id: chosen.id, name: chosen.name, roles: chosen.roles ?? [] });
+  const team: TeamRef | undefined = given.team ?? chosen;
+  const field = choosing === 'team' ? 'app-team' : 'team-app';
 
   const save = async () => {
     const expires = expiryOf(expiry);
-    if (!team || expires === null) return;
+    if (!app || !team || expires === null) return;
     setBusy(true);
     await run({
       call: () => api.teams.grant(team.id, { appid: app.id, ...(role ? { role } : {}), ...(expires ? { expires } : {}) }),
-      success: `granted app ${app.name} to team ${team.name}`,
-      danger: `failed to grant app ${app.name} to team ${team.name}`,
+      success: t('teams.grant.granted', { app: app.name, team: team.name }),
+      danger: t('teams.grant.failed', { app: app.name, team: team.name }),
       what: 'grant app to team',
       onSuccess: onAdded,
     });
@@ -41,39 +59,50 @@ export function AddTeamModal({ app, onClose, onAdded }: AddTeamProps) {
 
   return (
     <Modal
-      title="Add Team"
+      title={t(choosing === 'team' ? 'teams.grant.addTeam' : 'teams.addApp')}
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={<FormFooter onCancel={onClose} disabled={busy || !team} submitLabel="Add" />}
+      footer={<FormFooter onCancel={onClose} disabled={busy || !chosen} submitLabel={t('teams.add')} />}
     >
       <div className="mb-3">
-        <label className="form-label" htmlFor="app-team">
-          Team
+        <label className="form-label" htmlFor={field}>
+          {t(choosing === 'team' ? 'teams.grant.team' : 'teams.app')}
         </label>
-        <select id="app-team" className="form-select" value={teamId} onChange={(event) => setTeamId(event.target.value)}>
-          <option value="">Choose a team</option>
-          {(teams.data ?? []).map((candidate) => (
+        <select
+          id={field}
+          className="form-select"
+          value={chosenId}
+          onChange={(event) => {
+            setChosenId(event.target.value);
+            if (choosing === 'app') setRole('');
+          }}
+        >
+          <option value="">{t(choosing === 'team' ? 'teams.grant.chooseTeam' : 'teams.grant.chooseApp')}</option>
+          {(choices.data ?? []).map((candidate) => (
             <option key={candidate.id} value={candidate.id}>
               {candidate.name}
             </option>
           ))}
         </select>
       </div>
-      {app.roles.length > 0 && (
+      {app && app.roles.length > 0 && (
         <div className="mb-3">
-          <label className="form-label" htmlFor="app-team-role">
-            Role
+          <label className="form-label" htmlFor={`${field}-role`}>
+            {t('teams.role')}
           </label>
-          <select id="app-team-role" className="form-select" value={role} onChange={(event) => setRole(event.target.value)}>
+          <select id={`${field}-role`} className="form-select" value={role} onChange={(event) => setRole(event.target.value)}>
             {app.roles.map((candidate, index) => (
               <option key={candidate} value={index === 0 ? '' : candidate}>
-                {index === 0 ? `${candidate} (default)` : candidate}
+                {index === 0 ? t('teams.grant.defaultRole', { role: candidate }) : candidate}
               </option>
             ))}
           </select>
         </div>
       )}
-      <ExpiryChoice value={expiry} onChange={setExpiry} label="Grant expiry" />
+      <ExpiryChoice value={expiry} onChange={setExpiry} label={t('teams.grant.expiry')} />
     </Modal>
   );
 }
+
+/** @alias TeamGrantModal, as an app's page and Apps you own name it (the app given). */
+export { TeamGrantModal as AddTeamModal };

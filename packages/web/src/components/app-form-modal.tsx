@@ -2,9 +2,11 @@
  * Modals New App and Edit App (docs/product.md §2): name, url, description (and its German
  * `descriptionDe`, shown to German readers), doclink, sent as entered;
  * and the launcher's Category, Requestable and an icon upload with a preview (docs/api.md, Icons);
- * the app's roles, comma-separated, the first the default (docs/api.md, Teams, roles and owners).
+ * the app's roles, comma-separated, the first the default, and its owners (owners-editor.tsx), sent
+ * as `owners` (docs/api.md, Teams, roles and owners).
  */
 import { useEffect, useState } from 'react';
+import type { AppOwners } from '@tools-portal/core';
 import type { App } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import type { MessageKey } from '../i18n/en';
@@ -13,9 +15,11 @@ import { useAlerts } from './alerts';
 import { AppIcon } from './app-icon';
 import { FieldFeedback, fieldProps, useFormErrors } from './form-errors';
 import { FormFooter, Modal } from './modal';
+import { OwnersEditor } from './owners-editor';
 import { useAction } from './use-action';
 
-export type AppFormMode = { kind: 'new' } | { kind: 'edit'; app: App };
+/** An app to edit; without its owners (a list's app), the form reads them. */
+export type AppFormMode = { kind: 'new' } | { kind: 'edit'; app: App & { owners?: AppOwners } };
 
 type TextField = 'name' | 'url' | 'description' | 'descriptionDe' | 'doclink' | 'category';
 
@@ -54,6 +58,7 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
   const [requestable, setRequestable] = useState(initial.requestable);
   const [roles, setRoles] = useState(initial.roles.join(', '));
   const [icon, setIcon] = useState<IconChange>({ kind: 'keep' });
+  const [owners, setOwners] = useOwners(mode);
   const [busy, setBusy] = useState(false);
   const categories = useCategories();
 
@@ -77,6 +82,8 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
             .split(',')
             .map((role) => role.trim())
             .filter(Boolean),
+          // Not read yet (an edit from a list): left out, so the server keeps them.
+          ...(owners ? { owners } : {}),
         };
         let saved = mode.kind === 'edit' ? await api.apps.update({ ...body, id: mode.app.id }) : await api.apps.create(body);
         if (icon.kind === 'upload') saved = await api.apps.setIcon(saved.id, icon.file, icon.file.type);
@@ -142,6 +149,7 @@ export function AppFormModal({ mode, onClose, onSaved }: { mode: AppFormMode; on
         </label>
         <input id="app-roles" type="text" className="form-control" value={roles} onChange={(event) => setRoles(event.target.value)} />
       </div>
+      {owners && <OwnersEditor value={owners} onChange={setOwners} />}
       <div className="mb-1">
         <label className="form-label" htmlFor="app-icon">
           {t('appForm.icon')} <span className="text-secondary small">{t('appForm.iconHint')}</span>
@@ -174,4 +182,21 @@ function useCategories(): string[] {
     );
   }, []);
   return categories;
+}
+
+/** The owners the form edits: none for a new app, the app's own, read when the mode's app lacks them. */
+function useOwners(mode: AppFormMode): [AppOwners | undefined, (owners: AppOwners) => void] {
+  const known = mode.kind === 'new' ? { users: [], teams: [] } : mode.app.owners;
+  const [owners, setOwners] = useState<AppOwners | undefined>(known);
+  const appId = mode.kind === 'edit' ? mode.app.id : undefined;
+  useEffect(() => {
+    if (known || appId === undefined) return;
+    api.apps.get(appId).then(
+      (app) => setOwners((current) => current ?? app.owners),
+      (error) => logFailure('load app owners', error),
+    );
+    // Read once per app: `known` is fixed for the dialog's life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [appId]);
+  return [owners, setOwners];
 }

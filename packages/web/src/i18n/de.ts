@@ -2,10 +2,12 @@
 import { appsDe } from './apps.de';
 import type { MessageKey } from './en';
 import { peopleDe } from './people.de';
+import { teamsDe } from './teams.de';
 
 export const de: Record<MessageKey, string> = {
   ...peopleDe,
   ...appsDe,
+  ...teamsDe,
   'language.title': 'Sprache',
   'language.label': 'Sprache des Portals und Ihrer E-Mails',
   'language.browser': 'Wie Ihr Browser ({language})',

@@ -5,10 +5,12 @@
  */
 import { appsEn } from './apps.en';
 import { peopleEn } from './people.en';
+import { teamsEn } from './teams.en';
 
 export const en = {
   ...peopleEn,
   ...appsEn,
+  ...teamsEn,
   'language.title': 'Language',
   'language.label': 'Language of the portal and of mail to you',
   'language.browser': "Your browser's ({language})",

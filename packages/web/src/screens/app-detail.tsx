@@ -161,14 +161,7 @@ export function AppDetail() {
         <EmptyRow columns={3} shown={rows.length} loading={users.loading} text={t('app.noUsers')} />
       </ListTable>
       {app.data && <AppAccessSection app={app.data} />}
-      {app.data && (
-        <AppOwnersSection
-          app={app.data}
-          onChanged={async () => {
-            await app.reload();
-          }}
-        />
-      )}
+      {app.data && <AppOwnersSection app={app.data} onEdit={() => setEditing(true)} />}
       {app.data && <OidcSection appId={app.data.id} appName={app.data.name} />}
       {editing && app.data && (
         <AppFormModal

@@ -4,8 +4,8 @@
  */
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { byName } from '@tools-portal/core/apps';
 import { api, logFailure } from '../api';
+import { TeamGrantModal } from '../components/add-team-modal';
 import { DeleteCell, DeleteHeader } from '../components/delete-button';
 import { EmptyRow } from '../components/empty-row';
 import { ExpiryChoice, expiryOf, type ExpiryChoiceValue } from '../components/expiry-choice';
@@ -13,12 +13,14 @@ import { HeadingBar, ListTable } from '../components/list-page';
 import { FormFooter, Modal } from '../components/modal';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
+import { useT } from '../i18n/use-t';
 import { formatTimestamp } from '../logic/format';
 import { paths } from '../paths';
 
 export function TeamDetail() {
   const id = Number(useParams().id);
   const run = useAction();
+  const t = useT();
   const [adding, setAdding] = useState<'member' | 'app' | null>(null);
   const team = useLoad(
     () => api.teams.get(id),
@@ -42,16 +44,16 @@ export function TeamDetail() {
       <h1 className="h3 mb-1">{team.data?.name ?? '\u00a0'}</h1>
       <p className="text-body-secondary">{team.data?.description}</p>
 
-      <HeadingBar title="Members" level={2} action={{ label: 'Add Member', onClick: () => setAdding('member') }} />
+      <HeadingBar title={t('teams.members')} level={2} action={{ label: t('teams.addMember'), onClick: () => setAdding('member') }} />
       <ListTable
-        label="Members"
+        label={t('teams.members')}
         head={
           <>
-            <th scope="col">Email</th>
+            <th scope="col">{t('teams.member.email')}</th>
             <th scope="col" className="d-none d-md-table-cell">
-              Client
+              {t('teams.member.client')}
             </th>
-            <th scope="col">Expires</th>
+            <th scope="col">{t('teams.expires')}</th>
             <DeleteHeader />
           </>
         }
@@ -62,13 +64,13 @@ export function TeamDetail() {
               <Link to={paths.user(member.id)}>{member.email}</Link>
             </td>
             <td className="d-none d-md-table-cell">{member.client.name}</td>
-            <td>{member.expires ? formatTimestamp(member.expires) : 'never'}</td>
+            <td>{member.expires ? formatTimestamp(member.expires) : t('teams.never')}</td>
             <DeleteCell
               onConfirm={() =>
                 run({
                   call: () => api.teams.removeUser(id, member.id),
-                  success: `removed ${member.email} from team ${name}`,
-                  danger: `failed to remove ${member.email} from team ${name}`,
+                  success: t('teams.member.removed', { email: member.email, team: name }),
+                  danger: t('teams.member.removeFailed', { email: member.email, team: name }),
                   what: 'remove member',
                   onSuccess: members.reload,
                 })
@@ -76,17 +78,17 @@ export function TeamDetail() {
             />
           </tr>
         ))}
-        <EmptyRow columns={4} shown={members.data?.length ?? 0} loading={members.loading} text="No members." />
+        <EmptyRow columns={4} shown={members.data?.length ?? 0} loading={members.loading} text={t('teams.noMembers')} />
       </ListTable>
 
-      <HeadingBar title="Apps" level={2} action={{ label: 'Add App', onClick: () => setAdding('app') }} />
+      <HeadingBar title={t('teams.apps')} level={2} action={{ label: t('teams.addApp'), onClick: () => setAdding('app') }} />
       <ListTable
-        label="Apps"
+        label={t('teams.apps')}
         head={
           <>
-            <th scope="col">App</th>
-            <th scope="col">Role</th>
-            <th scope="col">Expires</th>
+            <th scope="col">{t('teams.app')}</th>
+            <th scope="col">{t('teams.role')}</th>
+            <th scope="col">{t('teams.expires')}</th>
             <DeleteHeader />
           </>
         }
@@ -97,13 +99,13 @@ export function TeamDetail() {
               <Link to={paths.app(app.id)}>{app.name}</Link>
             </td>
             <td>{app.role ?? '—'}</td>
-            <td>{app.expires ? formatTimestamp(app.expires) : 'never'}</td>
+            <td>{app.expires ? formatTimestamp(app.expires) : t('teams.never')}</td>
             <DeleteCell
               onConfirm={() =>
                 run({
                   call: () => api.teams.revoke(id, app.id),
-                  success: `revoked app ${app.name} from team ${name}`,
-                  danger: `failed to revoke app ${app.name} from team ${name}`,
+                  success: t('teams.app.revoked', { app: app.name, team: name }),
+                  danger: t('teams.app.revokeFailed', { app: app.name, team: name }),
                   what: 'revoke app',
                   onSuccess: apps.reload,
                 })
@@ -111,7 +113,7 @@ export function TeamDetail() {
             />
           </tr>
         ))}
-        <EmptyRow columns={4} shown={apps.data?.length ?? 0} loading={apps.loading} text="No apps." />
+        <EmptyRow columns={4} shown={apps.data?.length ?? 0} loading={apps.loading} text={t('teams.noApps')} />
       </ListTable>
 
       {adding === 'member' && (
@@ -126,9 +128,8 @@ export function TeamDetail() {
         />
       )}
       {adding === 'app' && (
-        <AddAppModal
-          teamId={id}
-          teamName={name}
+        <TeamGrantModal
+          team={{ id, name }}
           onClose={() => setAdding(null)}
           onAdded={async () => {
             setAdding(null);
@@ -149,6 +150,7 @@ interface AddProps {
 
 function AddMemberModal({ teamId, teamName, onClose, onAdded }: AddProps) {
   const run = useAction();
+  const t = useT();
   const users = useLoad(
     async () => (await api.users.list()).sort((a, b) => a.email.localeCompare(b.email)),
     (error) => logFailure('load users', error),
@@ -164,8 +166,8 @@ function AddMemberModal({ teamId, teamName, onClose, onAdded }: AddProps) {
     setBusy(true);
     await run({
       call: () => api.teams.addUser(teamId, { userid: user.id, ...(expires ? { expires } : {}) }),
-      success: `added ${user.email} to team ${teamName}`,
-      danger: `failed to add ${user.email} to team ${teamName}`,
+      success: t('teams.member.added', { email: user.email, team: teamName }),
+      danger: t('teams.member.addFailed', { email: user.email, team: teamName }),
       what: 'add member',
       onSuccess: onAdded,
     });
@@ -174,17 +176,17 @@ function AddMemberModal({ teamId, teamName, onClose, onAdded }: AddProps) {
 
   return (
     <Modal
-      title="Add Member"
+      title={t('teams.addMember')}
       onClose={onClose}
       onSubmit={() => void save()}
-      footer={<FormFooter onCancel={onClose} disabled={busy || !user} submitLabel="Add" />}
+      footer={<FormFooter onCancel={onClose} disabled={busy || !user} submitLabel={t('teams.add')} />}
     >
       <div className="mb-3">
         <label className="form-label" htmlFor="member-user">
-          User
+          {t('teams.member.user')}
         </label>
         <select id="member-user" className="form-select" value={userId} onChange={(event) => setUserId(event.target.value)}>
-          <option value="">Choose a user</option>
+          <option value="">{t('teams.member.choose')}</option>
           {(users.data ?? []).map((candidate) => (
             <option key={candidate.id} value={candidate.id}>
               {candidate.email}
@@ -192,75 +194,7 @@ function AddMemberModal({ teamId, teamName, onClose, onAdded }: AddProps) {
           ))}
         </select>
       </div>
-      <ExpiryChoice value={expiry} onChange={setExpiry} label="Membership expiry" />
-    </Modal>
-  );
-}
-
-function AddAppModal({ teamId, teamName, onClose, onAdded }: AddProps) {
-  const run = useAction();
-  const apps = useLoad(
-    async () => (await api.apps.all()).sort(byName),
-    (error) => logFailure('load apps', error),
-  );
-  const [appId, setAppId] = useState('');
-  const [role, setRole] = useState('');
-  const [expiry, setExpiry] = useState<ExpiryChoiceValue>({ kind: 'none' });
-  const [busy, setBusy] = useState(false);
-  const app = apps.data?.find((candidate) => String(candidate.id) === appId);
-
-  const save = async () => {
-    const expires = expiryOf(expiry);
-    if (!app || expires === null) return;
-    setBusy(true);
-    await run({
-      call: () => api.teams.grant(teamId, { appid: app.id, ...(role ? { role } : {}), ...(expires ? { expires } : {}) }),
-      success: `granted app ${app.name} to team ${teamName}`,
-      danger: `failed to grant app ${app.name} to team ${teamName}`,
-      what: 'grant app',
-      onSuccess: onAdded,
-    });
-    setBusy(false);
-  };
-
-  return (
-    <Modal title="Add App" onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy || !app} submitLabel="Add" />}>
-      <div className="mb-3">
-        <label className="form-label" htmlFor="team-app">
-          App
-        </label>
-        <select
-          id="team-app"
-          className="form-select"
-          value={appId}
-          onChange={(event) => {
-            setAppId(event.target.value);
-            setRole('');
-          }}
-        >
-          <option value="">Choose an app</option>
-          {(apps.data ?? []).map((candidate) => (
-            <option key={candidate.id} value={candidate.id}>
-              {candidate.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      {app && app.roles.length > 0 && (
-        <div className="mb-3">
-          <label className="form-label" htmlFor="team-app-role">
-            Role
-          </label>
-          <select id="team-app-role" className="form-select" value={role} onChange={(event) => setRole(event.target.value)}>
-            {app.roles.map((candidate, index) => (
-              <option key={candidate} value={index === 0 ? '' : candidate}>
-                {index === 0 ? `${candidate} (default)` : candidate}
-              </option>
-            ))}
-          </select>
-        </div>
-      )}
-      <ExpiryChoice value={expiry} onChange={setExpiry} label="Grant expiry" />
+      <ExpiryChoice value={expiry} onChange={setExpiry} label={t('teams.member.expiry')} />
     </Modal>
   );
 }

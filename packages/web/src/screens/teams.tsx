@@ -10,11 +10,13 @@ import { ListPage } from '../components/list-page';
 import { FormFooter, Modal } from '../components/modal';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
+import { useT } from '../i18n/use-t';
 import { filterRows } from '../logic/filter';
 import { paths } from '../paths';
 
 export function Teams() {
   const run = useAction();
+  const t = useT();
   const [filter, setFilter] = useState('');
   const [creating, setCreating] = useState(false);
   const teams = useLoad(
@@ -26,8 +28,8 @@ export function Teams() {
   const remove = (team: Team) =>
     run({
       call: () => api.teams.delete(team.id),
-      success: `deleted team ${team.name}`,
-      danger: `failed to delete team ${team.name}`,
+      success: t('teams.deleted', { name: team.name }),
+      danger: t('teams.deleteFailed', { name: team.name }),
       what: 'delete team',
       onSuccess: teams.reload,
     });
@@ -35,14 +37,14 @@ export function Teams() {
   return (
     <>
       <ListPage
-        title="Teams"
+        title={t('teams.title')}
         filter={filter}
         onFilter={setFilter}
-        action={{ label: 'New Team', onClick: () => setCreating(true) }}
+        action={{ label: t('teams.new'), onClick: () => setCreating(true) }}
         head={
           <>
-            <th scope="col">Team Name</th>
-            <th scope="col">Description</th>
+            <th scope="col">{t('teams.column.name')}</th>
+            <th scope="col">{t('teams.column.description')}</th>
             <DeleteHeader />
           </>
         }
@@ -56,7 +58,7 @@ export function Teams() {
             <DeleteCell onConfirm={() => remove(team)} />
           </tr>
         ))}
-        <EmptyRow columns={3} shown={rows.length} loading={teams.loading} text="No teams." />
+        <EmptyRow columns={3} shown={rows.length} loading={teams.loading} text={t('teams.none')} />
       </ListPage>
       {creating && (
         <NewTeamModal
@@ -73,6 +75,7 @@ export function Teams() {
 
 function NewTeamModal({ onClose, onCreated }: { onClose: () => void; onCreated: () => Promise<void> }) {
   const run = useAction();
+  const t = useT();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [busy, setBusy] = useState(false);
@@ -81,8 +84,8 @@ function NewTeamModal({ onClose, onCreated }: { onClose: () => void; onCreated: 
     setBusy(true);
     await run({
       call: () => api.teams.create({ name, description }),
-      success: `created new team ${name}`,
-      danger: `failed to create new team ${name}`,
+      success: t('teams.created', { name }),
+      danger: t('teams.createFailed', { name }),
       what: 'create team',
       onSuccess: onCreated,
     });
@@ -90,15 +93,15 @@ function NewTeamModal({ onClose, onCreated }: { onClose: () => void; onCreated: 
   };
 
   return (
-    <Modal title="New Team" onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy} />}>
+    <Modal title={t('teams.new')} onClose={onClose} onSubmit={() => void save()} footer={<FormFooter onCancel={onClose} disabled={busy} />}>
       <div className="mb-3">
         <label className="form-label" htmlFor="team-name">
-          Team name
+          {t('teams.form.name')}
         </label>
         <input id="team-name" type="text" className="form-control" value={name} autoFocus onChange={(event) => setName(event.target.value)} />
       </div>
       <label className="form-label" htmlFor="team-description">
-        Description
+        {t('teams.form.description')}
       </label>
       <input id="team-description" type="text" className="form-control" value={description} onChange={(event) => setDescription(event.target.value)} />
     </Modal>

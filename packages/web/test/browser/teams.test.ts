@@ -1,6 +1,7 @@
 // The Teams screens in a real browser (docs/api.md, Teams, roles and owners): the list with New
-// Team, a team's members (Add Member with an expiry) and apps (Add App with a role), at laptop
-// and phone width, with screenshots and no axe violation on any screen or dialog.
+// Team, a team's members (Add Member with an expiry) and apps (Add App with a role), an app's
+// owners in the app form, an owner's Add Team, at laptop and phone width, with screenshots and no
+// axe violation on any screen or dialog.
 import { describe, expect, it } from 'vitest';
 import {
   ADMIN_EMAIL,
@@ -126,7 +127,7 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
   }
 
   for (const viewport of [LAPTOP, PHONE]) {
-    it(`names an app's owners on its page, users by email and teams by name, and removes them at ${viewport.width} px`, async () => {
+    it(`edits an app's owners in the app form, users by email and teams by name, shown on its page at ${viewport.width} px`, async () => {
       const app = await web.portal.admin.apps.create({ name: unique('owned'), url: 'https://owned.example.com/', description: 'Kept as it is' });
       const owner = await web.portal.createUser();
       const team = await web.portal.admin.teams.create({ name: unique('Ops') });
@@ -135,27 +136,54 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
         await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
         await page.waitForURL(/#\/applist\/?$/);
         await goto(page, web.portal, `/app/${app.id}`);
-        const owners = page.getByRole('region', { name: 'Owners' });
-        await expect.poll(() => owners.getByText('No owners: only admins manage this app').isVisible()).toBe(true);
-        const input = owners.getByLabel('User email or team');
-        // Someone the portal does not know is refused where it is typed.
-        await input.fill('nobody@example.com');
-        await owners.getByRole('button', { name: 'Add owner' }).click();
-        await expect.poll(() => page.getByRole('alert').filter({ hasText: 'No user or team nobody@example.com' }).isVisible()).toBe(true);
-        await input.fill(owner.email);
-        await owners.getByRole('button', { name: 'Add owner' }).click();
-        await expect
-          .poll(() => owners.getByRole('list', { name: 'Owners' }).getByRole('listitem').allInnerTexts())
-          .toEqual([expect.stringContaining(owner.email)]);
-        await input.fill(`team ${team.name}`);
-        await owners.getByRole('button', { name: 'Add owner' }).click();
-        await expect.poll(() => owners.getByRole('listitem').count()).toBe(2);
+        const section = page.getByRole('region', { name: 'Owners' });
+        await expect.poll(() => section.getByText("No owners: only admins manage this app's access.").isVisible()).toBe(true);
+        await section.getByRole('button', { name: 'Edit owners' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Edit App' });
+        const owners = dialog.getByRole('group', { name: 'Owners' });
+        await expect.poll(() => owners.isVisible()).toBe(true);
+
+        // Someone the portal does not know is refused at the field it was typed in.
+        const email = owners.getByLabel('Owner by email');
+        await email.fill('nobody@example.com');
+        await owners.getByRole('button', { name: 'Add user' }).click();
+        await expect.poll(() => owners.getByText('No user nobody@example.com: pick an email from the suggestions.').isVisible()).toBe(true);
+        expect(await email.getAttribute('aria-invalid')).toBe('true');
+        const teamField = owners.getByLabel('Owner team');
+        await teamField.fill('No such team');
+        await teamField.press('Enter');
+        await expect.poll(() => owners.getByText('No team No such team: pick a team from the suggestions.').isVisible()).toBe(true);
+        expect(await axeViolations(page), 'owners editor with refusals').toEqual([]);
+
+        // The suggestions come from the portal: the ones named here are among them.
+        await expect.poll(() => owners.locator(`option[value="${owner.email}"]`).count()).toBe(1);
+        await expect.poll(() => owners.locator(`option[value="${team.name}"]`).count()).toBe(1);
+        await email.fill(owner.email.toUpperCase());
+        await owners.getByRole('button', { name: 'Add user' }).click();
+        await teamField.fill(team.name);
+        await teamField.press('Enter');
+        const listed = owners.getByRole('list', { name: 'Owners' }).getByRole('listitem');
+        await expect.poll(() => listed.allInnerTexts()).toEqual([expect.stringContaining(owner.email), expect.stringContaining(`team ${team.name}`)]);
+        expect(await email.getAttribute('aria-invalid')).toBeNull();
+        // Enter added the team; the dialog is still open, nothing saved yet.
+        expect((await web.portal.admin.apps.get(app.id)).owners).toEqual({ users: [], teams: [] });
+        expect(await axeViolations(page), 'owners editor').toEqual([]);
+        await screenshot(page, 'app-form-owners');
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await expect.poll(() => dialog.isVisible()).toBe(false);
+
+        // The page shows them; what the browser did is what the portal holds, the rest unchanged.
+        await expect.poll(() => section.getByRole('listitem').allInnerTexts()).toEqual([expect.stringContaining(owner.email), `team ${team.name}`]);
+        expect(await web.portal.admin.apps.get(app.id)).toMatchObject({ description: 'Kept as it is', owners: { users: [owner.user.id], teams: [team.id] } });
         expect(await axeViolations(page), 'app page with owners').toEqual([]);
         await screenshot(page, 'app-owners');
-        // What the browser did is what the portal holds, and nothing else of the app changed.
-        expect(await web.portal.admin.apps.get(app.id)).toMatchObject({ description: 'Kept as it is', owners: { users: [owner.user.id], teams: [team.id] } });
+
+        // Reopened, the form shows them; removing one and saving removes it.
+        await section.getByRole('button', { name: 'Edit owners' }).click();
+        await expect.poll(() => listed.count()).toBe(2);
         await owners.getByRole('button', { name: `Remove owner ${owner.email}` }).click();
-        await expect.poll(() => owners.getByRole('listitem').count()).toBe(1);
+        await dialog.getByRole('button', { name: 'Save' }).click();
+        await expect.poll(() => section.getByRole('listitem').allInnerTexts()).toEqual([`team ${team.name}`]);
         expect((await web.portal.admin.apps.get(app.id)).owners).toEqual({ users: [], teams: [team.id] });
       } finally {
         await context.close();
@@ -163,8 +191,9 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
     });
   }
 
-  it("sets an app's roles in the New App dialog", async () => {
+  it("sets an app's roles and owners in the New App dialog", async () => {
     const name = unique('roles');
+    const team = await web.portal.admin.teams.create({ name: unique('Owners') });
     const { context, page } = await openPage(web.browser, LAPTOP);
     try {
       await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
@@ -175,17 +204,26 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
       await dialog.getByLabel('app name').fill(name);
       await dialog.getByLabel('app url').fill('https://roles.example.com/');
       await dialog.getByLabel(/^Roles/).fill('viewer, editor');
+      const teamField = dialog.getByRole('group', { name: 'Owners' }).getByLabel('Owner team');
+      await expect.poll(() => dialog.locator(`option[value="${team.name}"]`).count()).toBe(1);
+      await teamField.fill(team.name);
+      await teamField.press('Enter');
+      await expect
+        .poll(() => dialog.getByRole('list', { name: 'Owners' }).getByRole('listitem').allInnerTexts())
+        .toEqual([expect.stringContaining(`team ${team.name}`)]);
       expect(await axeViolations(page), 'New App with roles').toEqual([]);
       await screenshot(page, 'new-app-roles');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await expect.poll(async () => (await web.portal.admin.apps.all()).find((app) => app.name === name)?.roles).toEqual(['viewer', 'editor']);
+      const created = (await web.portal.admin.apps.all()).find((app) => app.name === name)!;
+      expect((await web.portal.admin.apps.get(created.id)).owners).toEqual({ users: [], teams: [team.id] });
     } finally {
       await context.close();
     }
   });
 
   for (const viewport of [LAPTOP, PHONE]) {
-    it(`shows an owner Apps you own with the app's access and open requests to decide at ${viewport.width} px`, async () => {
+    it(`shows an owner Apps you own with the app's access, open requests to decide, and Add Team with teams they are not in at ${viewport.width} px`, async () => {
       const owner = await web.portal.createUser();
       const app = await web.portal.admin.apps.create({
         name: unique('owned'),
@@ -196,6 +234,8 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
       });
       const asker = await web.portal.createUser();
       await asker.api.accessRequests.create({ appid: app.id, reason: 'for the report' });
+      // A team the owner is not a member of.
+      const team = await web.portal.admin.teams.create({ name: unique('Readers') });
       const { context, page } = await openPage(web.browser, viewport);
       try {
         await loginInBrowser(page, web.portal, owner.email, owner.password);
@@ -219,6 +259,25 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
           .toBe(true);
         await expect.poll(() => columnTexts(page, requests, 1)).toEqual([]);
         expect((await web.portal.admin.apps.access(app.id)).map((user) => [user.email, user.roles])).toEqual([[asker.email, ['viewer']]]);
+
+        // Add Team lists the teams the app may be granted to, not only the owner's own.
+        await page.getByRole('button', { name: 'Add Team' }).click();
+        const addTeam = page.getByRole('dialog', { name: 'Add Team' });
+        await expect.poll(() => addTeam.getByRole('option', { name: team.name }).count()).toBe(1);
+        await addTeam.getByLabel('Team').selectOption({ label: team.name });
+        await addTeam.getByLabel('Role').selectOption('editor');
+        expect(await axeViolations(page), 'Add Team as an owner').toEqual([]);
+        await screenshot(page, 'owned-add-team');
+        await addTeam.getByRole('button', { name: 'Add' }).click();
+        await expect
+          .poll(() =>
+            page
+              .getByRole('alert')
+              .filter({ hasText: `granted app ${app.name} to team ${team.name}` })
+              .isVisible(),
+          )
+          .toBe(true);
+        expect(await web.portal.admin.teams.apps(team.id)).toEqual([{ id: app.id, name: app.name, role: 'editor' }]);
       } finally {
         await context.close();
       }
