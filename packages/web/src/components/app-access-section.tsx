@@ -1,31 +1,54 @@
 /**
  * An app's page, Access (docs/api.md, `GET /app/{id}/access`): everyone who may use the app, with
- * their roles and where each grant comes from: "direct" or "via team …", and when it ends.
+ * their roles and where each grant comes from: "direct" or "via team …", and when it ends; Add
+ * Team, and for an app's owners (Apps you own, `manageUsers`) Add User by email and Remove access
+ * for a direct grant (the app's page has its own Add User and Remove access for admins).
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api, logFailure } from '../api';
 import { AddTeamModal } from './add-team-modal';
+import { DeleteButton } from './delete-button';
+import { GrantUserModal } from './grant-user-modal';
 import { EmptyRow } from './empty-row';
 import { HeadingBar, ListTable } from './list-page';
+import { useAction } from './use-action';
 import { useLoad } from './use-load';
 import { useT } from '../i18n/use-t';
 import { formatTimestamp } from '../logic/format';
 import { paths } from '../paths';
 
-export function AppAccessSection({ app }: { app: { id: number; name: string; roles: readonly string[] } }) {
+interface AppAccessProps {
+  app: { id: number; name: string; roles: readonly string[] };
+  /** Add User by email and Remove access for direct grants (an owner's view). */
+  manageUsers?: boolean;
+}
+
+export function AppAccessSection({ app, manageUsers = false }: AppAccessProps) {
   const { id: appId, roles } = app;
-  const [adding, setAdding] = useState(false);
+  const [adding, setAdding] = useState<'team' | 'user' | null>(null);
   const t = useT();
+  const run = useAction();
   const access = useLoad(
     () => api.apps.access(appId),
     (error) => logFailure('load app access', error),
     appId,
   );
+  const added = async () => {
+    setAdding(null);
+    await access.reload();
+  };
   return (
     <>
       <div className="mt-4">
-        <HeadingBar level={2} title={t('appAccess.title')} action={{ label: t('appAccess.addTeam'), onClick: () => setAdding(true) }} />
+        <HeadingBar
+          level={2}
+          title={t('appAccess.title')}
+          action={[
+            ...(manageUsers ? [{ label: t('appAccess.addUser'), onClick: () => setAdding('user') }] : []),
+            { label: t('appAccess.addTeam'), onClick: () => setAdding('team') },
+          ]}
+        />
       </div>
       <p className="text-body-secondary">{t('appAccess.lead', { roles: roles.length > 0 ? roles.join(', ') : t('appAccess.noRoles') })}</p>
       <ListTable
@@ -35,6 +58,11 @@ export function AppAccessSection({ app }: { app: { id: number; name: string; rol
             <th scope="col">{t('app.email')}</th>
             <th scope="col">{t('appAccess.roles')}</th>
             <th scope="col">{t('appAccess.via')}</th>
+            {manageUsers && (
+              <th scope="col">
+                <span className="visually-hidden">{t('app.removeAccess')}</span>
+              </th>
+            )}
           </>
         }
       >
@@ -59,20 +87,30 @@ export function AppAccessSection({ app }: { app: { id: number; name: string; rol
                 </div>
               ))}
             </td>
+            {manageUsers && (
+              <td className="text-end">
+                {user.sources.some((source) => !source.team) && (
+                  <DeleteButton
+                    label={t('app.removeAccess')}
+                    onConfirm={() =>
+                      run({
+                        call: () => api.users.revoke(user.id, appId),
+                        success: t('appAccess.removed', { app: app.name, email: user.email }),
+                        danger: t('appAccess.removeFailed', { app: app.name, email: user.email }),
+                        what: 'remove access',
+                        onSuccess: access.reload,
+                      })
+                    }
+                  />
+                )}
+              </td>
+            )}
           </tr>
         ))}
-        <EmptyRow columns={3} shown={access.data?.length ?? 0} loading={access.loading} text={t('appAccess.nobody')} />
+        <EmptyRow columns={manageUsers ? 4 : 3} shown={access.data?.length ?? 0} loading={access.loading} text={t('appAccess.nobody')} />
       </ListTable>
-      {adding && (
-        <AddTeamModal
-          app={app}
-          onClose={() => setAdding(false)}
-          onAdded={async () => {
-            setAdding(false);
-            await access.reload();
-          }}
-        />
-      )}
+      {adding === 'team' && <AddTeamModal app={app} onClose={() => setAdding(null)} onAdded={added} />}
+      {adding === 'user' && <GrantUserModal app={app} onClose={() => setAdding(null)} onAdded={added} />}
     </>
   );
 }

@@ -16,20 +16,24 @@ export interface HeadingAction {
   outline?: boolean;
 }
 
-/** A heading with its button on the right: level 1 heads a screen (styled h3), level 2 a section (styled h5). */
-export function HeadingBar({ title, action, level = 1 }: { title: string; action: HeadingAction; level?: 1 | 2 }) {
+/** A heading with its button(s) on the right: level 1 heads a screen (styled h3), level 2 a section (styled h5). */
+export function HeadingBar({ title, action, level = 1 }: { title: string; action: HeadingAction | readonly HeadingAction[]; level?: 1 | 2 }) {
   const Heading = level === 1 ? 'h1' : 'h2';
+  const actions: readonly HeadingAction[] = Array.isArray(action) ? action : [action as HeadingAction];
   return (
-    <div className="d-flex align-items-center mb-2">
+    <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
       <Heading className={`${level === 1 ? 'h3' : 'h5'} me-auto mb-0`}>{title}</Heading>
-      <button
-        type="button"
-        className={`btn ${action.outline ? 'btn-outline-primary' : 'btn-primary'} btn-sm`}
-        onClick={action.onClick}
-        disabled={action.disabled}
-      >
-        {action.label}
-      </button>
+      {actions.map((each) => (
+        <button
+          key={each.label}
+          type="button"
+          className={`btn ${each.outline ? 'btn-outline-primary' : 'btn-primary'} btn-sm`}
+          onClick={each.onClick}
+          disabled={each.disabled}
+        >
+          {each.label}
+        </button>
+      ))}
     </div>
   );
 }

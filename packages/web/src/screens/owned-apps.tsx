@@ -1,6 +1,7 @@
 /**
  * /owned, Apps you own (docs/api.md, Teams, roles and owners): for an app's owners, each app they
- * own with everyone who may use it, and its open access requests to approve or deny. Nothing more.
+ * own with everyone who may use it (Add User by email, Add Team, Remove access), and its open
+ * access requests to approve or deny. Nothing more.
  */
 import { byName } from '@tools-portal/core/apps';
 import type { AccessRequest } from '@tools-portal/core/entities';
@@ -82,7 +83,7 @@ export function OwnedApps() {
               ))}
               <EmptyRow columns={4} shown={open.length} loading={requests.loading} text={t('owned.noOpen')} />
             </ListTable>
-            <AppAccessSection app={app} />
+            <AppAccessSection app={app} manageUsers />
           </section>
         );
       })}
