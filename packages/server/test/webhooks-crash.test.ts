@@ -35,7 +35,7 @@ describe('webhooks through kill -9', () => {
       ({ secret, id: hookId } = hook);
       await api.clients.create('Crash Hooks Ltd');
       // The attempt is under way: the receiver has the request and does not answer.
-      expect(await becomesTrue(async () => receiver.ofType('client.create').length === 1, 10_000, 50)).toBe(true);
+      expect(await becomesTrue(async () => receiver.ofType('client.create').length === 1, 30_000, 50)).toBe(true);
     } finally {
       await first.kill();
     }
@@ -49,7 +49,7 @@ describe('webhooks through kill -9', () => {
       expect(receiver.ofType('client.create')).toHaveLength(1);
       // The dead process's lease runs out: claimed again at the next poll.
       second.moveClock();
-      expect(await becomesTrue(async () => (await api.webhooks.deliveries(hookId))[0]?.status === 'delivered', 20_000, 200)).toBe(true);
+      expect(await becomesTrue(async () => (await api.webhooks.deliveries(hookId))[0]?.status === 'delivered', 30_000, 200)).toBe(true);
       const requests = receiver.ofType('client.create');
       expect(requests).toHaveLength(2);
       expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
