@@ -41,12 +41,24 @@ export function readConfig(): StoredConfig {
   }
 }
 
+/**
+ * Replaces the file in one step (a new file renamed over it), so that another toolsctl reading it
+ * at that moment gets the old contents or the new, never a half-written file (which it would take
+ * for no sign-in at all).
+ */
 export function writeConfig(config: StoredConfig): string {
   const file = configPath();
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  // writeFileSync keeps the mode of a file that already exists.
-  fs.chmodSync(file, 0o600);
+  const next = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(next, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+    // The mode given applies through the umask.
+    fs.chmodSync(next, 0o600);
+    fs.renameSync(next, file);
+  } catch (error) {
+    fs.rmSync(next, { force: true });
+    throw error;
+  }
   return file;
 }
 

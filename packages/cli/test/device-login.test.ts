@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pollDevice, refreshDevice } from '../../server/test/support/device-flow.js';
+import { pollDevice, refreshDevice, signedInDevice } from '../../server/test/support/device-flow.js';
 import { createApp, useTestPortal, type TestUser } from '../../server/test/support/support.js';
 import { bin, cleanEnv, removeTempHomes, tempHome, toolsctl, type Run } from './toolsctl.js';
 
@@ -27,8 +27,8 @@ interface Stored {
 const configFile = (home: string) => path.join(home, '.config', 'toolsctl', 'config.json');
 const stored = (home: string) => JSON.parse(fs.readFileSync(configFile(home), 'utf8')) as Stored;
 
-/** Runs `toolsctl login` and calls `decide` with the code it prints; answers how it ended. */
-function loginInBrowser(home: string, decide: (userCode: string) => Promise<void>, args: string[] = []): Promise<Run> {
+/** Runs `toolsctl login` and calls `decide` with the code it prints (and its stderr so far); answers how it ended. */
+function loginInBrowser(home: string, decide: (userCode: string, stderr: () => string) => Promise<void>, args: string[] = []): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, 'login', '--url', portal.url, '--no-browser', ...args], {
       env: cleanEnv(home),
@@ -47,7 +47,7 @@ function loginInBrowser(home: string, decide: (userCode: string) => Promise<void
       const code = /enter the code ([A-Z]{4}-[A-Z]{4})/.exec(stderr)?.[1];
       if (code && !decided) {
         decided = true;
-        decide(code).catch(reject);
+        decide(code, () => stderr).catch(reject);
       }
     });
     child.on('close', (code) => {
@@ -59,6 +59,20 @@ function loginInBrowser(home: string, decide: (userCode: string) => Promise<void
 }
 
 const allowAs = (user: TestUser) => (code: string) => user.api.device.approve(code);
+
+/**
+ * A home where toolsctl is signed in as `user` in the browser, saved as `toolsctl login` saves it
+ * (the test above), for tests of what comes after the sign-in: the device grant is made by the
+ * test itself, which need not wait the interval before toolsctl's first poll (5 seconds).
+ */
+async function signedInHome(user: TestUser): Promise<string> {
+  const home = tempHome();
+  const { access, refresh, expiresIn } = await signedInDevice(portal.url, user.api, os.hostname());
+  fs.mkdirSync(path.dirname(configFile(home)), { recursive: true, mode: 0o700 });
+  const saved: Stored = { url: portal.url, token: access, refreshToken: refresh, tokenExpires: Date.now() + expiresIn * 1000, email: user.email };
+  fs.writeFileSync(configFile(home), JSON.stringify(saved), { mode: 0o600 });
+  return home;
+}
 
 describe('toolsctl login in the browser', () => {
   it('prints the page and the code, waits for Allow, and saves a session named after this host (0600)', async () => {
@@ -79,8 +93,7 @@ describe('toolsctl login in the browser', () => {
 
   it('renews the access token near its end with the refresh token, which rotates', async () => {
     const user = await portal.createUser();
-    const home = tempHome();
-    expect((await loginInBrowser(home, allowAs(user))).code).toBe(0);
+    const home = await signedInHome(user);
     const before = stored(home);
     fs.writeFileSync(configFile(home), JSON.stringify({ ...before, tokenExpires: 0 }), { mode: 0o600 });
     // Two commands at once: one renews, the other waits for the lock and uses the renewed token.
@@ -96,8 +109,7 @@ describe('toolsctl login in the browser', () => {
 
   it('logout ends the session on the server: the tokens stop working', async () => {
     const user = await portal.createUser();
-    const home = tempHome();
-    expect((await loginInBrowser(home, allowAs(user))).code).toBe(0);
+    const home = await signedInHome(user);
     const { token, refreshToken } = stored(home);
     expect((await toolsctl(home, ['logout'])).code).toBe(0);
     expect(stored(home).refreshToken).toBeUndefined();
@@ -107,8 +119,7 @@ describe('toolsctl login in the browser', () => {
 
   it('an ended session asks to log in again (exit 3)', async () => {
     const user = await portal.createUser();
-    const home = tempHome();
-    expect((await loginInBrowser(home, allowAs(user))).code).toBe(0);
+    const home = await signedInHome(user);
     await portal.admin.users.endSessions(user.user.id);
     fs.writeFileSync(configFile(home), JSON.stringify({ ...stored(home), tokenExpires: 0 }), { mode: 0o600 });
     const whoami = await toolsctl(home, ['whoami']);
@@ -122,23 +133,24 @@ describe('toolsctl login in the browser', () => {
   it('says so when the portal answers slow_down, and still signs in', async () => {
     const user = await portal.createUser();
     const home = tempHome();
-    const result = await loginInBrowser(home, async (code) => {
+    const slowedDown = 'The portal asked toolsctl to check less often; still waiting for you to allow it';
+    const result = await loginInBrowser(home, async (code, stderr) => {
       // Other polls of the same request: toolsctl's first poll comes too soon after one of them.
       const [row] = await portal.deps
         .db('oidc_payloads')
         .where({ model: 'DeviceCode', user_code: code.replace('-', '') })
         .select('id');
       expect((await pollDevice(portal.url, row.id as string)).body.error).toBe('authorization_pending');
-      // Polls every second for six seconds, so that toolsctl's first poll (due 5 s after it asked,
-      // later on a busy machine) always comes within the interval of one of them.
-      for (let second = 0; second < 6; second++) {
+      // Polls every second until toolsctl says it was told to slow down, so that its first poll
+      // (due 5 s after it asked, later on a busy machine) comes within the interval of one of them.
+      for (let second = 0; second < 30 && !stderr().includes(slowedDown); second++) {
         await new Promise((resolve) => setTimeout(resolve, 1000));
         await pollDevice(portal.url, row.id as string);
       }
       await user.api.device.approve(code);
     });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('The portal asked toolsctl to check less often; still waiting for you to allow it');
+    expect(result.stderr).toContain(slowedDown);
   });
 
   it('a denied sign-in exits 6 and saves nothing', async () => {

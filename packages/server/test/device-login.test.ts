@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { TOOLSCTL_CLIENT_ID } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { enrol } from './support/second-factor-steps.js';
-import { pollDevice, refreshDevice, startDevice, type DeviceAuthorization } from './support/device-flow.js';
+import { pollDevice, refreshDevice, signedInDevice as signedInDeviceOf, startDevice } from './support/device-flow.js';
 import { becomesTrue, CACHE_BOUND_MS, createApp, unique, useTestPortal, useTwoPortals, type TestUser } from './support/support.js';
 
 const portal = useTestPortal();
@@ -20,13 +20,7 @@ function typo(code: string): string {
 }
 
 /** Allows a new device request as `user` and answers its tokens. */
-async function signedInDevice(user: TestUser, host = 'build-box'): Promise<{ device: DeviceAuthorization; access: string; refresh: string }> {
-  const device = await startDevice(portal.url, { host });
-  await user.api.device.approve(device.user_code);
-  const answer = await pollDevice(portal.url, device.device_code);
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  return { device, access: answer.body.access_token!, refresh: answer.body.refresh_token! };
-}
+const signedInDevice = (user: TestUser, host?: string) => signedInDeviceOf(portal.url, user.api, host);
 
 async function me(token: string): Promise<number> {
   return (await portal.fetch('/api/auth/v1/user/me', { headers: { authorization: `Bearer ${token}` } })).status;

@@ -3,7 +3,7 @@
  * each route is written here by hand, independently of the route's own declaration; a route the
  * server has that this table lacks (or the other way round) fails the test.
  */
-import { generateApiKey, type Access } from '@tools-portal/core';
+import { generateApiKey, type Access, type Client } from '@tools-portal/core';
 import { apiRoutes, type RouteSpec } from '@tools-portal/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp, unique, useTestPortal } from './support/support.js';
@@ -166,16 +166,19 @@ function expectedOutcome(access: Expectation, caller: Caller): 401 | 403 | 'ok' 
 }
 
 const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '100000' });
-let adminClientId: number;
+let adminClient: Client;
+// The client of the callers that are no admins (each caller is a user of its own).
+let callersClient: Client;
 beforeAll(async () => {
-  adminClientId = (await portal.admin.clients.list()).find((client) => client.name === 'Admin')!.id;
+  adminClient = (await portal.admin.clients.list()).find((client) => client.name === 'Admin')!;
+  callersClient = await portal.admin.clients.create(unique('callers'));
 });
 
 /** A fresh caller of each kind, so that a call that deletes or logs out harms no other case. */
 async function tokenFor(caller: Caller): Promise<string | undefined> {
   if (caller === 'anonymous') return undefined;
   const admin = caller === 'admin' || caller === "admin's API key";
-  const made = await portal.createUser(admin ? { client: { id: adminClientId, name: 'Admin' } } : {});
+  const made = await portal.createUser({ client: admin ? adminClient : callersClient });
   if (caller.endsWith('API key')) {
     const key = generateApiKey();
     await made.api.accessTokens.create(key);
@@ -191,57 +194,85 @@ async function tokenFor(caller: Caller): Promise<string | undefined> {
   return made.token;
 }
 
-/** Fresh records for a route's path parameters, and a plausible body. */
+/** A record made on first use only, then the same one. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
+/**
+ * Fresh records for a route's path parameters, and a plausible body. Only the records that the
+ * route's path and body use are made: the user in a client of their own with an app, the team
+ * with that user and app.
+ */
 async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unknown }> {
-  const app = await createApp(portal.admin);
-  const client = await portal.admin.clients.create(unique('perm'));
-  const { user, email, password } = await portal.createUser({ client, apps: [app] });
-  const invite = await portal.admin.invites.create({ email: `${unique('inv')}@example.com`, clientid: client.id, apps: [] });
-  const team = await portal.admin.teams.create({ name: unique('team') });
-  await portal.admin.teams.addUser(team.id, { userid: user.id });
-  await portal.admin.teams.grant(team.id, { appid: app.id });
-  const values: Record<string, string> = {
-    id: String(route.path.startsWith('/app') ? app.id : route.path.startsWith('/client') ? client.id : route.path.startsWith('/team') ? team.id : user.id),
-    appid: String(app.id),
-    userid: String(user.id),
-    tokenid: String(invite.id),
-    token: generateApiKey(),
-    currentPage: '1',
-    perPage: '20',
-    itemid: '1',
+  const app = once(() => createApp(portal.admin));
+  const client = once(() => portal.admin.clients.create(unique('perm')));
+  const user = once(async () => portal.createUser({ client: await client(), apps: [await app()] }));
+  const invite = once(async () => portal.admin.invites.create({ email: `${unique('inv')}@example.com`, clientid: (await client()).id, apps: [] }));
+  const team = once(async () => {
+    const made = await portal.admin.teams.create({ name: unique('team') });
+    await portal.admin.teams.addUser(made.id, { userid: (await user()).user.id });
+    await portal.admin.teams.grant(made.id, { appid: (await app()).id });
+    return made;
+  });
+  const values: Record<string, () => Promise<number | string>> = {
+    id: async () =>
+      route.path.startsWith('/app')
+        ? (await app()).id
+        : route.path.startsWith('/client')
+          ? (await client()).id
+          : route.path.startsWith('/team')
+            ? (await team()).id
+            : (await user()).user.id,
+    appid: async () => (await app()).id,
+    userid: async () => (await user()).user.id,
+    tokenid: async () => (await invite()).id,
+    token: async () => generateApiKey(),
+    currentPage: async () => '1',
+    perPage: async () => '20',
+    itemid: async () => '1',
   };
-  const queries: Record<string, string> = {
-    '/verify': `?app=${encodeURIComponent(app.name)}`,
-    '/app/:id/grantable/user': `?email=${encodeURIComponent(email)}`,
+  const resolved: Record<string, string> = {};
+  for (const [, name] of route.path.matchAll(/:(\w+)/g)) resolved[name!] = String(await values[name!]!());
+  const queries: Record<string, () => Promise<string>> = {
+    '/verify': async () => `?app=${encodeURIComponent((await app()).name)}`,
+    '/app/:id/grantable/user': async () => `?email=${encodeURIComponent((await user()).email)}`,
   };
-  const path = route.path.replace(/:(\w+)/g, (_, name: string) => values[name]) + (queries[route.path] ?? '');
-  const bodies: Record<string, unknown> = {
-    'POST /app': { name: unique('app'), url: 'https://new.example.com/' },
-    'PUT /app': { ...app, description: 'changed' },
-    'POST /user/:id/app': { appid: (await createApp(portal.admin)).id },
-    'POST /client': { name: unique('client') },
-    'POST /team': { name: unique('team') },
-    'PUT /team': { id: team.id, name: unique('renamed') },
-    'POST /team/:id/user': { userid: (await portal.createUser({ client })).user.id },
-    'PUT /team/:id/user/:userid': { expires: null },
-    'POST /team/:id/app': { appid: (await createApp(portal.admin)).id },
-    'PUT /team/:id/app/:appid': { expires: null },
-    'PUT /user/:id/app/:appid': { expires: null },
-    'PUT /client': { id: client.id, name: unique('renamed') },
-    'POST /registrationtoken': { email: `${unique('inv')}@example.com`, clientid: client.id, apps: [app.id] },
-    'POST /validatepassword': { Email: email, Password: password },
-    'POST /register': { Token: invite.token, Password: 'long enough password' },
-    'POST /forgotpassword': { Email: email },
-    'POST /registrationtoken/status': { Token: invite.token },
-    'DELETE /user/me/totp': { Password: 'long enough password' },
-    'POST /user/me/recoverycodes': { Password: 'long enough password' },
-    'PUT /user/me': { language: 'de' },
-    'POST /review': { name: unique('review'), apps: [app.id], reviewers: 'admins', due: new Date(Date.now() + 86_400_000).toISOString(), whenMissed: 'keep' },
-    'POST /review/:id/item/:itemid': { decision: 'keep' },
-    'POST /review/:id/decide': { items: [1], decision: 'keep' },
-    'POST /resetpassword': { Token: 'not a token', Password: 'long enough password' },
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => resolved[name]!) + ((await queries[route.path]?.()) ?? '');
+  const bodies: Record<string, () => Promise<unknown>> = {
+    'POST /app': async () => ({ name: unique('app'), url: 'https://new.example.com/' }),
+    'PUT /app': async () => ({ ...(await app()), description: 'changed' }),
+    'POST /user/:id/app': async () => ({ appid: (await createApp(portal.admin)).id }),
+    'POST /client': async () => ({ name: unique('client') }),
+    'POST /team': async () => ({ name: unique('team') }),
+    'PUT /team': async () => ({ id: (await team()).id, name: unique('renamed') }),
+    'POST /team/:id/user': async () => ({ userid: (await portal.createUser({ client: await client() })).user.id }),
+    'PUT /team/:id/user/:userid': async () => ({ expires: null }),
+    'POST /team/:id/app': async () => ({ appid: (await createApp(portal.admin)).id }),
+    'PUT /team/:id/app/:appid': async () => ({ expires: null }),
+    'PUT /user/:id/app/:appid': async () => ({ expires: null }),
+    'PUT /client': async () => ({ id: (await client()).id, name: unique('renamed') }),
+    'POST /registrationtoken': async () => ({ email: `${unique('inv')}@example.com`, clientid: (await client()).id, apps: [(await app()).id] }),
+    'POST /validatepassword': async () => ({ Email: (await user()).email, Password: (await user()).password }),
+    'POST /register': async () => ({ Token: (await invite()).token, Password: 'long enough password' }),
+    'POST /forgotpassword': async () => ({ Email: (await user()).email }),
+    'POST /registrationtoken/status': async () => ({ Token: (await invite()).token }),
+    'DELETE /user/me/totp': async () => ({ Password: 'long enough password' }),
+    'POST /user/me/recoverycodes': async () => ({ Password: 'long enough password' }),
+    'PUT /user/me': async () => ({ language: 'de' }),
+    'POST /review': async () => ({
+      name: unique('review'),
+      apps: [(await app()).id],
+      reviewers: 'admins',
+      due: new Date(Date.now() + 86_400_000).toISOString(),
+      whenMissed: 'keep',
+    }),
+    'POST /review/:id/item/:itemid': async () => ({ decision: 'keep' }),
+    'POST /review/:id/decide': async () => ({ items: [1], decision: 'keep' }),
+    'POST /resetpassword': async () => ({ Token: 'not a token', Password: 'long enough password' }),
   };
-  return { path, body: bodies[`${route.method} ${route.path}`] };
+  return { path, body: await bodies[`${route.method} ${route.path}`]?.() };
 }
 
 describe('permission matrix', () => {

@@ -2,7 +2,8 @@
  * The device side of the device grant (RFC 8628) as a test drives it: the device authorization
  * request of `toolsctl` and its polls of the token endpoint, in plain HTTP as a terminal sends them.
  */
-import { TOOLSCTL_CLIENT_ID, TOOLSCTL_SCOPE } from '@tools-portal/core';
+import { TOOLSCTL_CLIENT_ID, TOOLSCTL_SCOPE, type PortalClient } from '@tools-portal/core';
+import { expect } from 'vitest';
 
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -51,4 +52,21 @@ export function pollDevice(baseUrl: string, deviceCode: string, clientId = TOOLS
 /** A refresh of `toolsctl`'s tokens. */
 export function refreshDevice(baseUrl: string, refreshToken: string, clientId = TOOLSCTL_CLIENT_ID): Promise<TokenAnswer> {
   return form(`${baseUrl}/oidc/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
+}
+
+export interface SignedInDevice {
+  device: DeviceAuthorization;
+  access: string;
+  refresh: string;
+  /** Seconds the access token lives. */
+  expiresIn: number;
+}
+
+/** A new device request from `host`, allowed by the user of `api` (no wait: the first poll is not too soon); answers its tokens. */
+export async function signedInDevice(baseUrl: string, api: PortalClient, host = 'build-box'): Promise<SignedInDevice> {
+  const device = await startDevice(baseUrl, { host });
+  await api.device.approve(device.user_code);
+  const answer = await pollDevice(baseUrl, device.device_code);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return { device, access: answer.body.access_token!, refresh: answer.body.refresh_token!, expiresIn: answer.body.expires_in! };
 }
