@@ -32,19 +32,10 @@ export default defineConfig([
     rules: { '@typescript-eslint/max-params': ['error', { max: 3 }] },
   },
   {
-    // Not services, and not yet down to three parameters (some of the CLI's commands and handlers,
-    // the API client): they follow file by file; take a file off this list when it passes.
-    files: [
-      'packages/cli/src/commands/apps.ts',
-      'packages/cli/src/commands/clients.ts',
-      'packages/cli/src/commands/users.ts',
-      'packages/cli/src/handlers/apps.ts',
-      'packages/cli/src/handlers/logs.ts',
-      'packages/cli/src/handlers/seed.ts',
-      'packages/cli/src/handlers/users.ts',
-      'packages/cli/src/resolve.ts',
-      'packages/core/src/client.ts',
-    ],
+    // The API client's `auth.validatePasskey(response, mfaToken, redirect, confirm)` keeps its four
+    // parameters for now: the web's passkey sign-in (packages/web/src/passkeys.ts) calls it so, and
+    // moves to one options object with the web. Every other method of the client has three or fewer.
+    files: ['packages/core/src/client.ts'],
     rules: { '@typescript-eslint/max-params': 'off' },
   },
   {

@@ -21,17 +21,19 @@ export const isId = (ref: string) => ID.test(ref);
 
 const missing = (what: string, ref: string) => new ApiError('not_found', `${what} ${ref} does not exist`);
 
+/** How to find one kind of resource: by id, in the listing of all, and whether one is named by a ref. */
+interface Finder<T> {
+  what: string;
+  byId: (id: number) => Promise<T>;
+  list: () => Promise<T[]>;
+  named: (candidate: T, ref: string) => boolean;
+}
+
 /**
  * Resources named by refs. When every ref is an id, each is fetched by id; otherwise one listing
  * serves them all, matching ids by id and anything else with `named`.
  */
-async function findAll<T extends { id: number }>(
-  what: string,
-  refs: string[],
-  byId: (id: number) => Promise<T>,
-  list: () => Promise<T[]>,
-  named: (candidate: T, ref: string) => boolean,
-): Promise<T[]> {
+async function findAll<T extends { id: number }>({ what, byId, list, named }: Finder<T>, refs: string[]): Promise<T[]> {
   if (refs.every(isId)) return Promise.all(refs.map((ref) => byId(Number(ref))));
   const all = await list();
   return refs.map((ref) => {
@@ -45,24 +47,12 @@ const sameEmail = (user: User, ref: string) => user.email.toLowerCase() === ref.
 
 /** Apps by id or name, with one listing for all names. */
 export function findApps(api: PortalClient, refs: string[]): Promise<App[]> {
-  return findAll(
-    'app',
-    refs,
-    (id): Promise<App> => api.apps.get(id),
-    () => api.apps.all(),
-    (app, ref) => app.name === ref,
-  );
+  return findAll({ what: 'app', byId: (id): Promise<App> => api.apps.get(id), list: () => api.apps.all(), named: (app, ref) => app.name === ref }, refs);
 }
 
 /** Users by id or email (any case), with one listing for all emails. */
 export function findUsers(api: PortalClient, refs: string[]): Promise<User[]> {
-  return findAll(
-    'user',
-    refs,
-    (id) => api.users.get(id),
-    () => api.users.list(),
-    sameEmail,
-  );
+  return findAll({ what: 'user', byId: (id) => api.users.get(id), list: () => api.users.list(), named: sameEmail }, refs);
 }
 
 /**
@@ -91,11 +81,13 @@ export function findGrantees(api: PortalClient, appId: number, refs: string[]): 
 /** Teams an app may be granted to, by id or name (as the portal compares team names): one listing for all. */
 export function findGrantableTeams(api: PortalClient, appId: number, refs: string[]): Promise<GrantableTeam[]> {
   return findAll(
-    'team',
+    {
+      what: 'team',
+      byId: async (id) => (await api.apps.grantableTeams(appId)).find((team) => team.id === id) ?? Promise.reject(missing('team', String(id))),
+      list: () => api.apps.grantableTeams(appId),
+      named: sameTeamName,
+    },
     refs,
-    async (id) => (await api.apps.grantableTeams(appId)).find((team) => team.id === id) ?? Promise.reject(missing('team', String(id))),
-    () => api.apps.grantableTeams(appId),
-    sameTeamName,
   );
 }
 
@@ -109,24 +101,15 @@ export async function findUser(api: PortalClient, ref: string): Promise<User> {
 
 export async function findClient(api: PortalClient, ref: string): Promise<Client> {
   const [client] = await findAll(
-    'client',
+    { what: 'client', byId: (id) => api.clients.get(id), list: () => api.clients.list(), named: (client, name) => client.name === name },
     [ref],
-    (id) => api.clients.get(id),
-    () => api.clients.list(),
-    (client, name) => client.name === name,
   );
   return client;
 }
 
 /** A team by id or name (compared as the portal compares team names). */
 export async function findTeam(api: PortalClient, ref: string): Promise<Team> {
-  const [team] = await findAll(
-    'team',
-    [ref],
-    (id) => api.teams.get(id),
-    () => api.teams.list(),
-    sameTeamName,
-  );
+  const [team] = await findAll({ what: 'team', byId: (id) => api.teams.get(id), list: () => api.teams.list(), named: sameTeamName }, [ref]);
   return team;
 }
 

@@ -94,6 +94,14 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 const segment = (value: string | number) => encodeURIComponent(String(value));
 
+/** A body sent as it is, with its own content type (an icon's bytes), instead of as JSON. */
+class RawBody {
+  constructor(
+    readonly bytes: BodyInit,
+    readonly contentType: string,
+  ) {}
+}
+
 export class PortalClient {
   readonly baseUrl: string;
   token: string | undefined;
@@ -106,8 +114,8 @@ export class PortalClient {
   }
 
   /** Sends one call; answers the parsed JSON body, or undefined for 204. Failures throw ApiError. */
-  async request<T>(method: Method, path: string, body?: unknown, contentType?: string): Promise<T> {
-    const response = await this.send(method, path, body, 'application/json', contentType);
+  async request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+    const response = await this.send(method, path, { body, accept: 'application/json' });
     if (response.status === 204) return undefined as T;
     const text = await response.text();
     const json = text ? safeJson(text) : undefined;
@@ -117,7 +125,7 @@ export class PortalClient {
 
   /** A GET whose successful answer is left unread, for streaming its body; failures throw ApiError. */
   async stream(path: string): Promise<Response> {
-    const response = await this.send('GET', path, undefined, '*/*');
+    const response = await this.send('GET', path, { accept: '*/*' });
     if (response.ok) return response;
     const text = await response.text();
     throw errorFromAnswer(response, text ? safeJson(text) : undefined);
@@ -128,9 +136,9 @@ export class PortalClient {
     return `${this.baseUrl}${API_PREFIX}${path}`;
   }
 
-  private async send(method: Method, path: string, body: unknown, accept: string, contentType?: string): Promise<Response> {
+  private async send(method: Method, path: string, { body, accept }: { body?: unknown; accept: string }): Promise<Response> {
     const headers: Record<string, string> = { accept };
-    if (body !== undefined) headers['content-type'] = contentType ?? 'application/json';
+    if (body !== undefined) headers['content-type'] = body instanceof RawBody ? body.contentType : 'application/json';
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     const url = path.startsWith('/healthz') ? `${this.baseUrl}${path}` : `${this.baseUrl}${API_PREFIX}${path}`;
     let response: Response;
@@ -138,7 +146,7 @@ export class PortalClient {
       response = await this.fetchImpl(url, {
         method,
         headers,
-        body: body === undefined ? undefined : contentType ? (body as BodyInit) : JSON.stringify(body),
+        body: body === undefined ? undefined : body instanceof RawBody ? body.bytes : JSON.stringify(body),
         credentials: 'same-origin',
       });
     } catch (error) {
@@ -172,7 +180,7 @@ export class PortalClient {
     /** The teams the app may be granted to, id and name only (admins and the app's owners). */
     grantableTeams: (id: number) => this.request<GrantableTeam[]>('GET', `/app/${segment(id)}/grantable/team`),
     /** Sets an app's icon: PNG, JPEG or WebP bytes, at most 256 KB. */
-    setIcon: (id: number, bytes: BodyInit, contentType: string) => this.request<ManagedApp>('PUT', `/app/${segment(id)}/icon`, bytes, contentType),
+    setIcon: (id: number, bytes: BodyInit, contentType: string) => this.request<ManagedApp>('PUT', `/app/${segment(id)}/icon`, new RawBody(bytes, contentType)),
     removeIcon: (id: number) => this.request<void>('DELETE', `/app/${segment(id)}/icon`),
     removeUser: (appId: number, userId: number) => this.request<void>('DELETE', `/app/${segment(appId)}/user/${segment(userId)}`),
   };

@@ -33,7 +33,7 @@ export function register(program: AnyCommand): void {
     .option('--category <text>', 'the group it shows in on the app list')
     .option('--requestable', 'users may ask for access to it')
     .addHelpText('after', examples('toolsctl apps create wiki https://wiki.example.com/ --description "The wiki" --category Knowledge --requestable'))
-    .action((name, url, options, command) => run(command, async (ctx) => (await handlers()).create(ctx, name, url, options)));
+    .action((...[name, url, options, command]) => run(command, async (ctx) => (await handlers()).create(ctx, { name, url, ...options })));
   apps
     .command('update')
     .argument('<app>', 'app id or name')
@@ -86,7 +86,7 @@ export function register(program: AnyCommand): void {
         'toolsctl apps grant vault eve@example.com --role viewer --expires 7d',
       ),
     )
-    .action((app, users, options, command) => run(command, async (ctx) => (await handlers()).grant(ctx, app, users, options)));
+    .action((...[app, users, options, command]) => run(command, async (ctx) => (await handlers()).grant(ctx, app, { users, ...options })));
   apps
     .command('revoke')
     .argument('<app>', 'app id or name')
@@ -94,7 +94,7 @@ export function register(program: AnyCommand): void {
     .option('--team <name>', 'a team to remove the app from (repeatable)', collect, [] as string[])
     .description("remove users' direct grants and teams' grants of an app")
     .addHelpText('after', examples('toolsctl apps revoke wiki bob@example.com', 'toolsctl apps revoke grafana --team Platform'))
-    .action((app, users, options, command) => run(command, async (ctx) => (await handlers()).revoke(ctx, app, users, options)));
+    .action((...[app, users, options, command]) => run(command, async (ctx) => (await handlers()).revoke(ctx, app, { users, ...options })));
   const owners = apps.command('owners').description("an app's owners: users and teams who manage its access (admins only)");
   for (const action of ['add', 'remove'] as const) {
     owners
@@ -104,7 +104,7 @@ export function register(program: AnyCommand): void {
       .option('--team <name>', `a team to ${action} as owner (repeatable)`, collect, [] as string[])
       .description(action === 'add' ? 'make users and teams owners of an app' : 'stop users and teams owning an app')
       .addHelpText('after', examples(`toolsctl apps owners ${action} grafana ann@example.com --team Platform`))
-      .action((app, users, options, command) => run(command, async (ctx) => (await handlers()).owners(ctx, app, { action, users, teams: options.team })));
+      .action((...[app, users, options, command]) => run(command, async (ctx) => (await handlers()).owners(ctx, app, { action, users, teams: options.team })));
   }
   apps
     .command('icon')
@@ -113,7 +113,7 @@ export function register(program: AnyCommand): void {
     .option('--remove', 'remove the icon (the portal draws a monogram)')
     .description("set or remove an app's icon")
     .addHelpText('after', examples('toolsctl apps icon wiki wiki.png', 'toolsctl apps icon wiki --remove'))
-    .action((app, file, options, command) => run(command, async (ctx) => (await handlers()).icon(ctx, app, file, options)));
+    .action((...[app, file, options, command]) => run(command, async (ctx) => (await handlers()).icon(ctx, app, { file, ...options })));
   apps
     .command('oidc')
     .argument('<app>', 'app id or name')

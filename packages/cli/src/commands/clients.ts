@@ -28,7 +28,7 @@ export function register(program: AnyCommand): void {
     .argument('<name>', 'the new name (trimmed; no commas, control or invisible characters, nothing that reads as Admin)')
     .description('rename a client (not the Admin client)')
     .addHelpText('after', examples('toolsctl clients rename Acme "Acme Corp"'))
-    .action((client, name, _options, command) => run(command, async (ctx) => (await handlers()).rename(ctx, client, name)));
+    .action((...[client, name, , command]) => run(command, async (ctx) => (await handlers()).rename(ctx, client, name)));
   clients
     .command('delete')
     .argument('<client>', 'client id or name')

@@ -36,14 +36,14 @@ export function register(program: AnyCommand): void {
     .description('let a user use apps, for good or until --expires')
     .option('--expires <when>', 'a duration (7d, 12h, 30m, 2w) or a date/time (2026-12-01, 2026-12-01T18:00:00Z) when the grant ends')
     .addHelpText('after', examples('toolsctl users grant ann@example.com wiki chat', 'toolsctl users grant ann@example.com vault --expires 7d'))
-    .action((user, apps, options, command) => run(command, async (ctx) => (await handlers()).grant(ctx, user, apps, options)));
+    .action((...[user, apps, options, command]) => run(command, async (ctx) => (await handlers()).grant(ctx, user, { apps, ...options })));
   users
     .command('revoke')
     .argument('<user>', 'user id or email')
     .argument('<apps...>', 'app ids or names')
     .description('take apps away from a user')
     .addHelpText('after', examples('toolsctl users revoke ann@example.com chat'))
-    .action((user, apps, _options, command) => run(command, async (ctx) => (await handlers()).revoke(ctx, user, apps)));
+    .action((...[user, apps, , command]) => run(command, async (ctx) => (await handlers()).revoke(ctx, user, apps)));
   users
     .command('end-sessions')
     .argument('<user>', 'user id or email')

@@ -34,7 +34,7 @@ export async function show(ctx: Context, ref: string): Promise<Result> {
   return appRecord(await findApp(await ctx.client(), ref));
 }
 
-export async function create(ctx: Context, name: string, url: string, fields: AppFields): Promise<Result> {
+export async function create(ctx: Context, { name, url, ...fields }: AppFields & { name: string; url: string }): Promise<Result> {
   const api = await ctx.client();
   const input: AppInput = {
     name,
@@ -91,8 +91,7 @@ const needsSomeone = (userRefs: string[], teamRefs: string[]) => {
 export async function grant(
   ctx: Context,
   ref: string,
-  userRefs: string[],
-  options: { team?: string[]; role?: string; expires?: string } = {},
+  { users: userRefs, ...options }: { users: string[]; team?: string[]; role?: string; expires?: string },
 ): Promise<Result> {
   const teamRefs = options.team ?? [];
   needsSomeone(userRefs, teamRefs);
@@ -114,8 +113,7 @@ export async function grant(
   );
 }
 
-export async function revoke(ctx: Context, ref: string, userRefs: string[], options: { team?: string[] } = {}): Promise<Result> {
-  const teamRefs = options.team ?? [];
+export async function revoke(ctx: Context, ref: string, { users: userRefs, team: teamRefs = [] }: { users: string[]; team?: string[] }): Promise<Result> {
   needsSomeone(userRefs, teamRefs);
   const api = await ctx.client();
   const app = await findManagedApp(api, ref);
@@ -159,11 +157,11 @@ export async function owners(ctx: Context, ref: string, change: { action: 'add' 
 }
 
 /** Sets an app's icon from a PNG, JPEG or WebP file (the server checks the content), or removes it. */
-export async function icon(ctx: Context, ref: string, file: string | undefined, options: { remove?: boolean }): Promise<Result> {
-  if (Boolean(file) === Boolean(options.remove)) throw new UsageError('give either an image FILE or --remove');
+export async function icon(ctx: Context, ref: string, { file, remove }: { file: string | undefined; remove?: boolean }): Promise<Result> {
+  if (Boolean(file) === Boolean(remove)) throw new UsageError('give either an image FILE or --remove');
   const api = await ctx.client();
   const app = await findApp(api, ref);
-  if (options.remove) {
+  if (remove) {
     await api.apps.removeIcon(app.id);
     return done(`removed the icon of app ${app.name}`, { app: { ...app, icon: null } }, [app.id]);
   }

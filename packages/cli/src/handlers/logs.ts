@@ -59,7 +59,7 @@ export async function logs(ctx: Context, options: LogOptions): Promise<Result | 
   const entries = await api.logs.page(options.page, options.perPage, filter);
   if (!options.follow) return logList(entries);
   // New entries are newer than now: a fixed --until would hide them all.
-  await follow(ctx, api, { ...filter, to: undefined }, [...entries].reverse(), options.interval);
+  await follow(ctx, api, { filter: { ...filter, to: undefined }, initial: [...entries].reverse(), intervalSeconds: options.interval });
 }
 
 function line(ctx: Context, entry: LogEntry): string {
@@ -81,7 +81,11 @@ async function newerThan(api: PortalClient, filter: LogFilter, lastId: number): 
 }
 
 /** `--follow`: prints the page, then polls for new entries (one line each; JSON lines with --json) until interrupted. */
-async function follow(ctx: Context, api: PortalClient, filter: LogFilter, initial: LogEntry[], intervalSeconds: number): Promise<void> {
+async function follow(
+  ctx: Context,
+  api: PortalClient,
+  { filter, initial, intervalSeconds }: { filter: LogFilter; initial: LogEntry[]; intervalSeconds: number },
+): Promise<void> {
   let lastId = initial.reduce((max, entry) => Math.max(max, entry.id), 0);
   await writeOut(initial.map((entry) => line(ctx, entry)).join(''));
   let stopped = false;

@@ -130,7 +130,15 @@ async function checkReferences(file: string, fixtures: Fixtures, state: State): 
   }
 }
 
-function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State, report: SeedReport): Step[] {
+/** What the seed's steps work with: the CLI's context, the portal, what it holds, and the report under way. */
+interface Seeding {
+  ctx: Context;
+  api: PortalClient;
+  state: State;
+  report: SeedReport;
+}
+
+function plan({ ctx, api, state, report }: Seeding, fixtures: Fixtures): Step[] {
   const steps: Step[] = [];
   const clientId = (name: string) => state.clients.get(name)!.id;
   const appIds = (names: string[]) => names.map((name) => state.apps.get(name)!.id);
@@ -171,7 +179,7 @@ function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State,
       if (existing.client.name !== user.client) {
         report.warnings.push(`user ${user.email} is in client ${existing.client.name}, not ${user.client}; a user's client cannot change`);
       }
-      steps.push(...grantSteps(api, existing, user, state));
+      steps.push(...grantSteps({ api, state }, existing, user));
       continue;
     }
     steps.push({
@@ -219,7 +227,11 @@ function plan(ctx: Context, api: PortalClient, fixtures: Fixtures, state: State,
 
 const roleNote = (role: string | undefined) => (role ? ` as ${role}` : '');
 
-function grantSteps(api: PortalClient, user: User, { apps, roles = {} }: { apps: string[]; roles?: Record<string, string> }, state: State): Step[] {
+function grantSteps(
+  { api, state }: Pick<Seeding, 'api' | 'state'>,
+  user: User,
+  { apps, roles = {} }: { apps: string[]; roles?: Record<string, string> },
+): Step[] {
   return apps.map((name) => ({
     verb: 'grant',
     what: `app ${name} to ${user.email}${roleNote(roles[name])}`,
@@ -306,7 +318,7 @@ export async function seed(ctx: Context, file: string): Promise<Result> {
   const state = await loadState(api, fixtures);
   await checkReferences(file, fixtures, state);
   const report: SeedReport = { file, changed: false, changes: [], warnings: [], passwords: [], invites: [] };
-  const steps = plan(ctx, api, await withoutHeldGrants(api, fixtures, state), state, report);
+  const steps = plan({ ctx, api, state, report }, await withoutHeldGrants(api, fixtures, state));
   if (steps.length > 0) ctx.note(`seeding ${file}: ${steps.length} change(s)`);
   for (const [index, step] of steps.entries()) {
     try {

@@ -38,8 +38,8 @@ export function expiryOption(text: string | undefined, now = Date.now()): string
   return expires;
 }
 
-export async function grant(ctx: Context, ref: string, appRefs: string[], options: { expires?: string } = {}): Promise<Result> {
-  const expires = expiryOption(options.expires);
+export async function grant(ctx: Context, ref: string, { apps: appRefs, expires: expiresOption }: { apps: string[]; expires?: string }): Promise<Result> {
+  const expires = expiryOption(expiresOption);
   const api = await ctx.client();
   const user = await findUser(api, ref);
   const targets = await findApps(api, appRefs);

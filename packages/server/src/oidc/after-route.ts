@@ -30,8 +30,7 @@ export async function afterProviderRoute(deps: OidcDeps, ctx: KoaContextWithOIDC
   if (route === 'end_session_confirm' && ctx.oidc.params?.logout && principal && ctx.status === 303) {
     const app = ctx.oidc.client ? ` from app ${ctx.oidc.client.clientId}` : '';
     await logout(
-      deps.db,
-      { ...audit, actor: principal.user },
+      { ...audit, db: deps.db, policy: deps.config, now: Date.now, actor: principal.user },
       { sessionId: principal.sessionId, event: { type: 'oidc.logout', text: `logged out (OpenID Connect logout${app})` } },
     );
     deps.authCache.clear();

@@ -20,7 +20,8 @@ import type { Knex } from 'knex';
 import type { AdapterPayload } from 'oidc-provider';
 import { LITERAL, preparedSelect, readPrepared } from '../db/direct-reads.js';
 import { getApp } from '../services/apps/apps.js';
-import { logEvent, type Audit } from '../services/log/audit.js';
+import { logEvent } from '../services/log/audit.js';
+import type { ServiceContext } from '../services/support/context.js';
 import { sha256 } from '../services/support/secrets.js';
 
 interface ClientRow {
@@ -69,11 +70,11 @@ type Settings = Required<Omit<OidcClientInput, 'post_logout_redirect_uris'>> & {
 
 /** Enables the app as a client, or replaces its settings; a confidential client gets a new secret unless it keeps its own. */
 export async function enableClient(
-  { db, audit, publicUrl }: { db: Knex; audit: Audit; publicUrl: string },
+  ctx: ServiceContext<{ publicUrl: string }>,
   { appId, input }: { appId: number; input: Settings },
 ): Promise<OidcClientCreated> {
-  const now = Date.now();
-  return db.transaction(async (trx) => {
+  const now = ctx.now();
+  return ctx.db.transaction(async (trx) => {
     const app = await getApp(trx, appId);
     if (app.name === TOOLSCTL_CLIENT_ID) throw new ApiError('conflict', `${TOOLSCTL_CLIENT_ID} is the portal's built-in OpenID client: rename the app first`);
     const kept: { secret_hash: string | null } | undefined = input.keepSecret
@@ -94,12 +95,12 @@ export async function enableClient(
     const before = await trx('oidc_clients').where({ app_id: appId }).first('app_id');
     if (before) await trx('oidc_clients').where({ app_id: appId }).update(row);
     else await trx('oidc_clients').insert({ ...row, created_at: now });
-    await logEvent(trx, audit, {
+    await logEvent(trx, ctx, {
       type: 'oidc.client',
       event: `${before ? 'replaced' : 'enabled'} OpenID Connect for app ${app.name}${secret ? ' (new client secret)' : keep ? ' (same client secret)' : ' (public client)'}`,
     });
     const stored: ClientRow = await clientsQuery(trx).where('oidc_clients.app_id', appId).first();
-    return { ...present(stored, publicUrl), ...(secret ? { client_secret: secret } : {}) };
+    return { ...present(stored, ctx.policy.publicUrl), ...(secret ? { client_secret: secret } : {}) };
   });
 }
 
@@ -111,12 +112,12 @@ export async function getClientSettings(db: Knex, appId: number, publicUrl: stri
 }
 
 /** Turns the client off: its tokens stop working at once (the client is no longer found). */
-export async function disableClient(db: Knex, audit: Audit, appId: number): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function disableClient(ctx: ServiceContext, appId: number): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
     const app = await getApp(trx, appId);
     const deleted = await trx('oidc_clients').where({ app_id: appId }).delete();
     if (deleted === 0) throw notFound('OpenID Connect client of app', app.name);
-    await logEvent(trx, audit, { type: 'oidc.client', event: `turned off OpenID Connect for app ${app.name}` });
+    await logEvent(trx, ctx, { type: 'oidc.client', event: `turned off OpenID Connect for app ${app.name}` });
   });
 }
 

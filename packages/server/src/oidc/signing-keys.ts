@@ -9,7 +9,8 @@ import type { OidcKeyRotation, OidcSigningAlg } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import type { JWK } from 'oidc-provider';
 import { isUniqueViolation } from '../db/errors.js';
-import { logEvent, type Audit } from '../services/log/audit.js';
+import { logEvent } from '../services/log/audit.js';
+import type { ServiceContext } from '../services/support/context.js';
 import type { SecretBox } from '../services/support/secret-box.js';
 
 /** Longest life of anything signed (ID tokens: 1 hour) plus clock tolerance, in milliseconds. */
@@ -102,14 +103,14 @@ export async function keySetVersion(db: Knex, now = Date.now()): Promise<string>
 }
 
 /** Adds a new key per algorithm and retires the current ones (published for a while longer). */
-export async function rotateSigningKeys(db: Knex, secrets: SecretBox, audit: Audit): Promise<OidcKeyRotation> {
+export async function rotateSigningKeys(ctx: ServiceContext, secrets: SecretBox): Promise<OidcKeyRotation> {
   secrets.requireKey();
-  const now = Date.now();
-  await db.transaction(async (trx) => {
+  const now = ctx.now();
+  await ctx.db.transaction(async (trx) => {
     await trx('oidc_signing_keys').whereNull('retired_at').update({ retired_at: now });
     const kids = await insertKeys(trx, secrets, now);
-    await logEvent(trx, audit, { type: 'oidc.keys', event: `rotated the OpenID Connect signing keys (new keys ${kids.join(', ')})` });
+    await logEvent(trx, ctx, { type: 'oidc.keys', event: `rotated the OpenID Connect signing keys (new keys ${kids.join(', ')})` });
   });
-  const set = await loadKeySet(db, secrets, now);
+  const set = await loadKeySet(ctx.db, secrets, now);
   return { signing: set.signing, published: set.published };
 }

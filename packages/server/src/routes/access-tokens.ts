@@ -1,6 +1,6 @@
 import { accessTokenAnswer, accessTokenInput } from '@tools-portal/core';
 import { createApiKey, deleteApiKey } from '../services/users/api-keys.js';
-import { actorContext, auditOf, route, type RouteSpec } from './route.js';
+import { actorContext, route, type RouteSpec } from './route.js';
 
 // Keys mint and delete keys only from a session (docs/security.md): a leaked key must not be able
 // to make a second one that outlives its own deletion.
@@ -25,8 +25,8 @@ export const accessTokenRoutes: RouteSpec[] = [
     access: 'user',
     sessionOnly: true,
     summary: 'Delete an own API key, named by the full key or its id (admins: any key)',
-    async handler({ params }, ctx, { db }) {
-      await deleteApiKey(db, auditOf(ctx), params.token);
+    async handler({ params }, ctx, deps) {
+      await deleteApiKey(actorContext(ctx, deps), params.token);
     },
   }),
 ];

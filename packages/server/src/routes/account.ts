@@ -28,7 +28,7 @@ import { liftRestriction, listSessionsOfUser, revokeOtherOwnSessions, revokeOwnS
 import { getUser, languageOf, setLanguage } from '../services/users/users.js';
 import { ownedAppIds } from '../services/apps/app-owners.js';
 import { teamsOfUser } from '../services/teams/teams.js';
-import { actorContext, actorOf, auditOf, principalOf, route, type Deps, type RouteSpec } from './route.js';
+import { actorContext, actorOf, principalOf, route, type Deps, type RouteSpec } from './route.js';
 import type { Context } from 'koa';
 
 const proofOf = (body: z.output<typeof secondFactorProofInput>): Proof => (body.Code !== undefined ? { code: body.Code } : { password: body.Password ?? '' });
@@ -212,8 +212,8 @@ export const accountRoutes: RouteSpec[] = [
     duringEnrolment: true,
     summary: "End one of the caller's own sessions",
     response: { status: 204 },
-    async handler({ params }, ctx, { db }) {
-      if (!(await revokeOwnSession(db, auditOf(ctx), params.id))) throw new ApiError('not_found', `session ${params.id} does not exist`);
+    async handler({ params }, ctx, deps) {
+      if (!(await revokeOwnSession(actorContext(ctx, deps), params.id))) throw new ApiError('not_found', `session ${params.id} does not exist`);
     },
   }),
   route({
@@ -224,8 +224,8 @@ export const accountRoutes: RouteSpec[] = [
     duringEnrolment: true,
     summary: "End all of the caller's sessions but the current one",
     response: { status: 204 },
-    async handler(_input, ctx, { db }) {
-      await revokeOtherOwnSessions(db, auditOf(ctx), principalOf(ctx)?.sessionId);
+    async handler(_input, ctx, deps) {
+      await revokeOtherOwnSessions(actorContext(ctx, deps), principalOf(ctx)?.sessionId);
     },
   }),
   route({

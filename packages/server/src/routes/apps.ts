@@ -19,7 +19,7 @@ import * as apps from '../services/apps/apps.js';
 import { grantableTeams, grantableUser } from '../services/apps/grantees.js';
 import { MAX_ICON_BYTES } from '../services/apps/icon-images.js';
 import { usersOfApp } from '../services/users/users.js';
-import { actorContext, actorOf, auditOf, rawBody, route, type RouteSpec } from './route.js';
+import { actorContext, actorOf, rawBody, route, type RouteSpec } from './route.js';
 
 export const appRoutes: RouteSpec[] = [
   route({
@@ -50,8 +50,8 @@ export const appRoutes: RouteSpec[] = [
     response: { status: 201, schema: appAnswer },
     access: 'admin',
     summary: 'Create an app from {name, url, description, doclink, category, requestable, roles?, owners?: {users, teams}}',
-    async handler({ body }, ctx, { db }) {
-      return apps.createApp(db, auditOf(ctx), body);
+    async handler({ body }, ctx, deps) {
+      return apps.createApp(actorContext(ctx, deps), body);
     },
   }),
   route({
@@ -62,8 +62,8 @@ export const appRoutes: RouteSpec[] = [
     access: 'admin',
     summary:
       'Update an app from {id, name, url, description, doclink, category?, requestable?, roles?, owners?} (grants holding a removed role take the new default)',
-    async handler({ body }, ctx, { db }) {
-      return apps.updateApp(db, auditOf(ctx), body);
+    async handler({ body }, ctx, deps) {
+      return apps.updateApp(actorContext(ctx, deps), body);
     },
   }),
   route({
@@ -72,8 +72,8 @@ export const appRoutes: RouteSpec[] = [
     response: { status: 204 },
     access: 'admin',
     summary: 'Delete an app and every grant of it',
-    async handler({ params }, ctx, { db }) {
-      await apps.deleteApp(db, auditOf(ctx), params.id);
+    async handler({ params }, ctx, deps) {
+      await apps.deleteApp(actorContext(ctx, deps), params.id);
     },
   }),
   route({
@@ -147,8 +147,8 @@ export const appRoutes: RouteSpec[] = [
     access: 'admin',
     summary: "Remove an app's icon",
     response: { status: 204 },
-    async handler({ params }, ctx, { db }) {
-      await removeIcon(db, auditOf(ctx), params.id);
+    async handler({ params }, ctx, deps) {
+      await removeIcon(actorContext(ctx, deps), params.id);
     },
   }),
   route({

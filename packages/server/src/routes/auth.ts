@@ -29,7 +29,7 @@ import { redirectAfterSignIn } from '../services/access/redirects.js';
 import type { SecretBox } from '../services/support/secret-box.js';
 import { beginStepUp, isPending, type SignedIn, type SignInOutcome } from '../services/sign-in/sign-in.js';
 import type { Context } from 'koa';
-import { actorOf, auditOf, requestOrigin, principalOf, route, serviceContext, type Deps, type RouteSpec } from './route.js';
+import { actorContext, actorOf, requestOrigin, principalOf, route, serviceContext, type Deps, type RouteSpec } from './route.js';
 
 /** A way in; `confirms` is the signed-in session that `Confirm: true` confirms (Confirm it's you, docs/oidc.md). */
 type SignIn<Input, Outcome> = (ctx: SignInContext, input: Input, browser: SignInBrowser) => Promise<Outcome & { deviceId?: string }>;
@@ -225,10 +225,10 @@ export const authRoutes: RouteSpec[] = [
     access: 'public',
     summary: 'End the current session and clear the cookie',
     duringEnrolment: true,
-    async handler(_input, ctx, { db, config }) {
+    async handler(_input, ctx, deps) {
       const principal = principalOf(ctx);
-      if (principal) await logout(db, auditOf(ctx), { sessionId: principal.sessionId });
-      clearSessionCookie(ctx, config);
+      if (principal) await logout(actorContext(ctx, deps), { sessionId: principal.sessionId });
+      clearSessionCookie(ctx, deps.config);
     },
   }),
 ];

@@ -1,6 +1,6 @@
 import { inviteInput, registrationTokenAnswer, registrationTokenStatusAnswer, registrationTokenStatusInput, z } from '@tools-portal/core';
 import * as invites from '../services/users/invites.js';
-import { actorContext, auditOf, route, serviceContext, type RouteSpec } from './route.js';
+import { actorContext, route, serviceContext, type RouteSpec } from './route.js';
 
 export const inviteRoutes: RouteSpec[] = [
   route({
@@ -52,8 +52,8 @@ export const inviteRoutes: RouteSpec[] = [
     response: { status: 204 },
     access: 'admin',
     summary: 'Delete an open invite',
-    async handler({ params }, ctx, { db }) {
-      await invites.deleteInvite(db, auditOf(ctx), params.tokenid);
+    async handler({ params }, ctx, deps) {
+      await invites.deleteInvite(actorContext(ctx, deps), params.tokenid);
     },
   }),
 ];

@@ -1,7 +1,7 @@
 import { oidcClientCreatedAnswer, oidcClientInput, oidcClientSettingsAnswer, oidcKeyRotationAnswer } from '@tools-portal/core';
 import { disableClient, enableClient, getClientSettings } from '../oidc/clients.js';
 import { rotateSigningKeys } from '../oidc/signing-keys.js';
-import { auditOf, route, type RouteSpec } from './route.js';
+import { actorContext, route, type RouteSpec } from './route.js';
 
 /** Apps as OpenID Connect clients and the provider's signing keys (docs/oidc.md). */
 export const oidcRoutes: RouteSpec[] = [
@@ -12,9 +12,9 @@ export const oidcRoutes: RouteSpec[] = [
     summary: 'Make an app an OpenID Connect client (or replace its settings): answers client_id and, once, client_secret',
     body: oidcClientInput,
     response: { status: 201, schema: oidcClientCreatedAnswer },
-    async handler({ params, body }, ctx, { db, config, secrets }) {
-      secrets.requireKey();
-      return enableClient({ db, audit: auditOf(ctx), publicUrl: config.publicUrl }, { appId: params.id, input: body });
+    async handler({ params, body }, ctx, deps) {
+      deps.secrets.requireKey();
+      return enableClient(actorContext(ctx, deps), { appId: params.id, input: body });
     },
   }),
   route({
@@ -33,8 +33,8 @@ export const oidcRoutes: RouteSpec[] = [
     access: 'admin',
     summary: 'Turn OpenID Connect off for an app: its client is refused at once',
     response: { status: 204 },
-    async handler({ params }, ctx, { db }) {
-      await disableClient(db, auditOf(ctx), params.id);
+    async handler({ params }, ctx, deps) {
+      await disableClient(actorContext(ctx, deps), params.id);
     },
   }),
   route({
@@ -43,9 +43,9 @@ export const oidcRoutes: RouteSpec[] = [
     response: { schema: oidcKeyRotationAnswer },
     access: 'admin',
     summary: 'Add new OpenID Connect signing keys; the old ones stay published until their tokens have expired',
-    async handler(_input, ctx, { db, secrets, oidc }) {
-      const answer = await rotateSigningKeys(db, secrets, auditOf(ctx));
-      oidc.invalidate();
+    async handler(_input, ctx, deps) {
+      const answer = await rotateSigningKeys(actorContext(ctx, deps), deps.secrets);
+      deps.oidc.invalidate();
       return answer;
     },
   }),

@@ -12,7 +12,6 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { OidcProvider } from '../oidc/provider.js';
-import type { Audit } from '../services/log/audit.js';
 import type { AuthCache } from '../services/access/auth-cache.js';
 import type { Origin, ServiceContext } from '../services/support/context.js';
 import type { PasswordHasher } from '../services/sign-in/passwords.js';
@@ -179,10 +178,6 @@ export function serviceContext(ctx: Context, deps: Pick<Deps, 'db' | 'config'>):
 /** The services' context of a route whose access is not public: the caller is known. */
 export function actorContext(ctx: Context, deps: Pick<Deps, 'db' | 'config'>): ServiceContext<Config> & { actor: CurrentUser } {
   return { ...serviceContext(ctx, deps), actor: actorOf(ctx) };
-}
-
-export function auditOf(ctx: Context): Audit & { actor: CurrentUser } {
-  return { actor: actorOf(ctx), ...requestOrigin(ctx) };
 }
 
 function bodyOf<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {

@@ -18,7 +18,7 @@ import { setFavourite } from '../services/access/favourites.js';
 import { adminPasswordReset } from '../services/sign-in/password-reset.js';
 import { userSecurity } from '../services/users/user-security.js';
 import * as users from '../services/users/users.js';
-import { actorContext, actorOf, auditOf, route, type RouteSpec } from './route.js';
+import { actorContext, actorOf, route, type RouteSpec } from './route.js';
 
 export const userRoutes: RouteSpec[] = [
   route({
@@ -87,9 +87,9 @@ export const userRoutes: RouteSpec[] = [
     response: { status: 204 },
     access: 'admin',
     summary: "Delete a user's credentials: sessions, API keys and grants end at once",
-    async handler({ params }, ctx, { db }) {
+    async handler({ params }, ctx, deps) {
       if (params.id === actorOf(ctx).id) throw forbidden('you cannot delete yourself');
-      await users.deleteUser(db, auditOf(ctx), params.id);
+      await users.deleteUser(actorContext(ctx, deps), params.id);
     },
   }),
   route({
@@ -152,8 +152,8 @@ export const userRoutes: RouteSpec[] = [
     response: { status: 204 },
     access: 'admin',
     summary: "End every session of a user now (the user's API keys stay valid)",
-    async handler({ params }, ctx, { db }) {
-      await users.endUserSessions(db, auditOf(ctx), params.id);
+    async handler({ params }, ctx, deps) {
+      await users.endUserSessions(actorContext(ctx, deps), params.id);
     },
   }),
   route({
@@ -163,8 +163,8 @@ export const userRoutes: RouteSpec[] = [
     access: 'admin',
     sessionOnly: true,
     summary: 'Delete every API key of a user now: {revoked} (how many); needs a session, not an API key',
-    async handler({ params }, ctx, { db }) {
-      return { revoked: await revokeKeysOfUser(db, auditOf(ctx), params.id) };
+    async handler({ params }, ctx, deps) {
+      return { revoked: await revokeKeysOfUser(actorContext(ctx, deps), params.id) };
     },
   }),
   route({

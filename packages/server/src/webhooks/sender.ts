@@ -11,13 +11,13 @@ import { claimDueDeliveries, deliverClaimed, pruneDeliveries, type DeliveryRow }
 import { deliveryEvents } from '../services/webhooks/fan-out.js';
 import { HOUR_MS } from '../services/support/outbox-rows.js';
 import type { SecretBox } from '../services/support/secret-box.js';
+import { drainBatches, WakeablePoller } from '../services/support/wakeable-poller.js';
 
 const BATCH = 10;
 // A run ends after this many batches; the next wake or poll goes on.
 const MAX_BATCHES_PER_RUN = 20;
 // Attempts under way at once: one slow receiver does not hold up the others for long.
 const PARALLEL = 4;
-const STOP_WAIT_MS = 2_000;
 
 export interface WebhookSenderDeps {
   db: Knex;
@@ -27,66 +27,45 @@ export interface WebhookSenderDeps {
 }
 
 export class WebhookSender {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly poller: WakeablePoller;
   private prunedAt = 0;
-  private readonly onQueued = () => this.wake();
 
   constructor(
     private readonly deps: WebhookSenderDeps,
     private readonly now: () => number = Date.now,
-  ) {}
-
-  start(): void {
-    deliveryEvents.on('queued', this.onQueued);
-    this.timer = setInterval(() => this.wake(), this.deps.config.webhooks.pollSeconds * 1000);
-    this.timer.unref();
-    this.wake();
+  ) {
+    this.poller = new WakeablePoller({
+      run: (stopped) => this.run(stopped),
+      everyMs: deps.config.webhooks.pollSeconds * 1000,
+      wakeOn: deliveryEvents,
+      onError: (error) => deps.logger.warn(`webhook sender: ${error.message}`),
+    });
   }
 
-  /** Delivers what is due now; a wake during a run makes the run go round once more. */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.run().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+  start(): void {
+    this.poller.start();
   }
 
   /** Stops claiming; waits briefly for attempts under way (their lease covers a crash). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    deliveryEvents.off('queued', this.onQueued);
-    clearInterval(this.timer);
-    if (this.running) await Promise.race([this.running, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
+    await this.poller.stop();
   }
 
-  private async run(): Promise<void> {
-    const { db, logger } = this.deps;
-    try {
-      if (this.now() - this.prunedAt > HOUR_MS) {
-        this.prunedAt = this.now();
-        await pruneDeliveries(db, this.now());
-      }
-      for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !this.stopped; batch++) {
-        const rows = await claimDueDeliveries(db, BATCH, this.now());
-        if (rows.length === 0) return;
+  private async run(stopped: () => boolean): Promise<void> {
+    const { db } = this.deps;
+    if (this.now() - this.prunedAt > HOUR_MS) {
+      this.prunedAt = this.now();
+      await pruneDeliveries(db, this.now());
+    }
+    await drainBatches(stopped, {
+      claim: () => claimDueDeliveries(db, BATCH, this.now()),
+      handle: async (rows) => {
         for (let start = 0; start < rows.length; start += PARALLEL) {
           await Promise.all(rows.slice(start, start + PARALLEL).map((row) => this.deliver(row)));
         }
-      }
-    } catch (error) {
-      if (!this.stopped) logger.warn(`webhook sender: ${(error as Error).message}`);
-    }
+      },
+      maxBatches: MAX_BATCHES_PER_RUN,
+    });
   }
 
   private async deliver(row: DeliveryRow): Promise<void> {

@@ -43,7 +43,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       const wiki = await appAt(`Wiki ${tag}`, { description: 'The team wiki', category: 'Knowledge' });
       const chat = await appAt(`Chat ${tag}`);
       await appAt(`Vault ${tag}`, { description: 'Secrets you may ask for', category: 'Security', requestable: true });
-      await web.portal.admin.request('PUT', `/app/${wiki.id}/icon`, new Blob([PNG]), 'image/png');
+      await web.portal.admin.apps.setIcon(wiki.id, new Blob([PNG]), 'image/png');
       const member = await web.portal.createUser({ apps: [payroll, ledger, wiki, chat] });
       const { context, page } = await openPage(web.browser, viewport);
       try {

@@ -4,23 +4,14 @@
  * held by a unique index; a decision takes the request from `open` in one conditional update, so
  * of two admins deciding at once exactly one wins. Every step is an event-log row.
  */
-import {
-  ADMIN_CLIENT_NAME,
-  conflict,
-  notFound,
-  type AccessRequest,
-  type AccessRequestStatus,
-  type CurrentUser,
-  type Language,
-  type RequestableApp,
-} from '@tools-portal/core';
+import { ADMIN_CLIENT_NAME, conflict, notFound, type AccessRequest, type AccessRequestStatus, type CurrentUser, type RequestableApp } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { accessDecided, accessRequested } from '../../mail/templates.js';
-import { wordsForUser, wordsIn } from '../mail/recipients.js';
+import { adminRecipients, ownerRecipients, wordsForUser, wordsIn, type Recipient } from '../mail/recipients.js';
 import { assertManagesApp, ownedAppIds } from '../apps/app-owners.js';
 import { grantRole, rolesOf } from '../apps/app-roles.js';
 import { checkFutureExpiry, grantIsLive, insertGrant, roleSuffix } from '../apps/apps.js';
-import { accessOf, hasAccessNow, isLive } from './app-access.js';
+import { accessOf, hasAccessNow } from './app-access.js';
 import { logEvent } from '../log/audit.js';
 import { withDb, type ServiceContext } from '../support/context.js';
 import { enqueueMail, type MailPolicy } from '../mail/outbox.js';
@@ -105,20 +96,9 @@ export async function requestableApps(db: Knex, user: CurrentUser, now = Date.no
  * With mail configured, every admin and every owner of the app (directly or as an unexpired member
  * of an owning team) gets a mail per new request, and the user one per decision.
  */
-async function deciders(db: Knex, { appId, now }: { appId: number; now: number }): Promise<{ email: string; language: Language | null }[]> {
-  const [admins, owners, teamOwners] = (await Promise.all([
-    db('users').join('clients', 'clients.id', 'users.client_id').where('clients.name', ADMIN_CLIENT_NAME).select('users.email', 'users.language'),
-    db('users').join('app_owner_users', 'app_owner_users.user_id', 'users.id').where('app_owner_users.app_id', appId).select('users.email', 'users.language'),
-    isLive(
-      db('users')
-        .join('team_members', 'team_members.user_id', 'users.id')
-        .join('app_owner_teams', 'app_owner_teams.team_id', 'team_members.team_id')
-        .where('app_owner_teams.app_id', appId),
-      'team_members.expires_at',
-      now,
-    ).select('users.email', 'users.language'),
-  ])) as { email: string; language: Language | null }[][];
-  const byEmail = new Map([...admins, ...owners, ...teamOwners].map((row) => [row.email, row]));
+async function deciders(db: Knex, { appId, now }: { appId: number; now: number }): Promise<Recipient[]> {
+  const [admins, owners] = await Promise.all([adminRecipients(db), ownerRecipients(db, { appIds: [appId], now })]);
+  const byEmail = new Map<string, Recipient>([...admins, ...owners].map(({ email, language }) => [email, { email, language }]));
   return [...byEmail.values()].sort((x, y) => (x.email < y.email ? -1 : 1));
 }
 

@@ -7,6 +7,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../../logger.js';
 import { logEvent } from '../log/audit.js';
+import { repeatEvery } from '../support/repeat.js';
 
 const SYSTEM = { actor: null, ip: '', userAgent: 'tools-portal' };
 
@@ -93,21 +94,10 @@ export function startGrantExpiry(
   logger: Logger,
   { intervalMs, onRemoved }: { intervalMs: number; onRemoved: () => void },
 ): { stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = running.then(async () => {
-      try {
-        if ((await removeExpiredGrants(db)) > 0) onRemoved();
-      } catch (error) {
-        logger.warn('could not remove expired grants', error);
-      }
-    });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return repeatEvery(intervalMs, {
+    run: async () => {
+      if ((await removeExpiredGrants(db)) > 0) onRemoved();
     },
-  };
+    onError: (error) => logger.warn('could not remove expired grants', error),
+  });
 }

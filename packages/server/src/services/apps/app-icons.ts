@@ -2,7 +2,7 @@
 import { ApiError, invalidInput, notFound, type ManagedApp } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { getApp } from './apps.js';
-import { logEvent, type Audit } from '../log/audit.js';
+import { logEvent } from '../log/audit.js';
 import type { ServiceContext } from '../support/context.js';
 import { checkIcon, ICON_TYPES, MAX_ICON_BYTES } from './icon-images.js';
 
@@ -34,13 +34,13 @@ export async function setIcon(ctx: ServiceContext, { appId, declaredType, data }
   });
 }
 
-export async function removeIcon(db: Knex, audit: Audit, appId: number): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function removeIcon(ctx: ServiceContext, appId: number): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
     const app = await getApp(trx, appId);
     if (app.icon === null) throw notFound('icon of app', appId);
     await trx('app_icons').where({ app_id: appId }).delete();
     await trx('apps').where({ id: appId }).update({ icon_version: null });
-    await logEvent(trx, audit, { type: 'app.icon', event: `removed the icon of app ${app.name}` });
+    await logEvent(trx, ctx, { type: 'app.icon', event: `removed the icon of app ${app.name}` });
   });
 }
 

@@ -6,7 +6,7 @@
 import { ApiError, invalidInput, mayManageApp, type AppOwners, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { isLive } from '../access/app-access.js';
-import { logEvent, type Audit } from '../log/audit.js';
+import { logEvent } from '../log/audit.js';
 import type { ServiceContext } from '../support/context.js';
 
 /** Ids of the apps a user owns now: directly, or through a team they are an unexpired member of. */
@@ -49,17 +49,17 @@ export async function ownersOf(db: Knex, appId: number): Promise<AppOwners> {
 }
 
 /** Makes an app's owners exactly `owners`, logging each owner added or removed (in the caller's transaction). */
-export async function setOwners(trx: Knex, audit: Audit, { app, owners }: { app: { id: number; name: string }; owners: AppOwners }): Promise<void> {
-  const before = await ownersOf(trx, app.id);
-  await changeOwners(trx, audit, { app, kind: 'user', before: before.users, after: owners.users });
-  await changeOwners(trx, audit, { app, kind: 'team', before: before.teams, after: owners.teams });
+export async function setOwners(ctx: ServiceContext, { app, owners }: { app: { id: number; name: string }; owners: AppOwners }): Promise<void> {
+  const before = await ownersOf(ctx.db, app.id);
+  await changeOwners(ctx, { app, kind: 'user', before: before.users, after: owners.users });
+  await changeOwners(ctx, { app, kind: 'team', before: before.teams, after: owners.teams });
 }
 
 async function changeOwners(
-  trx: Knex,
-  ctx: Audit,
+  ctx: ServiceContext,
   { app, kind, before, after }: { app: { id: number; name: string }; kind: 'user' | 'team'; before: number[]; after: number[] },
 ): Promise<void> {
+  const trx = ctx.db;
   const table = kind === 'user' ? 'app_owner_users' : 'app_owner_teams';
   const column = kind === 'user' ? 'user_id' : 'team_id';
   const added = after.filter((id) => !before.includes(id));

@@ -17,8 +17,8 @@ import type { Knex } from 'knex';
 import { preparedSelect, readPrepared } from '../../db/direct-reads.js';
 import { accessOf, hasAccessNow, isLive } from '../access/app-access.js';
 import { lastUsesOfUser } from '../access/last-use.js';
-import { logEvent, type Audit } from '../log/audit.js';
-import type { ServiceContext } from '../support/context.js';
+import { logEvent } from '../log/audit.js';
+import { withDb, type ServiceContext } from '../support/context.js';
 import { getUser } from '../users/users.js';
 import { assertManagesApp, ownersOf, setOwners } from './app-owners.js';
 import { conformGrantsToRoles, grantRole, rolesOf } from './app-roles.js';
@@ -211,26 +211,25 @@ const originsOf = (rows: { url: string }[]) => new Set(rows.map((row) => originO
 
 type AppFields = Omit<Required<Omit<AppInput, 'id'>>, 'roles' | 'owners'> & { roles?: string[]; owners?: AppOwners };
 
-export async function createApp(db: Knex, audit: Audit, input: AppFields): Promise<ManagedApp> {
+export async function createApp(ctx: ServiceContext, input: AppFields): Promise<ManagedApp> {
   const { name, url, description, descriptionDe, doclink, category, requestable, roles = [], owners } = input;
-  return await db.transaction(async (trx) => {
+  return await ctx.db.transaction(async (trx) => {
     const [row] = await trx('apps')
-      .insert({ name, url, description, description_de: descriptionDe, doclink, category, requestable, roles: JSON.stringify(roles), created_at: Date.now() })
+      .insert({ name, url, description, description_de: descriptionDe, doclink, category, requestable, roles: JSON.stringify(roles), created_at: ctx.now() })
       .returning('id');
     const id = Number(row.id);
-    await logEvent(trx, audit, { type: 'app.create', event: `created app ${name}${roles.length > 0 ? ` with roles ${roles.join(', ')}` : ''}` });
-    if (owners) await setOwners(trx, audit, { app: { id, name }, owners });
+    await logEvent(trx, ctx, { type: 'app.create', event: `created app ${name}${roles.length > 0 ? ` with roles ${roles.join(', ')}` : ''}` });
+    if (owners) await setOwners(withDb(ctx, trx), { app: { id, name }, owners });
     return getApp(trx, id);
   });
 }
 
 export async function updateApp(
-  db: Knex,
-  audit: Audit,
+  ctx: ServiceContext,
   input: Omit<AppUpdate, 'description' | 'doclink' | 'roles' | 'owners'> & { description: string; doclink: string; roles?: string[]; owners?: AppOwners },
 ): Promise<ManagedApp> {
   const { id, name, url, description, descriptionDe, doclink, category, requestable, roles, owners } = input;
-  return await db.transaction(async (trx) => {
+  return await ctx.db.transaction(async (trx) => {
     const before = await getApp(trx, id);
     if (before.name !== name && (await trx('oidc_clients').where({ app_id: id }).first('app_id'))) {
       throw conflict(`app ${before.name} is an OpenID Connect client: renaming it would change its client_id; turn OpenID Connect off first`);
@@ -247,23 +246,23 @@ export async function updateApp(
     };
     await trx('apps').where({ id }).update(changes);
     const renamed = before.name === name ? '' : ` (was ${before.name})`;
-    await logEvent(trx, audit, { type: 'app.update', event: `updated app ${name}${renamed}` });
+    await logEvent(trx, ctx, { type: 'app.update', event: `updated app ${name}${renamed}` });
     if (roles && roles.join(',') !== before.roles.join(',')) {
       const moved = await conformGrantsToRoles(trx, { appId: id, roles });
       const list = roles.length > 0 ? roles.join(', ') : 'none';
-      await logEvent(trx, audit, { type: 'app.roles', event: `roles of app ${name} are now ${list}; ${moved} grants took the default role` });
+      await logEvent(trx, ctx, { type: 'app.roles', event: `roles of app ${name} are now ${list}; ${moved} grants took the default role` });
     }
-    if (owners) await setOwners(trx, audit, { app: { id, name }, owners });
+    if (owners) await setOwners(withDb(ctx, trx), { app: { id, name }, owners });
     return getApp(trx, id);
   });
 }
 
 /** Deletes an app: every grant of it goes; the app's own data is not ours to touch. */
-export async function deleteApp(db: Knex, audit: Audit, id: number): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function deleteApp(ctx: ServiceContext, id: number): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
     const app = await getApp(trx, id);
     await trx('apps').where({ id }).delete();
-    await logEvent(trx, audit, { type: 'app.delete', event: `deleted app ${app.name}` });
+    await logEvent(trx, ctx, { type: 'app.delete', event: `deleted app ${app.name}` });
   });
 }
 

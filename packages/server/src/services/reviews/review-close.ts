@@ -13,6 +13,7 @@ import type { Logger } from '../../logger.js';
 import { logEvent, type Audit } from '../log/audit.js';
 import type { MailPolicy } from '../mail/outbox.js';
 import { withDb, type ServiceContext } from '../support/context.js';
+import { repeatEvery } from '../support/repeat.js';
 import { mailReviewClosed, mailReviewReminder } from './review-mail.js';
 import { granteeLabel, reviewLabel, type ItemRow, type ReviewRow } from './review-rows.js';
 import { reviewerScope, reviewRow, type ReviewContext } from './reviews.js';
@@ -143,21 +144,10 @@ export function startReviewJob(
   db: Knex,
   { policy, logger, intervalMs, onClosed }: { policy: MailPolicy; logger: Logger; intervalMs: number; onClosed: () => void },
 ): { stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = running.then(async () => {
-      try {
-        if ((await runReviewJob(db, { policy, now: Date.now() })) > 0) onClosed();
-      } catch (error) {
-        logger.warn('could not close due access reviews', error);
-      }
-    });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return repeatEvery(intervalMs, {
+    run: async () => {
+      if ((await runReviewJob(db, { policy, now: Date.now() })) > 0) onClosed();
     },
-  };
+    onError: (error) => logger.warn('could not close due access reviews', error),
+  });
 }

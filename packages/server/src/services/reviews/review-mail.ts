@@ -3,12 +3,11 @@
  * start and three days before due, whoever started it at the close. Queued in the caller's
  * transaction, each in its recipient's language.
  */
-import { ADMIN_CLIENT_NAME, type Language } from '@tools-portal/core';
+import type { Language } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { reviewClosed, reviewReminder, reviewStarted } from '../../mail/templates.js';
-import { isLive } from '../access/app-access.js';
 import { enqueueMail, type MailContext } from '../mail/outbox.js';
-import { wordsForUser, wordsIn } from '../mail/recipients.js';
+import { adminRecipients, ownerRecipients, wordsForUser, wordsIn } from '../mail/recipients.js';
 import type { ReviewRow } from './review-rows.js';
 
 interface Reviewer {
@@ -22,31 +21,11 @@ const reviewLink = (publicUrl: string, reviewId: number) => `${publicUrl}/auth/#
 
 /** Who decides a review's items: the admins, or each app's owners (directly or through an unexpired team membership). */
 async function reviewersOf(db: Knex, review: Pick<ReviewRow, 'reviewers'>, { appIds, now }: { appIds: number[]; now: number }): Promise<Reviewer[]> {
-  if (review.reviewers === 'admins') {
-    const admins: { email: string; language: Language | null }[] = await db('users')
-      .join('clients', 'clients.id', 'users.client_id')
-      .where('clients.name', ADMIN_CLIENT_NAME)
-      .select('users.email', 'users.language');
-    return admins.map((admin) => ({ ...admin, appIds: 'all' }));
-  }
-  const [direct, throughTeams] = (await Promise.all([
-    db('users')
-      .join('app_owner_users', 'app_owner_users.user_id', 'users.id')
-      .whereIn('app_owner_users.app_id', appIds)
-      .select('users.email', 'users.language', 'app_owner_users.app_id'),
-    isLive(
-      db('users')
-        .join('team_members', 'team_members.user_id', 'users.id')
-        .join('app_owner_teams', 'app_owner_teams.team_id', 'team_members.team_id')
-        .whereIn('app_owner_teams.app_id', appIds),
-      'team_members.expires_at',
-      now,
-    ).select('users.email', 'users.language', 'app_owner_teams.app_id'),
-  ])) as { email: string; language: Language | null; app_id: number }[][];
+  if (review.reviewers === 'admins') return (await adminRecipients(db)).map((admin) => ({ ...admin, appIds: 'all' }));
   const byEmail = new Map<string, Reviewer & { appIds: number[] }>();
-  for (const row of [...direct, ...throughTeams]) {
+  for (const row of await ownerRecipients(db, { appIds, now })) {
     const reviewer = byEmail.get(row.email) ?? { email: row.email, language: row.language, appIds: [] };
-    if (!reviewer.appIds.includes(Number(row.app_id))) reviewer.appIds.push(Number(row.app_id));
+    if (!reviewer.appIds.includes(row.appId)) reviewer.appIds.push(row.appId);
     byEmail.set(row.email, reviewer);
   }
   return [...byEmail.values()].sort((a, b) => (a.email < b.email ? -1 : 1));

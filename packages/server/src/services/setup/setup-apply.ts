@@ -145,7 +145,7 @@ class Run {
   private async app(op: '+' | '~' | '-', name: string): Promise<void> {
     const { ctx } = this;
     if (op === '-') {
-      await deleteApp(ctx.db, ctx, this.id(this.apps, name));
+      await deleteApp(ctx, this.id(this.apps, name));
       this.apps.delete(name);
       return;
     }
@@ -170,12 +170,12 @@ class Run {
     };
     let id: number;
     if (op === '+') {
-      id = (await createApp(ctx.db, ctx, { ...common, descriptionDe: '' })).id;
+      id = (await createApp(ctx, { ...common, descriptionDe: '' })).id;
       this.apps.set(name, id);
     } else {
       id = this.id(this.apps, name);
       const changed = this.plan.changes.some((c) => c.kind === 'app' && c.name === name && c.field !== 'icon' && c.field !== 'openid');
-      if (changed) await updateApp(ctx.db, ctx, { id, ...common, owners: wanted.owners ? owners : undefined });
+      if (changed) await updateApp(ctx, { id, ...common, owners: wanted.owners ? owners : undefined });
     }
     if (wanted.icon !== undefined && wanted.icon !== before?.icon) {
       const data = this.plan.icons.get(wanted.icon) as Buffer;
@@ -194,20 +194,17 @@ class Run {
       ...app.openid,
     };
     const row: { id_token_alg: string } | undefined = await this.ctx.db('oidc_clients').where({ app_id: appId }).first('id_token_alg');
-    const created = await enableClient(
-      { db: this.ctx.db, audit: this.ctx, publicUrl: this.ctx.policy.publicUrl },
-      {
-        appId,
-        input: {
-          redirect_uris: openid.redirect_uris ?? [],
-          post_logout_redirect_uris: openid.post_logout_redirect_uris,
-          public: openid.public,
-          device: openid.device,
-          id_token_signed_response_alg: (row?.id_token_alg ?? 'RS256') as 'RS256',
-          keepSecret: true,
-        },
+    const created = await enableClient(this.ctx, {
+      appId,
+      input: {
+        redirect_uris: openid.redirect_uris ?? [],
+        post_logout_redirect_uris: openid.post_logout_redirect_uris,
+        public: openid.public,
+        device: openid.device,
+        id_token_signed_response_alg: (row?.id_token_alg ?? 'RS256') as 'RS256',
+        keepSecret: true,
       },
-    );
+    });
     if (created.client_secret) this.secrets.push({ app: app.name, client_id: created.client_id, client_secret: created.client_secret });
   }
 

@@ -36,7 +36,7 @@ async function proveItIsYou(ctx: AccountFactorsContext, proof: Proof, what: stri
   const { db, policy, actor: user, hasher, secrets } = ctx;
   const audit: Audit & { actor: CurrentUser } = { actor: user, ...originOf(ctx) };
   const subjects = [emailSubject(user.email), addressSubject(audit.ip)];
-  await attempt(signInRegulator(db, policy), signInCounters(policy, subjects), async () => {
+  await attempt(signInRegulator(ctx), signInCounters(policy, subjects), async () => {
     let ok: boolean;
     if (proof.code !== undefined) ok = (await useSecondFactorCode(db, secrets, { userId: user.id, code: proof.code, now: ctx.now() })) !== undefined;
     else {

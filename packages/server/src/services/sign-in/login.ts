@@ -141,7 +141,7 @@ export async function changePassword(
   const audit: Audit & { actor: CurrentUser } = { actor: user, ...originOf(deps) };
   const subjects = [emailSubject(user.email), addressSubject(audit.ip)];
   // Not a sign-in: no blocked row and no notice, but the same limits and bans as a password.
-  await attempt(signInRegulator(db, policy), signInCounters(policy, subjects), async () => {
+  await attempt(signInRegulator(deps), signInCounters(policy, subjects), async () => {
     const problem = await passwordProblem(next, { email: user.email, portalName: policy.branding.portalName });
     if (problem) throw invalidInput('NewPassword', problem);
     const row = await db('users').where({ id: user.id }).first('password_hash');
@@ -249,12 +249,11 @@ const PORTAL_LOGOUT: LogoutEvent = { type: 'session.logout', text: 'logout' };
 
 /** Ends the session and writes its entry in one transaction: both or neither (docs/event-log.md). */
 export async function logout(
-  db: Knex,
-  audit: Audit & { actor: CurrentUser },
+  ctx: ServiceContext & { actor: CurrentUser },
   { sessionId, event = PORTAL_LOGOUT }: { sessionId: number | undefined; event?: LogoutEvent },
 ): Promise<void> {
-  await db.transaction(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     if (sessionId !== undefined) await endSession(trx, sessionId);
-    await logEvent(trx, audit, { type: event.type, event: event.text });
+    await logEvent(trx, ctx, { type: event.type, event: event.text });
   });
 }

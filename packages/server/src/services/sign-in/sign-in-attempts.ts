@@ -5,7 +5,7 @@
  * refused after it) with what a refused one leaves behind.
  */
 import type { Knex } from 'knex';
-import { logEvent, logRepeated, type Audit, type EventSubject } from '../log/audit.js';
+import { logEvent, logRepeated, type EventSubject } from '../log/audit.js';
 import { addressSubject, deviceSubject, emailSubject, tooManyAttempts, type BruteForcePolicy, type Subject } from './brute-force.js';
 import { knownDevice } from './login-devices.js';
 import { queueNotice } from '../mail/notices.js';
@@ -54,14 +54,18 @@ export function signInCounters(policy: BruteForcePolicy, subjects: Subject[]): C
  * Sign-in attempts count failures only and ban; one refused before its check is logged, when
  * `blocked` is given, as one `login.blocked` row a minute per address and account, with a count.
  */
-export function signInRegulator(db: Knex, policy: BruteForcePolicy, blocked?: { audit: Audit; about: EventSubject | undefined }): Regulator {
+export function signInRegulator(
+  ctx: Pick<ServiceContext<BruteForcePolicy>, 'db' | 'policy' | 'ip' | 'userAgent'>,
+  blocked?: { about: EventSubject | undefined },
+): Regulator {
+  const { db, policy } = ctx;
+  const audit = { actor: null, ...originOf(ctx) };
   return {
     db,
     counts: 'failures',
     banMs: policy.loginBanMinutes * MINUTE_MS,
     tooMany: tooManyAttempts,
-    blocked:
-      blocked && (() => logRepeated(db, blocked.audit, { type: 'login.blocked', event: 'login blocked: too many failed logins', subject: blocked.about })),
+    blocked: blocked && (() => logRepeated(db, audit, { type: 'login.blocked', event: 'login blocked: too many failed logins', subject: blocked.about })),
   };
 }
 
@@ -78,9 +82,9 @@ export async function signInAttempt<T>(
   attempted: { subjects: Subject[]; about: EventSubject | undefined },
   check: () => Promise<SignInChecked<T>>,
 ): Promise<T> {
-  const { db, policy } = deps;
+  const { policy } = deps;
   const info = originOf(deps);
-  const regulator = signInRegulator(db, policy, { audit: { actor: null, ...info }, about: attempted.about });
+  const regulator = signInRegulator(deps, { about: attempted.about });
   return attempt(regulator, signInCounters(policy, attempted.subjects), async () => {
     const checked = await check();
     if (checked.ok) return checked;

@@ -5,7 +5,7 @@
 import { invalidInput, isApiKey, maskApiKey, notFound, pathId, type AccessToken, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { checkFutureExpiry } from '../apps/apps.js';
-import { logEvent, type Audit } from '../log/audit.js';
+import { logEvent } from '../log/audit.js';
 import type { ServiceContext } from '../support/context.js';
 import { sha256 } from '../support/secrets.js';
 import { getUser } from './users.js';
@@ -97,17 +97,17 @@ export async function createApiKey(ctx: ServiceContext & { actor: CurrentUser },
  * Deletes a key named by its full text or its id. Users delete their own keys; admins any key.
  * Someone else's key answers not found, as if it did not exist.
  */
-export async function deleteApiKey(db: Knex, audit: Audit & { actor: CurrentUser }, keyOrId: string): Promise<void> {
+export async function deleteApiKey(ctx: ServiceContext & { actor: CurrentUser }, keyOrId: string): Promise<void> {
   const id = pathId.safeParse(keyOrId);
   const where = isApiKey(keyOrId) ? { 'api_keys.key_hash': sha256(keyOrId) } : id.success ? { 'api_keys.id': id.data } : undefined;
   if (!where) throw invalidInput('token', 'must be an API key or its id');
-  await db.transaction(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     const row: KeyRow | undefined = await keysQuery(trx).where(where).first();
-    if (!row || (row.user_id !== audit.actor.id && !audit.actor.admin)) {
+    if (!row || (row.user_id !== ctx.actor.id && !ctx.actor.admin)) {
       throw notFound('API key', isApiKey(keyOrId) ? maskApiKey(keyOrId) : keyOrId);
     }
     await trx('api_keys').where({ id: row.id }).delete();
-    await logEvent(trx, audit, {
+    await logEvent(trx, ctx, {
       type: 'apikey.delete',
       event: `deleted API key ${row.masked} of ${row.email}`,
       subject: { client: row.client_name, user: row.email },
@@ -116,11 +116,11 @@ export async function deleteApiKey(db: Knex, audit: Audit & { actor: CurrentUser
 }
 
 /** An admin's "revoke all API keys": every key of the user stops working at once; answers how many. */
-export async function revokeKeysOfUser(db: Knex, audit: Audit, userId: number): Promise<number> {
-  return db.transaction(async (trx) => {
+export async function revokeKeysOfUser(ctx: ServiceContext, userId: number): Promise<number> {
+  return ctx.db.transaction(async (trx) => {
     const user = await getUser(trx, userId);
     const revoked = await trx('api_keys').where({ user_id: userId }).delete();
-    await logEvent(trx, audit, {
+    await logEvent(trx, ctx, {
       type: 'apikey.revoke_all',
       event: `revoked ${revoked} API key${revoked === 1 ? '' : 's'} of ${user.email}`,
       subject: { client: user.client.name, user: user.email },

@@ -33,7 +33,15 @@ export async function bootstrap(db: Knex, hasher: PasswordHasher, options: Boots
   const passwordHash = options.adminPassword ? await hasher.hash(options.adminPassword) : undefined;
   try {
     return await db.transaction(async (trx) => {
-      const clientId = await createAdminClient(trx, SYSTEM);
+      const policy = {
+        inviteTtlDays: options.inviteTtlDays,
+        publicUrl: options.publicUrl,
+        mail: undefined,
+        defaultLanguage: 'en' as const,
+        branding: { portalName: options.portalName },
+      };
+      const system = { ...SYSTEM, db: trx, policy, now: Date.now };
+      const clientId = await createAdminClient(system);
       if (passwordHash) {
         await trx('users').insert({ email: options.adminEmail, client_id: clientId, password_hash: passwordHash, created_at: Date.now() });
         await logEvent(trx, SYSTEM, {
@@ -43,14 +51,7 @@ export async function bootstrap(db: Knex, hasher: PasswordHasher, options: Boots
         });
         return { created: true, adminEmail: options.adminEmail };
       }
-      const policy = {
-        inviteTtlDays: options.inviteTtlDays,
-        publicUrl: options.publicUrl,
-        mail: undefined,
-        defaultLanguage: 'en' as const,
-        branding: { portalName: options.portalName },
-      };
-      const invite = await createInvite({ ...SYSTEM, db: trx, policy, now: Date.now }, { email: options.adminEmail, clientid: clientId, apps: [] });
+      const invite = await createInvite(system, { email: options.adminEmail, clientid: clientId, apps: [] });
       return { created: true, adminEmail: options.adminEmail, inviteLink: invite.link };
     });
   } catch (error) {

@@ -1,6 +1,6 @@
 import { ADMIN_CLIENT_NAME, ApiError, clientNameConflict, notFound, type Client } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { logEvent, type Audit } from '../log/audit.js';
+import { logEvent } from '../log/audit.js';
 import type { ServiceContext } from '../support/context.js';
 
 export async function listClients(db: Knex): Promise<Client[]> {
@@ -14,9 +14,9 @@ export async function getClient(db: Knex, id: number): Promise<Client> {
 }
 
 /** Creates the client Admin (first start, or after it was deleted); answers its id. */
-export async function createAdminClient(db: Knex, audit: Audit): Promise<number> {
-  const [row] = await db('clients').insert({ name: ADMIN_CLIENT_NAME, created_at: Date.now() }).returning('id');
-  await logEvent(db, audit, { type: 'client.create', event: `created client ${ADMIN_CLIENT_NAME}`, subject: { client: ADMIN_CLIENT_NAME, user: '' } });
+export async function createAdminClient(ctx: ServiceContext): Promise<number> {
+  const [row] = await ctx.db('clients').insert({ name: ADMIN_CLIENT_NAME, created_at: ctx.now() }).returning('id');
+  await logEvent(ctx.db, ctx, { type: 'client.create', event: `created client ${ADMIN_CLIENT_NAME}`, subject: { client: ADMIN_CLIENT_NAME, user: '' } });
   return row.id;
 }
 

@@ -15,7 +15,7 @@ import {
 } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { invitation } from '../../mail/templates.js';
-import { logEvent, type Audit } from '../log/audit.js';
+import { logEvent } from '../log/audit.js';
 import { withDb, type ServiceContext } from '../support/context.js';
 import { getClient } from './clients.js';
 import { enqueueMail, type MailPolicy } from '../mail/outbox.js';
@@ -174,12 +174,12 @@ export async function resendInvite(ctx: ServiceContext<{ publicUrl: string } & M
   });
 }
 
-export async function deleteInvite(db: Knex, audit: Audit, id: number): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function deleteInvite(ctx: ServiceContext, id: number): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
     const row: InviteRow | undefined = await invitesQuery(trx).where('invites.id', id).whereNull('invites.used_at').first();
     if (!row) throw notFound('registration token', id);
     await trx('invites').where({ id }).delete();
-    await logEvent(trx, audit, { type: 'invite.delete', event: `deleted invite for ${row.email}`, subject: { client: row.client_name, user: row.email } });
+    await logEvent(trx, ctx, { type: 'invite.delete', event: `deleted invite for ${row.email}`, subject: { client: row.client_name, user: row.email } });
   });
 }
 

@@ -1,6 +1,6 @@
 import { isAdmin, isLanguage, notFound, type AppUser, type CurrentUser, type Language, type User } from '@tools-portal/core';
 import type { Knex } from 'knex';
-import { logEvent, type Audit } from '../log/audit.js';
+import { logEvent } from '../log/audit.js';
 import type { ServiceContext } from '../support/context.js';
 
 export interface UserRow {
@@ -73,20 +73,20 @@ export async function usersOfApp(db: Knex, appId: number, now = Date.now()): Pro
 }
 
 /** Deletes a user's credentials: sessions, API keys and grants go with it (foreign keys). */
-export async function deleteUser(db: Knex, audit: Audit, id: number): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function deleteUser(ctx: ServiceContext, id: number): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
     const user = await getUser(trx, id);
     await trx('users').where({ id }).delete();
-    await logEvent(trx, audit, { type: 'user.delete', event: `deleted user ${user.email}`, subject: { client: user.client.name, user: user.email } });
+    await logEvent(trx, ctx, { type: 'user.delete', event: `deleted user ${user.email}`, subject: { client: user.client.name, user: user.email } });
   });
 }
 
 /** An admin's "end sessions": every session of the user stops working at once. */
-export async function endUserSessions(db: Knex, audit: Audit, id: number): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function endUserSessions(ctx: ServiceContext, id: number): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
     const user = await getUser(trx, id);
     const ended = await trx('sessions').where({ user_id: id }).delete();
-    await logEvent(trx, audit, {
+    await logEvent(trx, ctx, {
       type: 'session.end_all',
       event: `ended ${ended} sessions of ${user.email}`,
       subject: { client: user.client.name, user: user.email },
