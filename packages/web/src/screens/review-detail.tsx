@@ -10,10 +10,10 @@ import { api, logFailure } from '../api';
 import { EmptyRow } from '../components/empty-row';
 import { ListTable } from '../components/list-page';
 import { PageHeader } from '../components/page-header';
+import { ReviewProgress } from '../components/review-progress';
 import { Time } from '../components/time';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
-import { ReviewProgress } from './reviews';
 
 const grantee = (item: ReviewItem) => item.user?.email ?? `Team ${item.team?.name ?? ''}`;
 

@@ -2,10 +2,10 @@
 import { Link } from 'react-router-dom';
 import { api, logFailure } from '../api';
 import { PageHeader } from '../components/page-header';
+import { ReviewProgress } from '../components/review-progress';
 import { Time } from '../components/time';
 import { useLoad } from '../components/use-load';
 import { paths } from '../paths';
-import { ReviewProgress } from './reviews';
 
 export function ReviewsWaiting() {
   const reviews = useLoad(
