@@ -3,7 +3,7 @@
  * entries and the user menu; on a phone one menu with everything, Escape closes it), and for the
  * admin console a sidebar of grouped entries on wide screens.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { PortalBrand } from '../branding';
 import { CONSOLE_NAV, PORTAL_NAV, USER_MENU_NAV, USER_MENU_NON_ADMIN_NAV, consoleGroups, type NavEntry } from '../navigation';
@@ -14,6 +14,7 @@ import { useSession } from '../session';
 import { AlertOutlet, useAlerts } from './alerts';
 import { useT } from '../i18n/use-t';
 import { Email } from './email';
+import { Loading } from './loading';
 
 /** The portal's name in the top bar, linking to the launcher. */
 function Brand() {
@@ -198,12 +199,25 @@ function UserMenu({ email, admin }: { email: string; admin: boolean }) {
   );
 }
 
+/**
+ * The screen of the route: the console's screens load on demand (console/screens.ts), meanwhile
+ * a spinner stands in for the first; when one screen replaces another, the old one stays until
+ * the new one is there (the router changes routes in a React transition).
+ */
+function ScreenOutlet() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
 /** The frame of the portal's screens: the page, alerts on top. */
 export function PortalFrame() {
   return (
     <main className="container-xxl py-4">
       <AlertOutlet />
-      <Outlet />
+      <ScreenOutlet />
     </main>
   );
 }
@@ -220,7 +234,7 @@ export function ConsoleFrame() {
       </nav>
       <main className="console-main">
         <AlertOutlet />
-        <Outlet />
+        <ScreenOutlet />
       </main>
     </div>
   );

@@ -273,6 +273,7 @@ export const de: Record<MessageKey, string> = {
   'denied.yourApps': 'Ihre Apps',
   'common.filter': 'Filtern',
   'common.clear': 'Leeren',
+  'common.loading': 'Wird geladen …',
   'userApps.title': 'Ihre Apps',
   'userApps.name': 'Name der App',
   'userApps.description': 'Beschreibung',

@@ -271,6 +271,7 @@ export const en = {
   'denied.yourApps': 'Your apps',
   'common.filter': 'Filter',
   'common.clear': 'Clear',
+  'common.loading': 'Loading…',
   'userApps.title': 'Your Apps',
   'userApps.name': 'App Name',
   'userApps.description': 'Description',
