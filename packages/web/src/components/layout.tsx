@@ -6,6 +6,7 @@
 import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { PortalBrand } from '../branding';
+import { prefetchConsole } from '../console/screens';
 import { CONSOLE_NAV, PORTAL_NAV, USER_MENU_NAV, USER_MENU_NON_ADMIN_NAV, consoleGroups, type NavEntry } from '../navigation';
 import { OpenRequestsProvider, useOpenRequests } from '../open-requests';
 import { api, logFailure } from '../api';
@@ -33,6 +34,11 @@ export function Layout() {
   const user = state.status === 'user' ? state.user : null;
   const owner = (user?.owns?.length ?? 0) > 0;
   const t = useT();
+
+  // The console's screens load on demand (console/screens.ts); an admin's come in the background.
+  useEffect(() => {
+    if (user?.admin) prefetchConsole();
+  }, [user?.admin]);
 
   // A new screen: the menu closes, and the alerts of the previous screen go.
   useEffect(() => {

@@ -73,13 +73,14 @@ describe.skipIf(!chromiumAvailable)('what the web loads on demand', () => {
   it("shows a console screen's loading state beside the sidebar until its part has loaded, then the screen", async () => {
     const { context, page } = await openPage(web.browser, LAPTOP, { locale: 'en-US' });
     try {
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
-      await page.waitForURL(/#\/applist\/?$/);
-      // The Directory part (console/directory.ts: Users, Teams, …) is held until the spinner was seen.
+      // The Directory part (console/directory.ts: Users, Teams, …), which an admin's browser
+      // fetches after the first screen, is held until the spinner was seen.
       let held: Route | undefined;
       await page.route('**/auth/assets/directory-*.js', (route) => {
         held = route;
       });
+      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, '/users');
       await expect.poll(() => held !== undefined).toBe(true);
       const loading = page.getByRole('status').filter({ hasText: 'Loading…' });
