@@ -3,7 +3,7 @@
  * entries and the user menu; on a phone one menu with everything, Escape closes it), and for the
  * admin console a sidebar of grouped entries on wide screens.
  */
-import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { PortalBrand } from '../branding';
 import { prefetchConsole } from '../console/screens';
@@ -15,7 +15,7 @@ import { useSession } from '../session';
 import { AlertOutlet, useAlerts } from './alerts';
 import { useT } from '../i18n/use-t';
 import { Email } from './email';
-import { Loading } from './loading';
+import { ScreenOutlet } from './screen-outlet';
 
 /** The portal's name in the top bar, linking to the launcher. */
 function Brand() {
@@ -202,19 +202,6 @@ function UserMenu({ email, admin }: { email: string; admin: boolean }) {
         </ul>
       )}
     </div>
-  );
-}
-
-/**
- * The screen of the route: the console's screens load on demand (console/screens.ts), meanwhile
- * a spinner stands in for the first; when one screen replaces another, the old one stays until
- * the new one is there (the router changes routes in a React transition).
- */
-function ScreenOutlet() {
-  return (
-    <Suspense fallback={<Loading />}>
-      <Outlet />
-    </Suspense>
   );
 }
 

@@ -5,13 +5,21 @@
  */
 import { lazy, type ComponentType } from 'react';
 
+/** A part of the console that could not be loaded (the network, a newer build): the frame says so. */
+export class PartLoadError extends Error {
+  constructor(cause: unknown) {
+    super('A part of the console could not be loaded', { cause });
+    this.name = 'PartLoadError';
+  }
+}
+
 /** A part's loader that loads it once; after a failure the next call tries again. */
 function part<Part>(load: () => Promise<Part>): () => Promise<Part> {
   let loading: Promise<Part> | undefined;
   return () =>
     (loading ??= load().catch((error: unknown) => {
       loading = undefined;
-      throw error;
+      throw new PartLoadError(error);
     }));
 }
 

@@ -272,6 +272,7 @@ export const en = {
   'common.filter': 'Filter',
   'common.clear': 'Clear',
   'common.loading': 'Loading…',
+  'common.screenFailed': 'This page could not be loaded. Reload the page to try again.',
   'userApps.title': 'Your Apps',
   'userApps.name': 'App Name',
   'userApps.description': 'Description',

@@ -101,4 +101,29 @@ describe.skipIf(!chromiumAvailable)('what the web loads on demand', () => {
       await context.close();
     }
   });
+
+  it('says so in the console when a part cannot be loaded, and the next screen works', async () => {
+    const { context, page } = await openPage(web.browser, LAPTOP, { locale: 'en-US' });
+    try {
+      // The Security part (console/security.ts: Access Tokens, Event log) is refused, its prefetch too.
+      let refused = false;
+      await page.route('**/auth/assets/security-*.js', (route) => {
+        refused = true;
+        return route.abort();
+      });
+      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await page.waitForURL(/#\/applist\/?$/);
+      await goto(page, web.portal, '/logs');
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'This page could not be loaded.' }).isVisible()).toBe(true);
+      expect(refused).toBe(true);
+      expect(await page.getByRole('navigation', { name: 'Admin console' }).getByRole('link', { name: 'Users' }).isVisible()).toBe(true);
+
+      await page.getByRole('navigation', { name: 'Admin console' }).getByRole('link', { name: 'Users' }).click();
+      await expect.poll(() => page.getByRole('heading', { name: 'Users' }).isVisible()).toBe(true);
+      expect(await page.getByRole('alert').filter({ hasText: 'This page could not be loaded.' }).count()).toBe(0);
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
