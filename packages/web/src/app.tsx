@@ -5,34 +5,36 @@ import { AlertProvider } from './components/alerts';
 import { LanguageProvider } from './i18n/language';
 import { RequireAdmin, RequireUser } from './components/guards';
 import { ConsoleFrame, Layout, PortalFrame } from './components/layout';
+import {
+  AccessRequests,
+  AccessTokens,
+  AppDetail,
+  ClientDetail,
+  Clients,
+  Docs,
+  Invites,
+  Logs,
+  ManageApps,
+  ReviewDetail,
+  Reviews,
+  TeamDetail,
+  Teams,
+  UserDetail,
+  Users,
+  Webhooks,
+} from './console/screens';
 import { Account } from './screens/account';
-import { AccessRequests } from './screens/access-requests';
-import { AccessTokens } from './screens/access-tokens';
-import { AppDetail } from './screens/app-detail';
 import { AppList } from './screens/app-list';
-import { ClientDetail } from './screens/client-detail';
 import { Denied } from './screens/denied';
 import { Device } from './screens/device';
-import { Clients } from './screens/clients';
-import { Docs } from './screens/docs';
 import { FailedLogin } from './screens/failed-login';
-import { Invites } from './screens/invites';
 import { Login } from './screens/login';
-import { Logs } from './screens/logs';
-import { ManageApps } from './screens/manage-apps';
 import { NotFound } from './screens/not-found';
 import { OwnedApps } from './screens/owned-apps';
 import { Requests } from './screens/requests';
-import { ReviewDetail } from './screens/review-detail';
-import { Reviews } from './screens/reviews';
 import { ReviewsWaiting } from './screens/reviews-waiting';
-import { TeamDetail } from './screens/team-detail';
-import { Teams } from './screens/teams';
 import { ResetPassword, SetNewPassword } from './screens/reset-password';
 import { UserApps } from './screens/user-apps';
-import { UserDetail } from './screens/user-detail';
-import { Users } from './screens/users';
-import { Webhooks } from './screens/webhooks';
 import { paths } from './paths';
 import { BrandingProvider } from './branding';
 import { SessionProvider } from './session';
@@ -68,7 +70,7 @@ const routes: RouteObject[] = [
       },
       {
         // The admin console: its sidebar for admins; everyone's own API keys and the help page's
-        // non-admin note share the frame.
+        // non-admin note share the frame. Its screens load on demand (console/screens.ts).
         element: <ConsoleFrame />,
         children: [
           { path: paths.manageApps, element: admin(<ManageApps />) },

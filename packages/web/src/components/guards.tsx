@@ -2,16 +2,8 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { paths } from '../paths';
+import { Loading } from './loading';
 import { useSession } from '../session';
-
-function Waiting() {
-  return (
-    <div className="d-flex justify-content-center py-5" role="status">
-      <div className="spinner-border text-secondary" />
-      <span className="visually-hidden">Loading…</span>
-    </div>
-  );
-}
 
 /**
  * Visitors without a session go to the portal root, which shows the login (docs/product.md §8); a
@@ -20,7 +12,7 @@ function Waiting() {
 export function RequireUser({ children }: { children: ReactNode }) {
   const { state } = useSession();
   const location = useLocation();
-  if (state.status === 'loading') return <Waiting />;
+  if (state.status === 'loading') return <Loading />;
   if (state.status === 'anonymous') return <Navigate to={paths.home} replace />;
   if (state.status === 'error')
     return (

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { PortalBrand } from '../branding';
+import { prefetchConsole } from '../console/screens';
 import { CONSOLE_NAV, PORTAL_NAV, USER_MENU_NAV, USER_MENU_NON_ADMIN_NAV, consoleGroups, type NavEntry } from '../navigation';
 import { OpenRequestsProvider, useOpenRequests } from '../open-requests';
 import { api, logFailure } from '../api';
@@ -14,6 +15,7 @@ import { useSession } from '../session';
 import { AlertOutlet, useAlerts } from './alerts';
 import { useT } from '../i18n/use-t';
 import { Email } from './email';
+import { ScreenOutlet } from './screen-outlet';
 
 /** The portal's name in the top bar, linking to the launcher. */
 function Brand() {
@@ -32,6 +34,11 @@ export function Layout() {
   const user = state.status === 'user' ? state.user : null;
   const owner = (user?.owns?.length ?? 0) > 0;
   const t = useT();
+
+  // The console's screens load on demand (console/screens.ts); an admin's come in the background.
+  useEffect(() => {
+    if (user?.admin) prefetchConsole();
+  }, [user?.admin]);
 
   // A new screen: the menu closes, and the alerts of the previous screen go.
   useEffect(() => {
@@ -203,7 +210,7 @@ export function PortalFrame() {
   return (
     <main className="container-xxl py-4">
       <AlertOutlet />
-      <Outlet />
+      <ScreenOutlet />
     </main>
   );
 }
@@ -220,7 +227,7 @@ export function ConsoleFrame() {
       </nav>
       <main className="console-main">
         <AlertOutlet />
-        <Outlet />
+        <ScreenOutlet />
       </main>
     </div>
   );

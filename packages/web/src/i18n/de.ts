@@ -279,6 +279,8 @@ export const de: Record<MessageKey, string> = {
   'denied.yourApps': 'Ihre Apps',
   'common.filter': 'Filtern',
   'common.clear': 'Leeren',
+  'common.loading': 'Wird geladen …',
+  'common.screenFailed': 'Diese Seite konnte nicht geladen werden. Laden Sie die Seite neu, um es erneut zu versuchen.',
   'userApps.title': 'Ihre Apps',
   'userApps.name': 'Name der App',
   'userApps.description': 'Beschreibung',

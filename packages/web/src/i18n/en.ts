@@ -278,6 +278,8 @@ export const en = {
   'denied.yourApps': 'Your apps',
   'common.filter': 'Filter',
   'common.clear': 'Clear',
+  'common.loading': 'Loading…',
+  'common.screenFailed': 'This page could not be loaded. Reload the page to try again.',
   'userApps.title': 'Your Apps',
   'userApps.name': 'App Name',
   'userApps.description': 'Description',

@@ -10,13 +10,13 @@ import { api, logFailure } from '../api';
 import { EmptyRow } from '../components/empty-row';
 import { ListTable } from '../components/list-page';
 import { PageHeader } from '../components/page-header';
+import { ReviewProgress } from '../components/review-progress';
 import { Time } from '../components/time';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import type { MessageKey } from '../i18n/en';
 import { useT, type Translate } from '../i18n/use-t';
 import { formatDate } from '../logic/format';
-import { ReviewProgress } from './reviews';
 
 const grantee = (item: ReviewItem, t: Translate) => item.user?.email ?? t('review.team', { name: item.team?.name ?? '' });
 

@@ -3,12 +3,12 @@ import { useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { api, logFailure } from '../api';
 import { PageHeader } from '../components/page-header';
+import { ReviewProgress } from '../components/review-progress';
 import { Time } from '../components/time';
 import { useLoad } from '../components/use-load';
 import type { MessageKey } from '../i18n/en';
 import { useT } from '../i18n/use-t';
 import { paths } from '../paths';
-import { ReviewProgress } from './reviews';
 
 export function ReviewsWaiting() {
   const t = useT();

@@ -1,43 +1,18 @@
 /** /reviews (docs/reviews.md): access reviews with their progress; Start review. Admins and app owners. */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { Review } from '@tools-portal/core/reviews';
 import { api, logFailure } from '../api';
 import { EmptyRow } from '../components/empty-row';
 import { ListPage } from '../components/list-page';
 import { FormFooter, Modal } from '../components/modal';
 import { Time } from '../components/time';
+import { ReviewProgress } from '../components/review-progress';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
 import { useT } from '../i18n/use-t';
 import { filterRows } from '../logic/filter';
 import { paths } from '../paths';
 import { useSession } from '../session';
-
-/** How far a review is: decided of all items, as a bar with its numbers. */
-export function ReviewProgress({ review }: { review: Review }) {
-  const t = useT();
-  const { items, decided } = review.progress;
-  const percent = items === 0 ? 100 : Math.round((decided / items) * 100);
-  return (
-    <div className="d-flex align-items-center gap-2">
-      <div
-        className="progress flex-grow-1"
-        role="progressbar"
-        aria-label={t('reviews.progressLabel', { name: review.name, decided, items })}
-        aria-valuenow={percent}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        style={{ minWidth: '6rem' }}
-      >
-        <div className="progress-bar" style={{ width: `${percent}%` }} />
-      </div>
-      <span className="text-nowrap small">
-        {decided} / {items}
-      </span>
-    </div>
-  );
-}
 
 export function Reviews() {
   const t = useT();

@@ -41,14 +41,34 @@ describe('the web bundle', () => {
     expect(code).toContain('Sprache des Portals und Ihrer E-Mails');
   });
 
-  it(`loads under ${BUDGET_GZIPPED / 1024} KB of JavaScript gzipped at a first visit, and each part loaded on demand under ${ON_DEMAND_GZIPPED / 1024} KB`, () => {
-    // A first visit loads index.html's scripts and what they import statically (modulepreload);
-    // the rest (the passkey and QR code libraries) comes only when a screen asks for it.
+  // A first visit loads index.html's scripts and what they import statically, and so on; the rest
+  // (the German words, the console's screens, the passkey and QR code libraries) comes only when a
+  // reader or a screen asks for it (a dynamic `import()`, which this does not follow).
+  const firstVisit = (() => {
     const html = fs.readFileSync(path.join(WEB_DIST, 'index.html'), 'utf8');
-    const first = new Set([...html.matchAll(/(?:src|href)="\/auth\/assets\/([^"]+\.js)"/g)].map((match) => match[1]));
-    expect(first.size).toBeGreaterThan(0);
-    const gzipped = (files: string[]) => zlib.gzipSync(files.map((file) => fs.readFileSync(path.join(WEB_DIST, 'assets', file), 'utf8')).join('\n')).length;
-    expect(gzipped([...first])).toBeLessThan(BUDGET_GZIPPED);
-    for (const file of scripts.filter((name) => !first.has(name))) expect(gzipped([file]), file).toBeLessThan(ON_DEMAND_GZIPPED);
+    const first = new Set([...html.matchAll(/<script[^>]* src="\/auth\/assets\/([^"]+\.js)"/g)].map((match) => match[1]));
+    for (const file of first) {
+      const source = fs.readFileSync(path.join(WEB_DIST, 'assets', file), 'utf8');
+      for (const match of source.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g)) first.add(match[1]);
+    }
+    return first;
+  })();
+  const gzipped = (files: string[]) => zlib.gzipSync(files.map((file) => fs.readFileSync(path.join(WEB_DIST, 'assets', file), 'utf8')).join('\n')).length;
+
+  it(`loads under ${BUDGET_GZIPPED / 1024} KB of JavaScript gzipped at a first visit, and each part loaded on demand under ${ON_DEMAND_GZIPPED / 1024} KB`, () => {
+    expect(firstVisit.size).toBeGreaterThan(0);
+    // index.html asks for the same files ahead (modulepreload): nothing it names is left out.
+    const html = fs.readFileSync(path.join(WEB_DIST, 'index.html'), 'utf8');
+    for (const match of html.matchAll(/(?:src|href)="\/auth\/assets\/([^"]+\.js)"/g)) expect(firstVisit, match[1]).toContain(match[1]);
+    expect(gzipped([...firstVisit])).toBeLessThan(BUDGET_GZIPPED);
+    const onDemand = scripts.filter((name) => !firstVisit.has(name));
+    expect(onDemand.length).toBeGreaterThan(0);
+    for (const file of onDemand) expect(gzipped([file]), file).toBeLessThan(ON_DEMAND_GZIPPED);
+  });
+
+  it('leaves the German words to German readers: a first visit carries only the English catalogue', () => {
+    const first = [...firstVisit].map((file) => fs.readFileSync(path.join(WEB_DIST, 'assets', file), 'utf8')).join('\n');
+    expect(first).toContain('Language of the portal and of mail to you');
+    expect(first).not.toContain('Sprache des Portals und Ihrer E-Mails');
   });
 });

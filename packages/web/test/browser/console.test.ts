@@ -331,7 +331,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
         await goto(page, web.portal, '/logs');
         const filters = page.getByRole('form', { name: 'Log filters' });
         // The type filter groups the catalogue by area.
-        expect(await filters.getByLabel('Type').locator('optgroup').count()).toBeGreaterThan(5);
+        await expect.poll(() => filters.getByLabel('Type').locator('optgroup').count()).toBeGreaterThan(5);
         expect(await filters.getByLabel('Type').locator('optgroup[label="apikey"] option').allInnerTexts()).toContain('apikey.create');
         await filters.getByLabel('User').fill(member.email);
         await filters.getByLabel('Type').selectOption('apikey.create');
