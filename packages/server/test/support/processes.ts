@@ -85,7 +85,7 @@ export async function spawnServer(
 }
 
 /** The admin of the portal processes of ProcessPortals. */
-export const PROCESS_ADMIN = { Email: 'admin@example.com', Password: 'crash test password' };
+const PROCESS_ADMIN = { Email: 'admin@example.com', Password: 'crash test password' };
 
 export interface ProcessPortals {
   /** The environment of a portal process on the database, with `PROCESS_ADMIN` and the tests' SECRET_KEY. */
