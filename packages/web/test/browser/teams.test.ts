@@ -282,5 +282,59 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
         await context.close();
       }
     });
+
+    it(`lets an owner add a user by exact email and remove a direct grant on Apps you own at ${viewport.width} px`, async () => {
+      const owner = await web.portal.createUser();
+      const app = await web.portal.admin.apps.create({
+        name: unique('owned'),
+        url: 'https://owned.example.com/',
+        roles: ['viewer', 'editor'],
+        owners: { users: [owner.user.id], teams: [] },
+      });
+      const colleague = await web.portal.createUser();
+      const { context, page } = await openPage(web.browser, viewport);
+      try {
+        await loginInBrowser(page, web.portal, owner.email, owner.password);
+        await page.waitForURL(/#\/(applist|userapps)/);
+        await goto(page, web.portal, '/owned');
+        await expect.poll(() => page.getByRole('heading', { name: app.name }).isVisible()).toBe(true);
+
+        // An email nobody has is refused at its field, and nothing is granted.
+        await page.getByRole('button', { name: 'Add User' }).click();
+        const addUser = page.getByRole('dialog', { name: 'Add User' });
+        await addUser.getByLabel('Email').fill(`nobody-${unique('x')}@example.com`);
+        await addUser.getByRole('button', { name: 'Add' }).click();
+        await expect.poll(() => addUser.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+        expect(await web.portal.admin.apps.access(app.id)).toEqual([]);
+        expect(await axeViolations(page), 'Add User refused').toEqual([]);
+        await screenshot(page, 'owned-add-user-unknown');
+
+        // A whole address in another case names the user; the role and the grant arrive.
+        await addUser.getByLabel('Email').fill(colleague.email.toUpperCase());
+        await addUser.getByLabel('Role').selectOption('editor');
+        await addUser.getByRole('button', { name: 'Add' }).click();
+        await expect
+          .poll(() =>
+            page
+              .getByRole('alert')
+              .filter({ hasText: `granted ${app.name} to ${colleague.email.toUpperCase()}` })
+              .isVisible(),
+          )
+          .toBe(true);
+        expect((await web.portal.admin.apps.access(app.id)).map((user) => [user.email, user.roles])).toEqual([[colleague.email, ['editor']]]);
+        const access = page.getByRole('table', { name: 'App access' });
+        await expect.poll(() => access.getByRole('row').filter({ hasText: colleague.email }).isVisible()).toBe(true);
+
+        // Remove access asks twice, then the grant is gone.
+        const row = access.getByRole('row').filter({ hasText: colleague.email });
+        await row.getByRole('button', { name: 'Remove access' }).click();
+        await row.getByRole('button', { name: /^Really\?/ }).click();
+        await expect.poll(async () => (await web.portal.admin.apps.access(app.id)).length).toBe(0);
+        await expect.poll(() => access.getByRole('row').filter({ hasText: colleague.email }).count()).toBe(0);
+        expect(await axeViolations(page), 'Apps you own after Remove access').toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
   }
 });
