@@ -411,7 +411,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
       await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, `/app/${app.id}`);
       await expect.poll(() => page.getByRole('heading', { name: app.name }).isVisible()).toBe(true);
-      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByRole('button', { name: 'Edit', exact: true }).click();
       await expect.poll(() => page.getByRole('dialog', { name: 'Edit App' }).isVisible()).toBe(true);
       await page.keyboard.press('Escape');
       await settled(page, '73-app-detail');
