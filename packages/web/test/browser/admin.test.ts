@@ -256,7 +256,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await goto(web.page, web.portal, `/user/${member.user.id}`);
     await expect.poll(() => web.page.getByRole('heading', { name: member.email }).isVisible()).toBe(true);
     expect(await web.page.getByRole('link', { name: member.user.client.name }).getAttribute('href')).toBe(`#/client/${member.user.client.id}`);
-    await expect.poll(() => columnTexts(web.page, 'User apps', 1)).toEqual([crm.name, mail.name].sort());
+    await expect.poll(() => columnTexts(web.page, 'User apps', 1)).toEqual([crm.name, mail.name].sort((a, b) => a.localeCompare(b)));
     await screenshot(web.page, '10-user-detail');
 
     await web.page.getByRole('button', { name: 'Manage Apps' }).click();
@@ -268,7 +268,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await screenshot(web.page, '10-user-detail-manage-apps');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
-    await expect.poll(() => columnTexts(web.page, 'User apps', 1)).toEqual([crm.name, wiki.name].sort());
+    await expect.poll(() => columnTexts(web.page, 'User apps', 1)).toEqual([crm.name, wiki.name].sort((a, b) => a.localeCompare(b)));
     expect((await web.portal.admin.users.apps(member.user.id)).map((app) => app.name).sort()).toEqual([crm.name, wiki.name].sort());
 
     // The app's page lists the user; Delete, Really? removes them; Add User is a placeholder.
@@ -287,7 +287,9 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await screenshot(web.page, '11-app-detail-add-user');
     await add.getByRole('button', { name: 'Add', exact: true }).click();
     await expect.poll(() => add.count()).toBe(0);
-    await expect.poll(() => columnTexts(web.page, 'App users', 1)).toEqual([member.email, newcomer.email].sort());
+    await expect
+      .poll(() => columnTexts(web.page, 'App users', 1))
+      .toEqual([member.email, newcomer.email].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true })));
     expect(await web.page.getByRole('row').filter({ hasText: newcomer.email }).innerText()).not.toContain('never');
     expect((await web.portal.admin.apps.users(crm.id)).find((user) => user.id === newcomer.user.id)?.expires).toBeTruthy();
     await screenshot(web.page, '11-app-detail');
