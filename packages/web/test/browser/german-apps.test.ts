@@ -5,31 +5,13 @@
 // console, and screenshots at laptop and phone width.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, openPage, screenshot, unique, useBrowserPortal } from './support';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, screenshot, unique, useBrowserPortal } from './support';
+import { germanPage, htmlLang, signInGerman } from './german-support';
 
 const web = useBrowserPortal();
 
-/** A page in a German browser (Accept-Language: de, navigator.languages), with react-intl's complaints collected. */
-async function germanPage(viewport: typeof LAPTOP) {
-  const opened = await openPage(web.browser, viewport, { locale: 'de-DE' });
-  const intlErrors: string[] = [];
-  opened.page.on('console', (message) => {
-    if (/formatjs|MISSING_TRANSLATION|FORMAT_ERROR/i.test(message.text())) intlErrors.push(message.text());
-  });
-  return { ...opened, intlErrors };
-}
-
-const htmlLang = (page: Page) => page.evaluate(() => document.documentElement.lang);
 const shown = (page: Page, locator: ReturnType<Page['getByText']>) => expect.poll(() => locator.isVisible()).toBe(true);
 const alertSays = (page: Page, text: string | RegExp) => shown(page, page.getByRole('alert').filter({ hasText: text }));
-
-async function signInGerman(page: Page, email: string, password: string) {
-  await goto(page, web.portal, '/login');
-  await page.getByLabel('E-Mail').fill(email);
-  await page.getByLabel('Passwort', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
-  await page.waitForURL(/#\/applist\/?$/);
-}
 
 describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () => {
   for (const viewport of [LAPTOP, PHONE]) {
@@ -44,9 +26,9 @@ describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () 
         roles: ['viewer', 'editor'],
       });
       const [ann, bob] = await Promise.all([web.portal.createUser({ apps: [app] }), web.portal.createUser()]);
-      const { context, page, intlErrors } = await germanPage(viewport);
+      const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGerman(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
         await goto(page, web.portal, '/manage/apps');
         await shown(page, page.getByRole('heading', { name: 'Apps', level: 1 }));
         expect(await htmlLang(page)).toBe('de');
@@ -142,9 +124,9 @@ describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () 
       const asker = await web.portal.createUser();
       await asker.api.accessRequests.create({ appid: vault.id, reason: 'Für die Abrechnung' });
       await asker.api.accessRequests.create({ appid: board.id, reason: 'Für die Planung' });
-      const { context, page, intlErrors } = await germanPage(viewport);
+      const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGerman(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
         await goto(page, web.portal, '/accessrequests');
         await shown(page, page.getByRole('heading', { name: 'Zugriffsanfragen', level: 1 }));
         expect(await htmlLang(page)).toBe('de');
@@ -196,9 +178,9 @@ describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () 
       await web.portal.admin.users.grant(ann.user.id, app.id);
       await web.portal.admin.users.grant(bob.user.id, app.id);
       const name = unique('Q4');
-      const { context, page, intlErrors } = await germanPage(viewport);
+      const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGerman(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
         await goto(page, web.portal, '/reviews');
         await shown(page, page.getByRole('heading', { name: 'Zugriffsüberprüfungen', level: 1 }));
         expect(await htmlLang(page)).toBe('de');
@@ -219,9 +201,9 @@ describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () 
         await screenshot(page, 'de-reviews');
 
         // The owner first: the review waits for them.
-        const ownerPage = await germanPage(viewport);
+        const ownerPage = await germanPage(web.browser, viewport);
         try {
-          await signInGerman(ownerPage.page, owner.email, owner.password);
+          await signInGerman(ownerPage.page, web.portal, owner);
           await goto(ownerPage.page, web.portal, '/myreviews');
           await shown(ownerPage.page, ownerPage.page.getByRole('heading', { name: 'Ihre offenen Zugriffsüberprüfungen', level: 1 }));
           await shown(ownerPage.page, ownerPage.page.getByRole('main').getByRole('listitem').getByText('2 offen'));
@@ -268,7 +250,7 @@ describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () 
     it(`lists the password rules in German on the set-password screen, and a mismatch in German (${viewport.width} px)`, async () => {
       const client = await web.portal.admin.clients.create(unique('client'));
       const invite = await web.portal.admin.invites.create({ email: `${unique('inv')}@example.com`, clientid: client.id, apps: [] });
-      const { context, page, intlErrors } = await germanPage(viewport);
+      const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
         await goto(page, web.portal, `/login/%2Fauth%2F/${invite.token}`);
         await shown(page, page.getByRole('heading', { name: 'Legen Sie Ihr erstes Passwort fest' }));

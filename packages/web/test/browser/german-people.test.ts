@@ -7,34 +7,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { freePort, type TestUser } from '../../../server/test/support/support.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, openPage, screenshot, unique, useBrowserPortal } from './support';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, screenshot, unique, useBrowserPortal } from './support';
+import { germanPage, htmlLang, signInGerman } from './german-support';
 
 // Three failed logins lock an email (the too-many-attempts test); loopback receivers are allowed for the webhooks.
 const web = useBrowserPortal({ env: { LOGIN_FAILURES_PER_EMAIL: '3', WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_POLL_SECONDS: '1' } });
 
-/** A page in a German browser (Accept-Language: de, navigator.languages), with react-intl's complaints collected. */
-async function germanPage(viewport: typeof LAPTOP) {
-  const opened = await openPage(web.browser, viewport, { locale: 'de-DE' });
-  const intlErrors: string[] = [];
-  opened.page.on('console', (message) => {
-    if (/formatjs|MISSING_TRANSLATION|FORMAT_ERROR/i.test(message.text())) intlErrors.push(message.text());
-  });
-  return { ...opened, intlErrors };
-}
-
 /** Each test walks several screens; the shared machine is slow under load. */
 const SLOW = 180_000;
 
-const htmlLang = (page: Page) => page.evaluate(() => document.documentElement.lang);
 const alertShown = (page: Page, text: string | RegExp) => () => page.getByRole('alert').filter({ hasText: text }).first().isVisible();
-
-async function signInGerman(page: Page, email: string, password: string) {
-  await goto(page, web.portal, '/login');
-  await page.getByLabel('E-Mail').fill(email);
-  await page.getByLabel('Passwort', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
-  await page.waitForURL(/#\/applist\/?$/);
-}
 
 /** The German screen in order: `lang`, axe, a screenshot. */
 async function looksRight(page: Page, name: string) {
@@ -66,9 +48,9 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
       async () => {
         const member: TestUser = await web.portal.createUser();
         const doomed: TestUser = await web.portal.createUser();
-        const { context, page, intlErrors } = await germanPage(viewport);
+        const { context, page, intlErrors } = await germanPage(web.browser, viewport);
         try {
-          await signInGerman(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+          await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
           await goto(page, web.portal, '/users');
           await expect.poll(() => page.getByRole('heading', { name: 'Benutzer', exact: true }).isVisible()).toBe(true);
           const table = page.getByRole('table', { name: 'Benutzer' });
@@ -139,9 +121,9 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
       `shows Kunden, a client's page and Einladungen in German, with the type-the-name deletion and New Invite (${size} px)`,
       async () => {
         const member = await web.portal.createUser();
-        const { context, page, intlErrors } = await germanPage(viewport);
+        const { context, page, intlErrors } = await germanPage(web.browser, viewport);
         try {
-          await signInGerman(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+          await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
           await goto(page, web.portal, '/clients');
           await expect.poll(() => page.getByRole('heading', { name: 'Kunden', exact: true }).isVisible()).toBe(true);
           await page.getByRole('button', { name: 'Neuer Kunde' }).click();
@@ -214,9 +196,9 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
     it(
       `shows the Ereignisprotokoll in German: filters, grouped types, details, pages (${size} px)`,
       async () => {
-        const { context, page, intlErrors } = await germanPage(viewport);
+        const { context, page, intlErrors } = await germanPage(web.browser, viewport);
         try {
-          await signInGerman(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+          await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
           await goto(page, web.portal, '/logs');
           await expect.poll(() => page.getByRole('heading', { name: 'Die letzten 1000 Protokolleinträge' }).isVisible()).toBe(true);
           await expect.poll(() => page.getByText(/^\d[\d.]* Einträge?$/).isVisible()).toBe(true);
@@ -257,9 +239,9 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
     it(
       `shows Webhooks and Hilfe in German: picker, plain-http warning, secret, test, deliveries (${size} px)`,
       async () => {
-        const { context, page, intlErrors } = await germanPage(viewport);
+        const { context, page, intlErrors } = await germanPage(web.browser, viewport);
         try {
-          await signInGerman(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+          await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
           await goto(page, web.portal, '/webhooks');
           await expect.poll(() => page.getByRole('heading', { name: 'Webhooks' }).isVisible()).toBe(true);
           await page.getByRole('button', { name: 'Neuer Webhook' }).click();
@@ -313,7 +295,7 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
         const member = await web.portal.createUser();
         // Three failures lock the email (LOGIN_FAILURES_PER_EMAIL above); the browser's attempt is refused for that.
         for (let attempt = 0; attempt < 3; attempt++) await web.portal.login(member.email, 'not the password').catch(() => undefined);
-        const { context, page, intlErrors } = await germanPage(viewport);
+        const { context, page, intlErrors } = await germanPage(web.browser, viewport);
         try {
           await goto(page, web.portal, '/login');
           await page.getByLabel('E-Mail').fill(member.email);

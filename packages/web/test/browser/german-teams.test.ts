@@ -2,7 +2,6 @@
 // of teams.de.ts, `lang="de"`, no axe violations, screenshots at laptop and phone width, and no
 // message id falling back (react-intl says so on the console). Set up as german.test.ts is.
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -12,42 +11,22 @@ import {
   chromiumAvailable,
   columnTexts,
   goto,
-  openPage,
   screenshot,
   unique,
   useBrowserPortal,
 } from './support';
+import { germanPage, htmlLang, signInGerman } from './german-support';
 
 const web = useBrowserPortal();
-
-/** A page in a German browser (Accept-Language: de, navigator.languages), with react-intl's complaints collected. */
-async function germanPage(viewport: typeof LAPTOP) {
-  const opened = await openPage(web.browser, viewport, { locale: 'de-DE' });
-  const intlErrors: string[] = [];
-  opened.page.on('console', (message) => {
-    if (/formatjs|MISSING_TRANSLATION|FORMAT_ERROR/i.test(message.text())) intlErrors.push(message.text());
-  });
-  return { ...opened, intlErrors };
-}
-
-const htmlLang = (page: Page) => page.evaluate(() => document.documentElement.lang);
-
-async function signInGermanAdmin(page: Page) {
-  await goto(page, web.portal, '/login');
-  await page.getByLabel('E-Mail').fill(ADMIN_EMAIL);
-  await page.getByLabel('Passwort', { exact: true }).fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
-  await page.waitForURL(/#\/applist\/?$/);
-}
 
 describe.skipIf(!chromiumAvailable)('the Teams screens in German', () => {
   for (const viewport of [LAPTOP, PHONE]) {
     it(`shows Teams and a team's Mitglieder and Apps with their dialogs in German (${viewport.width} px)`, async () => {
       const app = await web.portal.admin.apps.create({ name: unique('wiki'), url: 'https://wiki.example.com/', roles: ['leser', 'autor'] });
       const member = await web.portal.createUser();
-      const { context, page, intlErrors } = await germanPage(viewport);
+      const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGermanAdmin(page);
+        await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
         await goto(page, web.portal, '/teams');
         await expect.poll(() => page.getByRole('heading', { name: 'Teams', level: 1 }).isVisible()).toBe(true);
         expect(await htmlLang(page)).toBe('de');
@@ -112,9 +91,9 @@ describe.skipIf(!chromiumAvailable)('the Teams screens in German', () => {
     it(`shows an app's Verantwortliche on its page and in the app form in German (${viewport.width} px)`, async () => {
       const app = await web.portal.admin.apps.create({ name: unique('wiki'), url: 'https://wiki.example.com/' });
       const { name } = await web.portal.admin.teams.create({ name: unique('Redaktion') });
-      const { context, page, intlErrors } = await germanPage(viewport);
+      const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGermanAdmin(page);
+        await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
         await goto(page, web.portal, `/app/${app.id}`);
         expect(await htmlLang(page)).toBe('de');
         const section = page.getByRole('region', { name: 'Verantwortliche' });

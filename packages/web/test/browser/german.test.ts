@@ -2,31 +2,11 @@
 // catalogue, `lang="de"`, no axe violations, screenshots at laptop and phone width. No screen may
 // fall back to a message id (react-intl says so on the console).
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import type { TestUser } from '../../../server/test/support/support.js';
-import { LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, openPage, screenshot, unique, useBrowserPortal } from './support';
+import { LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, screenshot, unique, useBrowserPortal } from './support';
+import { germanPage, htmlLang, signInGerman } from './german-support';
 
 const web = useBrowserPortal();
-
-/** A page in a German browser (Accept-Language: de, navigator.languages), with react-intl's complaints collected. */
-async function germanPage(viewport: typeof LAPTOP) {
-  const opened = await openPage(web.browser, viewport, { locale: 'de-DE' });
-  const intlErrors: string[] = [];
-  opened.page.on('console', (message) => {
-    if (/formatjs|MISSING_TRANSLATION|FORMAT_ERROR/i.test(message.text())) intlErrors.push(message.text());
-  });
-  return { ...opened, intlErrors };
-}
-
-const htmlLang = (page: Page) => page.evaluate(() => document.documentElement.lang);
-
-async function signInGerman(page: Page, user: TestUser) {
-  await goto(page, web.portal, '/login');
-  await page.getByLabel('E-Mail').fill(user.email);
-  await page.getByLabel('Passwort', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
-  await page.waitForURL(/#\/applist\/?$/);
-}
 
 describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
   let user: TestUser;
@@ -48,7 +28,7 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
 
   for (const viewport of [LAPTOP, PHONE]) {
     it(`shows Anmeldung to a browser that asks for German, and a refused sign-in in German (${viewport.width} px)`, async () => {
-      const { context, page, intlErrors } = await germanPage(viewport);
+      const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
         await goto(page, web.portal, '/login');
         await expect.poll(() => page.getByRole('heading', { name: 'Anmeldung' }).isVisible()).toBe(true);
@@ -78,9 +58,9 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
     it(`shows the launcher and Zugriff anfragen in German, with the German descriptions (${viewport.width} px)`, async () => {
       const tresor = `Tresor ${tag} ${viewport.width}`;
       await appAt(tresor, { descriptionDe: `${tresor}: Geheimnisse, die Sie anfragen können`, requestable: true });
-      const { context, page, intlErrors } = await germanPage(viewport);
+      const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGerman(page, user);
+        await signInGerman(page, web.portal, user);
         expect(await htmlLang(page)).toBe('de');
         await expect.poll(() => page.getByLabel('Apps suchen').isVisible()).toBe(true);
         await expect.poll(() => page.getByRole('heading', { name: 'Wissen' }).isVisible()).toBe(true);
@@ -120,9 +100,9 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
 
   for (const viewport of [LAPTOP, PHONE]) {
     it(`shows Konto and Ihre Apps in German: second factors, password, language, sessions (${viewport.width} px)`, async () => {
-      const { context, page, intlErrors } = await germanPage(viewport);
+      const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGerman(page, user);
+        await signInGerman(page, web.portal, user);
         await goto(page, web.portal, '/account');
         await expect.poll(() => page.getByRole('heading', { name: 'Konto', exact: true }).isVisible()).toBe(true);
         expect(await htmlLang(page)).toBe('de');
@@ -171,7 +151,7 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
 
   for (const viewport of [LAPTOP, PHONE]) {
     it(`shows Passwort zurücksetzen, Kein Zugriff, Seite nicht gefunden and Ein Gerät anmelden in German (${viewport.width} px)`, async () => {
-      const { context, page, intlErrors } = await germanPage(viewport);
+      const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
         await goto(page, web.portal, '/reset');
         await expect.poll(() => page.getByRole('heading', { name: 'Passwort zurücksetzen' }).isVisible()).toBe(true);
@@ -179,7 +159,7 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
         expect(await axeViolations(page), 'reset').toEqual([]);
         await screenshot(page, 'de-reset-password');
 
-        await signInGerman(page, user);
+        await signInGerman(page, web.portal, user);
         await goto(page, web.portal, `/denied/Tresor ${tag}`);
         await expect.poll(() => page.getByRole('heading', { name: 'Kein Zugriff' }).isVisible()).toBe(true);
         await expect.poll(() => page.getByText(`Sie können Tresor ${tag} mit Ihrem Konto nicht nutzen.`).isVisible()).toBe(true);
