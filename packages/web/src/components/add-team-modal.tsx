@@ -85,22 +85,29 @@ export function TeamGrantModal({ onClose, onAdded, ...given }: TeamGrantProps) {
           ))}
         </select>
       </div>
-      {app && app.roles.length > 0 && (
-        <div className="mb-3">
-          <label className="form-label" htmlFor={`${field}-role`}>
-            {t('teams.role')}
-          </label>
-          <select id={`${field}-role`} className="form-select" value={role} onChange={(event) => setRole(event.target.value)}>
-            {app.roles.map((candidate, index) => (
-              <option key={candidate} value={index === 0 ? '' : candidate}>
-                {index === 0 ? t('teams.grant.defaultRole', { role: candidate }) : candidate}
-              </option>
-            ))}
-          </select>
-        </div>
-      )}
+      {app && <RoleSelect id={`${field}-role`} roles={app.roles} value={role} onChange={setRole} />}
       <ExpiryChoice value={expiry} onChange={setExpiry} label={t('teams.grant.expiry')} />
     </Modal>
+  );
+}
+
+/** The role of a grant, among the app's roles: '' for the first, the default; nothing when the app has none. */
+export function RoleSelect({ id, roles, value, onChange }: { id: string; roles: readonly string[]; value: string; onChange: (role: string) => void }) {
+  const t = useT();
+  if (roles.length === 0) return null;
+  return (
+    <div className="mb-3">
+      <label className="form-label" htmlFor={id}>
+        {t('teams.role')}
+      </label>
+      <select id={id} className="form-select" value={value} onChange={(event) => onChange(event.target.value)}>
+        {roles.map((candidate, index) => (
+          <option key={candidate} value={index === 0 ? '' : candidate}>
+            {index === 0 ? t('teams.grant.defaultRole', { role: candidate }) : candidate}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 

@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import { ApiError } from '@tools-portal/core/errors';
 import { api } from '../api';
+import { RoleSelect } from './add-team-modal';
 import { useT } from '../i18n/use-t';
 import { ExpiryChoice, expiryOf, type ExpiryChoiceValue } from './expiry-choice';
 import { FieldFeedback, fieldProps, useFormErrors } from './form-errors';
@@ -81,20 +82,7 @@ export function GrantUserModal({ app, onClose, onAdded }: GrantUserProps) {
         <FieldFeedback form={form} field="email" />
         <div className="form-text">{t('grantUser.emailHelp')}</div>
       </div>
-      {app.roles.length > 0 && (
-        <div className="mb-3">
-          <label className="form-label" htmlFor="grant-user-role">
-            {t('teams.role')}
-          </label>
-          <select id="grant-user-role" className="form-select" value={role} onChange={(event) => setRole(event.target.value)}>
-            {app.roles.map((candidate, index) => (
-              <option key={candidate} value={index === 0 ? '' : candidate}>
-                {index === 0 ? t('teams.grant.defaultRole', { role: candidate }) : candidate}
-              </option>
-            ))}
-          </select>
-        </div>
-      )}
+      <RoleSelect id="grant-user-role" roles={app.roles} value={role} onChange={setRole} />
       <ExpiryChoice value={expiry} onChange={setExpiry} label={t('teams.grant.expiry')} />
     </Modal>
   );
