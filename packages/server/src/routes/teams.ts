@@ -11,13 +11,11 @@ import {
   teamUpdate,
   z,
   type Access,
-  type CurrentUser,
 } from '@tools-portal/core';
 import * as teams from '../services/teams/teams.js';
-import type { ServiceContext } from '../services/support/context.js';
+import type { ActorContext } from '../services/support/context.js';
 import { actorContext, route, type RouteSpec } from './route.js';
 
-type ActorContext = ServiceContext & { actor: CurrentUser };
 /** The team's id and the member's or app's. */
 interface PartIds {
   teamId: number;

@@ -1,13 +1,13 @@
 /** `GET /app/{id}/access` (docs/api.md, Teams, roles and owners): everyone who may use an app, with roles and sources. */
-import type { AppAccess, CurrentUser } from '@tools-portal/core';
+import type { AppAccess } from '@tools-portal/core';
 import { assertManagesApp } from '../apps/app-owners.js';
 import { getAppSummary } from '../apps/apps.js';
-import type { ServiceContext } from '../support/context.js';
+import type { ActorContext } from '../support/context.js';
 import { usersQuery, type UserRow } from '../users/users.js';
 import { groupSources, sourcesOfApp } from './app-access.js';
 import { lastUsesOfApp } from './last-use.js';
 
-export async function accessToApp(ctx: ServiceContext & { actor: CurrentUser }, appId: number): Promise<AppAccess[]> {
+export async function accessToApp(ctx: ActorContext, appId: number): Promise<AppAccess[]> {
   await assertManagesApp(ctx, appId);
   await getAppSummary(ctx.db, appId);
   const [sources, lastUses] = await Promise.all([sourcesOfApp(ctx.db, appId, ctx.now()), lastUsesOfApp(ctx.db, appId)]);

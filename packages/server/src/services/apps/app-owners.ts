@@ -3,11 +3,11 @@
  * members all own it. Owners manage that app's access (grants, team grants, access requests) and
  * nothing else; admins manage every app.
  */
-import { ApiError, invalidInput, mayManageApp, type AppOwners, type CurrentUser } from '@tools-portal/core';
+import { ApiError, invalidInput, mayManageApp, type AppOwners } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { isLive } from '../access/app-access.js';
 import { logEvent } from '../log/audit.js';
-import type { ServiceContext } from '../support/context.js';
+import type { ServiceContext, ActorContext } from '../support/context.js';
 
 /** Ids of the apps a user owns now: directly, or through a team they are an unexpired member of. */
 export async function ownedAppIds(db: Knex, userId: number, now = Date.now()): Promise<number[]> {
@@ -28,14 +28,14 @@ const NOT_OWNER = "admins and the app's owners only";
  * Refuses (403) a caller who may not manage an app: before anything else is read, so that a
  * caller who is neither admin nor owner cannot tell an app that exists from one that does not.
  */
-export async function assertManagesApp(ctx: ServiceContext & { actor: CurrentUser }, appId: number): Promise<void> {
+export async function assertManagesApp(ctx: ActorContext, appId: number): Promise<void> {
   if (ctx.actor.admin) return;
   const owned = new Set(await ownedAppIds(ctx.db, ctx.actor.id, ctx.now()));
   if (!mayManageApp(ctx.actor, owned, appId)) throw new ApiError('forbidden', NOT_OWNER);
 }
 
 /** The apps a caller may manage: every app for admins (undefined), else the owned ones. */
-export async function managedAppIds(ctx: ServiceContext & { actor: CurrentUser }): Promise<ReadonlySet<number> | undefined> {
+export async function managedAppIds(ctx: ActorContext): Promise<ReadonlySet<number> | undefined> {
   if (ctx.actor.admin) return undefined;
   return new Set(await ownedAppIds(ctx.db, ctx.actor.id, ctx.now()));
 }

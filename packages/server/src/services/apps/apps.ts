@@ -9,7 +9,6 @@ import {
   type AppOwners,
   type App as AppSummary,
   type AppUpdate,
-  type CurrentUser,
   type GrantedApp,
   type ListedApp,
 } from '@tools-portal/core';
@@ -18,7 +17,7 @@ import { preparedSelect, readPrepared } from '../../db/direct-reads.js';
 import { accessOf, hasAccessNow, isLive } from '../access/app-access.js';
 import { lastUsesOfUser } from '../access/last-use.js';
 import { logEvent } from '../log/audit.js';
-import { withDb, type ServiceContext } from '../support/context.js';
+import { withDb, type ServiceContext, type ActorContext } from '../support/context.js';
 import { getUser } from '../users/users.js';
 import { assertManagesApp, ownersOf, setOwners } from './app-owners.js';
 import { conformGrantsToRoles, grantRole, rolesOf } from './app-roles.js';
@@ -183,7 +182,7 @@ export async function getApp(db: Knex, id: number): Promise<ManagedApp> {
 }
 
 /** `GET /app/{id}`: admins and the app's owners. */
-export async function getManagedApp(ctx: ServiceContext & { actor: CurrentUser }, id: number): Promise<ManagedApp> {
+export async function getManagedApp(ctx: ActorContext, id: number): Promise<ManagedApp> {
   await assertManagesApp(ctx, id);
   return getApp(ctx.db, id);
 }
@@ -283,7 +282,7 @@ interface GrantInput {
 }
 
 /** Grants an app to a user: admins, or the app's owners. */
-export async function grantApp(ctx: ServiceContext & { actor: CurrentUser }, { userId, appId, role, expiresAt }: GrantInput): Promise<void> {
+export async function grantApp(ctx: ActorContext, { userId, appId, role, expiresAt }: GrantInput): Promise<void> {
   await assertManagesApp(ctx, appId);
   checkFutureExpiry(expiresAt, ctx.now());
   await ctx.db.transaction(async (trx) => {
@@ -333,7 +332,7 @@ export async function insertGrant(
 
 /** Changes an existing, live grant's expiry (null: none) and/or role: admins, or the app's owners. */
 export async function updateGrant(
-  ctx: ServiceContext & { actor: CurrentUser },
+  ctx: ActorContext,
   { userId, appId, expiresAt, role }: { userId: number; appId: number; expiresAt?: number | null; role?: string },
 ): Promise<void> {
   await assertManagesApp(ctx, appId);
@@ -365,7 +364,7 @@ export function grantChange({ expiresAt, role }: { expiresAt?: number | null; ro
 }
 
 /** Removes a user's direct grant of an app: admins, or the app's owners. */
-export async function revokeApp(ctx: ServiceContext & { actor: CurrentUser }, { userId, appId }: { userId: number; appId: number }): Promise<void> {
+export async function revokeApp(ctx: ActorContext, { userId, appId }: { userId: number; appId: number }): Promise<void> {
   await assertManagesApp(ctx, appId);
   await ctx.db.transaction(async (trx) => {
     const user = await getUser(trx, userId);

@@ -3,12 +3,10 @@
  * owners): a user by exact email, and the teams. Admins and the app's owners only, refused (403)
  * before anything is read; the answers carry ids and names, nothing else of a user or a team.
  */
-import { notFound, type CurrentUser, type GrantableTeam, type GrantableUser } from '@tools-portal/core';
+import { notFound, type GrantableTeam, type GrantableUser } from '@tools-portal/core';
 import { assertManagesApp } from './app-owners.js';
 import { getAppSummary } from './apps.js';
-import type { ServiceContext } from '../support/context.js';
-
-type ActorContext = ServiceContext & { actor: CurrentUser };
+import type { ActorContext } from '../support/context.js';
 
 /** The user whose email is exactly `email` (core's `email`: a whole address, lower-cased), else 404. */
 export async function grantableUser(ctx: ActorContext, { appId, email }: { appId: number; email: string }): Promise<GrantableUser> {

@@ -12,7 +12,7 @@ import { appIdsOfInvite, findInviteByToken, type InviteRow } from '../users/invi
 import type { PasswordCheck, PasswordHasher, PasswordPolicy } from './passwords.js';
 import { useSecondFactorCode } from './second-factors.js';
 import type { SecretBox } from '../support/secret-box.js';
-import { originOf, withDb, type ServiceContext } from '../support/context.js';
+import { originOf, withDb, type ServiceContext, type ActorContext } from '../support/context.js';
 import { endSession, endSessionsOfUser } from './sessions.js';
 import { attempt } from './regulator.js';
 import { attemptSubjects, signInAttempt, signInCounters, signInRegulator } from './sign-in-attempts.js';
@@ -248,10 +248,7 @@ interface LogoutEvent {
 const PORTAL_LOGOUT: LogoutEvent = { type: 'session.logout', text: 'logout' };
 
 /** Ends the session and writes its entry in one transaction: both or neither (docs/event-log.md). */
-export async function logout(
-  ctx: ServiceContext & { actor: CurrentUser },
-  { sessionId, event = PORTAL_LOGOUT }: { sessionId: number | undefined; event?: LogoutEvent },
-): Promise<void> {
+export async function logout(ctx: ActorContext, { sessionId, event = PORTAL_LOGOUT }: { sessionId: number | undefined; event?: LogoutEvent }): Promise<void> {
   await ctx.db.transaction(async (trx) => {
     if (sessionId !== undefined) await endSession(trx, sessionId);
     await logEvent(trx, ctx, { type: event.type, event: event.text });

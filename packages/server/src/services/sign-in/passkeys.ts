@@ -24,7 +24,7 @@ import type { BruteForcePolicy } from './brute-force.js';
 import { queueNotice } from '../mail/notices.js';
 import type { MailPolicy } from '../mail/outbox.js';
 import { hitRateLimit, type RateLimit } from '../support/rate-limits.js';
-import { originOf, type Origin, type ServiceContext } from '../support/context.js';
+import { originOf, type Origin, type ServiceContext, type ActorContext } from '../support/context.js';
 import { attemptSubjects, signInAttempt } from './sign-in-attempts.js';
 import { completeSignIn, finishPendingSignIn, openPendingSignIn, type PendingRow, type SignedIn, type SignInPolicy } from './sign-in.js';
 import { currentUserById } from '../users/users.js';
@@ -212,7 +212,7 @@ async function ownPasskey(db: Knex, userId: number, id: number): Promise<Passkey
   return row;
 }
 
-export async function renamePasskey(ctx: ServiceContext & { actor: CurrentUser }, { id, name }: { id: number; name: string }): Promise<Passkey> {
+export async function renamePasskey(ctx: ActorContext, { id, name }: { id: number; name: string }): Promise<Passkey> {
   const audit = ctx;
   return ctx.db.transaction(async (trx) => {
     const row = await ownPasskey(trx, audit.actor.id, id);

@@ -6,7 +6,7 @@ import { isApiKey, type CurrentUser } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { LITERAL, preparedSelect, readPrepared } from '../../db/direct-reads.js';
 import { logEvent } from '../log/audit.js';
-import type { ServiceContext } from '../support/context.js';
+import type { ActorContext } from '../support/context.js';
 import { sha256 } from '../support/secrets.js';
 import { toCurrentUser, usersQuery, type UserRow } from '../users/users.js';
 
@@ -185,7 +185,7 @@ export async function endSessionsOfUser(db: Knex, userId: number, except?: numbe
 }
 
 /** Ends one of the caller's own sessions and logs it, in one transaction; false when it is none of theirs. */
-export async function revokeOwnSession(ctx: ServiceContext & { actor: CurrentUser }, sessionId: number): Promise<boolean> {
+export async function revokeOwnSession(ctx: ActorContext, sessionId: number): Promise<boolean> {
   return ctx.db.transaction(async (trx) => {
     const ended = await trx('sessions').where({ id: sessionId, user_id: ctx.actor.id }).delete();
     if (ended > 0) await logEvent(trx, ctx, { type: 'session.revoke', event: `ended session ${sessionId}` });
@@ -194,7 +194,7 @@ export async function revokeOwnSession(ctx: ServiceContext & { actor: CurrentUse
 }
 
 /** Ends the caller's sessions but `keep` (the current one) and logs how many, in one transaction. */
-export async function revokeOtherOwnSessions(ctx: ServiceContext & { actor: CurrentUser }, keep: number | undefined): Promise<number> {
+export async function revokeOtherOwnSessions(ctx: ActorContext, keep: number | undefined): Promise<number> {
   return ctx.db.transaction(async (trx) => {
     const ended = await endSessionsOfUser(trx, ctx.actor.id, keep);
     await logEvent(trx, ctx, { type: 'session.revoke', event: `ended ${ended} other sessions` });

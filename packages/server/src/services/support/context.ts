@@ -29,6 +29,9 @@ export interface ServiceContext<Policy = unknown> extends Origin {
   apiKeyId?: number;
 }
 
+/** A context whose actor is known: a signed-in caller. */
+export type ActorContext = ServiceContext & { actor: CurrentUser };
+
 /** Just the address and user agent of a context (spreading a whole context would carry its actor too). */
 export const originOf = ({ ip, userAgent }: Origin): Origin => ({ ip, userAgent });
 

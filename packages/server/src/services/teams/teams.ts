@@ -3,17 +3,15 @@
  * grants reach every unexpired member. Admins manage teams and memberships; an app's owners grant
  * and revoke their app to teams. Every change writes its event in the change's transaction.
  */
-import { ApiError, foldName, notFound, type CurrentUser, type Team, type TeamApp, type TeamMember } from '@tools-portal/core';
+import { ApiError, foldName, notFound, type Team, type TeamApp, type TeamMember } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { isLive } from '../access/app-access.js';
 import { assertManagesApp, managedAppIds } from '../apps/app-owners.js';
 import { grantRole } from '../apps/app-roles.js';
 import { checkFutureExpiry, expirySuffix, getAppSummary, grantChange, roleSuffix } from '../apps/apps.js';
 import { logEvent } from '../log/audit.js';
-import type { ServiceContext } from '../support/context.js';
+import type { ServiceContext, ActorContext } from '../support/context.js';
 import { getUser, usersQuery, type UserRow } from '../users/users.js';
-
-type ActorContext = ServiceContext & { actor: CurrentUser };
 
 const TEAM_COLUMNS = ['teams.id', 'teams.name', 'teams.description'];
 

@@ -1,7 +1,7 @@
 import { isAdmin, isLanguage, notFound, type AppUser, type CurrentUser, type Language, type User } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import { logEvent } from '../log/audit.js';
-import type { ServiceContext } from '../support/context.js';
+import type { ServiceContext, ActorContext } from '../support/context.js';
 
 export interface UserRow {
   id: number;
@@ -101,7 +101,7 @@ export async function languageOf(db: Knex, userId: number): Promise<Language | n
 }
 
 /** The caller chooses their language, or null to follow the browser; logged when it changes. */
-export async function setLanguage(ctx: ServiceContext & { actor: CurrentUser }, language: Language | null): Promise<void> {
+export async function setLanguage(ctx: ActorContext, language: Language | null): Promise<void> {
   const { actor } = ctx;
   await ctx.db.transaction(async (trx) => {
     const changed = await trx('users')
