@@ -32,13 +32,6 @@ export default defineConfig([
     rules: { '@typescript-eslint/max-params': ['error', { max: 3 }] },
   },
   {
-    // The API client's `auth.validatePasskey(response, mfaToken, redirect, confirm)` keeps its four
-    // parameters for now: the web's passkey sign-in (packages/web/src/passkeys.ts) calls it so, and
-    // moves to one options object with the web. Every other method of the client has three or fewer.
-    files: ['packages/core/src/client.ts'],
-    rules: { '@typescript-eslint/max-params': 'off' },
-  },
-  {
     // The OpenID provider's adapter: its prepared statements take their SQL parameters in order
     // (db/prepared-writes.ts), as many as the statement has.
     files: ['packages/server/src/oidc/adapter.ts'],

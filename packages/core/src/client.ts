@@ -80,6 +80,14 @@ export const API_PREFIX = '/api/auth/v1';
 
 export type LogExportFormat = 'csv' | 'jsonl';
 
+/** How a passkey's answer signs in: alone, or finishing a pending sign-in (`mfaToken`), going on to `redirect`. */
+export interface PasskeySignIn {
+  mfaToken?: string;
+  redirect?: string;
+  /** Confirms the caller's signed-in session instead of signing in anew (Confirm it's you, docs/oidc.md). */
+  confirm?: boolean;
+}
+
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface PortalClientOptions {
@@ -402,7 +410,7 @@ export class PortalClient {
     /** WebAuthn authentication options: for a pending sign-in's user, or discoverable without a token. */
     passkeyOptions: (mfaToken?: string) => this.request<unknown>('POST', '/passkey/options', mfaToken === undefined ? {} : { MfaToken: mfaToken }),
     /** Signs in with a passkey's assertion (alone, or finishing a pending sign-in); `confirm` confirms the signed-in session instead. */
-    validatePasskey: (response: unknown, mfaToken?: string, redirect?: string, confirm?: boolean) =>
+    validatePasskey: (response: unknown, { mfaToken, redirect, confirm }: PasskeySignIn = {}) =>
       this.request<LoginAnswer>('POST', '/validatepasskey', {
         response,
         ...(mfaToken === undefined ? {} : { MfaToken: mfaToken }),

@@ -3,6 +3,7 @@
  * needed). Browsers refuse an IP address as the relying party, so on a portal opened by IP the
  * screens say why instead of offering a ceremony that cannot work (docs/security.md).
  */
+import type { PasskeySignIn } from '@tools-portal/core';
 import { api } from './api';
 import type { Translate } from './i18n/use-t';
 
@@ -20,11 +21,11 @@ function isIpAddress(hostname: string): boolean {
 }
 
 /** Runs the browser's authentication ceremony and signs in: alone, or finishing a pending sign-in. */
-export async function signInWithPasskey(mfaToken?: string, redirect?: string, confirm?: boolean) {
+export async function signInWithPasskey(signIn: PasskeySignIn = {}) {
   const { startAuthentication } = await webauthn();
-  const optionsJSON = (await api.auth.passkeyOptions(mfaToken)) as Parameters<typeof startAuthentication>[0]['optionsJSON'];
+  const optionsJSON = (await api.auth.passkeyOptions(signIn.mfaToken)) as Parameters<typeof startAuthentication>[0]['optionsJSON'];
   const response = await startAuthentication({ optionsJSON });
-  return api.auth.validatePasskey(response, mfaToken, redirect, confirm);
+  return api.auth.validatePasskey(response, signIn);
 }
 
 /** Runs the browser's registration ceremony and registers the passkey, named after the browser. */

@@ -92,7 +92,7 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
    */
   const withPasskey = async (mfaToken?: string) => {
     try {
-      const answer = await signInWithPasskey(mfaToken, redirect, confirm !== undefined);
+      const answer = await signInWithPasskey({ mfaToken, redirect, confirm: confirm !== undefined });
       await finish(async () => answer);
     } catch (error) {
       logFailure('passkey sign-in', error);
