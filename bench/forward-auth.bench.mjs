@@ -22,6 +22,8 @@
 //   13. row 2 with LOG_LEVEL=debug: a JSON access line for every answer (what turning them on costs)
 //   14. GET /verify for a user who reaches the app only through the 3rd of 5 teams (2,000 teams,
 //       200,000 memberships), data of row 5; 15. GET /app/ for that user
+//   16. row 2 without recording last use (RECORD_LAST_USE=false)
+//   17. and 18. rows 8 and 7 with oidc-provider alone (forward-auth/provider-floor.mjs): the library's share
 //
 // The ceiling is measured again just before and just after every other row (one measurement
 // between two rows serves both), and each row's ratios are to the mean of the two; row 1 reports
@@ -57,7 +59,7 @@ const positiveInt = (name, fallback) => {
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 32);
 const WARMUP = Math.min(3, Math.max(1, Math.round(DURATION / 5)));
-const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16').split(',').map((row) => Number(row.trim())));
+const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18').split(',').map((row) => Number(row.trim())));
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 // Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
@@ -432,21 +434,58 @@ async function rowsOpenId(portal) {
     record(7, await besideCeiling(() => measure(target, portal.pid)), portal);
   }
   if (ROWS.has(8)) {
-    // Codes are single use and live 60 s: make them first (16 at a time), then exchange each once.
+    // Codes are single use and live 60 s: made first (16 at a time), then each exchanged once.
     const pool = [];
-    const wanted = Math.max(200, Math.min(4000, DURATION * 300));
+    const wanted = exchangesWanted();
     const started = performance.now();
     while (pool.length < wanted && performance.now() - started < 40_000) pool.push(...(await Promise.all(Array.from({ length: 16 }, code))));
-    await loadOnce(tokenTarget, pool.splice(0, Math.min(100, Math.floor(pool.length / 4))).map(exchangeBody));
-    record(
-      8,
-      await besideCeiling(async () => {
-        const before = cpuSeconds(portal.pid);
-        const result = await loadOnce(tokenTarget, pool.map(exchangeBody));
-        return { ...result, cpuUs: ((cpuSeconds(portal.pid) - before) * 1e6) / result.count };
-      }),
-      portal,
-    );
+    record(8, await measureExchanges(tokenTarget, pool.map(exchangeBody), portal.pid), portal);
+  }
+}
+
+/** Codes a code-exchange row makes: a quarter to warm up with, the rest measured (about 300 a second). */
+const exchangesWanted = () => Math.max(250, Math.min(5000, Math.round(DURATION * 300 * 1.25)));
+
+/**
+ * A code-exchange row: the first quarter of the requests warms the server up (as the 2 s before
+ * every other row do: the provider's code is compiled by then), the rest is measured.
+ */
+async function measureExchanges(target, bodies, pid) {
+  await loadOnce(target, bodies.splice(0, Math.floor(bodies.length / 5)));
+  return besideCeiling(async () => {
+    const before = cpuSeconds(pid);
+    const result = await loadOnce(target, bodies);
+    return { ...result, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / result.count };
+  });
+}
+
+/**
+ * Rows 17 and 18: oidc-provider alone (forward-auth/provider-floor.mjs), no portal around it,
+ * exchanging codes and answering userinfo as rows 8 and 7 do: the part of those rows that is the
+ * library's own.
+ */
+async function rowsProviderFloor() {
+  const secret = `floor-${Date.now()}`;
+  const floor = await startChild(path.join(here, 'provider-floor.mjs'), { BENCH_CLIENT_SECRET: secret });
+  floor.config = 'oidc-provider 8 alone: in-memory store, no portal, no log';
+  try {
+    const redirectUri = 'http://127.0.0.1:9/callback';
+    const tokenTarget = {
+      url: `${floor.url}/token`,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`floor:${secret}`).toString('base64')}` },
+    };
+    const exchangeBody = (value) => new URLSearchParams({ grant_type: 'authorization_code', code: value, redirect_uri: redirectUri }).toString();
+    const codes = async (n) => (await fetch(`${floor.url}/codes?n=${n}`)).json();
+    if (ROWS.has(18)) {
+      const [value] = await codes(1);
+      const tokens = await (await fetch(tokenTarget.url, { method: 'POST', headers: tokenTarget.headers, body: exchangeBody(value) })).json();
+      const target = { url: `${floor.url}/me`, headers: { authorization: `Bearer ${tokens.access_token}` } };
+      record(18, await besideCeiling(() => measure(target, floor.pid)), floor);
+    }
+    if (ROWS.has(17)) record(17, await measureExchanges(tokenTarget, (await codes(exchangesWanted())).map(exchangeBody), floor.pid), floor);
+  } finally {
+    await floor.stop();
   }
 }
 
@@ -558,6 +597,8 @@ const LABELS = {
   14: 'GET /verify for a user reaching the app through the 3rd of 5 teams; 2k teams, 200k memberships, data of row 5',
   15: 'GET /app/ for that user (direct grants and 5 teams); data of row 14',
   16: 'GET /verify, SQLite, RECORD_LAST_USE=false (row 2 without recording last use)',
+  17: 'POST /token, code exchange, oidc-provider alone (row 8 without the portal)',
+  18: 'GET /me (userinfo), oidc-provider alone (row 7 without the portal)',
 };
 // Targets (docs/performance.md): share of the ceiling (measured just before and after the row) and
 // p99 in ms; row 9, the launcher of a user with 200 apps renders without a visible delay; /verify
@@ -628,7 +669,7 @@ function report(seedSeconds) {
     `|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|`,
   ];
   const configs = [];
-  for (const row of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]) {
+  for (const row of Object.keys(LABELS).map(Number)) {
     const result = results.get(row);
     if (!result) continue;
     if (result.skipped) {
@@ -760,6 +801,7 @@ async function main() {
     if (ROWS.has(3)) record(3, await rowPostgresVerify());
     if (ROWS.has(10) || ROWS.has(11) || ROWS.has(12)) await rowsWorkers(tmp);
     if (ROWS.has(5) || ROWS.has(6) || ROWS.has(9) || ROWS.has(14) || ROWS.has(15)) seedSeconds = await rowsLarge(tmp);
+    if (ROWS.has(17) || ROWS.has(18)) await rowsProviderFloor();
   } finally {
     await ceilingServer?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });

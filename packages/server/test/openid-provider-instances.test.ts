@@ -63,12 +63,29 @@ describe('the OpenID provider on two instances', () => {
     expect(refreshed.access_token).toBeTruthy();
   });
 
-  it('a logout on A stops the tokens on B within the bound', async () => {
+  it('a logout on A stops the tokens on A at once and on B within the bound, though both remember the lookups', async () => {
     const { rp, user } = await setup();
     const tokens = await signInOnA(rp, user);
+    const userinfo = async (on: TestPortal) => (await fetch(`${on.url}/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status;
+    expect(await userinfo(a)).toBe(200);
+    expect(await userinfo(b)).toBe(200);
     await user.api.auth.logout();
-    const stopped = async () => (await fetch(`${b.url}/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status === 401;
-    expect(await becomesTrue(stopped, CACHE_BOUND_MS)).toBe(true);
+    expect(await userinfo(a)).toBe(401);
+    const started = Date.now();
+    expect(await becomesTrue(async () => (await userinfo(b)) === 401, CACHE_BOUND_MS, 100)).toBe(true);
+    expect(Date.now() - started).toBeLessThanOrEqual(CACHE_BOUND_MS + 1000);
+  });
+
+  it("a new sign-in on A is served on B at once, whatever B remembers of the user's earlier one", async () => {
+    const { rp, user } = await setup();
+    const first = await signInOnA(rp, user);
+    const userinfo = async (token: string) => (await fetch(`${b.url}/oidc/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(await userinfo(first.access_token)).toBe(200);
+    // Signed out and in again through A: a new portal session, provider session and grant.
+    await user.api.auth.logout();
+    const second = await signInOnA(rp, { ...user, token: await a.login(user.email, user.password) });
+    expect(await userinfo(second.access_token)).toBe(200);
+    expect((await oidc.fetchUserInfo(rp.config, second.access_token, String(user.user.id))).email).toBe(user.email);
   });
 
   it("remembers an access token's lookup on B for userinfo; a revocation on A holds on A at once, on B within the bound", async () => {
@@ -76,19 +93,23 @@ describe('the OpenID provider on two instances', () => {
     const created = await a.admin.apps.oidc.enable(app.id, { redirect_uris: [REDIRECT] });
     const user = await a.createUser({ apps: [app] });
     const rp = await rpOnB(app.name, created.client_secret!);
-    const tokens = await signInOnA(rp, user);
+    // Without offline_access, the access token is bound to the provider session (read on a first call).
+    const tokens = await signInOnA(rp, user, 'openid email');
     const userinfo = async (on: TestPortal) => (await fetch(`${on.url}/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status;
-    // Reads of the token's row on B: the first call reads it, the next ones (within the bound) do not.
-    let tokenReads = 0;
+    // Reads on B of the token's row, its provider session (the session binding) and the portal's
+    // standing grant: the first call reads each, the next ones (within the bound) none of them.
+    const reads = { token: 0, session: 0, grant: 0 };
     const count = (query: { sql: string; bindings?: unknown[] }) => {
-      if (query.sql.includes('oidc_payloads') && query.bindings?.includes('AccessToken')) tokenReads++;
+      if (query.sql.includes('oidc_payloads') && query.bindings?.includes('AccessToken')) reads.token++;
+      if (query.sql.includes('oidc_payloads') && query.bindings?.includes('Session')) reads.session++;
+      if (query.sql.includes('oidc_grant_sessions')) reads.grant++;
     };
     b.deps.db.on('query', count);
     try {
       expect(await userinfo(b)).toBe(200);
-      expect(tokenReads).toBe(1);
+      expect(reads).toEqual({ token: 1, session: 1, grant: 1 });
       for (let i = 0; i < 3; i++) expect(await userinfo(b)).toBe(200);
-      expect(tokenReads).toBe(1);
+      expect(reads).toEqual({ token: 1, session: 1, grant: 1 });
     } finally {
       b.deps.db.off('query', count);
     }

@@ -62,14 +62,26 @@ function account(deps: OidcDeps, { user, appId }: { user: ClaimsUser; appId?: nu
 }
 
 export function findAccount(deps: OidcDeps): FindAccount {
-  return async (_ctx, sub, token) => {
+  return async (ctx, sub, token) => {
     const grantId = token && 'grantId' in token ? (token.grantId as string | undefined) : undefined;
     if (grantId) {
-      const standing = await userOfStandingGrant(deps, { grantId, sub, clientId: String(token!.clientId) });
+      const of = { grantId, sub, clientId: String(token!.clientId) };
+      // A userinfo call may use what held within AUTH_CACHE_SECONDS (oidc/remembered-lookups.ts);
+      // a code exchange or refresh issues tokens, so it reads the grant's standing anew.
+      const standing = ctx.oidc.route === 'userinfo' ? await rememberedStanding(deps, of) : await userOfStandingGrant(deps, of);
       return standing ? account(deps, standing) : undefined;
     }
     const id = userIdOf(sub);
     const user = id === undefined ? undefined : await claimsUserById(deps.db, id);
     return user ? account(deps, { user }) : undefined;
   };
+}
+
+type Standing = Awaited<ReturnType<typeof userOfStandingGrant>>;
+
+async function rememberedStanding(deps: OidcDeps, of: { grantId: string; sub: string; clientId: string }): Promise<Standing> {
+  const key = `${of.grantId}\u0000${of.sub}\u0000${of.clientId}`;
+  const standing = (await deps.authCache.standingGrants.get(key, () => userOfStandingGrant(deps, of))) as Standing;
+  if (!standing) deps.authCache.standingGrants.delete(key);
+  return standing;
 }

@@ -13,7 +13,9 @@
  * - the device grant (RFC 8628) for the built-in `toolsctl` client and apps that enable it, verified
  *   on the portal's own page (oidc/device-flow.ts, oidc/device-approval.ts);
  * - CORS on token, userinfo and revocation only for a public client's redirect URIs' origins
- *   (oidc/headers.ts), where oidc-provider's default refuses every origin.
+ *   (oidc/headers.ts), where oidc-provider's default refuses every origin;
+ * - a userinfo call's session binding and standing grant are remembered as its token's row is, for
+ *   at most AUTH_CACHE_SECONDS (oidc/remembered-lookups.ts).
  * The supported scopes and signing algorithms are core's (OIDC_SCOPES, OIDC_SIGNING_ALGS).
  */
 import { createHmac } from 'node:crypto';
@@ -23,6 +25,7 @@ import { findAccount } from './account.js';
 import { knexAdapter } from './adapter.js';
 import { afterProviderRoute } from './after-route.js';
 import { cacheClients, compareSecretsByHash } from './client-model.js';
+import { rememberSessionBinding } from './remembered-lookups.js';
 import type { OidcDeps } from './deps.js';
 import { deviceInfo, limitPolling } from './device-flow.js';
 import { loadExistingGrant } from './grants.js';
@@ -108,6 +111,7 @@ export async function buildProvider(deps: OidcDeps, keys: Configuration['jwks'])
 
   compareSecretsByHash(provider);
   cacheClients(provider, db);
+  rememberSessionBinding(provider, deps.authCache);
   bindSessionToPortal(provider);
   limitPolling(provider, db);
   provider.use(cacheHeaders);

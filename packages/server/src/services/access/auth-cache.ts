@@ -1,6 +1,7 @@
 /**
  * The forward-auth hot path's short memory (docs/product.md, Forward auth): who a token stands for,
- * which apps a user may use with which roles and in which teams, and the app list; and the OpenID provider's access tokens (docs/oidc.md). Each entry lives at most `ttlMs`
+ * which apps a user may use with which roles and in which teams, and the app list; and what a
+ * userinfo call of the OpenID provider looks up (docs/oidc.md). Each entry lives at most `ttlMs`
  * (AUTH_CACHE_SECONDS, at most 5 s), so a change made through another instance takes effect
  * here within that time; a change made through this instance calls `clear()` and takes effect
  * at once. Concurrent misses for one key share a single lookup.
@@ -75,6 +76,13 @@ export class AuthCache {
    * again, and a revocation made on another instance holds here within AUTH_CACHE_SECONDS.
    */
   readonly accessTokens: TtlMap<string, unknown>;
+  /**
+   * A userinfo call's lookups past the token's row, within the same bound (oidc/remembered-lookups.ts):
+   * by access token, that its provider session still held when last read; by grant, user and
+   * client, the user of a grant that stood then. Only what held is remembered.
+   */
+  readonly boundAccessTokens: TtlMap<string, boolean>;
+  readonly standingGrants: TtlMap<string, unknown>;
 
   constructor(
     private readonly db: Knex,
@@ -86,6 +94,8 @@ export class AuthCache {
     this.grants = new TtlMap(options.ttlMs, now, options.maxEntries);
     this.appList = new TtlMap(options.ttlMs, now, 1);
     this.accessTokens = new TtlMap(options.ttlMs, now, options.maxEntries);
+    this.boundAccessTokens = new TtlMap(options.ttlMs, now, options.maxEntries);
+    this.standingGrants = new TtlMap(options.ttlMs, now, options.maxEntries);
   }
 
   /** The user a session token or API key stands for (null: nobody, also remembered). */
@@ -117,6 +127,8 @@ export class AuthCache {
     this.grants.clear();
     this.appList.clear();
     this.accessTokens.clear();
+    this.boundAccessTokens.clear();
+    this.standingGrants.clear();
   }
 
   /** Under node:cluster: how to make the other workers forget too (cluster-peers.ts). */
@@ -126,6 +138,6 @@ export class AuthCache {
 
   /** Entries held now (tests). */
   get size(): number {
-    return this.principals.size + this.grants.size + this.appList.size + this.accessTokens.size;
+    return this.principals.size + this.grants.size + this.appList.size + this.accessTokens.size + this.boundAccessTokens.size + this.standingGrants.size;
   }
 }
