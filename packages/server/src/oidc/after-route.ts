@@ -14,6 +14,8 @@ export async function afterProviderRoute(deps: OidcDeps, ctx: KoaContextWithOIDC
   const route = ctx.oidc?.route;
   if (!route) return;
   if (route === 'device_authorization') return presentDeviceAuthorization(ctx, deps.config.publicUrl);
+  // The rest concerns the browser's routes only (not userinfo or the token endpoint, the hot ones).
+  if (route !== 'authorization' && route !== 'resume' && route !== 'end_session_confirm') return;
   const principal = portalPrincipalOf(ctx);
   const audit = { actor: principal?.user ?? null, ip: ctx.ip, userAgent: ctx.get('user-agent') };
   if ((route === 'authorization' || route === 'resume') && principal && ctx.oidc.client) {
