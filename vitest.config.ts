@@ -30,6 +30,10 @@ export default defineConfig({
     // What a test waits to see appears within this on a loaded 2-core machine; vitest's default
     // of one second is what a busy CI run takes for a screen to render.
     expect: { poll: { timeout: 10_000 } },
+    // The server, PostgreSQL and CLI files run one after another in a worker without importing
+    // the server's modules again for each (about 2.5 s of a file's time): each file starts its own
+    // portals on their own databases and keeps no state in modules (the whole suite passes so);
+    // what a file changed through vitest is put back when it ends (file-isolation.ts).
     projects: [
       { extends: true, test: { name: 'core', include: ['packages/core/test/**/*.test.ts'] } },
       {
@@ -40,6 +44,8 @@ export default defineConfig({
           globalSetup: ['packages/server/test/support/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
+          isolate: false,
+          setupFiles: ['packages/server/test/support/file-isolation.ts'],
         },
       },
       ...(postgres
@@ -52,6 +58,8 @@ export default defineConfig({
                 globalSetup: ['packages/server/test/support/global-setup.ts'],
                 testTimeout: 20_000,
                 hookTimeout: 30_000,
+                isolate: false,
+                setupFiles: ['packages/server/test/support/file-isolation.ts'],
                 env: { TEST_DATABASE: 'postgres' },
               },
             },
@@ -65,6 +73,8 @@ export default defineConfig({
           globalSetup: ['packages/cli/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          isolate: false,
+          setupFiles: ['packages/server/test/support/file-isolation.ts'],
         },
       },
       { extends: true, test: { name: 'web', include: ['packages/web/test/unit/**/*.test.ts'] } },
