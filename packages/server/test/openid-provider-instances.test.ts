@@ -121,6 +121,37 @@ describe('the OpenID provider on two instances', () => {
     expect(Date.now() - started).toBeLessThanOrEqual(CACHE_BOUND_MS + 1000);
   });
 
+  it("a new client secret or a client turned off on A holds on B at once, though B remembers the client's row", async () => {
+    const app = await createApp(a.admin);
+    const first = await a.admin.apps.oidc.enable(app.id, { redirect_uris: [REDIRECT] });
+    const user = await a.createUser({ apps: [app] });
+    const exchangeOnB = async (secret: string) => {
+      const rp = await rpOnB(app.name, secret);
+      return signInOnA(rp, user).then(
+        () => 'issued',
+        // openid-client names a 401's error in its WWW-Authenticate challenge.
+        (error: { error?: string; cause?: { parameters?: { error?: string } }[] }) => error.error ?? error.cause?.[0]?.parameters?.error ?? String(error),
+      );
+    };
+    expect(await exchangeOnB(first.client_secret!)).toBe('issued');
+    const second = await a.admin.apps.oidc.enable(app.id, { redirect_uris: [REDIRECT] });
+    expect(await exchangeOnB(first.client_secret!)).toBe('invalid_client');
+    expect(await exchangeOnB(second.client_secret!)).toBe('issued');
+    // A code issued before the client is turned off on A, exchanged on B after.
+    const rp = await rpOnB(app.name, second.client_secret!);
+    const start = await rp.start({ scope: 'openid email' });
+    const browser = new Browser(a.url);
+    browser.cookies.set('accesstoken', user.token);
+    const { url } = await browser.navigate(start.url);
+    await a.admin.apps.oidc.disable(app.id);
+    const exchanged = oidc.authorizationCodeGrant(rp.config, new URL(url), {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+      expectedNonce: start.nonce,
+    });
+    await expect(exchanged).rejects.toMatchObject({ cause: [{ parameters: { error: 'invalid_client' } }] });
+  });
+
   it('a key rotation on A is published and used by B within the bound', async () => {
     const { rp, user } = await setup();
     const rotation = await a.admin.oidc.rotateKeys();

@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type Provider from 'oidc-provider';
-import { clientMetadata, secretMatches } from './clients.js';
+import { clientLookup, secretMatches } from './clients.js';
 
 /** Secrets are stored as SHA-256 hashes: compare the presented one by its hash, in constant time. */
 export function compareSecretsByHash(provider: Provider): void {
@@ -15,9 +15,9 @@ export function compareSecretsByHash(provider: Provider): void {
 
 /**
  * oidc-provider rebuilds a client from its metadata after hashing the metadata (object-hash, about
- * half a millisecond of CPU) on every request. The metadata is still read on every request (so a
- * new secret or a deleted client holds at once, on every instance); the built client is reused
- * while the metadata is the same text.
+ * half a millisecond of CPU) on every request. The client is still looked up on every request (so
+ * a new secret or a deleted client holds at once, on every instance: oidc/clients.ts), and the
+ * built client is reused while its metadata is the same text.
  */
 export function cacheClients(provider: Provider, db: Knex): void {
   const Client = provider.Client as unknown as { find(id: string): Promise<unknown> };
@@ -25,16 +25,15 @@ export function cacheClients(provider: Provider, db: Knex): void {
   const built = new Map<string, { text: string; client: unknown }>();
   Client.find = async function find(id: string) {
     if (typeof id !== 'string') return undefined;
-    const metadata = await clientMetadata(db, id);
-    if (!metadata) {
+    const lookup = await clientLookup(db, id);
+    if (!lookup) {
       built.delete(id);
       return undefined;
     }
-    const text = JSON.stringify(metadata);
     const hit = built.get(id);
-    if (hit?.text === text) return hit.client;
+    if (hit?.text === lookup.text) return hit.client;
     const client = await original(id);
-    if (client) built.set(id, { text, client });
+    if (client) built.set(id, { text: lookup.text, client });
     return client;
   };
 }

@@ -40,7 +40,9 @@ interface ClientRow {
 const clientsQuery = (db: Knex) => db('oidc_clients').join('apps', 'apps.id', 'oidc_clients.app_id').select('oidc_clients.*', 'apps.name');
 
 // Read on every call to the provider that names a client (db/direct-reads.ts).
-const CLIENT_BY_NAME = preparedSelect((db, name: string) => clientsQuery(db).where('apps.name', name).limit(1, LITERAL));
+// Read on every call to the token and userinfo endpoints: remembered until the database changes
+// (db/direct-reads.ts), so it holds at once on every instance and costs no read while nothing does.
+const CLIENT_BY_NAME = preparedSelect((db, name: string) => clientsQuery(db).where('apps.name', name).limit(1, LITERAL), { remember: true });
 
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -126,10 +128,31 @@ export async function disableClient(ctx: ServiceContext, appId: number): Promise
  * field carries the hash; `compareClientSecret` hashes what the client presents.
  */
 export async function clientMetadata(db: Knex, clientId: string): Promise<AdapterPayload | undefined> {
-  if (clientId === TOOLSCTL_CLIENT_ID) return { ...TOOLSCTL_METADATA };
+  return (await clientLookup(db, clientId))?.metadata();
+}
+
+export interface ClientLookup {
+  /** A new copy of the metadata each time: the provider may change what it is given. */
+  metadata(): AdapterPayload;
+  /** The metadata as JSON: the same text while the client is unchanged. */
+  text: string;
+}
+
+// The text of a remembered row's metadata, made once per row read.
+const texts = new WeakMap<ClientRow, string>();
+
+/** A client's metadata and its text (oidc/client-model.ts reuses a built client while the text is the same). */
+export async function clientLookup(db: Knex, clientId: string): Promise<ClientLookup | undefined> {
+  if (clientId === TOOLSCTL_CLIENT_ID) return { metadata: () => ({ ...TOOLSCTL_METADATA }), text: TOOLSCTL_TEXT };
   if (clientId.length === 0 || clientId.length > 200 || clientId.includes('\u0000')) return undefined;
   const [row] = await readPrepared<ClientRow, [string]>(db, CLIENT_BY_NAME, [clientId]);
   if (!row) return undefined;
+  let text = texts.get(row);
+  if (text === undefined) texts.set(row, (text = JSON.stringify(metadataOf(row))));
+  return { metadata: () => metadataOf(row), text };
+}
+
+function metadataOf(row: ClientRow): AdapterPayload {
   const isPublic = Boolean(row.public);
   return {
     client_id: row.name,
@@ -162,6 +185,7 @@ const TOOLSCTL_METADATA: AdapterPayload = {
   require_auth_time: true,
   application_type: 'native',
 };
+const TOOLSCTL_TEXT = JSON.stringify(TOOLSCTL_METADATA);
 
 /** Constant-time comparison of a presented secret with the stored hash. */
 export function secretMatches(storedHash: string, presented: string): boolean {
