@@ -24,17 +24,18 @@ const missing = (what: string, ref: string) => new ApiError('not_found', `${what
 /** How to find one kind of resource: by id, in the listing of all, and whether one is named by a ref. */
 interface Finder<T> {
   what: string;
-  byId: (id: number) => Promise<T>;
+  /** Without it, ids too are found in the one listing. */
+  byId?: (id: number) => Promise<T>;
   list: () => Promise<T[]>;
   named: (candidate: T, ref: string) => boolean;
 }
 
 /**
- * Resources named by refs. When every ref is an id, each is fetched by id; otherwise one listing
- * serves them all, matching ids by id and anything else with `named`.
+ * Resources named by refs. When every ref is an id (and the kind can be fetched by id), each is
+ * fetched by id; otherwise one listing serves them all, matching ids by id and anything else with `named`.
  */
 async function findAll<T extends { id: number }>({ what, byId, list, named }: Finder<T>, refs: string[]): Promise<T[]> {
-  if (refs.every(isId)) return Promise.all(refs.map((ref) => byId(Number(ref))));
+  if (byId && refs.every(isId)) return Promise.all(refs.map((ref) => byId(Number(ref))));
   const all = await list();
   return refs.map((ref) => {
     const found = all.find((candidate) => (isId(ref) ? candidate.id === Number(ref) : named(candidate, ref)));
@@ -83,7 +84,7 @@ export function findGrantableTeams(api: PortalClient, appId: number, refs: strin
   return findAll(
     {
       what: 'team',
-      byId: async (id) => (await api.apps.grantableTeams(appId)).find((team) => team.id === id) ?? Promise.reject(missing('team', String(id))),
+      // The app's grantable teams come as one list only: ids and names are found in it.
       list: () => api.apps.grantableTeams(appId),
       named: sameTeamName,
     },

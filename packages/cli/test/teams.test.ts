@@ -130,9 +130,11 @@ describe('an owner who is not an admin', () => {
     // An unknown email or team is "not found" (4); a part of an email is refused by the portal (1).
     expect((await asOwner(['apps', 'grant', app.name, `nobody-${unique('x')}@example.com`])).code).toBe(4);
     expect((await asOwner(['apps', 'grant', app.name, '--team', unique('Nobody')])).code).toBe(4);
+    expect((await asOwner(['apps', 'grant', app.name, '--team', '999999'])).code).toBe(4);
     expect((await asOwner(['apps', 'grant', app.name, ann.email.split('@')[0]])).code).toBe(1);
 
-    const revoked = await asOwner(['apps', 'revoke', app.name, ann.email, '--team', team.name]);
+    // A team by id is found in the app's list of grantable teams, as by name.
+    const revoked = await asOwner(['apps', 'revoke', app.name, ann.email, '--team', String(team.id)]);
     expect(revoked.stdout).toContain(`deleted user ${ann.email} from app ${app.name}`);
     expect(revoked.stdout).toContain(`revoked app ${app.name} from team ${team.name}`);
     expect(await portal.admin.apps.access(app.id)).toEqual([]);
