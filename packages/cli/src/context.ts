@@ -58,8 +58,8 @@ export class Context {
     if (authenticated && !token) {
       throw new NotLoggedInError(`not logged in to ${this.url}: run \`toolsctl login\`, or pass --token or TOOLS_TOKEN`);
     }
-    const [{ PortalClient }, { fetch }] = await Promise.all([import('@tools-portal/core'), import('undici')]);
-    return new PortalClient({ baseUrl: this.url, token, fetch: fetch as unknown as Fetch });
+    const { PortalClient } = await import('@tools-portal/core');
+    return new PortalClient({ baseUrl: this.url, token, fetch: globalThis.fetch as Fetch });
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
  * The typed client of the REST API (docs/product.md §7), shared by the web portal and toolsctl.
- * It takes a `fetch`, so the browser passes its own and the CLI passes undici's.
+ * It takes a `fetch`, so the browser passes its own and the CLI passes Node's.
  */
 import type {
   AccessRequest,
