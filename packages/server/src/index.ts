@@ -5,6 +5,6 @@ export { migrateToLatest, migrateDown } from './db/migrate.js';
 export { backupDatabase, type BackupResult } from './db/backup.js';
 export { createLogger, prettyLine, type Logger } from './logger.js';
 export { apiRoutes, type RouteSpec, type Deps } from './routes/index.js';
-export { startPortal, type RunningPortal, type StartOptions } from './server.js';
+export { KEEP_ALIVE_MS, startPortal, type RunningPortal, type StartOptions } from './server.js';
 export { openApiDocument } from './openapi.js';
 export { SecretBox, SecretBoxError, openSecretBox, keyFileFor, secretKeyMissing } from './services/support/secret-box.js';

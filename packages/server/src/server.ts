@@ -29,6 +29,9 @@ import { webhookQueueLength } from './services/webhooks/deliveries.js';
 import { openSecretBox } from './services/support/secret-box.js';
 import { OidcProvider } from './oidc/provider.js';
 
+/** How long an idle keep-alive connection stays open: longer than proxies keep theirs (60 s). */
+export const KEEP_ALIVE_MS = 65_000;
+
 export interface RunningPortal {
   /** Where the server listens, e.g. `http://127.0.0.1:8080`. */
   url: string;
@@ -96,6 +99,12 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     response.writeHead(503, { 'retry-after': '1' }).end();
   };
   const server = http.createServer((request, response) => handle(request, response));
+  // A proxy keeps idle connections to the portal open and reuses them (nginx's upstream `keepalive`
+  // for 60 s, most load balancers as long): the portal must not close one first, or a request the
+  // proxy sends just as it closes fails (a 502 for a POST, which the proxy does not retry). Node's
+  // default closes them after 5 s.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1000;
   try {
     await prepareDatabase(db, options.schema);
     await migrateToLatest(db);
