@@ -14,6 +14,8 @@
  * tokens and grants, so nothing remembered can refuse it. A logout, a removed grant or a deleted
  * user through this instance clears the cache at once (every change does); through another, it
  * is seen here within the bound. Code exchanges and refreshes never use these: they issue tokens.
+ * (The revocation endpoint finds tokens the same way: revoking one whose session just ended elsewhere
+ * revokes it all the same. Introspection is off.)
  */
 import type Provider from 'oidc-provider';
 import type { AuthCache } from '../services/access/auth-cache.js';
