@@ -6,14 +6,12 @@ import net from 'node:net';
 import { PortalClient, isMfaChallenge, type App, type Client, type CurrentUser, type LoginAnswer, type PasswordAnswer } from '@tools-portal/core';
 import { loadConfig, startPortal, type Logger, type RunningPortal } from '@tools-portal/server';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { createMigratedTestDatabase, createTestDatabase, type DatabaseTemplate, type TestDatabase } from './database.js';
+import { createMigratedTestDatabase, createTestDatabase, TEST_SECRET_KEY, type DatabaseTemplate, type TestDatabase } from './database.js';
 import { checkingFetch, violations } from './openapi-check.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'steady-kettle-4821';
 export const USER_PASSWORD = 'user-password-123';
-/** The SECRET_KEY of test portals (docs/configuration.md): fixed, so that several instances agree. */
-export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export interface TestPortal extends RunningPortal {
   /** An API client logged in as the bootstrapped admin (Bearer session token). */
@@ -81,10 +79,11 @@ declare module 'vitest' {
 
 /**
  * A fresh database of the dialect under test, already migrated (a copy of the run's template,
- * see ./database-template.ts), for portals whose test is not about migrating.
+ * see ./database-template.ts), for portals whose test is not about migrating. `secretKey`: the
+ * SECRET_KEY of the portals that will use it, when not TEST_SECRET_KEY.
  */
-export function createPortalDatabase(): Promise<TestDatabase> {
-  return createMigratedTestDatabase(inject('databaseTemplate'));
+export function createPortalDatabase(options: { secretKey?: string } = {}): Promise<TestDatabase> {
+  return createMigratedTestDatabase(inject('databaseTemplate'), options);
 }
 
 /**
@@ -98,7 +97,11 @@ export async function startTestPortal(
 ): Promise<TestPortal> {
   // A DATABASE_URL of the test's own (a proxy in front of the test PostgreSQL) reaches the test
   // database, not a copy: the portal gets a schema there and migrates it.
-  const own = options.database ? undefined : env.DATABASE_URL ? createTestDatabase() : await createPortalDatabase();
+  const own = options.database
+    ? undefined
+    : env.DATABASE_URL
+      ? createTestDatabase()
+      : await createPortalDatabase({ secretKey: env.SECRET_KEY ?? TEST_SECRET_KEY });
   const db = options.database ?? own!;
   const config = loadConfig({
     PORT: '0',
