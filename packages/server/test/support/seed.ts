@@ -1,6 +1,6 @@
 /**
  * Records made in the portal's own process through the services that the API's routes call, without
- * HTTP: for tests that make hundreds of them to test something else (the permission matrix). Each
+ * HTTP: for tests that make hundreds of them to test something else (the permission matrices). Each
  * is what the API would make and answer, with the admin as the actor; only the event log's user
  * agent says `test seed`. Like any write through the API (middleware/forget-on-write.ts), each
  * empties the portal's auth cache.
@@ -33,15 +33,16 @@ async function asAdmin(portal: TestPortal) {
 }
 
 /**
- * A user of `client` with `apps`, invited by the admin and registered, as portal.createUser makes
- * one; its `user` is as a sign-in answers it (id, email, name, client, admin), without the details
+ * A user of `client` (else of a new client) with `apps`, invited by the admin and registered, as
+ * portal.createUser makes one; its `user` is as a sign-in answers it (id, email, name, client, admin), without the details
  * that /user/me adds (second factors, language, teams, owned apps).
  */
-export async function seedUser(portal: TestPortal, options: { client: Client; apps?: App[]; password?: string }): Promise<TestUser> {
+export async function seedUser(portal: TestPortal, options: { client?: Client; apps?: App[]; password?: string } = {}): Promise<TestUser> {
   const { db, config, hasher } = portal.deps;
   const email = `${unique('user')}@example.com`;
   const password = options.password ?? USER_PASSWORD;
-  const invite = await createInvite(await asAdmin(portal), { email, clientid: options.client.id, apps: (options.apps ?? []).map((app) => app.id) });
+  const client = options.client ?? (await seedClient(portal));
+  const invite = await createInvite(await asAdmin(portal), { email, clientid: client.id, apps: (options.apps ?? []).map((app) => app.id) });
   const { token, user } = await registerWithPassword({ db, policy: config, now: Date.now, actor: null, hasher, ...ORIGIN }, { token: invite.token, password });
   await portal.deps.authCache.clear();
   return { api: portal.client(token), token, user, email, password };
