@@ -5,7 +5,7 @@
  * agent says `test seed`. Like any write through the API (middleware/forget-on-write.ts), each
  * empties the portal's auth cache.
  */
-import type { App, Client, CurrentUser } from '@tools-portal/core';
+import type { App, Client, CurrentUser, RegistrationToken } from '@tools-portal/core';
 import { createApp } from '../../src/services/apps/apps.js';
 import { registerWithPassword } from '../../src/services/sign-in/login.js';
 import { createClient } from '../../src/services/users/clients.js';
@@ -41,11 +41,18 @@ export async function seedUser(portal: TestPortal, options: { client?: Client; a
   const { db, config, hasher } = portal.deps;
   const email = `${unique('user')}@example.com`;
   const password = options.password ?? USER_PASSWORD;
-  const client = options.client ?? (await seedClient(portal));
-  const invite = await createInvite(await asAdmin(portal), { email, clientid: client.id, apps: (options.apps ?? []).map((app) => app.id) });
+  const invite = await seedInvite(portal, { email, client: options.client ?? (await seedClient(portal)), apps: options.apps });
   const { token, user } = await registerWithPassword({ db, policy: config, now: Date.now, actor: null, hasher, ...ORIGIN }, { token: invite.token, password });
   await portal.deps.authCache.clear();
   return { api: portal.client(token), token, user, email, password };
+}
+
+/** The admin's invite of `email` (a new one when not given) into `client` with `apps`, as POST /registrationtoken answers it. */
+export async function seedInvite(portal: TestPortal, options: { client: Client; email?: string; apps?: App[] }): Promise<RegistrationToken> {
+  const email = options.email ?? `${unique('invited')}@example.com`;
+  const invite = await createInvite(await asAdmin(portal), { email, clientid: options.client.id, apps: (options.apps ?? []).map((app) => app.id) });
+  await portal.deps.authCache.clear();
+  return invite;
 }
 
 /** A client, as the admin's POST /client answers it. */
