@@ -55,6 +55,8 @@ export interface StartOptions {
   lastUseFlushMs?: number;
   /** How often due access reviews are closed and reminders sent (default 30 s). */
   reviewSweepMs?: number;
+  /** The clock of the forward-auth cache (default Date.now): tests move it past AUTH_CACHE_SECONDS instead of waiting. */
+  authCacheNow?: () => number;
 }
 
 /** The built web portal, if it has been built. */
@@ -130,7 +132,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     });
     await hasher.calibrate(db);
     if (result.created && result.inviteLink) options.onInviteLink?.(result.inviteLink, result.adminEmail);
-    const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000 });
+    const authCache = new AuthCache(db, final, { ttlMs: final.authCacheSeconds * 1000, now: options.authCacheNow });
     const metrics = new Metrics(() => poolUse(db), { mail: () => outboxQueueLength(db), webhooks: () => webhookQueueLength(db) });
     if (cluster.isWorker) {
       authCache.shareClears(joinForgets(() => authCache.clearHere()));

@@ -1,13 +1,16 @@
 /**
  * The migrated database that test portals copy (./database-template.ts): made by global setup for
  * the dialect under test, every copy as a fresh migration leaves it, and copies independent of
- * each other, so that a test file sees nothing of another.
+ * each other, so that a test file sees nothing of another; their signing keys sealed with the
+ * tests' SECRET_KEY.
  */
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, migrateToLatest, openDatabase } from '@tools-portal/server';
 import { prepareDatabase } from '../src/db/connection.js';
-import { createTestDatabase, testDialect, type TestDatabase } from './support/database.js';
+import { loadKeySet } from '../src/oidc/signing-keys.js';
+import { SecretBox } from '../src/services/support/secret-box.js';
+import { createTestDatabase, TEST_SECRET_KEY, testDialect, type TestDatabase } from './support/database.js';
 import { createPortalDatabase } from './support/support.js';
 
 const opened: { database: TestDatabase; db: Knex }[] = [];
@@ -45,7 +48,19 @@ describe('a test portal database', () => {
     expect(first.client.config.client).toBe(testDialect() === 'postgres' ? 'pg' : 'better-sqlite3');
   });
 
-  it('holds no data, and what one copy stores the other does not see', async () => {
+  it('holds no data but the signing keys that a first start makes, sealed with TEST_SECRET_KEY', async () => {
+    const keys = await loadKeySet(first, new SecretBox(Buffer.from(TEST_SECRET_KEY, 'base64')));
+    expect(keys.signing).toHaveLength(2);
+    expect(keys.keys.map((key) => key.alg).sort()).toEqual(['ES256', 'RS256']);
+    expect(await first('oidc_signing_keys').pluck('kid')).toHaveLength(2);
+  });
+
+  it('a copy for another SECRET_KEY (or none) holds no signing keys, so that its portal makes its own', async () => {
+    const other = await open(await createPortalDatabase({ secretKey: '' }));
+    expect(await other('oidc_signing_keys').select('id')).toEqual([]);
+  });
+
+  it('holds no clients or users, and what one copy stores the other does not see', async () => {
     expect(await first('clients').select('id')).toEqual([]);
     expect(await first('users').select('id')).toEqual([]);
     await first('clients').insert({ name: 'only-in-the-first', created_at: Date.now() });

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { TOOLSCTL_CLIENT_ID } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
 import { enrol } from './support/second-factor-steps.js';
-import { pollDevice, refreshDevice, signedInDevice as signedInDeviceOf, startDevice } from './support/device-flow.js';
+import { movePollsBack, pollDevice, refreshDevice, signedInDevice as signedInDeviceOf, startDevice } from './support/device-flow.js';
 import { becomesTrue, CACHE_BOUND_MS, createApp, unique, useTestPortal, useTwoPortals, type TestUser } from './support/support.js';
 
 const portal = useTestPortal();
@@ -69,7 +69,7 @@ describe('allowing a device', () => {
     expect(request).toMatchObject({ user_code: device.user_code, client_id: 'toolsctl', name: 'toolsctl on laptop-7', host: 'laptop-7', address: '127.0.0.1' });
     expect(Date.now() - Date.parse(request.requestedTimestamp)).toBeLessThan(60_000);
     await user.api.device.approve(device.user_code);
-    await new Promise((resolve) => setTimeout(resolve, 5100));
+    await movePollsBack(portal.deps.db, 5100);
     const answer = await pollDevice(portal.url, device.device_code);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body.refresh_token).toBeTruthy();
@@ -173,14 +173,13 @@ describe('the device is told', () => {
   it('slow_down when it polls sooner than the interval', async () => {
     const device = await startDevice(portal.url);
     expect((await pollDevice(portal.url, device.device_code)).body.error).toBe('authorization_pending');
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    await sleep(2600);
+    await movePollsBack(portal.deps.db, 2600);
     const again = await pollDevice(portal.url, device.device_code);
     expect(again.status).toBe(400);
     expect(again.body.error).toBe('slow_down');
     // 5.2 s after the first poll but 2.6 s after the refused one, which counts too: a device that
     // keeps polling too fast keeps being told so.
-    await sleep(2600);
+    await movePollsBack(portal.deps.db, 2600);
     expect((await pollDevice(portal.url, device.device_code)).body.error).toBe('slow_down');
   });
 
@@ -295,7 +294,7 @@ describe('on two instances', () => {
     expect((await pollDevice(a.url, device.device_code)).body.error).toBe('authorization_pending');
     expect((await pollDevice(b.url, device.device_code)).body.error).toBe('slow_down');
     await user.api.device.approve(device.user_code);
-    await new Promise((resolve) => setTimeout(resolve, 5100));
+    await movePollsBack(a.deps.db, 5100);
     const answer = await pollDevice(a.url, device.device_code);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect((await b.client(answer.body.access_token).users.me()).email).toBe(user.email);

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { DEFAULT_REDIRECT } from '@tools-portal/core';
 import { describe, expect, it } from 'vitest';
+import { seedInvite } from './support/seed.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, unique, USER_PASSWORD, useTestPortal } from './support/support.js';
 
 const corpus = fs
@@ -32,9 +33,9 @@ describe('open redirects', () => {
   it('registration falls back to the default for every payload', async () => {
     const client = await portal.admin.clients.create(unique('redirects'));
     const followed: string[] = [];
-    // Each payload gets an invite of its own: registering consumes it.
+    // Each payload gets an invite of its own (seeded: ./support/seed.ts): registering consumes it.
     for (const redirect of corpus) {
-      const invite = await portal.admin.invites.create({ email: `${unique('r')}@example.com`, clientid: client.id, apps: [] });
+      const invite = await seedInvite(portal, { client });
       const answer = await portal.anonymous.auth.register({ Token: invite.token, Password: USER_PASSWORD, redirect });
       if (answer.redirect !== DEFAULT_REDIRECT) followed.push(`${redirect} -> ${answer.redirect}`);
     }

@@ -6,6 +6,7 @@
  */
 import { apiRoutes, type RouteSpec } from '@tools-portal/server';
 import { describe, expect, it } from 'vitest';
+import { seedUser } from './support/seed.js';
 import { unique, useTestPortal, type TestUser } from './support/support.js';
 
 const portal = useTestPortal({ LOGIN_FAILURES_PER_ADDRESS: '100000' });
@@ -35,9 +36,9 @@ interface World {
   bodies: Record<string, unknown>;
 }
 
-/** Fresh records for one route: the app, its owners, a team with a member, a target user, a request. */
+/** Fresh records for one route: the app, its owners, a team with a member, a target user, a request (the users seeded: ./support/seed.ts). */
 async function world(): Promise<World> {
-  const [owner, teamOwner, otherOwner, member, plain, target] = await Promise.all(Array.from({ length: 6 }, () => portal.createUser()));
+  const [owner, teamOwner, otherOwner, member, plain, target] = await Promise.all(Array.from({ length: 6 }, () => seedUser(portal)));
   const owners = await portal.admin.teams.create({ name: unique('Owners') });
   await portal.admin.teams.addUser(owners.id, { userid: teamOwner.user.id });
   const team = await portal.admin.teams.create({ name: unique('Team') });
@@ -52,7 +53,7 @@ async function world(): Promise<World> {
   await portal.admin.apps.create({ name: unique('other'), url: 'https://other.example.com/', owners: { users: [otherOwner.user.id], teams: [] } });
   await portal.admin.users.grant(target.user.id, app.id);
   await portal.admin.teams.grant(team.id, { appid: app.id });
-  const request = await (await portal.createUser()).api.accessRequests.create({ appid: app.id, reason: '' });
+  const request = await (await seedUser(portal)).api.accessRequests.create({ appid: app.id, reason: '' });
   const client = await portal.admin.clients.create(unique('perm'));
   const values = {
     id: '',

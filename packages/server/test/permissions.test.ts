@@ -6,7 +6,8 @@
 import { generateApiKey, type Access, type Client } from '@tools-portal/core';
 import { apiRoutes, type RouteSpec } from '@tools-portal/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp, unique, useTestPortal } from './support/support.js';
+import { seedApp, seedClient, seedUser } from './support/seed.js';
+import { unique, useTestPortal } from './support/support.js';
 
 // Forward auth is public (a proxy calls it for anyone) but answers for the caller itself: 401
 // without a valid credential, 403 without the app, 200 for admins (who may use every app).
@@ -178,7 +179,7 @@ beforeAll(async () => {
 async function tokenFor(caller: Caller): Promise<string | undefined> {
   if (caller === 'anonymous') return undefined;
   const admin = caller === 'admin' || caller === "admin's API key";
-  const made = await portal.createUser({ client: admin ? adminClient : callersClient });
+  const made = await seedUser(portal, { client: admin ? adminClient : callersClient });
   if (caller.endsWith('API key')) {
     const key = generateApiKey();
     await made.api.accessTokens.create(key);
@@ -203,12 +204,13 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 /**
  * Fresh records for a route's path parameters, and a plausible body. Only the records that the
  * route's path and body use are made: the user in a client of their own with an app, the team
- * with that user and app.
+ * with that user and app. Users, clients and apps are seeded through the services (./support/seed.ts):
+ * the routes that make them are under test here as the others are, not the making.
  */
 async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unknown }> {
-  const app = once(() => createApp(portal.admin));
-  const client = once(() => portal.admin.clients.create(unique('perm')));
-  const user = once(async () => portal.createUser({ client: await client(), apps: [await app()] }));
+  const app = once(() => seedApp(portal));
+  const client = once(() => seedClient(portal));
+  const user = once(async () => seedUser(portal, { client: await client(), apps: [await app()] }));
   const invite = once(async () => portal.admin.invites.create({ email: `${unique('inv')}@example.com`, clientid: (await client()).id, apps: [] }));
   const team = once(async () => {
     const made = await portal.admin.teams.create({ name: unique('team') });
@@ -243,13 +245,13 @@ async function requestFor(route: RouteSpec): Promise<{ path: string; body?: unkn
   const bodies: Record<string, () => Promise<unknown>> = {
     'POST /app': async () => ({ name: unique('app'), url: 'https://new.example.com/' }),
     'PUT /app': async () => ({ ...(await app()), description: 'changed' }),
-    'POST /user/:id/app': async () => ({ appid: (await createApp(portal.admin)).id }),
+    'POST /user/:id/app': async () => ({ appid: (await seedApp(portal)).id }),
     'POST /client': async () => ({ name: unique('client') }),
     'POST /team': async () => ({ name: unique('team') }),
     'PUT /team': async () => ({ id: (await team()).id, name: unique('renamed') }),
-    'POST /team/:id/user': async () => ({ userid: (await portal.createUser({ client: await client() })).user.id }),
+    'POST /team/:id/user': async () => ({ userid: (await seedUser(portal, { client: await client() })).user.id }),
     'PUT /team/:id/user/:userid': async () => ({ expires: null }),
-    'POST /team/:id/app': async () => ({ appid: (await createApp(portal.admin)).id }),
+    'POST /team/:id/app': async () => ({ appid: (await seedApp(portal)).id }),
     'PUT /team/:id/app/:appid': async () => ({ expires: null }),
     'PUT /user/:id/app/:appid': async () => ({ expires: null }),
     'PUT /client': async () => ({ id: (await client()).id, name: unique('renamed') }),

@@ -7,19 +7,10 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, createTestDatabase, testDialect, type TestDatabase } from './support/database.js';
+import { createPostgresDatabase, createTestDatabase, TEST_SECRET_KEY, testDialect, type TestDatabase } from './support/database.js';
 import { spawnServer, type ServerProcess } from './support/processes.js';
 import { enrol, pendingSignIn, sendCode } from './support/second-factor-steps.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  startTestPortal,
-  TEST_SECRET_KEY,
-  USER_PASSWORD,
-  useTestPortal,
-  useTwoPortals,
-  type TestPortal,
-} from './support/support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestPortal, USER_PASSWORD, useTestPortal, useTwoPortals, type TestPortal } from './support/support.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const LIMITS = { LOGIN_FAILURES_PER_ADDRESS: '1000', LOGIN_FAILURES_PER_EMAIL: '1000' };

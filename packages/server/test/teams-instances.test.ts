@@ -7,7 +7,7 @@ import type { App } from '@tools-portal/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { Browser, oidc, relyingParty, type RelyingParty } from './support/openid-rp.js';
-import { becomesTrue, CACHE_BOUND_MS, startTestPortal, unique, type TestPortal, type TestUser } from './support/support.js';
+import { startTestPortal, unique, type TestPortal, type TestUser } from './support/support.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
@@ -60,14 +60,17 @@ describe('forward auth across instances', () => {
 
     await a.admin.teams.updateGrant(teams[0].id, app.id, { role: 'admin' });
     const roles = async () => (await verifyOn(b, app, user.token)).headers.get('remote-roles');
-    expect(await becomesTrue(async () => (await roles()) === 'admin,viewer', CACHE_BOUND_MS)).toBe(true);
+    b.passCacheBound();
+    expect(await roles()).toBe('admin,viewer');
 
     await a.admin.teams.removeUser(teams[1].id, user.user.id);
     const groups = async () => (await verifyOn(b, app, user.token)).headers.get('remote-groups');
-    expect(await becomesTrue(async () => (await groups()) === `${user.user.client.name},${teams[0].name}`, CACHE_BOUND_MS)).toBe(true);
+    b.passCacheBound();
+    expect(await groups()).toBe(`${user.user.client.name},${teams[0].name}`);
 
     await a.admin.teams.removeUser(teams[0].id, user.user.id);
-    expect(await becomesTrue(async () => (await verifyOn(b, app, user.token)).status === 403, CACHE_BOUND_MS)).toBe(true);
+    b.passCacheBound();
+    expect((await verifyOn(b, app, user.token)).status).toBe(403);
   });
 
   it('answers an admin without teams or roles with both headers empty but present', async () => {
@@ -115,6 +118,7 @@ describe('OpenID groups and roles', () => {
     // A role changed on A shows in userinfo on B within the bound.
     await a.admin.teams.updateGrant(teams[0].id, app.id, { role: 'admin' });
     const rolesNow = async () => (await oidc.fetchUserInfo(rp.config, withRoles.access_token, String(user.user.id))).roles as string[];
-    expect(await becomesTrue(async () => (await rolesNow()).join(',') === 'admin,viewer', CACHE_BOUND_MS)).toBe(true);
+    b.passCacheBound();
+    expect((await rolesNow()).join(',')).toBe('admin,viewer');
   });
 });

@@ -14,6 +14,12 @@ export type TestDialect = 'sqlite' | 'postgres';
 
 const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
+/**
+ * The SECRET_KEY of test portals (docs/configuration.md): fixed, so that several instances agree,
+ * and so that the template's signing keys (./database-template.ts) open in every copy.
+ */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+
 /** Schemas of test runs are named so; stale ones (from killed runs) are dropped by name. */
 export const TEST_SCHEMA_PREFIX = 'portal_test_';
 
@@ -104,19 +110,47 @@ export interface DatabaseTemplate {
  * run every migration again. Without a template of that dialect, an empty one as
  * createTestDatabase makes it (the portal then migrates it). Migrations themselves are tested
  * on empty databases (database-setup, instances, startup tests).
+ *
+ * The template holds signing keys sealed with TEST_SECRET_KEY; a copy for a portal with another
+ * `secretKey` (or none: '') has them removed, so that portal makes its own at start, as a first
+ * start does.
  */
-export async function createMigratedTestDatabase(template: DatabaseTemplate | undefined, dialect: TestDialect = testDialect()): Promise<TestDatabase> {
+export async function createMigratedTestDatabase(
+  template: DatabaseTemplate | undefined,
+  { dialect = testDialect(), secretKey = TEST_SECRET_KEY }: { dialect?: TestDialect; secretKey?: string } = {},
+): Promise<TestDatabase> {
   if (template?.dialect !== dialect) return createTestDatabase(dialect);
-  if (dialect === 'postgres') return { dialect, ...(await createPostgresDatabase(template.name)) };
+  const copy = dialect === 'postgres' ? { dialect, ...(await createPostgresDatabase(template.name)) } : copySqliteTemplate(template.name);
+  if (secretKey !== TEST_SECRET_KEY) await removeSigningKeys(copy);
+  return copy;
+}
+
+function copySqliteTemplate(file: string): TestDatabase {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-portal-test-'));
-  fs.copyFileSync(template.name, path.join(dir, 'portal.db'));
+  fs.copyFileSync(file, path.join(dir, 'portal.db'));
   return {
-    dialect,
+    dialect: 'sqlite',
     url: `sqlite:${path.join(dir, 'portal.db')}`,
     async drop() {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function removeSigningKeys(database: TestDatabase): Promise<void> {
+  const statement = 'DELETE FROM oidc_signing_keys';
+  if (database.dialect === 'postgres') {
+    await onTestPostgres(database.url, (client) => client.query(statement));
+    return;
+  }
+  // Loaded here, not at the top: vitest.config.ts imports this module.
+  const { default: Sqlite } = await import('better-sqlite3');
+  const db = new Sqlite(database.url.slice('sqlite:'.length));
+  try {
+    db.prepare(statement).run();
+  } finally {
+    db.close();
+  }
 }
 
 async function dropSchema(url: string, schema: string): Promise<void> {

@@ -3,6 +3,7 @@
  * request of `toolsctl` and its polls of the token endpoint, in plain HTTP as a terminal sends them.
  */
 import { TOOLSCTL_CLIENT_ID, TOOLSCTL_SCOPE, type PortalClient } from '@tools-portal/core';
+import type { Knex } from 'knex';
 import { expect } from 'vitest';
 
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -47,6 +48,16 @@ export async function startDevice(baseUrl: string, options: { host?: string; cli
 /** One poll of the token endpoint for a device code. */
 export function pollDevice(baseUrl: string, deviceCode: string, clientId = TOOLSCTL_CLIENT_ID): Promise<TokenAnswer> {
   return form(`${baseUrl}/oidc/token`, { grant_type: DEVICE_CODE_GRANT, device_code: deviceCode, client_id: clientId });
+}
+
+/**
+ * Moves every device's last poll `ms` into the past, as waiting that long would: the poll interval
+ * (`slow_down`) is measured from that time alone (services/openid/device-requests.ts, recordPoll).
+ */
+export async function movePollsBack(db: Knex, ms: number): Promise<void> {
+  await db('oidc_device_requests')
+    .whereNotNull('polled_at')
+    .update({ polled_at: db.raw('?? - ?', ['polled_at', ms]) });
 }
 
 /** A refresh of `toolsctl`'s tokens. */

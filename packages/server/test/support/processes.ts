@@ -3,8 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PortalClient } from '@tools-portal/core';
 import { afterAll, beforeAll } from 'vitest';
-import type { TestDatabase } from './database.js';
-import { createPortalDatabase, TEST_SECRET_KEY } from './support.js';
+import { TEST_SECRET_KEY, type TestDatabase } from './database.js';
+import { createPortalDatabase } from './support.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 

@@ -6,14 +6,12 @@ import net from 'node:net';
 import { PortalClient, isMfaChallenge, type App, type Client, type CurrentUser, type LoginAnswer, type PasswordAnswer } from '@tools-portal/core';
 import { loadConfig, startPortal, type Logger, type RunningPortal } from '@tools-portal/server';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { createMigratedTestDatabase, createTestDatabase, type DatabaseTemplate, type TestDatabase } from './database.js';
+import { createMigratedTestDatabase, createTestDatabase, TEST_SECRET_KEY, type DatabaseTemplate, type TestDatabase } from './database.js';
 import { checkingFetch, violations } from './openapi-check.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'steady-kettle-4821';
 export const USER_PASSWORD = 'user-password-123';
-/** The SECRET_KEY of test portals (docs/configuration.md): fixed, so that several instances agree. */
-export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export interface TestPortal extends RunningPortal {
   /** An API client logged in as the bootstrapped admin (Bearer session token). */
@@ -28,6 +26,11 @@ export interface TestPortal extends RunningPortal {
   createUser(options?: { email?: string; client?: Client; apps?: App[]; password?: string }): Promise<TestUser>;
   /** Raw HTTP against the portal, for what the typed client does not express. */
   fetch(pathname: string, init?: RequestInit): Promise<Response>;
+  /**
+   * Moves the clock of this portal's forward-auth cache (AuthCache) past CACHE_BOUND_MS, as
+   * waiting that long would: what another instance changed must show here at once after it.
+   */
+  passCacheBound(): void;
 }
 
 export interface TestUser {
@@ -81,10 +84,11 @@ declare module 'vitest' {
 
 /**
  * A fresh database of the dialect under test, already migrated (a copy of the run's template,
- * see ./database-template.ts), for portals whose test is not about migrating.
+ * see ./database-template.ts), for portals whose test is not about migrating. `secretKey`: the
+ * SECRET_KEY of the portals that will use it, when not TEST_SECRET_KEY.
  */
-export function createPortalDatabase(): Promise<TestDatabase> {
-  return createMigratedTestDatabase(inject('databaseTemplate'));
+export function createPortalDatabase(options: { secretKey?: string } = {}): Promise<TestDatabase> {
+  return createMigratedTestDatabase(inject('databaseTemplate'), options);
 }
 
 /**
@@ -98,7 +102,11 @@ export async function startTestPortal(
 ): Promise<TestPortal> {
   // A DATABASE_URL of the test's own (a proxy in front of the test PostgreSQL) reaches the test
   // database, not a copy: the portal gets a schema there and migrates it.
-  const own = options.database ? undefined : env.DATABASE_URL ? createTestDatabase() : await createPortalDatabase();
+  const own = options.database
+    ? undefined
+    : env.DATABASE_URL
+      ? createTestDatabase()
+      : await createPortalDatabase({ secretKey: env.SECRET_KEY ?? TEST_SECRET_KEY });
   const db = options.database ?? own!;
   const config = loadConfig({
     PORT: '0',
@@ -114,8 +122,14 @@ export async function startTestPortal(
     ...env,
   });
   let running: RunningPortal;
+  let cacheClockAhead = 0;
   try {
-    running = await startPortal(config, { publicUrlFromAddress: !options.keepPublicUrl, logger: options.logger, schema: db.schema });
+    running = await startPortal(config, {
+      publicUrlFromAddress: !options.keepPublicUrl,
+      logger: options.logger,
+      schema: db.schema,
+      authCacheNow: () => Date.now() + cacheClockAhead,
+    });
   } catch (error) {
     await own?.drop();
     throw error;
@@ -133,6 +147,9 @@ export async function startTestPortal(
     client,
     login,
     fetch: (pathname, init) => checked(`${running.url}${pathname}`, init),
+    passCacheBound() {
+      cacheClockAhead += CACHE_BOUND_MS;
+    },
     async createUser(options = {}) {
       const email = options.email ?? `${unique('user')}@example.com`;
       const password = options.password ?? USER_PASSWORD;
