@@ -7,11 +7,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { freePort, startTestPortal, type TestPortal } from '../../../server/test/support/support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, startTestPortal, type TestPortal } from '../../../server/test/support/support.js';
 import { CHROMIUM_OPTIONS, chromiumAvailableFor } from '../../../server/test/support/chromium.js';
+import { SESSION_COOKIE } from '../../../server/src/middleware/auth.js';
 
 export { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, unique } from '../../../server/test/support/support.js';
 export type { TestPortal } from '../../../server/test/support/support.js';
+
+/** The bootstrapped admin's sign-in, for `signIn`. */
+export const ADMIN = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../../..');
@@ -131,6 +135,19 @@ export async function downloadedText(download: Download): Promise<string> {
 /** Opens a hash route of the portal, e.g. `/applist`. */
 export async function goto(page: Page, portal: TestPortal, route: string): Promise<void> {
   await page.goto(`${portal.url}/auth/#${route}`);
+}
+
+/**
+ * Signs in without the login screen, for tests of what comes after it: a session made through
+ * the API (as the login screen makes it), its cookie on the page's context, then `route` opened
+ * (the launcher unless given). Saves a test the login screen's load, render and form.
+ */
+export async function signIn(page: Page, portal: TestPortal, account: { email: string; password: string }, route = '/applist'): Promise<void> {
+  const token = await portal.login(account.email, account.password);
+  await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: portal.url, httpOnly: true, sameSite: 'Lax' }]);
+  // A hash change would keep the running app and the session it read: it starts again to read this one.
+  if (page.url().startsWith(portal.url)) await page.goto('about:blank');
+  await goto(page, portal, route);
 }
 
 export async function loginInBrowser(page: Page, portal: TestPortal, email: string, password: string): Promise<void> {
