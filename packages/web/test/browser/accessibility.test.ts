@@ -84,7 +84,7 @@ describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', 
         for (const [route, heading] of screens) {
           await goto(page, web.portal, route);
           await expect.poll(() => page.getByRole('heading', { name: heading, exact: true }).first().isVisible(), { message: route }).toBe(true);
-          await page.waitForLoadState('networkidle');
+          await page.requestsDone();
           expect(await axeViolations(page), route).toEqual([]);
         }
         if (viewport === PHONE) return;

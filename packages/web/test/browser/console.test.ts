@@ -22,7 +22,7 @@ import {
 const web = useBrowserPortal();
 
 async function settled(page: WatchedPage, name: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
+  await page.requestsDone();
   expect(await axeViolations(page), name).toEqual([]);
   await screenshot(page, name);
 }

@@ -241,7 +241,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
         for (const name of [hidden.name, `No such app ${tag}`]) {
           await page.goto(`${web.portal.url}/auth/#/denied/${encodeURIComponent(name)}`);
           await expect.poll(() => page.getByText(`You cannot use ${name} with your account.`).isVisible()).toBe(true);
-          await page.waitForLoadState('networkidle');
+          await page.requestsDone();
           expect(await page.getByRole('button', { name: 'Request access' }).count()).toBe(0);
           expect(await page.locator('main').innerText()).not.toContain('healthz');
         }

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Download, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, startTestPortal, type TestPortal } from '../../../server/test/support/support.js';
 import { CHROMIUM_OPTIONS, chromiumAvailableFor } from '../../../server/test/support/chromium.js';
@@ -99,9 +99,18 @@ export function useLocalhostBrowserPortal(env: Record<string, string> = {}): Bro
   return Object.defineProperty(web, 'origin', { get: () => `http://localhost:${port}` }) as BrowserPortal & { origin: string };
 }
 
-/** A page that records console problems; `problems()` lists CSP violations and uncaught errors. */
+/**
+ * A page that records console problems and its requests: `problems()` lists CSP violations and
+ * uncaught errors; `requestsDone()` waits until none of its requests is under way.
+ */
 export interface WatchedPage extends Page {
   problems(): string[];
+  /**
+   * Resolves once no request of the page is under way, none having started over two frames (an
+   * answer's render may fetch the next thing). Playwright's `networkidle` instead waits 500 ms
+   * of quiet, and only once after each page load.
+   */
+  requestsDone(): Promise<void>;
 }
 
 /** A fresh context (its own cookies) at a viewport, with one watched page. */
@@ -119,7 +128,33 @@ export async function openPage(
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.problems = () => [...problems];
+  const underWay = new Set<Request>();
+  let started = 0;
+  page.on('request', (request) => {
+    underWay.add(request);
+    started++;
+  });
+  page.on('requestfinished', (request) => underWay.delete(request));
+  page.on('requestfailed', (request) => underWay.delete(request));
+  page.requestsDone = async () => {
+    const deadline = Date.now() + REQUESTS_DONE_LIMIT_MS;
+    for (;;) {
+      const before = started;
+      if (underWay.size === 0) {
+        await nextFrames(page);
+        if (underWay.size === 0 && started === before) return;
+      } else await new Promise((resolve) => setTimeout(resolve, 20));
+      if (Date.now() > deadline) throw new Error(`requests still under way: ${[...underWay].map((request) => request.url()).join(', ')}`);
+    }
+  };
   return { context, page };
+}
+
+const REQUESTS_DONE_LIMIT_MS = 10_000;
+
+/** Two animation frames of the page: what a step started has rendered (and its effects run). */
+function nextFrames(page: Page): Promise<unknown> {
+  return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
 /**
@@ -162,7 +197,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const width = page.viewportSize()?.width ?? LAPTOP.width;
   const suffix = width < 600 ? 'phone' : 'laptop';
   // Let the alert or modal that a step opened finish its paint before the picture.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await nextFrames(page);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${suffix}.png`), fullPage: true });
 }
 
@@ -184,7 +219,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
   // Let the step's alert or dialog finish its paint, and every transition end, before looking: a
   // button armed for its second click fades into its new colours over 0.15 s, and half-way its
   // contrast is neither's (a CI run caught `.btn-danger` so).
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await nextFrames(page);
   await page.evaluate(() =>
     Promise.all(
       document

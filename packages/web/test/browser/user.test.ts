@@ -284,7 +284,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       await expect.poll(() => page.locator('.user-menu-toggle').isVisible()).toBe(true);
       // The launcher's own calls done first: else one still under way meets the ended session and
       // takes the page to the login before the click (seen on a loaded CI machine).
-      await page.waitForLoadState('networkidle');
+      await page.requestsDone();
       await web.portal.admin.users.delete(member.user.id);
       await page.getByRole('navigation', { name: 'Main' }).locator('.user-menu-toggle').click();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Access Tokens' }).click();
