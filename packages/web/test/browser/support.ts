@@ -174,15 +174,17 @@ export async function goto(page: Page, portal: TestPortal, route: string): Promi
 
 /**
  * Signs in without the login screen, for tests of what comes after it: a session made through
- * the API (as the login screen makes it), its cookie on the page's context, then `route` opened
- * (the launcher unless given). Saves a test the login screen's load, render and form.
+ * the API (as the login screen makes it), its cookie on the page's context, then the launcher
+ * opened and waited for: its user menu (folded away on a phone) says who is signed in, and the
+ * page is in its language by then. Saves a test the login screen's load, render and form.
  */
-export async function signIn(page: Page, portal: TestPortal, account: { email: string; password: string }, route = '/applist'): Promise<void> {
+export async function signIn(page: Page, portal: TestPortal, account: { email: string; password: string }): Promise<void> {
   const token = await portal.login(account.email, account.password);
   await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: portal.url, httpOnly: true, sameSite: 'Lax' }]);
   // A hash change would keep the running app and the session it read: it starts again to read this one.
   if (page.url().startsWith(portal.url)) await page.goto('about:blank');
-  await goto(page, portal, route);
+  await goto(page, portal, '/applist');
+  await page.locator('.user-menu-toggle').waitFor({ state: 'attached' });
 }
 
 export async function loginInBrowser(page: Page, portal: TestPortal, email: string, password: string): Promise<void> {
