@@ -10,6 +10,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, startTestPortal, type TestPortal } from '../../../server/test/support/support.js';
 import { CHROMIUM_OPTIONS, chromiumAvailableFor } from '../../../server/test/support/chromium.js';
 import { SESSION_COOKIE } from '../../../server/src/middleware/auth.js';
+import { AXE_FILE } from './test-web-root';
 
 export { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, unique } from '../../../server/test/support/support.js';
 export type { TestPortal } from '../../../server/test/support/support.js';
@@ -28,14 +29,17 @@ export const PHONE = { width: 390, height: 844 };
 /** Whether the browser tests can run; under CI a missing Chromium is a failure, not a skip. */
 export const chromiumAvailable = chromiumAvailableFor('the web browser tests');
 
+/** A portal serving the bundle: the run's test web root (./test-web-root.ts), else the build itself. */
 export function startWebPortal(env: Record<string, string> = {}, options: Parameters<typeof startTestPortal>[1] = {}): Promise<TestPortal> {
-  return startTestPortal({ WEB_ROOT: WEB_DIST, ...env }, options);
+  return startTestPortal({ WEB_ROOT: inject('webRoot') ?? WEB_DIST, ...env }, options);
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The Chromium that global setup started for the whole run (./global-setup.ts). */
     chromiumEndpoint: string | undefined;
+    /** The build with axe-core beside it, made by global setup (./test-web-root.ts). */
+    webRoot: string | undefined;
   }
 }
 
@@ -217,7 +221,7 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
  */
 export async function axeViolations(page: Page): Promise<string[]> {
   const hasAxe = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
-  if (!hasAxe) await page.evaluate(axeSource());
+  if (!hasAxe) await loadAxe(page);
   // Let the step's alert or dialog finish its paint, and every transition end, before looking: a
   // button armed for its second click fades into its new colours over 0.15 s, and half-way its
   // contrast is neither's (a CI run caught `.btn-danger` so).
@@ -244,6 +248,31 @@ export async function axeViolations(page: Page): Promise<string[]> {
     );
   }, AXE_TAGS);
   return violations;
+}
+
+/**
+ * Puts axe-core into the page: on the portal's own page (its bundle's script from /auth/assets/)
+ * as a script from the test web root (./test-web-root.ts), else, or when that fails, through the
+ * protocol.
+ */
+async function loadAxe(page: Page): Promise<void> {
+  const loaded = await page.evaluate(
+    (source) =>
+      new Promise<boolean>((resolve) => {
+        if (!document.querySelector('script[src^="/auth/assets/"]')) return resolve(false);
+        const script = document.createElement('script');
+        script.src = source;
+        const settle = (event: Event) => {
+          script.remove();
+          resolve(event.type === 'load');
+        };
+        script.addEventListener('load', settle);
+        script.addEventListener('error', settle);
+        document.head.append(script);
+      }),
+    `/auth/${AXE_FILE}`,
+  );
+  if (!loaded) await page.evaluate(axeSource());
 }
 
 let axeScript: string | undefined;
