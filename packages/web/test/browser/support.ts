@@ -220,21 +220,19 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
  * answers its violations as readable lines: rule, impact, and the elements at fault.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
-  const hasAxe = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
-  if (!hasAxe) await loadAxe(page);
-  // Let the step's alert or dialog finish its paint, and every transition end, before looking: a
-  // button armed for its second click fades into its new colours over 0.15 s, and half-way its
-  // contrast is neither's (a CI run caught `.btn-danger` so).
-  await nextFrames(page);
-  await page.evaluate(() =>
-    Promise.all(
+  await loadAxe(page);
+  // One call into the page for the waiting and the run (each call is a round trip through the
+  // run's Playwright server). Let the step's alert or dialog finish its paint, and every transition
+  // end, before looking: a button armed for its second click fades into its new colours over
+  // 0.15 s, and half-way its contrast is neither's (a CI run caught `.btn-danger` so).
+  return page.evaluate(async (tags) => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await Promise.all(
       document
         .getAnimations()
         .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
         .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
-  const violations = await page.evaluate(async (tags) => {
+    );
     const axe = (
       window as unknown as {
         axe: {
@@ -247,18 +245,18 @@ export async function axeViolations(page: Page): Promise<string[]> {
       (violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`,
     );
   }, AXE_TAGS);
-  return violations;
 }
 
 /**
- * Puts axe-core into the page: on the portal's own page (its bundle's script from /auth/assets/)
- * as a script from the test web root (./test-web-root.ts), else, or when that fails, through the
- * protocol.
+ * Puts axe-core into the page unless it is there: on the portal's own page (its bundle's script
+ * from /auth/assets/) as a script from the test web root (./test-web-root.ts), else, or when that
+ * fails, through the protocol.
  */
 async function loadAxe(page: Page): Promise<void> {
   const loaded = await page.evaluate(
     (source) =>
       new Promise<boolean>((resolve) => {
+        if (typeof (window as unknown as { axe?: unknown }).axe !== 'undefined') return resolve(true);
         if (!document.querySelector('script[src^="/auth/assets/"]')) return resolve(false);
         const script = document.createElement('script');
         script.src = source;
