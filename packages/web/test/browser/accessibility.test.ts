@@ -3,8 +3,7 @@
 // it back to the button that opened it.
 import { describe, expect, it } from 'vitest';
 import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
+  ADMIN,
   LAPTOP,
   PHONE,
   axeViolations,
@@ -13,11 +12,11 @@ import {
   focusedName,
   focusStaysInDialog,
   goto,
-  loginInBrowser,
   openPage,
   useBrowserPortal,
   unique,
   type WatchedPage,
+  signIn,
 } from './support';
 
 const web = useBrowserPortal();
@@ -61,7 +60,7 @@ describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', 
         await expect.poll(() => page.getByRole('heading', { name: 'Failed Login' }).isVisible()).toBe(true);
         expect(await axeViolations(page), 'failed login').toEqual([]);
 
-        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signIn(page, web.portal, ADMIN);
         await page.waitForURL(/#\/applist\/?$/);
         const screens: [string, string][] = [
           ['/applist', 'Tools-Server'],
@@ -84,7 +83,7 @@ describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', 
         for (const [route, heading] of screens) {
           await goto(page, web.portal, route);
           await expect.poll(() => page.getByRole('heading', { name: heading, exact: true }).first().isVisible(), { message: route }).toBe(true);
-          await page.waitForLoadState('networkidle');
+          await page.requestsDone();
           expect(await axeViolations(page), route).toEqual([]);
         }
         if (viewport === PHONE) return;
@@ -113,7 +112,7 @@ describe.skipIf(!chromiumAvailable)('accessibility of every screen and dialog', 
     const client = await web.portal.admin.clients.create(unique('link-client'));
     const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, web.portal, ADMIN);
       await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, '/registrationtokens');
       await page.getByRole('button', { name: 'New Invite' }).click();

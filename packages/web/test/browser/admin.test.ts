@@ -4,6 +4,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '@tools-portal/core';
 import {
+  ADMIN,
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   LAPTOP,
@@ -20,6 +21,7 @@ import {
   tileNames,
   useBrowserPortal,
   unique,
+  signIn,
 } from './support';
 
 const web = useBrowserPortal({ page: LAPTOP });
@@ -443,7 +445,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     expect(await filters.getByLabel('Client').inputValue()).toBe('');
 
     const phone = await openPage(web.browser, PHONE);
-    await loginInBrowser(phone.page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await signIn(phone.page, web.portal, ADMIN);
     // The session cookie is set once the login has landed on the app list.
     await phone.page.waitForURL(/#\/applist/);
     await goto(phone.page, web.portal, '/logs');

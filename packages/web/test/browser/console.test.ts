@@ -3,17 +3,16 @@
 // empty states, and deletions that say what they destroy. Every state at both widths, with axe.
 import { describe, expect, it } from 'vitest';
 import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
+  ADMIN,
   LAPTOP,
   PHONE,
   axeViolations,
   chromiumAvailable,
   createApp,
   goto,
-  loginInBrowser,
   openPage,
   screenshot,
+  signIn,
   signOut,
   useBrowserPortal,
   unique,
@@ -23,7 +22,7 @@ import {
 const web = useBrowserPortal();
 
 async function settled(page: WatchedPage, name: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
+  await page.requestsDone();
   expect(await axeViolations(page), name).toEqual([]);
   await screenshot(page, name);
 }
@@ -34,7 +33,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
     it(`an admin finds the console grouped in a sidebar or the phone menu, and signs out from the user menu (${viewport.width} px)`, async () => {
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signIn(page, web.portal, ADMIN);
         await page.waitForURL(/#\/applist\/?$/);
         const main = page.getByRole('navigation', { name: 'Main' });
         const toggle = main.getByRole('button', { name: 'Toggle navigation' });
@@ -111,7 +110,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
     const member = await web.portal.createUser({ apps: [app, other] });
     const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, web.portal, member.email, member.password);
+      await signIn(page, web.portal, member);
       await page.waitForURL(/#\/applist\/?$/);
       const main = page.getByRole('navigation', { name: 'Main' });
       await expect.poll(() => main.getByRole('link').allInnerTexts()).toEqual(['Tools-Server', 'My apps', 'Request access']);
@@ -137,7 +136,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
         await goto(page, web.portal, '/nonexistent');
         await expect.poll(() => page.getByRole('heading', { name: 'Page not found' }).isVisible()).toBe(true);
         await settled(page, '63-not-found-anonymous');
-        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signIn(page, web.portal, ADMIN);
         await page.waitForURL(/#\/applist\/?$/);
         await goto(page, web.portal, '/no/such/page');
         await expect.poll(() => page.getByRole('heading', { name: 'Page not found' }).isVisible()).toBe(true);
@@ -155,7 +154,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
     it(`an unknown user, app or client id says so (${viewport.width} px)`, async () => {
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signIn(page, web.portal, ADMIN);
         await page.waitForURL(/#\/applist\/?$/);
         for (const [route, heading, back] of [
           ['/user/999999', 'No such user', 'Go to Users'],
@@ -182,7 +181,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
       const members = [await web.portal.createUser({ client, apps: [app] }), await web.portal.createUser({ client })];
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signIn(page, web.portal, ADMIN);
         await page.waitForURL(/#\/applist\/?$/);
         await goto(page, web.portal, `/client/${client.id}`);
         const table = page.getByRole('table', { name: 'Users' });
@@ -242,7 +241,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
     const { context, page } = await openPage(web.browser);
     try {
       await page.clock.install();
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, web.portal, ADMIN);
       await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, '/clients');
       const row = page.getByRole('row').filter({ hasText: client.name });
@@ -265,7 +264,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
       const member = await web.portal.createUser();
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signIn(page, web.portal, ADMIN);
         await page.waitForURL(/#\/applist\/?$/);
         await goto(page, web.portal, `/user/${member.user.id}`);
         const facts = page.locator('dl.user-facts');
@@ -326,7 +325,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
       );
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signIn(page, web.portal, ADMIN);
         await page.waitForURL(/#\/applist\/?$/);
         await goto(page, web.portal, '/logs');
         const filters = page.getByRole('form', { name: 'Log filters' });
@@ -374,7 +373,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
     const taken = await web.portal.admin.clients.create(unique('Taken client'));
     const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, web.portal, ADMIN);
       await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, '/clients');
       await page.getByRole('button', { name: 'New Client' }).click();
@@ -407,7 +406,7 @@ describe.skipIf(!chromiumAvailable)('the portal and the admin console', () => {
     await web.portal.createUser({ apps: [app] });
     const { context, page } = await openPage(web.browser, PHONE);
     try {
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, web.portal, ADMIN);
       await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, `/app/${app.id}`);
       await expect.poll(() => page.getByRole('heading', { name: app.name }).isVisible()).toBe(true);

@@ -1,18 +1,7 @@
 // Empty states (issue 27, item 4) on a portal of its own, fresh: an admin of a portal without apps
 // sees Get started; a user without apps sees "You don't have any apps yet" with Request access.
 import { describe, expect, it } from 'vitest';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  LAPTOP,
-  PHONE,
-  axeViolations,
-  chromiumAvailable,
-  loginInBrowser,
-  openPage,
-  screenshot,
-  useBrowserPortal,
-} from './support';
+import { ADMIN, LAPTOP, PHONE, axeViolations, chromiumAvailable, openPage, screenshot, useBrowserPortal, signIn } from './support';
 
 const web = useBrowserPortal();
 
@@ -21,7 +10,7 @@ describe.skipIf(!chromiumAvailable)('empty states', () => {
     it(`a fresh admin gets started: add an app, invite someone, or toolsctl seed (${viewport.width} px)`, async () => {
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signIn(page, web.portal, ADMIN);
         await page.waitForURL(/#\/applist\/?$/);
         await expect.poll(() => page.getByRole('heading', { name: 'Get started' }).isVisible()).toBe(true);
         expect(await page.getByRole('link', { name: 'Invite someone' }).getAttribute('href')).toBe('#/registrationtokens');
@@ -43,7 +32,7 @@ describe.skipIf(!chromiumAvailable)('empty states', () => {
       const member = await web.portal.createUser();
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, member.email, member.password);
+        await signIn(page, web.portal, member);
         await page.waitForURL(/#\/applist\/?$/);
         await expect.poll(() => page.getByRole('heading', { name: "You don't have any apps yet" }).isVisible()).toBe(true);
         const request = page.getByRole('main').getByRole('link', { name: 'Request access' });

@@ -5,8 +5,8 @@
 // console, and screenshots at laptop and phone width.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, screenshot, unique, useBrowserPortal } from './support';
-import { germanPage, htmlLang, signInGerman } from './german-support';
+import { ADMIN, ADMIN_EMAIL, LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, screenshot, unique, useBrowserPortal, signIn } from './support';
+import { germanPage, htmlLang } from './german-support';
 
 const web = useBrowserPortal();
 
@@ -28,7 +28,7 @@ describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () 
       const [ann, bob] = await Promise.all([web.portal.createUser({ apps: [app] }), web.portal.createUser()]);
       const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+        await signIn(page, web.portal, ADMIN);
         await goto(page, web.portal, '/manage/apps');
         await shown(page, page.getByRole('heading', { name: 'Apps', level: 1 }));
         expect(await htmlLang(page)).toBe('de');
@@ -126,7 +126,7 @@ describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () 
       await asker.api.accessRequests.create({ appid: board.id, reason: 'Für die Planung' });
       const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+        await signIn(page, web.portal, ADMIN);
         await goto(page, web.portal, '/accessrequests');
         await shown(page, page.getByRole('heading', { name: 'Zugriffsanfragen', level: 1 }));
         expect(await htmlLang(page)).toBe('de');
@@ -180,7 +180,7 @@ describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () 
       const name = unique('Q4');
       const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+        await signIn(page, web.portal, ADMIN);
         await goto(page, web.portal, '/reviews');
         await shown(page, page.getByRole('heading', { name: 'Zugriffsüberprüfungen', level: 1 }));
         expect(await htmlLang(page)).toBe('de');
@@ -203,7 +203,7 @@ describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () 
         // The owner first: the review waits for them.
         const ownerPage = await germanPage(web.browser, viewport);
         try {
-          await signInGerman(ownerPage.page, web.portal, owner);
+          await signIn(ownerPage.page, web.portal, owner);
           await goto(ownerPage.page, web.portal, '/myreviews');
           await shown(ownerPage.page, ownerPage.page.getByRole('heading', { name: 'Ihre offenen Zugriffsüberprüfungen', level: 1 }));
           await shown(ownerPage.page, ownerPage.page.getByRole('main').getByRole('listitem').getByText('2 offen'));

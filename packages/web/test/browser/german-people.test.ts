@@ -7,8 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { freePort, type TestUser } from '../../../server/test/support/support.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, screenshot, unique, useBrowserPortal } from './support';
-import { germanPage, htmlLang, signInGerman } from './german-support';
+import { ADMIN, LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, screenshot, unique, useBrowserPortal, signIn } from './support';
+import { germanPage, htmlLang } from './german-support';
 
 // Three failed logins lock an email (the too-many-attempts test); loopback receivers are allowed for the webhooks.
 const web = useBrowserPortal({ env: { LOGIN_FAILURES_PER_EMAIL: '3', WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_POLL_SECONDS: '1' } });
@@ -50,7 +50,7 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
         const doomed: TestUser = await web.portal.createUser();
         const { context, page, intlErrors } = await germanPage(web.browser, viewport);
         try {
-          await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+          await signIn(page, web.portal, ADMIN);
           await goto(page, web.portal, '/users');
           await expect.poll(() => page.getByRole('heading', { name: 'Benutzer', exact: true }).isVisible()).toBe(true);
           const table = page.getByRole('table', { name: 'Benutzer' });
@@ -123,7 +123,7 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
         const member = await web.portal.createUser();
         const { context, page, intlErrors } = await germanPage(web.browser, viewport);
         try {
-          await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+          await signIn(page, web.portal, ADMIN);
           await goto(page, web.portal, '/clients');
           await expect.poll(() => page.getByRole('heading', { name: 'Kunden', exact: true }).isVisible()).toBe(true);
           await page.getByRole('button', { name: 'Neuer Kunde' }).click();
@@ -198,7 +198,7 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
       async () => {
         const { context, page, intlErrors } = await germanPage(web.browser, viewport);
         try {
-          await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+          await signIn(page, web.portal, ADMIN);
           await goto(page, web.portal, '/logs');
           await expect.poll(() => page.getByRole('heading', { name: 'Die letzten 1000 Protokolleinträge' }).isVisible()).toBe(true);
           await expect.poll(() => page.getByText(/^\d[\d.]* Einträge?$/).isVisible()).toBe(true);
@@ -241,7 +241,7 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
       async () => {
         const { context, page, intlErrors } = await germanPage(web.browser, viewport);
         try {
-          await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+          await signIn(page, web.portal, ADMIN);
           await goto(page, web.portal, '/webhooks');
           await expect.poll(() => page.getByRole('heading', { name: 'Webhooks' }).isVisible()).toBe(true);
           await page.getByRole('button', { name: 'Neuer Webhook' }).click();

@@ -2,20 +2,8 @@
 // of teams.de.ts, `lang="de"`, no axe violations, screenshots at laptop and phone width, and no
 // message id falling back (react-intl says so on the console). Set up as german.test.ts is.
 import { describe, expect, it } from 'vitest';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  LAPTOP,
-  PHONE,
-  axeViolations,
-  chromiumAvailable,
-  columnTexts,
-  goto,
-  screenshot,
-  unique,
-  useBrowserPortal,
-} from './support';
-import { germanPage, htmlLang, signInGerman } from './german-support';
+import { ADMIN, LAPTOP, PHONE, axeViolations, chromiumAvailable, columnTexts, goto, screenshot, unique, useBrowserPortal, signIn } from './support';
+import { germanPage, htmlLang } from './german-support';
 
 const web = useBrowserPortal();
 
@@ -26,7 +14,7 @@ describe.skipIf(!chromiumAvailable)('the Teams screens in German', () => {
       const member = await web.portal.createUser();
       const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+        await signIn(page, web.portal, ADMIN);
         await goto(page, web.portal, '/teams');
         await expect.poll(() => page.getByRole('heading', { name: 'Teams', level: 1 }).isVisible()).toBe(true);
         expect(await htmlLang(page)).toBe('de');
@@ -93,7 +81,7 @@ describe.skipIf(!chromiumAvailable)('the Teams screens in German', () => {
       const { name } = await web.portal.admin.teams.create({ name: unique('Redaktion') });
       const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGerman(page, web.portal, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+        await signIn(page, web.portal, ADMIN);
         await goto(page, web.portal, `/app/${app.id}`);
         expect(await htmlLang(page)).toBe('de');
         const section = page.getByRole('region', { name: 'Verantwortliche' });

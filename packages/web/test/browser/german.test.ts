@@ -3,7 +3,7 @@
 // fall back to a message id (react-intl says so on the console).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../../../server/test/support/support.js';
-import { LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, screenshot, unique, useBrowserPortal } from './support';
+import { LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, screenshot, unique, useBrowserPortal, signIn } from './support';
 import { germanPage, htmlLang, signInGerman } from './german-support';
 
 const web = useBrowserPortal();
@@ -102,7 +102,7 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
     it(`shows Konto and Ihre Apps in German: second factors, password, language, sessions (${viewport.width} px)`, async () => {
       const { context, page, intlErrors } = await germanPage(web.browser, viewport);
       try {
-        await signInGerman(page, web.portal, user);
+        await signIn(page, web.portal, user);
         await goto(page, web.portal, '/account');
         await expect.poll(() => page.getByRole('heading', { name: 'Konto', exact: true }).isVisible()).toBe(true);
         expect(await htmlLang(page)).toBe('de');
@@ -159,7 +159,7 @@ describe.skipIf(!chromiumAvailable)('the web portal in German', () => {
         expect(await axeViolations(page), 'reset').toEqual([]);
         await screenshot(page, 'de-reset-password');
 
-        await signInGerman(page, web.portal, user);
+        await signIn(page, web.portal, user);
         await goto(page, web.portal, `/denied/Tresor ${tag}`);
         await expect.poll(() => page.getByRole('heading', { name: 'Kein Zugriff' }).isVisible()).toBe(true);
         await expect.poll(() => page.getByText(`Sie können Tresor ${tag} mit Ihrem Konto nicht nutzen.`).isVisible()).toBe(true);

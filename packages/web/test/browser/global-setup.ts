@@ -1,6 +1,7 @@
-// Builds the web bundle once before the browser tests, when a source is newer than the build;
-// migrates the database template the test portals copy; starts the one Chromium that every
-// browser test file connects to (each in contexts of its own), instead of one launch a file.
+// Builds the web bundle once before the browser tests, when a source is newer than the build, and
+// makes the web root the test portals serve (./test-web-root.ts); migrates the database template
+// the test portals copy; starts the one Chromium that every browser test file connects to (each
+// in contexts of its own), instead of one launch a file.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { provideDatabaseTemplate } from '../../../server/test/support/database-template.js';
 import { CHROMIUM, CHROMIUM_OPTIONS } from '../../../server/test/support/chromium.js';
+import { makeTestWebRoot } from './test-web-root';
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const root = path.resolve(web, '../..');
@@ -25,6 +27,8 @@ function newestMtime(dir: string): number {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   build();
+  const webRoot = makeTestWebRoot(path.join(web, 'dist'), path.join(root, 'node_modules/axe-core/axe.min.js'));
+  project.provide('webRoot', webRoot.dir);
   const removeTemplate = await provideDatabaseTemplate(project);
   // Without Chromium the tests skip (or, under CI, fail) as support.ts decides.
   const browser = fs.existsSync(CHROMIUM) ? await chromium.launchServer(CHROMIUM_OPTIONS) : undefined;
@@ -32,6 +36,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await browser?.close();
     await removeTemplate();
+    webRoot.remove();
   };
 }
 

@@ -2,7 +2,7 @@
 // DEFAULT_LANGUAGE (this portal's is de), shown in `lang` on <html>; the Account control in both
 // languages, with axe and screenshots at laptop and phone width.
 import { describe, expect, it } from 'vitest';
-import { LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, loginInBrowser, openPage, screenshot, useBrowserPortal } from './support';
+import { LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, openPage, screenshot, useBrowserPortal, signIn } from './support';
 
 const web = useBrowserPortal({ env: { DEFAULT_LANGUAGE: 'de' } });
 
@@ -32,7 +32,7 @@ describe.skipIf(!chromiumAvailable)('the language of the web portal', () => {
       const { api, email, password } = await web.portal.createUser();
       const { context, page } = await openPage(web.browser, viewport, { locale: 'en-US' });
       try {
-        await loginInBrowser(page, web.portal, email, password);
+        await signIn(page, web.portal, { email, password });
         await page.waitForURL(/#\/applist\/?$/);
         await goto(page, web.portal, '/account');
         const choice = page.getByLabel('Language of the portal and of mail to you');

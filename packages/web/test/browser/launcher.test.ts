@@ -5,8 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { PNG } from '../../../server/test/support/images.js';
 import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
+  ADMIN,
   LAPTOP,
   PHONE,
   axeViolations,
@@ -21,6 +20,7 @@ import {
   tileNames,
   useBrowserPortal,
   unique,
+  signIn,
 } from './support';
 
 const web = useBrowserPortal();
@@ -47,7 +47,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       const member = await web.portal.createUser({ apps: [payroll, ledger, wiki, chat] });
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, member.email, member.password);
+        await signIn(page, web.portal, member);
         await page.waitForURL(/#\/applist\/?$/);
         const grid = page.getByRole('main');
         await expect.poll(() => tileNames(page)).toHaveLength(4);
@@ -117,7 +117,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
     const admin = await openPage(web.browser);
     try {
       const page = user.page;
-      await loginInBrowser(page, web.portal, member.email, member.password);
+      await signIn(page, web.portal, member);
       await page.waitForURL(/#\/applist\/?$/);
       await page.getByRole('link', { name: 'Request access' }).first().click();
       await page.waitForURL(/#\/requests$/);
@@ -156,7 +156,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
 
       // The admin: a count beside Access requests, the open ones with user, app, reason and age.
       const adminPage = admin.page;
-      await loginInBrowser(adminPage, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(adminPage, web.portal, ADMIN);
       await adminPage.waitForURL(/#\/applist\/?$/);
       await adminPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin console' }).click();
       const nav = adminPage.getByRole('navigation', { name: 'Admin console' });
@@ -241,7 +241,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
         for (const name of [hidden.name, `No such app ${tag}`]) {
           await page.goto(`${web.portal.url}/auth/#/denied/${encodeURIComponent(name)}`);
           await expect.poll(() => page.getByText(`You cannot use ${name} with your account.`).isVisible()).toBe(true);
-          await page.waitForLoadState('networkidle');
+          await page.requestsDone();
           expect(await page.getByRole('button', { name: 'Request access' }).count()).toBe(0);
           expect(await page.locator('main').innerText()).not.toContain('healthz');
         }
@@ -261,7 +261,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
     const member = await web.portal.createUser();
     const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, web.portal, ADMIN);
       await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, '/manage/apps');
       await page.getByRole('button', { name: 'New App' }).click();

@@ -2,21 +2,7 @@
 // Set a new password; New Invite's "Send the link by email"; an admin's "Send password reset".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSmtp, type TestSmtp } from '../../../server/test/support/smtp.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  LAPTOP,
-  PHONE,
-  axeViolations,
-  chromiumAvailable,
-  columnTexts,
-  goto,
-  loginInBrowser,
-  openPage,
-  screenshot,
-  useBrowserPortal,
-  unique,
-} from './support';
+import { ADMIN, LAPTOP, PHONE, axeViolations, chromiumAvailable, columnTexts, goto, openPage, screenshot, useBrowserPortal, unique, signIn } from './support';
 
 let smtp: TestSmtp;
 
@@ -92,7 +78,7 @@ describe.skipIf(!chromiumAvailable)('mail in the portal', () => {
   });
 
   it('New Invite sends the link by email by default, and still shows it', async () => {
-    await loginInBrowser(web.page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await signIn(web.page, web.portal, ADMIN);
     await web.page.waitForURL(/#\/applist\/?$/);
     const client = await web.portal.admin.clients.create(unique('Mailed'));
     const email = `${unique('mailed')}@example.com`;

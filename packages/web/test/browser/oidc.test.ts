@@ -11,20 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../../server/src/services/sign-in/totp.js';
 import { enrol } from '../../../server/test/support/second-factor-steps.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  LAPTOP,
-  PHONE,
-  axeViolations,
-  chromiumAvailable,
-  createApp,
-  goto,
-  loginInBrowser,
-  openPage,
-  screenshot,
-  useBrowserPortal,
-} from './support';
+import { ADMIN, LAPTOP, PHONE, axeViolations, chromiumAvailable, createApp, goto, openPage, screenshot, useBrowserPortal, signIn } from './support';
 
 const web = useBrowserPortal();
 let rp: http.Server;
@@ -208,7 +195,7 @@ describe.skipIf(!chromiumAvailable)('an app signing in through the portal (OpenI
     const app = await createApp(web.portal.admin, { name: 'grafana', url: 'https://grafana.example.com/' });
     const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, web.portal, ADMIN);
       await page.waitForURL(/#\/applist/);
       await goto(page, web.portal, `/app/${app.id}`);
       const section = page.getByRole('region', { name: 'OpenID Connect' });

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, LAPTOP, WEB_DIST, axeViolations, chromiumAvailable, goto, loginInBrowser, openPage, useBrowserPortal } from './support';
+import { ADMIN, LAPTOP, WEB_DIST, axeViolations, chromiumAvailable, goto, openPage, useBrowserPortal, signIn } from './support';
 
 const web = useBrowserPortal();
 
@@ -79,7 +79,7 @@ describe.skipIf(!chromiumAvailable)('what the web loads on demand', () => {
       await page.route('**/auth/assets/directory-*.js', (route) => {
         held = route;
       });
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, web.portal, ADMIN);
       await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, '/users');
       await expect.poll(() => held !== undefined).toBe(true);
@@ -111,7 +111,7 @@ describe.skipIf(!chromiumAvailable)('what the web loads on demand', () => {
         refused = true;
         return route.abort();
       });
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, web.portal, ADMIN);
       await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, '/logs');
       await expect.poll(() => page.getByRole('alert').filter({ hasText: 'This page could not be loaded.' }).isVisible()).toBe(true);

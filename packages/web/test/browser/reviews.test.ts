@@ -3,21 +3,7 @@
 // filtered item selected, then Remove; and an owner's Reviews waiting for you with its count. At
 // laptop and phone width, with screenshots and no axe violation.
 import { describe, expect, it } from 'vitest';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  LAPTOP,
-  PHONE,
-  axeViolations,
-  chromiumAvailable,
-  columnTexts,
-  goto,
-  loginInBrowser,
-  openPage,
-  screenshot,
-  useBrowserPortal,
-  unique,
-} from './support';
+import { ADMIN, LAPTOP, PHONE, axeViolations, chromiumAvailable, columnTexts, goto, openPage, screenshot, useBrowserPortal, unique, signIn } from './support';
 
 const web = useBrowserPortal();
 
@@ -37,7 +23,7 @@ describe.skipIf(!chromiumAvailable)('the Reviews screens', () => {
       const name = unique('Q4');
       try {
         const { page } = admin;
-        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signIn(page, web.portal, ADMIN);
         await page.waitForURL(/#\/applist\/?$/);
         await goto(page, web.portal, '/reviews');
         await expect.poll(() => page.getByRole('heading', { name: 'Reviews', level: 1 }).isVisible()).toBe(true);
@@ -90,7 +76,7 @@ describe.skipIf(!chromiumAvailable)('the Reviews screens', () => {
       const ownerPage = await openPage(web.browser, viewport);
       try {
         const { page } = ownerPage;
-        await loginInBrowser(page, web.portal, owner.email, owner.password);
+        await signIn(page, web.portal, owner);
         await page.waitForURL(/#\/applist\/?$/);
         if (viewport === PHONE) await page.getByRole('button', { name: 'Toggle navigation' }).click();
         const entry = page.getByRole('link', { name: /^Reviews waiting for you/ });

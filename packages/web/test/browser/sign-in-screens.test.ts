@@ -12,8 +12,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { PNG } from '../../../server/test/support/images.js';
 import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
+  ADMIN,
   LAPTOP,
   PHONE,
   axeViolations,
@@ -26,6 +25,7 @@ import {
   unique,
   useBrowserPortal,
   type WatchedPage,
+  signIn,
 } from './support';
 
 const logoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-logo-'));
@@ -204,7 +204,7 @@ describe.skipIf(!chromiumAvailable)('Account: the authenticator app', () => {
       const member = await web.portal.createUser();
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, member.email, member.password);
+        await signIn(page, web.portal, member);
         await page.waitForURL(/#\/applist/);
         await goto(page, web.portal, '/account');
         const section = page.getByRole('region', { name: 'Authenticator app' });
@@ -266,7 +266,7 @@ describe.skipIf(!chromiumAvailable)('branding', () => {
     for (const viewport of VIEWPORTS) {
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signIn(page, web.portal, ADMIN);
         await page.waitForURL(/#\/applist/);
         await heading(page, 'Acme Tools');
         await expect.poll(() => page.title()).toBe('Acme Tools');
@@ -294,7 +294,7 @@ describe.skipIf(!chromiumAvailable)('branding', () => {
     await plain.admin.apps.create({ name: unique('plain'), url: 'https://plain.example.com/' });
     const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, plain, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, plain, ADMIN);
       await page.waitForURL(/#\/applist/);
       await heading(page, 'Tools-Server');
       await expect.poll(() => page.getByText('Other Tools').isVisible()).toBe(true);

@@ -1,7 +1,7 @@
 // Stored text comes back escaped: names, descriptions and log entries made of HTML and script
 // show as the characters they are, and nothing in them runs.
 import { describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, chromiumAvailable, goto, loginInBrowser, openPage, screenshot, useBrowserPortal } from './support';
+import { ADMIN, chromiumAvailable, goto, openPage, screenshot, useBrowserPortal, signIn } from './support';
 
 const web = useBrowserPortal();
 
@@ -21,7 +21,7 @@ describe.skipIf(!chromiumAvailable)('stored text in the portal', () => {
         dialogs++;
         await dialog.dismiss();
       });
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, web.portal, ADMIN);
       await page.waitForURL(/#\/applist\/?$/);
       for (const [route, texts] of [
         ['/applist', [APP, DESCRIPTION]],

@@ -5,13 +5,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Download, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { freePort, startTestPortal, type TestPortal } from '../../../server/test/support/support.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, startTestPortal, type TestPortal } from '../../../server/test/support/support.js';
 import { CHROMIUM_OPTIONS, chromiumAvailableFor } from '../../../server/test/support/chromium.js';
+import { SESSION_COOKIE } from '../../../server/src/middleware/auth.js';
+import { AXE_FILE } from './test-web-root';
 
 export { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, unique } from '../../../server/test/support/support.js';
 export type { TestPortal } from '../../../server/test/support/support.js';
+
+/** The bootstrapped admin's sign-in, for `signIn`. */
+export const ADMIN = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../../..');
@@ -24,14 +29,17 @@ export const PHONE = { width: 390, height: 844 };
 /** Whether the browser tests can run; under CI a missing Chromium is a failure, not a skip. */
 export const chromiumAvailable = chromiumAvailableFor('the web browser tests');
 
+/** A portal serving the bundle: the run's test web root (./test-web-root.ts), else the build itself. */
 export function startWebPortal(env: Record<string, string> = {}, options: Parameters<typeof startTestPortal>[1] = {}): Promise<TestPortal> {
-  return startTestPortal({ WEB_ROOT: WEB_DIST, ...env }, options);
+  return startTestPortal({ WEB_ROOT: inject('webRoot') ?? WEB_DIST, ...env }, options);
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The Chromium that global setup started for the whole run (./global-setup.ts). */
     chromiumEndpoint: string | undefined;
+    /** The build with axe-core beside it, made by global setup (./test-web-root.ts). */
+    webRoot: string | undefined;
   }
 }
 
@@ -95,9 +103,18 @@ export function useLocalhostBrowserPortal(env: Record<string, string> = {}): Bro
   return Object.defineProperty(web, 'origin', { get: () => `http://localhost:${port}` }) as BrowserPortal & { origin: string };
 }
 
-/** A page that records console problems; `problems()` lists CSP violations and uncaught errors. */
+/**
+ * A page that records console problems and its requests: `problems()` lists CSP violations and
+ * uncaught errors; `requestsDone()` waits until none of its requests is under way.
+ */
 export interface WatchedPage extends Page {
   problems(): string[];
+  /**
+   * Resolves once no request of the page is under way, none having started over two frames (an
+   * answer's render may fetch the next thing). Playwright's `networkidle` instead waits 500 ms
+   * of quiet, and only once after each page load.
+   */
+  requestsDone(): Promise<void>;
 }
 
 /** A fresh context (its own cookies) at a viewport, with one watched page. */
@@ -115,7 +132,33 @@ export async function openPage(
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.problems = () => [...problems];
+  const underWay = new Set<Request>();
+  let started = 0;
+  page.on('request', (request) => {
+    underWay.add(request);
+    started++;
+  });
+  page.on('requestfinished', (request) => underWay.delete(request));
+  page.on('requestfailed', (request) => underWay.delete(request));
+  page.requestsDone = async () => {
+    const deadline = Date.now() + REQUESTS_DONE_LIMIT_MS;
+    for (;;) {
+      const before = started;
+      if (underWay.size === 0) {
+        await nextFrames(page);
+        if (underWay.size === 0 && started === before) return;
+      } else await new Promise((resolve) => setTimeout(resolve, 20));
+      if (Date.now() > deadline) throw new Error(`requests still under way: ${[...underWay].map((request) => request.url()).join(', ')}`);
+    }
+  };
   return { context, page };
+}
+
+const REQUESTS_DONE_LIMIT_MS = 10_000;
+
+/** Two animation frames of the page: what a step started has rendered (and its effects run). */
+function nextFrames(page: Page): Promise<unknown> {
+  return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
 /**
@@ -133,6 +176,21 @@ export async function goto(page: Page, portal: TestPortal, route: string): Promi
   await page.goto(`${portal.url}/auth/#${route}`);
 }
 
+/**
+ * Signs in without the login screen, for tests of what comes after it: a session made through
+ * the API (as the login screen makes it), its cookie on the page's context, then the launcher
+ * opened and waited for: its user menu (folded away on a phone) says who is signed in, and the
+ * page is in its language by then. Saves a test the login screen's load, render and form.
+ */
+export async function signIn(page: Page, portal: TestPortal, account: { email: string; password: string }): Promise<void> {
+  const token = await portal.login(account.email, account.password);
+  await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: portal.url, httpOnly: true, sameSite: 'Lax' }]);
+  // A hash change would keep the running app and the session it read: it starts again to read this one.
+  if (page.url().startsWith(portal.url)) await page.goto('about:blank');
+  await goto(page, portal, '/applist');
+  await page.locator('.user-menu-toggle').waitFor({ state: 'attached' });
+}
+
 export async function loginInBrowser(page: Page, portal: TestPortal, email: string, password: string): Promise<void> {
   await goto(page, portal, '/login');
   await page.getByLabel('Email').fill(email);
@@ -145,7 +203,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const width = page.viewportSize()?.width ?? LAPTOP.width;
   const suffix = width < 600 ? 'phone' : 'laptop';
   // Let the alert or modal that a step opened finish its paint before the picture.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await nextFrames(page);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${suffix}.png`), fullPage: true });
 }
 
@@ -162,21 +220,19 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
  * answers its violations as readable lines: rule, impact, and the elements at fault.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
-  const hasAxe = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
-  if (!hasAxe) await page.evaluate(axeSource());
-  // Let the step's alert or dialog finish its paint, and every transition end, before looking: a
-  // button armed for its second click fades into its new colours over 0.15 s, and half-way its
-  // contrast is neither's (a CI run caught `.btn-danger` so).
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  await page.evaluate(() =>
-    Promise.all(
+  await loadAxe(page);
+  // One call into the page for the waiting and the run (each call is a round trip through the
+  // run's Playwright server). Let the step's alert or dialog finish its paint, and every transition
+  // end, before looking: a button armed for its second click fades into its new colours over
+  // 0.15 s, and half-way its contrast is neither's (a CI run caught `.btn-danger` so).
+  return page.evaluate(async (tags) => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await Promise.all(
       document
         .getAnimations()
         .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
         .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
-  const violations = await page.evaluate(async (tags) => {
+    );
     const axe = (
       window as unknown as {
         axe: {
@@ -189,7 +245,32 @@ export async function axeViolations(page: Page): Promise<string[]> {
       (violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`,
     );
   }, AXE_TAGS);
-  return violations;
+}
+
+/**
+ * Puts axe-core into the page unless it is there: on the portal's own page (its bundle's script
+ * from /auth/assets/) as a script from the test web root (./test-web-root.ts), else, or when that
+ * fails, through the protocol.
+ */
+async function loadAxe(page: Page): Promise<void> {
+  const loaded = await page.evaluate(
+    (source) =>
+      new Promise<boolean>((resolve) => {
+        if (typeof (window as unknown as { axe?: unknown }).axe !== 'undefined') return resolve(true);
+        if (!document.querySelector('script[src^="/auth/assets/"]')) return resolve(false);
+        const script = document.createElement('script');
+        script.src = source;
+        const settle = (event: Event) => {
+          script.remove();
+          resolve(event.type === 'load');
+        };
+        script.addEventListener('load', settle);
+        script.addEventListener('error', settle);
+        document.head.append(script);
+      }),
+    `/auth/${AXE_FILE}`,
+  );
+  if (!loaded) await page.evaluate(axeSource());
 }
 
 let axeScript: string | undefined;

@@ -3,21 +3,7 @@
 // owners in the app form, an owner's Add Team, at laptop and phone width, with screenshots and no
 // axe violation on any screen or dialog.
 import { describe, expect, it } from 'vitest';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  LAPTOP,
-  PHONE,
-  axeViolations,
-  chromiumAvailable,
-  columnTexts,
-  goto,
-  loginInBrowser,
-  openPage,
-  screenshot,
-  useBrowserPortal,
-  unique,
-} from './support';
+import { ADMIN, LAPTOP, PHONE, axeViolations, chromiumAvailable, columnTexts, goto, openPage, screenshot, useBrowserPortal, unique, signIn } from './support';
 
 const web = useBrowserPortal();
 
@@ -28,7 +14,7 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
       const member = await web.portal.createUser();
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signIn(page, web.portal, ADMIN);
         await page.waitForURL(/#\/applist\/?$/);
         await goto(page, web.portal, '/teams');
         await expect.poll(() => page.getByRole('heading', { name: 'Teams' }).isVisible()).toBe(true);
@@ -133,7 +119,7 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
       const team = await web.portal.admin.teams.create({ name: unique('Ops') });
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+        await signIn(page, web.portal, ADMIN);
         await page.waitForURL(/#\/applist\/?$/);
         await goto(page, web.portal, `/app/${app.id}`);
         const section = page.getByRole('region', { name: 'Owners' });
@@ -196,7 +182,7 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
     const team = await web.portal.admin.teams.create({ name: unique('Owners') });
     const { context, page } = await openPage(web.browser, LAPTOP);
     try {
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, web.portal, ADMIN);
       await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, '/manage/apps');
       await page.getByRole('button', { name: 'New App' }).click();
@@ -238,7 +224,7 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
       const team = await web.portal.admin.teams.create({ name: unique('Readers') });
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, owner.email, owner.password);
+        await signIn(page, web.portal, owner);
         await page.waitForURL(/#\/(applist|userapps)/);
         await goto(page, web.portal, '/owned');
         await expect.poll(() => page.getByRole('heading', { name: 'Apps you own' }).isVisible()).toBe(true);
@@ -294,7 +280,7 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
       const colleague = await web.portal.createUser();
       const { context, page } = await openPage(web.browser, viewport);
       try {
-        await loginInBrowser(page, web.portal, owner.email, owner.password);
+        await signIn(page, web.portal, owner);
         await page.waitForURL(/#\/(applist|userapps)/);
         await goto(page, web.portal, '/owned');
         await expect.poll(() => page.getByRole('heading', { name: app.name }).isVisible()).toBe(true);

@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { PortalClient } from '@tools-portal/core';
 import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
+  ADMIN,
   PHONE,
   chromiumAvailable,
   columnTexts,
@@ -16,6 +15,7 @@ import {
   tileNames,
   startWebPortal,
   useBrowserPortal,
+  signIn,
 } from './support';
 
 const web = useBrowserPortal();
@@ -30,7 +30,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     const member = await web.portal.createUser({ apps: [crm, wiki] });
     const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, web.portal, member.email, member.password);
+      await signIn(page, web.portal, member);
       await page.waitForURL(/#\/applist\/?$/);
       await expect.poll(() => tileNames(page)).toEqual(['crm', 'wiki']);
       expect(await page.getByRole('button', { name: 'New App' }).count()).toBe(0);
@@ -70,7 +70,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     const member = await web.portal.createUser();
     const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, web.portal, member.email, member.password);
+      await signIn(page, web.portal, member);
       await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, '/accesstokens');
       await page.getByRole('button', { name: 'New API Key' }).click();
@@ -130,7 +130,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     const member = await web.portal.createUser();
     const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, web.portal, member.email, member.password);
+      await signIn(page, web.portal, member);
       await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, '/accesstokens');
       await page.getByRole('button', { name: 'New API Key' }).click();
@@ -279,12 +279,12 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
     const member = await web.portal.createUser();
     const { context, page } = await openPage(web.browser);
     try {
-      await loginInBrowser(page, web.portal, member.email, member.password);
+      await signIn(page, web.portal, member);
       await page.waitForURL(/#\/applist\/?$/);
       await expect.poll(() => page.locator('.user-menu-toggle').isVisible()).toBe(true);
       // The launcher's own calls done first: else one still under way meets the ended session and
       // takes the page to the login before the click (seen on a loaded CI machine).
-      await page.waitForLoadState('networkidle');
+      await page.requestsDone();
       await web.portal.admin.users.delete(member.user.id);
       await page.getByRole('navigation', { name: 'Main' }).locator('.user-menu-toggle').click();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Access Tokens' }).click();
@@ -301,7 +301,7 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       await goto(page, web.portal, '/login');
       await expect.poll(() => page.getByRole('heading', { name: 'Login' }).isVisible()).toBe(true);
       await screenshot(page, '01-login');
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, web.portal, ADMIN);
       await page.waitForURL(/#\/applist\/?$/);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await expect.poll(() => nav.getByRole('button', { name: 'Toggle navigation' }).isVisible()).toBe(true);

@@ -5,20 +5,7 @@
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../server/test/support/webhook-receiver.js';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  LAPTOP,
-  PHONE,
-  axeViolations,
-  chromiumAvailable,
-  columnTexts,
-  goto,
-  loginInBrowser,
-  openPage,
-  screenshot,
-  useBrowserPortal,
-} from './support';
+import { ADMIN, LAPTOP, PHONE, axeViolations, chromiumAvailable, columnTexts, goto, openPage, screenshot, useBrowserPortal, signIn } from './support';
 
 const web = useBrowserPortal({ env: { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_POLL_SECONDS: '1' }, page: LAPTOP });
 let receiver: WebhookReceiver;
@@ -33,7 +20,7 @@ const alertShown = (text: string | RegExp) => () => web.page.getByRole('alert').
 
 describe.skipIf(!chromiumAvailable)('the Webhooks screen', () => {
   it('creates a hook with the event picker and shows its secret once', async () => {
-    await loginInBrowser(web.page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await signIn(web.page, web.portal, ADMIN);
     await web.page.waitForURL(/#\/applist\/?$/);
     // The console's sidebar: Admin console, then Webhooks.
     await web.page
@@ -109,7 +96,7 @@ describe.skipIf(!chromiumAvailable)('the Webhooks screen', () => {
     await web.portal.admin.webhooks.test(hook.id);
     const { context, page } = await openPage(web.browser, PHONE);
     try {
-      await loginInBrowser(page, web.portal, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(page, web.portal, ADMIN);
       await page.waitForURL(/#\/applist\/?$/);
       await goto(page, web.portal, '/webhooks');
       await expect.poll(() => columnTexts(page, 'Webhooks', 2)).toEqual(['mfa.enable, user.']);
