@@ -51,13 +51,16 @@ describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () 
         // The lead is the German description for a German reader.
         await shown(page, page.locator('.page-header').getByText('Das Wiki des Teams'));
         for (const term of ['Beschreibung', 'Beschreibung auf Deutsch', 'Kategorie', 'Anfragbar'])
-          expect(
-            await page
-              .getByRole('term')
-              .filter({ hasText: new RegExp(`^${term}$`) })
-              .isVisible(),
-            term,
-          ).toBe(true);
+          await expect
+            .poll(
+              () =>
+                page
+                  .getByRole('term')
+                  .filter({ hasText: new RegExp(`^${term}$`) })
+                  .isVisible(),
+              { message: term },
+            )
+            .toBe(true);
         await shown(page, page.getByText('ja: Benutzer können den Zugriff anfragen'));
         await shown(page, page.getByRole('heading', { name: 'Benutzer', level: 2 }));
         const users = page.getByRole('table', { name: 'Benutzer der App' });

@@ -55,7 +55,7 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
           await expect.poll(() => page.getByRole('heading', { name: 'Benutzer', exact: true }).isVisible()).toBe(true);
           const table = page.getByRole('table', { name: 'Benutzer' });
           await expect.poll(() => table.getByRole('columnheader', { name: /Kunde/ }).isVisible()).toBe(true);
-          expect(await table.getByRole('columnheader', { name: 'Löschen' }).isVisible()).toBe(true);
+          await expect.poll(() => table.getByRole('columnheader', { name: 'Löschen' }).isVisible()).toBe(true);
           await page.getByRole('searchbox', { name: 'Filtern' }).fill(doomed.email);
           const row = table.getByRole('row').filter({ hasText: doomed.email });
           await row.getByRole('button', { name: 'Löschen' }).click();
@@ -66,14 +66,17 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
           await goto(page, web.portal, `/user/${member.user.id}`);
           await expect.poll(() => page.getByRole('heading', { name: member.email }).isVisible()).toBe(true);
           for (const term of ['Angelegt', 'Letzte Anmeldung', 'Zweiter Faktor', 'Passkeys', 'Aktive Sitzungen', 'API-Schlüssel'])
-            expect(
-              await page
-                .getByRole('term')
-                .filter({ hasText: new RegExp(`^${term}$`) })
-                .isVisible(),
-              term,
-            ).toBe(true);
-          expect(await page.getByText('aus', { exact: true }).isVisible()).toBe(true);
+            await expect
+              .poll(
+                () =>
+                  page
+                    .getByRole('term')
+                    .filter({ hasText: new RegExp(`^${term}$`) })
+                    .isVisible(),
+                { message: term },
+              )
+              .toBe(true);
+          await expect.poll(() => page.getByText('aus', { exact: true }).isVisible()).toBe(true);
           const actions = page.getByRole('group', { name: 'Aktionen' });
           // The member's API session: ending it names it first.
           await actions.getByRole('button', { name: 'Sitzungen beenden' }).click();
@@ -96,17 +99,17 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
           await manage.getByRole('searchbox', { name: 'Apps suchen' }).fill(wiki.name);
           await manage.getByLabel(wiki.name, { exact: true }).check();
           await expect.poll(() => manage.getByLabel(`Ablauf von ${wiki.name} (optional)`).isVisible()).toBe(true);
-          expect(await manage.getByText('Mit einem Datum endet die Berechtigung').isVisible()).toBe(true);
+          await expect.poll(() => manage.getByText('Mit einem Datum endet die Berechtigung').isVisible()).toBe(true);
           await looksRight(page, `de-user-manage-apps`);
           await manage.getByRole('button', { name: 'Speichern' }).click();
           const apps = page.getByRole('table', { name: 'Apps des Benutzers' });
           await expect.poll(() => apps.getByRole('row').filter({ hasText: wiki.name }).getByText('direkt').isVisible()).toBe(true);
-          expect(await apps.getByRole('row').filter({ hasText: wiki.name }).getByText('nie').isVisible()).toBe(true);
+          await expect.poll(() => apps.getByRole('row').filter({ hasText: wiki.name }).getByText('nie').isVisible()).toBe(true);
           await looksRight(page, `de-user`);
 
           await goto(page, web.portal, '/user/999999');
           await expect.poll(() => page.getByRole('heading', { name: 'Diesen Benutzer gibt es nicht' }).isVisible()).toBe(true);
-          expect(await page.getByRole('link', { name: 'Zu den Benutzern' }).isVisible()).toBe(true);
+          await expect.poll(() => page.getByRole('link', { name: 'Zu den Benutzern' }).isVisible()).toBe(true);
           await looksRight(page, `de-user-missing`);
           expect(page.problems()).toEqual([]);
           expect(intlErrors).toEqual([]);
@@ -155,14 +158,14 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
           await goto(page, web.portal, `/client/${client.id}`);
           await expect.poll(() => page.getByRole('heading', { name }).isVisible()).toBe(true);
           await expect.poll(() => page.getByText('Ein Kunde mit 0 Benutzern.').isVisible()).toBe(true);
-          expect(await page.getByText('Noch keine Benutzer: „Zu diesem Kunden einladen“ fügt den ersten hinzu.').isVisible()).toBe(true);
+          await expect.poll(() => page.getByText('Noch keine Benutzer: „Zu diesem Kunden einladen“ fügt den ersten hinzu.').isVisible()).toBe(true);
           await looksRight(page, `de-client`);
 
           // Invite to this client: New Invite opens with the client chosen.
           await page.getByRole('link', { name: 'Zu diesem Kunden einladen' }).click();
           const invite = page.getByRole('dialog', { name: 'Neue Einladung' });
           await expect.poll(() => invite.getByLabel('Kunde', { exact: true }).inputValue()).toBe(String(client.id));
-          expect(await invite.getByText('0 ausgewählt').isVisible()).toBe(true);
+          await expect.poll(() => invite.getByText('0 ausgewählt').isVisible()).toBe(true);
           await invite.getByRole('searchbox', { name: 'Apps suchen' }).fill(wiki.name);
           await invite.getByLabel(wiki.name, { exact: true }).check();
           await expect.poll(() => invite.getByText('1 ausgewählt').isVisible()).toBe(true);
@@ -179,8 +182,8 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
           await page.getByRole('searchbox', { name: 'Filtern' }).fill(email);
           const open = page.getByRole('table', { name: 'Einladungen' }).getByRole('row').filter({ hasText: email });
           await expect.poll(() => open.getByText('offen', { exact: true }).isVisible()).toBe(true);
-          expect(await open.getByText(/^bis /).isVisible()).toBe(true);
-          expect(await open.getByRole('button', { name: 'Link kopieren' }).isVisible()).toBe(true);
+          await expect.poll(() => open.getByText(/^bis /).isVisible()).toBe(true);
+          await expect.poll(() => open.getByRole('button', { name: 'Link kopieren' }).isVisible()).toBe(true);
           await looksRight(page, `de-invites`);
           await page.getByRole('searchbox', { name: 'Filtern' }).fill(`niemand-${tag}`);
           await expect.poll(() => page.getByText('Keine Einladung passt.').isVisible()).toBe(true);
@@ -214,7 +217,7 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
           await event.click();
           const details = page.getByRole('definition').first();
           await expect.poll(() => details.isVisible()).toBe(true);
-          expect(await log.getByLabel('Details des Eintrags').first().getByText('User-Agent').isVisible()).toBe(true);
+          await expect.poll(() => log.getByLabel('Details des Eintrags').first().getByText('User-Agent').isVisible()).toBe(true);
           await looksRight(page, `de-logs-details`);
           expect(await page.getByRole('navigation', { name: 'Protokollseiten' }).getByRole('button', { name: 'Zurück' }).isDisabled()).toBe(true);
 
@@ -226,7 +229,7 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
           await looksRight(page, `de-logs-range`);
           await filters.getByRole('button', { name: 'Leeren' }).click();
           await expect.poll(() => filters.getByText('„Bis“ darf nicht vor „Von“ liegen').isVisible()).toBe(false);
-          expect(await filters.getByRole('link', { name: 'Als CSV exportieren' }).isVisible()).toBe(true);
+          await expect.poll(() => filters.getByRole('link', { name: 'Als CSV exportieren' }).isVisible()).toBe(true);
           expect(page.problems()).toEqual([]);
           expect(intlErrors).toEqual([]);
         } finally {
@@ -269,7 +272,7 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
           await expect.poll(() => page.getByRole('heading', { name: /^Zustellungen von Webhook \d+$/ }).isVisible()).toBe(true);
           const deliveries = page.getByRole('table', { name: 'Zustellungen' });
           await expect.poll(() => deliveries.getByRole('row').filter({ hasText: 'webhook.test' }).isVisible()).toBe(true);
-          expect(await deliveries.getByRole('columnheader', { name: 'Versuche' }).isVisible()).toBe(true);
+          await expect.poll(() => deliveries.getByRole('columnheader', { name: 'Versuche' }).isVisible()).toBe(true);
           await row.getByRole('button', { name: 'Deaktivieren' }).click();
           await expect.poll(alertShown(page, /^Webhook \d+ deaktiviert/)).toBe(true);
           await expect.poll(() => row.getByText('inaktiv', { exact: true }).isVisible()).toBe(true);
@@ -277,8 +280,8 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
 
           await goto(page, web.portal, '/docs');
           await expect.poll(() => page.getByRole('heading', { name: 'Hilfe', exact: true }).isVisible()).toBe(true);
-          expect(await page.getByText('Wer einen Kunden löscht, löscht seine Benutzer').isVisible()).toBe(true);
-          expect(await page.getByRole('heading', { name: 'API-Schlüssel' }).isVisible()).toBe(true);
+          await expect.poll(() => page.getByText('Wer einen Kunden löscht, löscht seine Benutzer').isVisible()).toBe(true);
+          await expect.poll(() => page.getByRole('heading', { name: 'API-Schlüssel' }).isVisible()).toBe(true);
           await looksRight(page, `de-help`);
           expect(page.problems()).toEqual([]);
           expect(intlErrors).toEqual([]);

@@ -116,7 +116,7 @@ describe.skipIf(!chromiumAvailable)('what the web loads on demand', () => {
       await goto(page, web.portal, '/logs');
       await expect.poll(() => page.getByRole('alert').filter({ hasText: 'This page could not be loaded.' }).isVisible()).toBe(true);
       expect(refused).toBe(true);
-      expect(await page.getByRole('navigation', { name: 'Admin console' }).getByRole('link', { name: 'Users' }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('navigation', { name: 'Admin console' }).getByRole('link', { name: 'Users' }).isVisible()).toBe(true);
 
       await page.getByRole('navigation', { name: 'Admin console' }).getByRole('link', { name: 'Users' }).click();
       await expect.poll(() => page.getByRole('heading', { name: 'Users' }).isVisible()).toBe(true);
