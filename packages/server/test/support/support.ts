@@ -178,7 +178,9 @@ export function useTestPortal(...args: Parameters<typeof startTestPortal>): Test
   });
   afterAll(async () => {
     await portal.close?.();
-    if (violations.length > 0) throw new Error(`answers that differ from the OpenAPI document:\n${violations.join('\n')}`);
+    // Taken out when reported: the next file in this worker shares the module (vitest.config.ts).
+    const found = violations.splice(0);
+    if (found.length > 0) throw new Error(`answers that differ from the OpenAPI document:\n${found.join('\n')}`);
   });
   return portal;
 }
