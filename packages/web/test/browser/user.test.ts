@@ -312,7 +312,8 @@ describe.skipIf(!chromiumAvailable)('the portal for a user', () => {
       await screenshot(page, '30-navigation-open');
       await nav.getByRole('link', { name: 'Clients' }).click();
       await page.waitForURL(/#\/clients$/);
-      expect(await nav.getByRole('link', { name: 'Users' }).isVisible()).toBe(false);
+      // Following a link folds the navigation again (a collapse transition, not at once).
+      await expect.poll(() => nav.getByRole('link', { name: 'Users' }).isVisible()).toBe(false);
       await expect.poll(async () => (await columnTexts(page, 'Clients', 1)).length).toBeGreaterThan(0);
       await screenshot(page, '02-clients');
       await page.getByRole('button', { name: 'New Client' }).click();
