@@ -5,7 +5,20 @@
 // console, and screenshots at laptop and phone width.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN, ADMIN_EMAIL, LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, screenshot, unique, useBrowserPortal, signIn } from './support';
+import {
+  ADMIN,
+  ADMIN_EMAIL,
+  LAPTOP,
+  PHONE,
+  axeViolations,
+  chromiumAvailable,
+  expectTermsShown,
+  goto,
+  screenshot,
+  unique,
+  useBrowserPortal,
+  signIn,
+} from './support';
 import { germanPage, htmlLang } from './german-support';
 
 const web = useBrowserPortal();
@@ -50,17 +63,7 @@ describe.skipIf(!chromiumAvailable)('the console’s app screens in German', () 
         await shown(page, page.getByRole('heading', { name, level: 1 }));
         // The lead is the German description for a German reader.
         await shown(page, page.locator('.page-header').getByText('Das Wiki des Teams'));
-        for (const term of ['Beschreibung', 'Beschreibung auf Deutsch', 'Kategorie', 'Anfragbar'])
-          await expect
-            .poll(
-              () =>
-                page
-                  .getByRole('term')
-                  .filter({ hasText: new RegExp(`^${term}$`) })
-                  .isVisible(),
-              { message: term },
-            )
-            .toBe(true);
+        await expectTermsShown(page, ['Beschreibung', 'Beschreibung auf Deutsch', 'Kategorie', 'Anfragbar']);
         await shown(page, page.getByText('ja: Benutzer können den Zugriff anfragen'));
         await shown(page, page.getByRole('heading', { name: 'Benutzer', level: 2 }));
         const users = page.getByRole('table', { name: 'Benutzer der App' });

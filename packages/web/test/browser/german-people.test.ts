@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { freePort, type TestUser } from '../../../server/test/support/support.js';
-import { ADMIN, LAPTOP, PHONE, axeViolations, chromiumAvailable, goto, screenshot, unique, useBrowserPortal, signIn } from './support';
+import { ADMIN, LAPTOP, PHONE, axeViolations, chromiumAvailable, expectTermsShown, goto, screenshot, unique, useBrowserPortal, signIn } from './support';
 import { germanPage, htmlLang } from './german-support';
 
 // Three failed logins lock an email (the too-many-attempts test); loopback receivers are allowed for the webhooks.
@@ -65,17 +65,7 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
 
           await goto(page, web.portal, `/user/${member.user.id}`);
           await expect.poll(() => page.getByRole('heading', { name: member.email }).isVisible()).toBe(true);
-          for (const term of ['Angelegt', 'Letzte Anmeldung', 'Zweiter Faktor', 'Passkeys', 'Aktive Sitzungen', 'API-Schlüssel'])
-            await expect
-              .poll(
-                () =>
-                  page
-                    .getByRole('term')
-                    .filter({ hasText: new RegExp(`^${term}$`) })
-                    .isVisible(),
-                { message: term },
-              )
-              .toBe(true);
+          await expectTermsShown(page, ['Angelegt', 'Letzte Anmeldung', 'Zweiter Faktor', 'Passkeys', 'Aktive Sitzungen', 'API-Schlüssel']);
           await expect.poll(() => page.getByText('aus', { exact: true }).isVisible()).toBe(true);
           const actions = page.getByRole('group', { name: 'Aktionen' });
           // The member's API session: ending it names it first.

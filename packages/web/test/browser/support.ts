@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Download, type Page, type Request } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, startTestPortal, type TestPortal } from '../../../server/test/support/support.js';
 import { CHROMIUM_OPTIONS, chromiumAvailableFor } from '../../../server/test/support/chromium.js';
 import { SESSION_COOKIE } from '../../../server/src/middleware/auth.js';
@@ -212,12 +212,24 @@ export async function columnTexts(page: Page, table: string, column: number): Pr
   return page.getByRole('table', { name: table }).locator(`tbody tr:not(.empty-row) td:nth-child(${column})`).allInnerTexts();
 }
 
+/** Waits until each of these terms of a description list is shown; a failure names the term. */
+export async function expectTermsShown(page: Page, terms: string[]): Promise<void> {
+  for (const term of terms) {
+    const shown = () =>
+      page
+        .getByRole('term')
+        .filter({ hasText: new RegExp(`^${term}$`) })
+        .isVisible();
+    await expect.poll(shown, { message: term }).toBe(true);
+  }
+}
+
 /** The accessibility rules every screen and dialog must pass: WCAG 2.1 A and AA, and axe's best practices. */
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 /**
- * Runs axe-core in the page (through the DevTools protocol, so the page's CSP is untouched) and
- * answers its violations as readable lines: rule, impact, and the elements at fault.
+ * Runs axe-core in the page (loadAxe: the page's CSP is untouched) and answers its violations as
+ * readable lines: rule, impact, and the elements at fault.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
   await loadAxe(page);
