@@ -81,7 +81,5 @@ type Standing = Awaited<ReturnType<typeof userOfStandingGrant>>;
 
 async function rememberedStanding(deps: OidcDeps, of: { grantId: string; sub: string; clientId: string }): Promise<Standing> {
   const key = `${of.grantId}\u0000${of.sub}\u0000${of.clientId}`;
-  const standing = (await deps.authCache.standingGrants.get(key, () => userOfStandingGrant(deps, of))) as Standing;
-  if (!standing) deps.authCache.standingGrants.delete(key);
-  return standing;
+  return (await deps.authCache.standingGrants.getFound(key, () => userOfStandingGrant(deps, of))) as Standing;
 }

@@ -128,9 +128,7 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
       if (this.model !== ACCESS_TOKEN || !memory) return withToken(parse(await read()));
       // Only a token found is remembered (its expiry is checked on every use, in parse); the
       // payload is parsed anew for each caller, which may change it.
-      const row = (await memory.accessTokens.get(id, read)) as Row | undefined;
-      if (!row) memory.accessTokens.delete(id);
-      return withToken(parse(row));
+      return withToken(parse((await memory.accessTokens.getFound(id, read)) as Row | undefined));
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {

@@ -28,11 +28,7 @@ export function rememberSessionBinding(provider: Provider, memory: Pick<AuthCach
   // oidc-provider calls it with options only to skip checks (e.g. `ignoreSessionBinding`): as it is, then.
   AccessToken.find = async (value, options) => {
     if (options !== undefined || typeof value !== 'string') return find(value, options);
-    const bound = await memory.boundAccessTokens.get(value, async () => (await find(value)) !== undefined);
-    if (!bound) {
-      memory.boundAccessTokens.delete(value);
-      return undefined;
-    }
-    return find(value, { ignoreSessionBinding: true });
+    const bound = await memory.boundAccessTokens.getFound(value, async () => (await find(value)) !== undefined);
+    return bound ? find(value, { ignoreSessionBinding: true }) : undefined;
   };
 }

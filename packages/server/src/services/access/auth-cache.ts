@@ -50,6 +50,13 @@ export class TtlMap<K, V> {
     return entry.value;
   }
 
+  /** As `get`, but an answer that found nothing (undefined, null, false) is not kept. */
+  async getFound(key: K, load: () => Promise<V>): Promise<V> {
+    const value = await this.get(key, load);
+    if (!value) this.delete(key);
+    return value;
+  }
+
   delete(key: K): void {
     this.entries.delete(key);
   }
