@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, freePort, startTestPortal, type TestPortal } from '../../../server/test/support/support.js';
 import { CHROMIUM_OPTIONS, chromiumAvailableFor } from '../../../server/test/support/chromium.js';
 import { SESSION_COOKIE } from '../../../server/src/middleware/auth.js';
+import { keptOrNewContext, type ContextOptions } from './kept-contexts';
 import { AXE_FILE } from './test-web-root';
 
 export { ADMIN_EMAIL, ADMIN_PASSWORD, createApp, unique } from '../../../server/test/support/support.js';
@@ -117,21 +118,24 @@ export interface WatchedPage extends Page {
   requestsDone(): Promise<void>;
 }
 
-/** A fresh context (its own cookies) at a viewport, with one watched page. */
-export async function openPage(
-  browser: Browser,
-  viewport = LAPTOP,
-  options: { timezoneId?: string; locale?: string } = {},
-): Promise<{ context: BrowserContext; page: WatchedPage }> {
-  const context = await browser.newContext({ viewport, ...options });
-  const page = (await context.newPage()) as WatchedPage;
+/**
+ * A context of its own (its own cookies and storage) at a viewport, with one watched page: a
+ * context an earlier test of the file closed, reset, when there is one (./kept-contexts.ts).
+ */
+export async function openPage(browser: Browser, viewport = LAPTOP, options: ContextOptions = {}): Promise<{ context: BrowserContext; page: WatchedPage }> {
+  const { context, page } = await keptOrNewContext(browser, viewport, options);
+  return { context, page: watch(page) };
+}
+
+function watch(page: Page): WatchedPage {
+  const watched = page as WatchedPage;
   const problems: string[] = [];
   page.on('console', (message) => {
     const text = message.text();
     if (/Content Security Policy|Refused to (apply|load|execute)/i.test(text)) problems.push(`CSP: ${text}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.problems = () => [...problems];
+  watched.problems = () => [...problems];
   const underWay = new Set<Request>();
   let started = 0;
   page.on('request', (request) => {
@@ -140,7 +144,7 @@ export async function openPage(
   });
   page.on('requestfinished', (request) => underWay.delete(request));
   page.on('requestfailed', (request) => underWay.delete(request));
-  page.requestsDone = async () => {
+  watched.requestsDone = async () => {
     const deadline = Date.now() + REQUESTS_DONE_LIMIT_MS;
     for (;;) {
       const before = started;
@@ -151,7 +155,7 @@ export async function openPage(
       if (Date.now() > deadline) throw new Error(`requests still under way: ${[...underWay].map((request) => request.url()).join(', ')}`);
     }
   };
-  return { context, page };
+  return watched;
 }
 
 const REQUESTS_DONE_LIMIT_MS = 10_000;
