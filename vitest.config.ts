@@ -30,7 +30,7 @@ export default defineConfig({
     // What a test waits to see appears within this on a loaded 2-core machine; vitest's default
     // of one second is what a busy CI run takes for a screen to render.
     expect: { poll: { timeout: 10_000 } },
-    // The server, PostgreSQL and CLI files run one after another in a worker without importing
+    // The server, PostgreSQL, CLI and browser files run one after another in a worker without importing
     // the server's modules again for each (about 2.5 s of a file's time): each file starts its own
     // portals on their own databases and keeps no state in modules (the whole suite passes so);
     // what a file changed through vitest is put back when it ends (file-isolation.ts).
@@ -86,6 +86,8 @@ export default defineConfig({
           globalSetup: ['packages/web/test/browser/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          isolate: false,
+          setupFiles: ['packages/server/test/support/file-isolation.ts'],
         },
       },
     ],
