@@ -3,9 +3,10 @@
  * options. A new page costs Chromium a renderer process (about half a second on 2 cores) and the
  * bundle a cold start (another half second); a kept one is reset in a tenth of that.
  *
- * A kept context is as a new one to the next test: no cookies, permissions or web storage, no
- * listeners of its own, a blank page at the asked viewport. Only its HTTP cache stays, as a returning
- * visitor's would. A context is not kept when its test left what cannot be undone (a second page,
+ * A kept context is as a new one to the next test: no cookies or permissions, no listeners of its
+ * own, a blank page at the asked viewport, and no web storage on the origin its page was left at
+ * (the portal's web keeps nothing there; a test that stores on another origin must clear it). Its
+ * HTTP cache stays, as a returning visitor's would. A context is not kept when its test left what cannot be undone (a second page,
  * an init script, a route, a clock, a DevTools session such as a virtual authenticator, …): that
  * one closes for real.
  */
