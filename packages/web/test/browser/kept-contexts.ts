@@ -28,32 +28,10 @@ type Listenable = Record<
 >;
 
 /** What a test can do to a context or page that a reset cannot undo. */
+const ON_BOTH = ['addInitScript', 'route', 'routeFromHAR', 'routeWebSocket', 'exposeBinding', 'exposeFunction', 'setExtraHTTPHeaders'];
 const IRREVERSIBLE = {
-  context: [
-    'addInitScript',
-    'route',
-    'routeFromHAR',
-    'routeWebSocket',
-    'exposeBinding',
-    'exposeFunction',
-    'newCDPSession',
-    'setOffline',
-    'setExtraHTTPHeaders',
-    'setGeolocation',
-    'setHTTPCredentials',
-  ],
-  page: [
-    'addInitScript',
-    'route',
-    'routeFromHAR',
-    'routeWebSocket',
-    'exposeBinding',
-    'exposeFunction',
-    'emulateMedia',
-    'setExtraHTTPHeaders',
-    'setDefaultTimeout',
-    'setDefaultNavigationTimeout',
-  ],
+  context: [...ON_BOTH, 'newCDPSession', 'setOffline', 'setGeolocation', 'setHTTPCredentials'],
+  page: [...ON_BOTH, 'emulateMedia', 'setDefaultTimeout', 'setDefaultNavigationTimeout'],
   clock: ['install', 'fastForward', 'pauseAt', 'resume', 'runFor', 'setFixedTime', 'setSystemTime'],
 };
 
