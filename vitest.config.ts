@@ -8,6 +8,11 @@ import SlowestTestFiles from './scripts/slowest-test-files.js';
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // The API suite runs a second time on PostgreSQL (TEST_DATABASE=postgres) when one answers.
 const postgres = await usePostgresProject();
+// The server, PostgreSQL, CLI and browser files run one after another in a worker without
+// importing the server's modules again for each (about 2.5 s of a file's time): each file starts
+// its own portals on their own databases and keeps no state in modules (the whole suite passes
+// so); what a file changed through vitest is put back when it ends (file-isolation.ts).
+const sharedModules = { isolate: false, setupFiles: ['packages/server/test/support/file-isolation.ts'] };
 
 export default defineConfig({
   resolve: {
@@ -30,10 +35,6 @@ export default defineConfig({
     // What a test waits to see appears within this on a loaded 2-core machine; vitest's default
     // of one second is what a busy CI run takes for a screen to render.
     expect: { poll: { timeout: 10_000 } },
-    // The server, PostgreSQL, CLI and browser files run one after another in a worker without importing
-    // the server's modules again for each (about 2.5 s of a file's time): each file starts its own
-    // portals on their own databases and keeps no state in modules (the whole suite passes so);
-    // what a file changed through vitest is put back when it ends (file-isolation.ts).
     projects: [
       { extends: true, test: { name: 'core', include: ['packages/core/test/**/*.test.ts'] } },
       {
@@ -44,8 +45,7 @@ export default defineConfig({
           globalSetup: ['packages/server/test/support/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
-          isolate: false,
-          setupFiles: ['packages/server/test/support/file-isolation.ts'],
+          ...sharedModules,
         },
       },
       ...(postgres
@@ -58,8 +58,7 @@ export default defineConfig({
                 globalSetup: ['packages/server/test/support/global-setup.ts'],
                 testTimeout: 20_000,
                 hookTimeout: 30_000,
-                isolate: false,
-                setupFiles: ['packages/server/test/support/file-isolation.ts'],
+                ...sharedModules,
                 env: { TEST_DATABASE: 'postgres' },
               },
             },
@@ -73,8 +72,7 @@ export default defineConfig({
           globalSetup: ['packages/cli/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          isolate: false,
-          setupFiles: ['packages/server/test/support/file-isolation.ts'],
+          ...sharedModules,
         },
       },
       { extends: true, test: { name: 'web', include: ['packages/web/test/unit/**/*.test.ts'] } },
@@ -86,8 +84,7 @@ export default defineConfig({
           globalSetup: ['packages/web/test/browser/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          isolate: false,
-          setupFiles: ['packages/server/test/support/file-isolation.ts'],
+          ...sharedModules,
         },
       },
     ],

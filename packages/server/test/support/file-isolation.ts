@@ -1,5 +1,5 @@
 /**
- * The server, PostgreSQL and CLI test files share workers without being imported apart
+ * The server, PostgreSQL, CLI and browser test files share workers without being imported apart
  * (`isolate: false`, vitest.config.ts): whatever a file changed globally through vitest (a fake
  * clock, a spy, a stubbed variable) is put back when the file ends, even when a test failed
  * before its own clean-up, so that it never reaches the next file.

@@ -1,7 +1,7 @@
 // openPage hands a later test a context an earlier one closed (./kept-contexts.ts): it must be as
 // a new one, and a context changed beyond a reset must not come back.
 import { describe, expect, it } from 'vitest';
-import { LAPTOP, PHONE, chromiumAvailable, goto, openPage, useBrowserPortal } from './support';
+import { LAPTOP, PHONE, chromiumAvailable, goto, openPage, useBrowserPortal, type WatchedPage } from './support';
 
 const web = useBrowserPortal();
 
@@ -40,12 +40,12 @@ describe.skipIf(!chromiumAvailable)('contexts kept between tests', () => {
     }
   });
 
-  it('are not kept once a test routed, scripted, or opened a second page in them', async () => {
+  it('are not kept once a test routed, scripted, opened a second page or installed a clock in them', async () => {
     for (const change of [
-      (page: Awaited<ReturnType<typeof openPage>>['page']) => page.route('**/nothing', (route) => route.abort()),
-      (page: Awaited<ReturnType<typeof openPage>>['page']) => page.context().addInitScript('window.changed = true'),
-      (page: Awaited<ReturnType<typeof openPage>>['page']) => page.context().newPage(),
-      (page: Awaited<ReturnType<typeof openPage>>['page']) => page.clock.install(),
+      (page: WatchedPage) => page.route('**/nothing', (route) => route.abort()),
+      (page: WatchedPage) => page.context().addInitScript('window.changed = true'),
+      (page: WatchedPage) => page.context().newPage(),
+      (page: WatchedPage) => page.clock.install(),
     ]) {
       const changed = await openPage(web.browser, LAPTOP, { locale: 'en-GB' });
       await change(changed.page);

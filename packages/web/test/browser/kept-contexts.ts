@@ -6,9 +6,9 @@
  * A kept context is as a new one to the next test: no cookies or permissions, no listeners of its
  * own, a blank page at the asked viewport, and no web storage on the origin its page was left at
  * (the portal's web keeps nothing there; a test that stores on another origin must clear it). Its
- * HTTP cache stays, as a returning visitor's would. A context is not kept when its test left what cannot be undone (a second page,
- * an init script, a route, a clock, a DevTools session such as a virtual authenticator, …): that
- * one closes for real.
+ * HTTP cache stays, as a returning visitor's would. A context is not kept when its test left what
+ * cannot be undone (a second page, an init script, a route, a clock, a DevTools session such as a
+ * virtual authenticator, …): that one closes for real.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
@@ -22,10 +22,10 @@ interface Kept {
   page: Page;
 }
 
-type Listenable = Record<
-  'on' | 'addListener' | 'once' | 'prependListener' | 'prependOnceListener' | 'removeListener',
-  (event: string, listener: (...args: unknown[]) => void) => unknown
->;
+type Emitter = { removeListener(event: string, listener: () => void): unknown };
+
+/** The methods that add a listener to a context or page. */
+const LISTENING = ['on', 'addListener', 'once', 'prependListener', 'prependOnceListener'];
 
 /** What a test can do to a context or page that a reset cannot undo. */
 const ON_BOTH = ['addInitScript', 'route', 'routeFromHAR', 'routeWebSocket', 'exposeBinding', 'exposeFunction', 'setExtraHTTPHeaders'];
@@ -65,36 +65,18 @@ export async function keptOrNewContext(browser: Browser, viewport: { width: numb
 function keepOnClose(kept: Kept, shelf: Kept[]): void {
   const { context, page } = kept;
   let changedIrreversibly = false;
-  const notice = (target: object, methods: string[]) => {
-    for (const name of methods) {
-      const original = (target as Record<string, unknown>)[name];
-      if (typeof original !== 'function') continue;
-      Object.defineProperty(target, name, {
-        configurable: true,
-        value: (...args: unknown[]) => {
-          changedIrreversibly = true;
-          return (original as (...a: unknown[]) => unknown).apply(target, args);
-        },
-      });
-    }
-  };
-  notice(context, IRREVERSIBLE.context);
-  notice(page, IRREVERSIBLE.page);
-  notice(context.clock, IRREVERSIBLE.clock);
+  for (const [target, methods] of [
+    [context, IRREVERSIBLE.context],
+    [page, IRREVERSIBLE.page],
+    [context.clock, IRREVERSIBLE.clock],
+  ] as const) {
+    callFirst(target, methods, () => (changedIrreversibly = true));
+  }
   // The listeners added while lent, to be removed at the reset. (Not removeAllListeners:
   // Playwright's own, added when the context and page were made, must stay.)
   const listeners: Array<() => void> = [];
-  for (const target of [context, page] as unknown as Listenable[]) {
-    for (const name of ['on', 'addListener', 'once', 'prependListener', 'prependOnceListener'] as const) {
-      const original = target[name];
-      Object.defineProperty(target, name, {
-        configurable: true,
-        value: (event: string, listener: (...args: unknown[]) => void) => {
-          listeners.push(() => target.removeListener(event, listener));
-          return original.call(target, event, listener);
-        },
-      });
-    }
+  for (const target of [context, page] as unknown as Emitter[]) {
+    callFirst(target, LISTENING, (event, listener) => listeners.push(() => target.removeListener(event as string, listener as () => void)));
   }
   const removeListeners = () => {
     for (const remove of listeners.splice(0)) remove();
@@ -110,6 +92,21 @@ function keepOnClose(kept: Kept, shelf: Kept[]): void {
       else await close(options);
     },
   });
+}
+
+/** Makes each of these methods of `target` (when it has it) call `noticed` with its arguments first. */
+function callFirst(target: object, methods: readonly string[], noticed: (...args: unknown[]) => void): void {
+  for (const name of methods) {
+    const original = (target as Record<string, unknown>)[name];
+    if (typeof original !== 'function') continue;
+    Object.defineProperty(target, name, {
+      configurable: true,
+      value: (...args: unknown[]) => {
+        noticed(...args);
+        return (original as (...a: unknown[]) => unknown).apply(target, args);
+      },
+    });
+  }
 }
 
 /** Puts a context back as new; false when it cannot (the caller then closes it). */
