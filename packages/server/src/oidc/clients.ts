@@ -39,7 +39,6 @@ interface ClientRow {
 
 const clientsQuery = (db: Knex) => db('oidc_clients').join('apps', 'apps.id', 'oidc_clients.app_id').select('oidc_clients.*', 'apps.name');
 
-// Read on every call to the provider that names a client (db/direct-reads.ts).
 // Read on every call to the token and userinfo endpoints: remembered until the database changes
 // (db/direct-reads.ts), so it holds at once on every instance and costs no read while nothing does.
 const CLIENT_BY_NAME = preparedSelect((db, name: string) => clientsQuery(db).where('apps.name', name).limit(1, LITERAL), { remember: true });

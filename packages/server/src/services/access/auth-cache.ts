@@ -97,13 +97,21 @@ export class AuthCache {
     options: AuthCacheOptions,
   ) {
     const now = options.now ?? Date.now;
-    this.principals = new TtlMap(options.ttlMs, now, options.maxEntries);
-    this.grants = new TtlMap(options.ttlMs, now, options.maxEntries);
-    this.appList = new TtlMap(options.ttlMs, now, 1);
-    this.accessTokens = new TtlMap(options.ttlMs, now, options.maxEntries);
-    this.boundAccessTokens = new TtlMap(options.ttlMs, now, options.maxEntries);
-    this.standingGrants = new TtlMap(options.ttlMs, now, options.maxEntries);
+    const map = <K, V>(maxEntries = options.maxEntries): TtlMap<K, V> => {
+      const made = new TtlMap<K, V>(options.ttlMs, now, maxEntries);
+      this.maps.push(made);
+      return made;
+    };
+    this.principals = map();
+    this.grants = map();
+    this.appList = map(1);
+    this.accessTokens = map();
+    this.boundAccessTokens = map();
+    this.standingGrants = map();
   }
+
+  /** Every map above: what `clearHere` empties and `size` counts. */
+  private readonly maps: Array<Pick<TtlMap<unknown, unknown>, 'clear' | 'size'>> = [];
 
   /** The user a session token or API key stands for (null: nobody, also remembered). */
   principal(token: string): Promise<Principal | null> {
@@ -130,12 +138,7 @@ export class AuthCache {
 
   /** Forgets everything in this process only. */
   clearHere(): void {
-    this.principals.clear();
-    this.grants.clear();
-    this.appList.clear();
-    this.accessTokens.clear();
-    this.boundAccessTokens.clear();
-    this.standingGrants.clear();
+    for (const map of this.maps) map.clear();
   }
 
   /** Under node:cluster: how to make the other workers forget too (cluster-peers.ts). */
@@ -145,6 +148,6 @@ export class AuthCache {
 
   /** Entries held now (tests). */
   get size(): number {
-    return this.principals.size + this.grants.size + this.appList.size + this.accessTokens.size + this.boundAccessTokens.size + this.standingGrants.size;
+    return this.maps.reduce((sum, map) => sum + map.size, 0);
   }
 }
