@@ -58,3 +58,11 @@ export function reasonFor(error: unknown, language: string, t: Translate): strin
     return t('error.tooManyRequestsFor', { count: Math.max(1, Math.ceil(retryAfter / 60)) });
   return t(words);
 }
+
+/**
+ * Too many attempts (429) in the reader's words: the server's own in English, else the web's with
+ * the minutes to wait; undefined for any other refusal.
+ */
+export function tooManyAttemptsReason(error: unknown, language: string, t: Translate): string | undefined {
+  return error instanceof ApiError && error.code === 'too_many_requests' ? reasonFor(error, language, t) : undefined;
+}

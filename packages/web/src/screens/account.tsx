@@ -6,7 +6,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Passkey, RecoveryCodes, TotpEnrolment, UserSession } from '@tools-portal/core/entities';
 import { ApiError } from '@tools-portal/core/errors';
 import type { SecondFactorProofInput } from '@tools-portal/core/validation';
-import { api, logFailure, tooManyRequestsMessage } from '../api';
+import { api, logFailure } from '../api';
 import { useBranding } from '../branding';
 import { useAlerts } from '../components/alerts';
 import { DeleteButton } from '../components/delete-button';
@@ -15,6 +15,8 @@ import { LanguageChoice } from '../components/language-choice';
 import { ListTable } from '../components/list-page';
 import { useAction } from '../components/use-action';
 import { useLoad } from '../components/use-load';
+import { tooManyAttemptsReason } from '../i18n/error-words';
+import { useLanguage } from '../i18n/language';
 import { newPasswordProblemIn } from '../i18n/password-words';
 import { useT, type Translate } from '../i18n/use-t';
 import { formatTimestamp } from '../logic/format';
@@ -161,9 +163,10 @@ type Enrolment =
 /** The server's reason for a refused field, as a sentence: `Code: the code is not valid; …` → `The code is not valid; ….` */
 function fieldReason(error: ApiError): string {
   const field = error.details.field;
-  const reason = field && error.message.startsWith(`${field}: `) ? error.message.slice(field.length + 2) : error.message;
-  return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}${reason.endsWith('.') ? '' : '.'}`;
+  return asSentence(field && error.message.startsWith(`${field}: `) ? error.message.slice(field.length + 2) : error.message);
 }
+
+const asSentence = (reason: string) => `${reason.charAt(0).toUpperCase()}${reason.slice(1)}${reason.endsWith('.') ? '' : '.'}`;
 
 function AuthenticatorApp() {
   const me = useCurrentUser();
@@ -171,6 +174,7 @@ function AuthenticatorApp() {
   const alerts = useAlerts();
   const [state, setState] = useState<Enrolment>({ step: 'idle' });
   const t = useT();
+  const { language } = useLanguage();
   const [code, setCode] = useState('');
   // The server's reason for refusing the code (its hint: check the clock of the device), under the input.
   const [codeProblem, setCodeProblem] = useState<string | null>(null);
@@ -206,7 +210,7 @@ function AuthenticatorApp() {
     } catch (error) {
       logFailure('confirm authenticator enrolment', error);
       if (error instanceof ApiError && error.details.field === 'Code') setCodeProblem(fieldReason(error));
-      else alerts.danger(tooManyRequestsMessage(error) ?? t('login.codeWrong'));
+      else alerts.danger(tooManyAttemptsReason(error, language, t) ?? t('login.codeWrong'));
     } finally {
       setBusy(false);
     }
@@ -379,6 +383,7 @@ function ProofForm({
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const t = useT();
+  const { language } = useLanguage();
   const label = method === 'password' ? t('account.proof.password') : t('account.proof.code');
 
   const send = async (event: FormEvent) => {
@@ -390,8 +395,9 @@ function ProofForm({
       await onDone(answer);
     } catch (error) {
       logFailure(submit, error);
+      const tooMany = tooManyAttemptsReason(error, language, t);
       if (error instanceof ApiError && error.code === 'invalid_input') setProblem(fieldReason(error));
-      else if (tooManyRequestsMessage(error)) setProblem(fieldReason(error as ApiError));
+      else if (tooMany) setProblem(asSentence(tooMany));
       else alerts.danger(`${failed}${error instanceof ApiError ? `: ${error.message}` : ''}`);
     } finally {
       setBusy(false);

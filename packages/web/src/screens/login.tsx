@@ -26,7 +26,7 @@ import { formatTime } from '../logic/format';
 import { googleLoginUrl, loginPath, paths } from '../paths';
 import { passkeysUnavailable, signInWithPasskey } from '../passkeys';
 import type { MessageKey } from '../i18n/en';
-import { reasonFor } from '../i18n/error-words';
+import { reasonFor, tooManyAttemptsReason } from '../i18n/error-words';
 import { useLanguage } from '../i18n/language';
 import { useT, type Translate } from '../i18n/use-t';
 import { useSession } from '../session';
@@ -45,8 +45,7 @@ export function Login({ confirm }: { confirm?: 'confirm' | 'stepup' }) {
   const invitation = useInvitationStatus(token);
   const t = useT();
   const { language } = useLanguage();
-  // Too many attempts (429): the server's words in English, the web's own otherwise (i18n/error-words.ts).
-  const tooMany = (error: unknown) => (tooManyRequestsMessage(error) ? reasonFor(error, language, t) : undefined);
+  const tooMany = (error: unknown) => tooManyAttemptsReason(error, language, t);
 
   const finish = async (signIn: () => Promise<PasswordAnswer>, registering = false): Promise<'refused' | undefined> => {
     let answer: PasswordAnswer;

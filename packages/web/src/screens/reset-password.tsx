@@ -7,18 +7,21 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { isMfaChallenge, type PasswordAnswer } from '@tools-portal/core/entities';
 import { ApiError } from '@tools-portal/core/errors';
-import { api, logFailure, tooManyRequestsMessage } from '../api';
+import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
 import { Centered } from '../components/layout';
 import { SetPassword } from '../components/set-password';
 import { paths } from '../paths';
 import { useSession } from '../session';
+import { tooManyAttemptsReason } from '../i18n/error-words';
+import { useLanguage } from '../i18n/language';
 import { useT } from '../i18n/use-t';
 import { refusedPassword } from './login';
 
 export function ResetPassword() {
   const alerts = useAlerts();
   const t = useT();
+  const { language } = useLanguage();
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
@@ -32,7 +35,7 @@ export function ResetPassword() {
       setSent(true);
     } catch (error) {
       logFailure('ask for a password reset link', error);
-      alerts.danger(tooManyRequestsMessage(error) ?? t('reset.sendFailed'));
+      alerts.danger(tooManyAttemptsReason(error, language, t) ?? t('reset.sendFailed'));
     }
     setBusy(false);
   };

@@ -1,8 +1,8 @@
 // The console's people, log and integration screens in German (issue 32, docs/web.md, Languages):
 // Users and a user's page (security facts, actions, Manage Apps), Clients with the type-the-name
 // deletion, a client's page, Invites with New Invite, the Event log (filters, grouped types,
-// details, pages), Webhooks (picker, secret, test, deliveries), Help, and the login's
-// too-many-attempts text. Each from a German browser: German words, `lang="de"`, axe with no
+// details, pages), Webhooks (picker, secret, test, deliveries), Help, and the too-many-attempts
+// texts of the login and the password reset. Each from a German browser: German words, `lang="de"`, axe with no
 // violation, no react-intl complaint on the console, screenshots at laptop and phone width.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -298,6 +298,35 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
           await expect.poll(() => page.getByRole('alert').filter({ hasText: tooMany }).isVisible()).toBe(true);
           expect(await page.getByLabel('E-Mail').inputValue()).toBe(member.email);
           await looksRight(page, `de-login-too-many`);
+          expect(page.problems()).toEqual([]);
+          expect(intlErrors).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      },
+      SLOW,
+    );
+
+    it(
+      `says too many reset requests in German, with the minutes to wait (${size} px)`,
+      async () => {
+        // The browser asks from the test's own address: spend that address's reset requests first
+        // (20 an hour; the second viewport finds them spent already).
+        for (let request = 0; request < 21; request++) {
+          const refused = await web.portal.anonymous.auth.forgotPassword({ Email: `nobody-${request}@example.com` }).then(
+            () => false,
+            () => true,
+          );
+          if (refused) break;
+        }
+        const { context, page, intlErrors } = await germanPage(web.browser, viewport);
+        try {
+          await goto(page, web.portal, '/reset');
+          await page.getByLabel('E-Mail').fill('someone@example.com');
+          await page.getByRole('button', { name: 'Link senden' }).click();
+          const tooMany = /^Zu viele Versuche; versuchen Sie es in \d+ Minuten? noch einmal\.$/;
+          await expect.poll(() => page.getByRole('alert').filter({ hasText: tooMany }).isVisible()).toBe(true);
+          await looksRight(page, `de-reset-too-many`);
           expect(page.problems()).toEqual([]);
           expect(intlErrors).toEqual([]);
         } finally {
