@@ -1,5 +1,6 @@
 /** The web portal's German words (docs/glossary.md: Sie-form, the glossary's terms), with every key of en.ts. */
 import { appsDe } from './apps.de';
+import { eventsDe } from './events.de';
 import type { MessageKey } from './en';
 import { peopleDe } from './people.de';
 import { teamsDe } from './teams.de';
@@ -8,6 +9,7 @@ export const de: Record<MessageKey, string> = {
   ...peopleDe,
   ...appsDe,
   ...teamsDe,
+  ...eventsDe,
   'language.title': 'Sprache',
   'language.label': 'Sprache des Portals und Ihrer E-Mails',
   'language.browser': 'Wie Ihr Browser ({language})',

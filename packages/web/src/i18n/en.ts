@@ -4,6 +4,7 @@
  * Screens not converted yet keep their words in their own code.
  */
 import { appsEn } from './apps.en';
+import { eventsEn } from './events.en';
 import { peopleEn } from './people.en';
 import { teamsEn } from './teams.en';
 
@@ -11,6 +12,7 @@ export const en = {
   ...peopleEn,
   ...appsEn,
   ...teamsEn,
+  ...eventsEn,
   'language.title': 'Language',
   'language.label': 'Language of the portal and of mail to you',
   'language.browser': "Your browser's ({language})",

@@ -6,7 +6,7 @@
  */
 import { Fragment, useState, type FormEvent } from 'react';
 import type { LogEntry } from '@tools-portal/core/entities';
-import { EVENT_TYPES, eventTypes } from '@tools-portal/core/events';
+import { eventTypes } from '@tools-portal/core/events';
 import type { LogFilter } from '@tools-portal/core/log-filter';
 import { api, logFailure } from '../api';
 import { EmptyRow } from '../components/empty-row';
@@ -17,6 +17,7 @@ import { PageHeader } from '../components/page-header';
 import { Time } from '../components/time';
 import { dateRangeInverted, eventTextParts } from '../logic/event-text';
 import { areaName } from '../i18n/event-areas';
+import { eventWordsKey } from '../i18n/events.en';
 import { useT } from '../i18n/use-t';
 import { LOG_PAGE_SIZE, LOG_TOTAL_ROWS, clampPage, pageCount, pageWindow } from '../logic/pagination';
 
@@ -109,7 +110,7 @@ export function Logs() {
               <optgroup key={area} label={areaName(area, t)}>
                 <option value={`${area}.`}>{t('logs.everyInArea', { pattern: `${area}.*`, area: areaName(area, t) })}</option>
                 {types.map((type) => (
-                  <option key={type} value={type} title={EVENT_TYPES[type]}>
+                  <option key={type} value={type} title={t(eventWordsKey(type))}>
                     {type}
                   </option>
                 ))}

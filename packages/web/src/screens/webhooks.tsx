@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import { EVENT_TYPES, eventArea, eventTypes, WEBHOOK_TEST_EVENT } from '@tools-portal/core/events';
+import { eventArea, eventTypes, WEBHOOK_TEST_EVENT, type EventType } from '@tools-portal/core/events';
 import type { Webhook, WebhookDelivery, WebhookDeliveryStatus, WebhookWithSecret } from '@tools-portal/core/webhooks';
 import { ApiError } from '@tools-portal/core/errors';
 import { api, logFailure } from '../api';
@@ -21,6 +21,7 @@ import { filterRows } from '../logic/filter';
 import { formatTimestamp } from '../logic/format';
 import { useLanguage } from '../i18n/language';
 import type { MessageKey } from '../i18n/en';
+import { eventWordsKey } from '../i18n/events.en';
 import { useT, type Translate } from '../i18n/use-t';
 
 // Ids and durations go in as text: ICU would group their digits (`1,234`), which ids never have.
@@ -251,7 +252,7 @@ function Deliveries({ id, rows, loading, onRefresh }: { id: number; rows: Webhoo
 }
 
 /** The catalogue by area (`login`, `mfa`, …), without the test event, which only Send test sends. */
-const AREAS: [string, string[]][] = [];
+const AREAS: [string, EventType[]][] = [];
 for (const type of eventTypes.filter((one) => one !== WEBHOOK_TEST_EVENT)) {
   const area = AREAS.find(([name]) => name === eventArea(type));
   if (area) area[1].push(type);
@@ -383,11 +384,7 @@ function NewWebhookModal({ onClose, onCreated }: { onClose: () => void; onCreate
                       disabled={all}
                       onChange={() => flip(type)}
                     />
-                    <label
-                      className="form-check-label font-monospace small"
-                      htmlFor={`webhook-type-${type}`}
-                      title={EVENT_TYPES[type as keyof typeof EVENT_TYPES]}
-                    >
+                    <label className="form-check-label font-monospace small" htmlFor={`webhook-type-${type}`} title={t(eventWordsKey(type))}>
                       {type}
                     </label>
                   </div>

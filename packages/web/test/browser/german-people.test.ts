@@ -198,6 +198,10 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
           const filters = page.getByRole('form', { name: 'Protokollfilter' });
           expect(await filters.locator('optgroup[label="Anmeldung"]').count()).toBe(1);
           expect(await filters.getByRole('option', { name: 'login.* (jedes Ereignis aus Anmeldung)' }).count()).toBe(1);
+          // A type stays its code; its description, the hover text, is German.
+          expect(await filters.getByRole('option', { name: 'login.failure', exact: true }).getAttribute('title')).toBe(
+            'eine Anmeldung mit Passwort wurde abgelehnt (unbekannte E-Mail, falsches Passwort, kein Passwort gesetzt)',
+          );
           await filters.getByLabel('Typ').selectOption('login.');
           await filters.getByRole('button', { name: 'Filtern' }).click();
           const log = page.getByRole('table', { name: 'Protokoll' });
@@ -244,6 +248,9 @@ describe.skipIf(!chromiumAvailable)('the console in German: people, log and inte
           await dialog.getByLabel('Beschreibung (optional)').fill(`Prüfung ${size}`);
           await dialog.getByLabel('jedes Ereignis aus login.').check();
           expect(await dialog.getByLabel('login.failure', { exact: true }).isDisabled()).toBe(true);
+          expect(await dialog.locator('label', { hasText: /^webhook\.secret$/ }).getAttribute('title')).toBe(
+            'das Signatur-Secret eines Webhooks wurde erneuert',
+          );
           await looksRight(page, `de-new-webhook`);
           await dialog.getByRole('button', { name: 'Webhook anlegen' }).click();
           const secret = page.getByRole('dialog', { name: 'Signatur-Secret' });

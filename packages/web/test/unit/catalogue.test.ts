@@ -9,6 +9,8 @@ import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
 import { de } from '../../src/i18n/de';
 import { en, type MessageKey } from '../../src/i18n/en';
+import { eventWordsKey } from '../../src/i18n/events.en';
+import { eventTypes } from '@tools-portal/core/events';
 
 const SOURCES = fileURLToPath(new URL('../../src/', import.meta.url));
 
@@ -34,7 +36,9 @@ describe('the web catalogues', () => {
     const code = sourceFiles(SOURCES)
       .map((file) => fs.readFileSync(file, 'utf8'))
       .join('\n');
-    expect(Object.keys(en).filter((key) => !code.includes(`'${key}'`))).toEqual([]);
+    // The event types' descriptions are used by type (eventWordsKey): one for each type of core's catalogue.
+    expect(Object.keys(en).filter((key) => key.startsWith('event.'))).toEqual(eventTypes.map(eventWordsKey));
+    expect(Object.keys(en).filter((key) => !key.startsWith('event.') && !code.includes(`'${key}'`))).toEqual([]);
   });
 
   it('hold valid ICU messages with the same arguments in both languages', () => {
