@@ -1,4 +1,4 @@
-// toolsctl and issue 13 (docs/cli.md): login with a second factor (--code, asked on a terminal,
+// toolsctl and second factors (docs/cli.md): login with a second factor (--code, asked on a terminal,
 // exit 3 without either), users reset-mfa, sessions list|revoke, against a real server.
 import { afterAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
@@ -35,9 +35,6 @@ describe('toolsctl for second factors and sessions: usage', () => {
   });
 });
 
-// These need issue 13's server API (the login engineer's part); they run once it is on main.
-const SERVER_API_OF_ISSUE_13 = true;
-
 /** A user with an authenticator app enrolled through the API, and a way to make its codes. */
 async function userWithAuthenticator() {
   const user = await portal.createUser();
@@ -49,7 +46,7 @@ async function userWithAuthenticator() {
   return { ...user, nextCode, recoveryCodes };
 }
 
-describe.skipIf(!SERVER_API_OF_ISSUE_13)('toolsctl for second factors and sessions', () => {
+describe('toolsctl for second factors and sessions', () => {
   it('login: --code finishes the sign-in; without a terminal and without --code it exits 3 and saves nothing', async () => {
     const user = await userWithAuthenticator();
     const home = tempHome();

@@ -72,3 +72,39 @@ describe('README.md', () => {
     expect([...new Set(linked)].sort()).toEqual(docs.sort());
   });
 });
+
+describe('the documents', () => {
+  const docsDir = new URL('../../../docs/', import.meta.url);
+  const documents = new Map<string, string>([
+    ['README.md', read('../../../README.md')],
+    ...fs
+      .readdirSync(docsDir)
+      .filter((name) => name.endsWith('.md'))
+      .map((name): [string, string] => [`docs/${name}`, read(`../../../docs/${name}`)]),
+  ]);
+  /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+  const slug = (heading: string) =>
+    heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+  const anchorsOf = (markdown: string) => new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((match) => slug(match[1]!)));
+
+  it('name no issue numbers: history is in git, dated runs in docs/performance.md', () => {
+    const named = [...documents].flatMap(([name, text]) => [...text.matchAll(/\bissues? \d+/gi)].map((match) => `${name}: ${match[0]}`));
+    expect(named).toEqual([]);
+  });
+
+  it('link to headings that exist', () => {
+    const broken: string[] = [];
+    for (const [name, text] of documents) {
+      for (const [, target, anchor] of text.matchAll(/\]\(([a-z0-9/-]*\.md)?#([^)\s]+)\)/g)) {
+        const file = target ? (name === 'README.md' ? target : `docs/${target}`) : name;
+        const linked = documents.get(file);
+        if (linked && !anchorsOf(linked).has(decodeURIComponent(anchor!))) broken.push(`${name} → ${target ?? ''}#${anchor}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});

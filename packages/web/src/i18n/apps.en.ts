@@ -1,5 +1,5 @@
 /**
- * The English words of the console's app screens (issue 32): Apps, an app's page with its access
+ * The English words of the console's app screens (docs/web.md, Languages): Apps, an app's page with its access
  * and OpenID Connect sections, Access requests, Reviews, the expiry choice, the copy field and the
  * password rules. Spread into en.ts; apps.de.ts has every key.
  */
