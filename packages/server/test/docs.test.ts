@@ -5,6 +5,8 @@ import { createTestDatabase } from './support/database.js';
 
 const read = (path: string) => fs.readFileSync(new URL(path, import.meta.url), 'utf8');
 const apiDoc = read('../../../docs/api.md');
+/** The documents of docs/, by file name. */
+const docNames = fs.readdirSync(new URL('../../../docs/', import.meta.url)).filter((name) => name.endsWith('.md'));
 
 describe('docs/api.md', () => {
   it('documents every API route', () => {
@@ -67,20 +69,15 @@ describe('docs/architecture.md', () => {
 
 describe('README.md', () => {
   it('indexes every document of docs/, and links only to documents that exist', () => {
-    const docs = fs.readdirSync(new URL('../../../docs/', import.meta.url)).filter((name) => name.endsWith('.md'));
     const linked = [...read('../../../README.md').matchAll(/\]\(docs\/([a-z0-9-]+\.md)(?:#[^)]*)?\)/g)].map((match) => match[1]!);
-    expect([...new Set(linked)].sort()).toEqual(docs.sort());
+    expect([...new Set(linked)].sort()).toEqual([...docNames].sort());
   });
 });
 
 describe('the documents', () => {
-  const docsDir = new URL('../../../docs/', import.meta.url);
   const documents = new Map<string, string>([
     ['README.md', read('../../../README.md')],
-    ...fs
-      .readdirSync(docsDir)
-      .filter((name) => name.endsWith('.md'))
-      .map((name): [string, string] => [`docs/${name}`, read(`../../../docs/${name}`)]),
+    ...docNames.map((name): [string, string] => [`docs/${name}`, read(`../../../docs/${name}`)]),
   ]);
   /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
   const slug = (heading: string) =>
