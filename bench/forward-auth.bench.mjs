@@ -24,6 +24,7 @@
 //       200,000 memberships), data of row 5; 15. GET /app/ for that user
 //   16. row 2 without recording last use (RECORD_LAST_USE=false)
 //   17. and 18. rows 8 and 7 with oidc-provider alone (forward-auth/provider-floor.mjs): the library's share
+//   19. row 7 with AUTH_CACHE_SECONDS=0: nothing remembered, every call through the provider, reading all
 //
 // The ceiling is measured again just before and just after every other row (one measurement
 // between two rows serves both), and each row's ratios are to the mean of the two; row 1 reports
@@ -59,7 +60,7 @@ const positiveInt = (name, fallback) => {
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 32);
 const WARMUP = Math.min(3, Math.max(1, Math.round(DURATION / 5)));
-const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18').split(',').map((row) => Number(row.trim())));
+const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19').split(',').map((row) => Number(row.trim())));
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 // Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
@@ -370,6 +371,15 @@ async function rowsSqliteVerify(tmp) {
   } finally {
     await portal.stop();
   }
+  if (ROWS.has(19)) {
+    const forgetful = await startPortal(portalEnv(`sqlite:${file}`, { ADMIN_PASSWORD, AUTH_CACHE_SECONDS: '0' }), 'SQLite');
+    try {
+      const target = await (await openIdClient(forgetful, 'bench-oidc-uncached')).userinfoTarget();
+      record(19, await besideCeiling(() => measure(target, forgetful.pid)), forgetful);
+    } finally {
+      await forgetful.stop();
+    }
+  }
   if (ROWS.has(13)) {
     const verbose = await startPortal(portalEnv(`sqlite:${file}`, { ADMIN_PASSWORD, LOG_LEVEL: 'debug' }), 'SQLite');
     try {
@@ -388,7 +398,7 @@ async function rowsSqliteVerify(tmp) {
  * The portal as an OpenID provider, for the bench admin (admins may use every app): an app
  * enabled as a client, a way to get authorization codes, and the token endpoint's request.
  */
-async function openIdClient(portal) {
+async function openIdClient(portal, appName = 'bench-oidc') {
   const api = (path, init = {}) =>
     fetch(`${portal.url}/api/auth/v1${path}`, {
       ...init,
@@ -401,7 +411,7 @@ async function openIdClient(portal) {
   });
   const adminToken = (await login.json()).accesstoken;
   const redirectUri = 'http://127.0.0.1:9/callback';
-  const app = await (await api('/app', { method: 'POST', body: JSON.stringify({ name: 'bench-oidc', url: 'https://bench-oidc.example.com/' }) })).json();
+  const app = await (await api('/app', { method: 'POST', body: JSON.stringify({ name: appName, url: `https://${appName}.example.com/` }) })).json();
   const client = await (await api(`/app/${app.id}/oidc`, { method: 'POST', body: JSON.stringify({ redirect_uris: [redirectUri] }) })).json();
   const basic = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`;
   const authorizeUrl = `${portal.url}/oidc/auth?${new URLSearchParams({ client_id: client.client_id, response_type: 'code', scope: 'openid email profile groups', redirect_uri: redirectUri, state: 'bench' })}`;
@@ -587,7 +597,7 @@ const LABELS = {
   4: 'GET /verify, SQLite, one scrypt login (logN 17) a second',
   5: 'GET /app/ as a user; 100k users, 1k apps, 1M log rows',
   6: 'GET /log/1/20 as admin; same data (the page remembered: nothing is written during the row)',
-  7: 'GET /oidc/userinfo, OpenID access token, SQLite',
+  7: 'GET /oidc/userinfo, OpenID access token, SQLite (one token: its answer remembered after the first call)',
   8: 'POST /oidc/token, code exchange (client_secret_basic), SQLite',
   9: 'GET /app/ as a user with 200 grants (50 expiring, 20 favourites, 50 categories); data of row 5',
   10: 'GET /verify, SQLite, WORKERS=1',
@@ -599,6 +609,7 @@ const LABELS = {
   16: 'GET /verify, SQLite, RECORD_LAST_USE=false (row 2 without recording last use)',
   17: 'POST /token, code exchange, oidc-provider alone (row 8 without the portal)',
   18: 'GET /me (userinfo), oidc-provider alone (row 7 without the portal)',
+  19: 'GET /oidc/userinfo, SQLite, AUTH_CACHE_SECONDS=0 (row 7 with nothing remembered: token, session, standing and access read on every call)',
 };
 // Targets (docs/performance.md): share of the ceiling (measured just before and after the row) and
 // p99 in ms; row 9, the launcher of a user with 200 apps renders without a visible delay; /verify
@@ -797,7 +808,7 @@ async function main() {
   try {
     ceilingServer = await startChild(path.join(here, 'ceiling.mjs'), { BENCH_TOKEN: CEILING_TOKEN });
     if (ROWS.has(1)) await measureCeiling();
-    if (ROWS.has(2) || ROWS.has(16) || ROWS.has(4) || ROWS.has(7) || ROWS.has(8) || ROWS.has(13)) await rowsSqliteVerify(tmp);
+    if ([2, 4, 7, 8, 13, 16, 19].some((row) => ROWS.has(row))) await rowsSqliteVerify(tmp);
     if (ROWS.has(3)) record(3, await rowPostgresVerify());
     if (ROWS.has(10) || ROWS.has(11) || ROWS.has(12)) await rowsWorkers(tmp);
     if (ROWS.has(5) || ROWS.has(6) || ROWS.has(9) || ROWS.has(14) || ROWS.has(15)) seedSeconds = await rowsLarge(tmp);

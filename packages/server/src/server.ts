@@ -28,6 +28,7 @@ import { WebhookSender } from './webhooks/sender.js';
 import { webhookQueueLength } from './services/webhooks/deliveries.js';
 import { openSecretBox } from './services/support/secret-box.js';
 import { OidcProvider } from './oidc/provider.js';
+import { userinfoFromMemory } from './oidc/userinfo-answers.js';
 
 /** How long an idle keep-alive connection stays open: longer than proxies keep theirs (60 s). */
 export const KEEP_ALIVE_MS = 65_000;
@@ -145,7 +146,11 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const deps: Deps = { db, config: final, hasher, logger, authCache, secrets, metrics, oidc, lastUse };
     const koa = createApp(deps).callback();
     const verify = verifyFastPath(deps);
-    handle = (request, response) => (isVerifyRequest(request) ? verify(request, response) : koa(request, response));
+    const userinfo = userinfoFromMemory(deps);
+    handle = (request, response) => {
+      if (isVerifyRequest(request)) void verify(request, response);
+      else if (!userinfo(request, response)) void koa(request, response);
+    };
     const pruner = startLogPruner(db, { retentionDays: final.logRetentionDays, logger });
     const sender = final.mail ? new MailSender(db, final.mail, logger) : undefined;
     sender?.start();

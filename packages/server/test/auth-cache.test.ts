@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthCache, TtlMap } from '../src/services/access/auth-cache.js';
+import { AuthCache, ExpiringMap, TtlMap } from '../src/services/access/auth-cache.js';
 import { createApp, useTestPortal } from './support/support.js';
 
 const portal = useTestPortal();
@@ -107,5 +107,43 @@ describe('AuthCache', () => {
     expect(map.size).toBe(0);
     expect(await map.get('k', async () => 42)).toBe(42);
     expect(await map.get('k', async () => 43)).toBe(42);
+  });
+
+  it("shortens an entry made of an older one to that one's life (cap), never lengthens it", async () => {
+    const clock = { now: 0 };
+    const map = new TtlMap<string, number>(TTL, () => clock.now);
+    await map.get('k', async () => 1);
+    expect(map.expiryOf('k')).toBe(TTL);
+    map.cap('k', TTL + 1000);
+    expect(map.expiryOf('k')).toBe(TTL);
+    map.cap('k', 2000);
+    expect(map.expiryOf('k')).toBe(2000);
+    clock.now = 2000;
+    expect(map.expiryOf('k')).toBeUndefined();
+    expect(await map.get('k', async () => 2)).toBe(2);
+    // What it was made of is no longer held: the entry goes.
+    map.cap('k', undefined);
+    expect(map.size).toBe(0);
+  });
+});
+
+describe('ExpiringMap', () => {
+  it('keeps a value until the time given with it, and a bounded number of them', () => {
+    const clock = { now: 0 };
+    const map = new ExpiringMap<string, string>(() => clock.now, 2);
+    map.set('a', 'A', 1000);
+    map.set('late', 'L', 0);
+    expect(map.get('late')).toBeUndefined();
+    clock.now = 999;
+    expect(map.get('a')).toBe('A');
+    clock.now = 1000;
+    expect(map.get('a')).toBeUndefined();
+    expect(map.size).toBe(0);
+    map.set('b', 'B', 5000);
+    map.set('c', 'C', 5000);
+    map.set('d', 'D', 5000);
+    expect([map.get('b'), map.get('c'), map.get('d')]).toEqual([undefined, 'C', 'D']);
+    map.clear();
+    expect(map.size).toBe(0);
   });
 });

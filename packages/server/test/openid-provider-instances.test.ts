@@ -123,6 +123,26 @@ describe('the OpenID provider on two instances', () => {
     expect(Date.now() - started).toBeLessThanOrEqual(CACHE_BOUND_MS + 1000);
   });
 
+  it("a grant removed on A stops userinfo on B within the bound, though B judged the grant with the user's access read earlier", async () => {
+    const app = await createApp(a.admin);
+    const created = await a.admin.apps.oidc.enable(app.id, { redirect_uris: [REDIRECT] });
+    const user = await a.createUser({ apps: [app] });
+    const rp = await rpOnB(app.name, created.client_secret!);
+    const userinfo = async (token: string) => (await fetch(`${b.url}/oidc/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status;
+    // B reads the user's access (the apps they may use) on this first call and remembers it.
+    expect(await userinfo((await signInOnA(rp, user)).access_token)).toBe(200);
+    b.moveCacheClock(3000);
+    // A second sign-in makes a second grant: B judges it with the access it read 3 s before, and
+    // answers the next call from memory.
+    const second = await signInOnA(rp, { ...user, token: await a.login(user.email, user.password) });
+    expect(await userinfo(second.access_token)).toBe(200);
+    expect(await userinfo(second.access_token)).toBe(200);
+    await a.admin.users.revoke(user.user.id, app.id);
+    // The bound after B read the access, though only 2.5 s after it judged the second grant.
+    b.moveCacheClock(CACHE_BOUND_MS - 3000 + 500);
+    expect(await userinfo(second.access_token)).toBe(401);
+  });
+
   it("a new client secret or a client turned off on A holds on B at once, though B remembers the client's row", async () => {
     const app = await createApp(a.admin);
     const first = await a.admin.apps.oidc.enable(app.id, { redirect_uris: [REDIRECT] });

@@ -45,6 +45,8 @@ function account(deps: OidcDeps, { user, appId }: { user: ClaimsUser; appId?: nu
   const sub = String(user.id);
   return {
     accountId: sub,
+    // Made of the auth cache's entries: oidc/userinfo-answers.ts keeps an answer no longer than
+    // they are kept, and names each of them.
     async claims() {
       const access = await deps.authCache.accessOf(user.id);
       const roles = appId === undefined ? [] : [...(access.apps.get(appId)?.roles ?? [])];
@@ -79,7 +81,15 @@ export function findAccount(deps: OidcDeps): FindAccount {
 
 type Standing = Awaited<ReturnType<typeof userOfStandingGrant>>;
 
+/** Where the standing of a token's grant is remembered in the auth cache. */
+export const standingKey = (of: { grantId: string; sub: string; clientId: string }) => `${of.grantId}\u0000${of.sub}\u0000${of.clientId}`;
+
 async function rememberedStanding(deps: OidcDeps, of: { grantId: string; sub: string; clientId: string }): Promise<Standing> {
-  const key = `${of.grantId}\u0000${of.sub}\u0000${of.clientId}`;
-  return (await deps.authCache.standingGrants.getFound(key, () => userOfStandingGrant(deps, of))) as Standing;
+  const { standingGrants } = deps.authCache;
+  const key = standingKey(of);
+  const standing = (await standingGrants.getFound(key, () => userOfStandingGrant(deps, of))) as Standing;
+  // That the user may use the app came from the user's remembered access (userMayUseApp), which
+  // may be older than this entry: the standing holds no longer than that does.
+  if (standing?.appId !== undefined) standingGrants.cap(key, deps.authCache.accessExpiry(standing.user.id));
+  return standing;
 }

@@ -38,7 +38,7 @@ export interface AdapterOptions {
    * a userinfo call then does not read its token again. A token revoked through this instance is
    * forgotten at once (here and in the other workers), through another within that bound.
    */
-  memory?: Pick<AuthCache, 'accessTokens' | 'clear'>;
+  memory?: Pick<AuthCache, 'accessTokens' | 'forgetAccessToken' | 'clear'>;
 }
 
 type Row = { payload: string; expires_at: number | string | null; consumed_at: number | string | null };
@@ -116,7 +116,7 @@ export function knexAdapter(options: AdapterOptions): new (model: string) => Ada
         payload.userCode ?? null,
         expiresIn ? now() + expiresIn * 1000 + (this.model === 'DeviceCode' ? DEVICE_CODE_GRACE_MS : 0) : null,
       ]);
-      if (this.model === ACCESS_TOKEN) memory?.accessTokens.delete(id);
+      if (this.model === ACCESS_TOKEN) memory?.forgetAccessToken(id);
       await sweep();
     }
 

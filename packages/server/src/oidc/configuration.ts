@@ -35,6 +35,7 @@ import { TTL } from './lifetimes.js';
 import { INTERACTION_PATH, ROUTES } from './paths.js';
 import { bindSessionToPortal } from './portal-session.js';
 import { logoutPagesFor, renderErrorFor } from './rendering.js';
+import { rememberUserinfoAnswers } from './userinfo-answers.js';
 
 const CLIENT_AUTH_METHODS: ['client_secret_basic', 'client_secret_post', 'none'] = ['client_secret_basic', 'client_secret_post', 'none'];
 
@@ -115,6 +116,7 @@ export async function buildProvider(deps: OidcDeps, keys: Configuration['jwks'])
   bindSessionToPortal(provider);
   limitPolling(provider, db);
   provider.use(cacheHeaders);
+  provider.use(rememberUserinfoAnswers(deps.authCache));
   provider.use(async (ctx, next) => {
     await next();
     await afterProviderRoute(deps, ctx as KoaContextWithOIDC);

@@ -21,6 +21,9 @@ import { setPortalPrincipal, signInOf } from './portal-session.js';
 
 const DISCOVERY_PATH = '/.well-known/openid-configuration';
 
+/** The provider's endpoints, each its own route in the request log and metrics (others are unmatched). */
+const PROVIDER_ROUTES = new Set<string>([DISCOVERY_PATH, ...Object.values(ROUTES)]);
+
 // Routes that act on the browser's sign-in: only these need the portal session looked up.
 const BROWSER_ROUTES = [ROUTES.authorization, ROUTES.end_session];
 
@@ -44,6 +47,7 @@ export function oidcMiddleware(deps: Deps) {
       ctx.body = PAGE_CSS;
       return;
     }
+    if (PROVIDER_ROUTES.has(path)) ctx.state.route = path;
     if (!deps.secrets.available) throw secretKeyMissing();
     if (path.startsWith(INTERACTION_PATH)) return interaction(ctx, deps, path.slice(INTERACTION_PATH.length));
     if (isProviderVerificationPage(path)) return toPortalVerificationPage(ctx, deps);

@@ -31,6 +31,8 @@ export interface TestPortal extends RunningPortal {
    * waiting that long would: what another instance changed must show here at once after it.
    */
   passCacheBound(): void;
+  /** Moves that clock by `ms`, as waiting that long would (for what must hold within the bound, not just after it). */
+  moveCacheClock(ms: number): void;
 }
 
 export interface TestUser {
@@ -149,6 +151,9 @@ export async function startTestPortal(
     fetch: (pathname, init) => checked(`${running.url}${pathname}`, init),
     passCacheBound() {
       cacheClockAhead += CACHE_BOUND_MS;
+    },
+    moveCacheClock(ms) {
+      cacheClockAhead += ms;
     },
     async createUser(options = {}) {
       const email = options.email ?? `${unique('user')}@example.com`;

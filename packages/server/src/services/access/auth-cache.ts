@@ -57,6 +57,63 @@ export class TtlMap<K, V> {
     return value;
   }
 
+  /**
+   * Shortens an entry's life to `expires` (undefined: ends it) when it would outlive it: for an
+   * entry made of another remembered entry, which must not make it older than the bound.
+   */
+  cap(key: K, expires: number | undefined): void {
+    const hit = this.entries.get(key);
+    if (!hit) return;
+    if (expires === undefined) this.entries.delete(key);
+    else if (expires < hit.expires) hit.expires = expires;
+  }
+
+  /** Until when a live entry may be used (undefined: none is held). */
+  expiryOf(key: K): number | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expires > this.now() ? hit.expires : undefined;
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/**
+ * Values kept until a time given with each, read without a lookup: for answers made of entries of
+ * TtlMaps, which must not outlive the oldest of them (the caller passes its expiry).
+ */
+export class ExpiringMap<K, V> {
+  private readonly entries = new Map<K, { value: V; expires: number }>();
+
+  constructor(
+    private readonly now: () => number,
+    private readonly maxEntries = MAX_ENTRIES,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: K): V | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.expires > this.now()) return hit.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: K, value: V, expires: number): void {
+    this.entries.delete(key);
+    if (expires <= this.now()) return;
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
+    this.entries.set(key, { value, expires });
+  }
+
   delete(key: K): void {
     this.entries.delete(key);
   }
@@ -90,6 +147,11 @@ export class AuthCache {
    */
   readonly boundAccessTokens: TtlMap<string, boolean>;
   readonly standingGrants: TtlMap<string, unknown>;
+  /**
+   * Whole userinfo answers by access token (oidc/userinfo-answers.ts), each until the first of the
+   * entries above it was made of expires: never older than they may be.
+   */
+  readonly userinfoAnswers: ExpiringMap<string, unknown>;
 
   constructor(
     private readonly db: Knex,
@@ -108,10 +170,12 @@ export class AuthCache {
     this.accessTokens = map();
     this.boundAccessTokens = map();
     this.standingGrants = map();
+    this.userinfoAnswers = new ExpiringMap(now, options.maxEntries);
+    this.maps.push(this.userinfoAnswers);
   }
 
   /** Every map above: what `clearHere` empties and `size` counts. */
-  private readonly maps: Array<Pick<TtlMap<unknown, unknown>, 'clear' | 'size'>> = [];
+  private readonly maps: Array<{ clear(): void; readonly size: number }> = [];
 
   /** The user a session token or API key stands for (null: nobody, also remembered). */
   principal(token: string): Promise<Principal | null> {
@@ -121,6 +185,17 @@ export class AuthCache {
   /** What a user may use (direct and team grants, with roles) and the user's teams. */
   accessOf(userId: number): Promise<UserAccess> {
     return this.grants.get(userId, () => accessOf(this.db, userId));
+  }
+
+  /** Forgets an access token's row and its userinfo answer (the token was stored again). */
+  forgetAccessToken(id: string): void {
+    this.accessTokens.delete(id);
+    this.userinfoAnswers.delete(id);
+  }
+
+  /** Until when `accessOf(userId)` answers what it holds now, if it holds anything. */
+  accessExpiry(userId: number): number | undefined {
+    return this.grants.expiryOf(userId);
   }
 
   /** Every registered app, indexed by name and URL. */
