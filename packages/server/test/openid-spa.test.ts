@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import type { App } from '@tools-portal/core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browser as CookieBrowser, oidc, relyingParty } from './support/openid-rp.js';
+import { Browser as CookieBrowser, oidc, relyingParty, signInThrough } from './support/openid-rp.js';
 import { CHROMIUM_OPTIONS, chromiumAvailableFor } from './support/chromium.js';
 import { createApp, refuses, useTestPortal, type TestUser } from './support/support.js';
 
@@ -223,15 +223,7 @@ describe.skipIf(!chromiumAvailable)('a single-page app with oidc-client-ts in Ch
     // A fresh sign-in for tokens, over HTTP (a browser with the user's portal session).
     const fresh = await portal.createUser({ apps: [spa.app] });
     const rp = await relyingParty(portal.url, spa.clientId, undefined, `${spaSite.origin}/callback`, 'none');
-    const start = await rp.start({ scope: 'openid email offline_access' });
-    const cookies = new CookieBrowser(portal.url);
-    cookies.cookies.set('accesstoken', fresh.token);
-    const { url } = await cookies.navigate(start.url);
-    const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), {
-      pkceCodeVerifier: start.verifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
+    const tokens = await signInThrough(rp, portal.url, fresh.token, { scope: 'openid email offline_access' });
 
     const other = await context.newPage();
     await other.goto(`${otherSite.origin}/`);

@@ -7,27 +7,19 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { testDialect } from './support/database.js';
-import { Browser, oidc, relyingParty, type RelyingParty } from './support/openid-rp.js';
-import { createApp, startTestPortal, unique, useTestPortal, type TestUser } from './support/support.js';
+import { oidc, relyingParty, signInThrough, type RelyingParty } from './support/openid-rp.js';
+import { createApp, startTestPortal, unique, useTestPortal, type TestPortal, type TestUser } from './support/support.js';
 
 const portal = useTestPortal();
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
-async function signedIn(scope = 'openid email groups'): Promise<{ rp: RelyingParty; user: TestUser; appId: number; accessToken: string }> {
-  const app = await createApp(portal.admin);
-  const created = await portal.admin.apps.oidc.enable(app.id, { redirect_uris: [REDIRECT] });
-  const user = await portal.createUser({ apps: [app] });
-  const rp = await relyingParty(portal.url, app.name, created.client_secret, REDIRECT);
-  const start = await rp.start({ scope });
-  const browser = new Browser(portal.url);
-  browser.cookies.set('accesstoken', user.token);
-  const { url } = await browser.navigate(start.url);
-  const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), {
-    pkceCodeVerifier: start.verifier,
-    expectedState: start.state,
-    expectedNonce: start.nonce,
-  });
-  return { rp, user, appId: app.id, accessToken: tokens.access_token };
+async function signedIn(on: TestPortal = portal, scope = 'openid email groups'): Promise<{ rp: RelyingParty; user: TestUser; accessToken: string }> {
+  const app = await createApp(on.admin);
+  const created = await on.admin.apps.oidc.enable(app.id, { redirect_uris: [REDIRECT] });
+  const user = await on.createUser({ apps: [app] });
+  const rp = await relyingParty(on.url, app.name, created.client_secret, REDIRECT);
+  const tokens = await signInThrough(rp, on.url, user.token, { scope });
+  return { rp, user, accessToken: tokens.access_token };
 }
 
 /** Every query the portal makes while `call` runs. */
@@ -157,26 +149,14 @@ describe('userinfo from memory', () => {
   it.skipIf(testDialect() !== 'sqlite')('keeps no answer when nothing may be remembered (AUTH_CACHE_SECONDS=0)', async () => {
     const uncached = await startTestPortal({ AUTH_CACHE_SECONDS: '0' });
     try {
-      const app = await createApp(uncached.admin);
-      const created = await uncached.admin.apps.oidc.enable(app.id, { redirect_uris: [REDIRECT] });
-      const user = await uncached.createUser({ apps: [app] });
-      const rp = await relyingParty(uncached.url, app.name, created.client_secret, REDIRECT);
-      const start = await rp.start();
-      const browser = new Browser(uncached.url);
-      browser.cookies.set('accesstoken', user.token);
-      const { url } = await browser.navigate(start.url);
-      const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), {
-        pkceCodeVerifier: start.verifier,
-        expectedState: start.state,
-        expectedNonce: start.nonce,
-      });
+      const { accessToken } = await signedIn(uncached);
       let reads = 0;
       const count = () => reads++;
       uncached.deps.db.on('query', count);
       try {
         for (let i = 0; i < 2; i++) {
           const before = reads;
-          expect((await fetch(`${uncached.url}/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200);
+          expect((await fetch(`${uncached.url}/oidc/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } })).status).toBe(200);
           expect(reads).toBeGreaterThan(before);
         }
       } finally {

@@ -113,4 +113,13 @@ export async function relyingParty(
   };
 }
 
+/** The code flow with PKCE in a browser signed in to the portal at `portalUrl` with `token`: the tokens `rp` gets. */
+export async function signInThrough(rp: RelyingParty, portalUrl: string, token: string, extra: Record<string, string> = {}) {
+  const start = await rp.start(extra);
+  const browser = new Browser(portalUrl);
+  browser.cookies.set('accesstoken', token);
+  const { url } = await browser.navigate(start.url);
+  return oidc.authorizationCodeGrant(rp.config, new URL(url), { pkceCodeVerifier: start.verifier, expectedState: start.state, expectedNonce: start.nonce });
+}
+
 export { oidc };
