@@ -70,6 +70,8 @@ export function rememberUserinfoAnswers(memory: AuthCache) {
     const token = ctx.oidc.accessToken as unknown as Token | undefined;
     const body: unknown = ctx.body;
     if (!token || token.jkt || token['x5t#S256'] || plainCallToken(ctx.req) !== token.jti || typeof body !== 'object' || body === null) return;
+    // An answer that sets a cookie is one browser's, never a token's.
+    if (ctx.response.get('set-cookie')) return;
     const until = madeOfUntil(memory, token);
     if (until === 0) return;
     const headers: http.OutgoingHttpHeaders = {};
