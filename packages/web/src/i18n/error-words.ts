@@ -5,6 +5,7 @@
  * is shown as it came.
  */
 import { ApiError, type ErrorCode } from '@tools-portal/core/errors';
+import { tooManyRequestsMessage } from '../api';
 import type { MessageKey } from './en';
 import type { Translate } from './use-t';
 
@@ -64,5 +65,5 @@ export function reasonFor(error: unknown, language: string, t: Translate): strin
  * the minutes to wait; undefined for any other refusal.
  */
 export function tooManyAttemptsReason(error: unknown, language: string, t: Translate): string | undefined {
-  return error instanceof ApiError && error.code === 'too_many_requests' ? reasonFor(error, language, t) : undefined;
+  return tooManyRequestsMessage(error) ? reasonFor(error, language, t) : undefined;
 }
