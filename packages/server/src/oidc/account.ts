@@ -2,9 +2,9 @@
  * Accounts and claims (oidc-provider's `findAccount`): the user behind a `sub`, and for a token of a
  * grant only while that grant still stands.
  */
-import { TOOLSCTL_CLIENT_ID } from '@tools-portal/core';
+import { mayUseApp, TOOLSCTL_CLIENT_ID } from '@tools-portal/core';
 import type { Account, FindAccount } from 'oidc-provider';
-import { userMayUseApp } from '../services/access/forward-auth.js';
+import type { UserAccess } from '../services/access/app-access.js';
 import { cliGrantUser } from '../services/openid/device-requests.js';
 import { claimsUserById, grantUser, type ClaimsUser } from '../services/openid/openid-grants.js';
 import { sessionStillValid } from '../services/sign-in/sessions.js';
@@ -19,10 +19,7 @@ const userIdOf = (sub: string): number | undefined => (/^[1-9][0-9]{0,9}$/.test(
  * and userinfo call, so deletion, a removed grant or the end of the session stop them at once (the
  * grant list comes from the forward-auth cache: at most AUTH_CACHE_SECONDS old).
  */
-async function userOfStandingGrant(
-  deps: OidcDeps,
-  { grantId, sub, clientId }: { grantId: string; sub: string; clientId: string },
-): Promise<{ user: ClaimsUser; appId?: number } | undefined> {
+async function userOfStandingGrant(deps: OidcDeps, { grantId, sub, clientId }: { grantId: string; sub: string; clientId: string }): Promise<Standing> {
   const id = userIdOf(sub);
   if (id === undefined) return undefined;
   if (clientId === TOOLSCTL_CLIENT_ID) {
@@ -33,7 +30,8 @@ async function userOfStandingGrant(
   const found = await grantUser(deps.db, grantId, id);
   if (!found || found.appName !== clientId) return undefined;
   if (!sessionStillValid(found.session, deps.config, Date.now())) return undefined;
-  return (await userMayUseApp(deps.authCache, found.user, found.appId)) ? { user: found.user, appId: found.appId } : undefined;
+  const access = await deps.authCache.accessOf(found.user.id);
+  return mayUseApp(found.user, access.apps, found.appId) ? { user: found.user, appId: found.appId, access } : undefined;
 }
 
 /**
@@ -41,14 +39,16 @@ async function userOfStandingGrant(
  * `roles`): the user's roles for the token's app, sorted. Both from the auth cache, so a change of
  * team, membership, role or grant shows within AUTH_CACHE_SECONDS (docs/oidc.md).
  */
-function account(deps: OidcDeps, { user, appId }: { user: ClaimsUser; appId?: number }): Account {
+function account(deps: OidcDeps, { user, appId, access: judgedWith }: { user: ClaimsUser; appId?: number; access?: UserAccess }): Account {
   const sub = String(user.id);
   return {
     accountId: sub,
     // Made of the auth cache's entries: oidc/userinfo-answers.ts keeps an answer no longer than
     // they are kept, and names each of them.
     async claims() {
-      const access = await deps.authCache.accessOf(user.id);
+      // The access the grant's standing was judged with, when it was (the same entry of the auth
+      // cache, or with AUTH_CACHE_SECONDS=0 the same read: not a second one).
+      const access = judgedWith ?? (await deps.authCache.accessOf(user.id));
       const roles = appId === undefined ? [] : [...(access.apps.get(appId)?.roles ?? [])];
       // True only when the user proved the mailbox (docs/oidc.md, `email_verified`).
       return {
@@ -79,7 +79,8 @@ export function findAccount(deps: OidcDeps): FindAccount {
   };
 }
 
-type Standing = Awaited<ReturnType<typeof userOfStandingGrant>>;
+/** A token's grant that still stands: its user, the app, and the user's access it was judged with. */
+type Standing = { user: ClaimsUser; appId?: number; access?: UserAccess } | undefined;
 
 /** Where the standing of a token's grant is remembered in the auth cache. */
 export const standingKey = (of: { grantId: string; sub: string; clientId: string }) => `${of.grantId}\u0000${of.sub}\u0000${of.clientId}`;
@@ -88,7 +89,7 @@ async function rememberedStanding(deps: OidcDeps, of: { grantId: string; sub: st
   const { standingGrants } = deps.authCache;
   const key = standingKey(of);
   const standing = (await standingGrants.getFound(key, () => userOfStandingGrant(deps, of))) as Standing;
-  // That the user may use the app came from the user's remembered access (userMayUseApp), which
+  // That the user may use the app came from the user's remembered access (accessOf), which
   // may be older than this entry: the standing holds no longer than that does.
   if (standing?.appId !== undefined) standingGrants.cap(key, deps.authCache.accessExpiry(standing.user.id));
   return standing;
