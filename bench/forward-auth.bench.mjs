@@ -33,7 +33,8 @@
 // Environment: BENCH_DURATION (seconds a row, default 10), BENCH_CONNECTIONS (32),
 // BENCH_ROWS (e.g. "1,2"), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/test: row 3 makes a
 // fresh database beside it and drops it afterwards), BENCH_NODE_ARGS (node flags for the
-// servers, e.g. for --cpu-prof).
+// servers, e.g. for --cpu-prof), BENCH_PROFILE (a directory: a CPU profile of each row's measured
+// phase, written by the portal or the library's server there, forward-auth/profile-on-signal.mjs).
 // Exit code 1 when a row saw a non-2xx answer or a socket error, or missed its target; the end
 // of the output is a table of the targets, each with the row that measured it and ✓ or ✗.
 import { spawn, spawnSync } from 'node:child_process';
@@ -41,7 +42,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { seedLarge, seedSmall } from './forward-auth/seed.mjs';
 
@@ -64,6 +65,9 @@ const ROWS = new Set((process.env.BENCH_ROWS || '1,2,3,4,5,6,7,8,9,10,11,12,13,1
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 // Extra node flags for the servers, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS || '').split(' ').filter(Boolean);
+const PROFILE_DIR = process.env.BENCH_PROFILE ? path.resolve(process.env.BENCH_PROFILE) : undefined;
+/** Servers started with the profiler's preload: they take SIGUSR2 (any other one would die of it). */
+const profiled = new Set();
 const ADMIN_EMAIL = 'admin@bench.example.com';
 const ADMIN_PASSWORD = 'bench-steady-kettle-1';
 
@@ -84,8 +88,16 @@ process.on('exit', () => {
 
 /** Starts a server script in its own process; answers its URL and a stop(). */
 async function startChild(script, env) {
-  const child = spawn(process.execPath, [...NODE_ARGS, script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profile = PROFILE_DIR !== undefined && path.basename(script) !== 'ceiling.mjs';
+  const args = profile ? ['--import', pathToFileURL(path.join(here, 'profile-on-signal.mjs')).href] : [];
+  if (profile) fs.mkdirSync(PROFILE_DIR, { recursive: true });
+  const child = spawn(process.execPath, [...NODE_ARGS, ...args, script], {
+    cwd: root,
+    env: { ...process.env, ...env, BENCH_PROFILE: profile ? PROFILE_DIR : '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.add(child);
+  if (profile) profiled.add(child.pid);
   const lines = readline.createInterface({ input: child.stdout });
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${path.basename(script)} did not start within 60 s`)), 60_000);
@@ -260,11 +272,22 @@ function cpuSeconds(pid) {
   }
 }
 
+/** With BENCH_PROFILE, the server's profiler runs while `phase` does (its first and last SIGUSR2). */
+async function profiling(pid, phase) {
+  if (!profiled.has(pid)) return phase();
+  process.kill(pid, 'SIGUSR2');
+  try {
+    return await phase();
+  } finally {
+    process.kill(pid, 'SIGUSR2');
+  }
+}
+
 async function measure(target, pid) {
   await load(target, WARMUP);
   const before = cpuSeconds(pid);
   const generator = process.cpuUsage();
-  const result = await load(target, DURATION);
+  const result = await profiling(pid, () => load(target, DURATION));
   const used = process.cpuUsage(generator);
   // The load generator (autocannon, in this process) shares the machine: when it is near a whole
   // core, requests/s measure it as much as the server.
@@ -464,7 +487,7 @@ async function measureExchanges(target, bodies, pid) {
   await loadOnce(target, bodies.splice(0, Math.floor(bodies.length / 5)));
   return besideCeiling(async () => {
     const before = cpuSeconds(pid);
-    const result = await loadOnce(target, bodies);
+    const result = await profiling(pid, () => loadOnce(target, bodies));
     return { ...result, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / result.count };
   });
 }

@@ -33,3 +33,5 @@ for (let attempt = 0; attempt < 600; attempt++) {
 await new Promise((resolve) => setTimeout(resolve, 1000));
 process.stdout.write(`${JSON.stringify({ url })}\n`);
 process.on('SIGTERM', () => server.kill('SIGTERM'));
+// BENCH_PROFILE: the bench starts and stops the server's profiler (profile-on-signal.mjs) through this process.
+if (process.env.BENCH_PROFILE) process.on('SIGUSR2', () => server.kill('SIGUSR2'));
