@@ -14,24 +14,31 @@ const gzip = promisify(zlib.gzip);
 // Quality 4 compresses a JSON page about as well as gzip -6 at a fraction of brotli's default cost.
 const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 
-function compress(text: string, encoding: Compression): Promise<Buffer> {
-  return encoding === 'br' ? brotli(text, BROTLI_OPTIONS) : gzip(text);
+function compress(utf8: Buffer, encoding: Compression): Promise<Buffer> {
+  return encoding === 'br' ? brotli(utf8, BROTLI_OPTIONS) : gzip(utf8);
 }
 
 export class EncodedJson {
-  readonly text: string;
-  readonly bytes: number;
+  /**
+   * The JSON text's UTF-8 bytes. Sent as they are: a string body would be measured twice more
+   * on every answer (Koa's Content-Length, then Node's write), which for a remembered page of the
+   * event log was 8 % of its CPU (docs/performance.md).
+   */
+  readonly utf8: Buffer;
   private readonly compressed = new Map<Compression, Promise<Buffer>>();
 
   constructor(value: unknown) {
-    this.text = JSON.stringify(value);
-    this.bytes = Buffer.byteLength(this.text);
+    this.utf8 = Buffer.from(JSON.stringify(value), 'utf8');
+  }
+
+  get bytes(): number {
+    return this.utf8.length;
   }
 
   compressedAs(encoding: Compression): Promise<Buffer> {
     let bytes = this.compressed.get(encoding);
     if (!bytes) {
-      bytes = compress(this.text, encoding);
+      bytes = compress(this.utf8, encoding);
       // A failure is not remembered: the next request tries again.
       bytes.catch(() => this.compressed.delete(encoding));
       this.compressed.set(encoding, bytes);

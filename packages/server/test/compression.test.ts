@@ -138,13 +138,17 @@ describe('the web build', () => {
 
 describe('JSON answers', () => {
   it('are compressed over 1 KB, by Accept-Encoding, with Vary', async () => {
-    for (let i = 0; i < 12; i++) await createApp(portal.admin, { description: `an app with a description long enough ${i}` });
+    for (let i = 0; i < 12; i++) await createApp(portal.admin, { description: `an app with a description long enough, größer ✓ ${i}` });
     const headers = { authorization: `Bearer ${portal.admin.token}` };
     const plain = await rawGet('/api/auth/v1/app', headers);
     expect(plain.status).toBe(200);
     expect(plain.body.length).toBeGreaterThan(1024);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toBe('Accept-Encoding');
+    // Sent as the encoded bytes (encoded-json.ts): still JSON, measured in bytes, not characters.
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
+    expect(plain.body.toString('utf8')).toContain('größer ✓');
     for (const encoding of ['br', 'gzip']) {
       const raw = await rawGet('/api/auth/v1/app', { ...headers, 'accept-encoding': encoding });
       expect(raw.headers['content-encoding']).toBe(encoding);

@@ -39,7 +39,7 @@ export function compressJson(isExcluded: (ctx: Context) => boolean) {
       ctx.body = await answer.compressedAs(encoding);
       ctx.set('Content-Encoding', encoding);
     } else {
-      ctx.body = answer.text;
+      ctx.body = answer.utf8;
     }
     ctx.status = status;
     ctx.set('Content-Type', type);
