@@ -22,15 +22,15 @@ async function signedIn(on: TestPortal = portal, scope = 'openid email groups'):
   return { rp, user, accessToken: tokens.access_token };
 }
 
-/** Every query the portal makes while `call` runs. */
-async function queriesOf<T>(call: () => Promise<T>): Promise<{ result: T; queries: string[] }> {
+/** Every query the portal (this file's, unless another is named) makes while `call` runs. */
+async function queriesOf<T>(call: () => Promise<T>, on: TestPortal = portal): Promise<{ result: T; queries: string[] }> {
   const queries: string[] = [];
   const listener = (query: { sql: string }) => queries.push(query.sql);
-  portal.deps.db.on('query', listener);
+  on.deps.db.on('query', listener);
   try {
     return { result: await call(), queries };
   } finally {
-    portal.deps.db.removeListener('query', listener);
+    on.deps.db.removeListener('query', listener);
   }
 }
 
@@ -150,19 +150,13 @@ describe('userinfo from memory', () => {
     const uncached = await startTestPortal({ AUTH_CACHE_SECONDS: '0' });
     try {
       const { accessToken } = await signedIn(uncached);
-      const reads: string[] = [];
-      const count = (query: { sql: string }) => reads.push(query.sql);
-      uncached.deps.db.on('query', count);
-      try {
-        for (let i = 0; i < 2; i++) {
-          reads.length = 0;
-          expect((await fetch(`${uncached.url}/oidc/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } })).status).toBe(200);
-          expect(reads.length).toBeGreaterThan(0);
-          // The user's access is read once a call: the claims use what the grant's standing was judged with.
-          expect(reads.filter((sql) => sql.includes('from `user_apps`'))).toHaveLength(1);
-        }
-      } finally {
-        uncached.deps.db.removeListener('query', count);
+      for (let i = 0; i < 2; i++) {
+        const call = () => fetch(`${uncached.url}/oidc/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
+        const { result, queries } = await queriesOf(call, uncached);
+        expect(result.status).toBe(200);
+        expect(queries.length).toBeGreaterThan(0);
+        // The user's access is read once a call: the claims use what the grant's standing was judged with.
+        expect(queries.filter((sql) => sql.includes('from `user_apps`'))).toHaveLength(1);
       }
       expect(uncached.deps.authCache.userinfoAnswers.size).toBe(0);
     } finally {
