@@ -762,6 +762,9 @@ function report(seedSeconds) {
     );
   }
   const targetLines = ['| target | row | measured | met |', '|---|---|---|---|'];
+  const seventeen = results.get(17);
+  const libraryAlone =
+    seventeen && !seventeen.skipped && verdicts.get(17)?.cpuRatio !== undefined ? { cpuUs: seventeen.cpuUs, cpuRatio: verdicts.get(17).cpuRatio } : undefined;
   for (const [row, text] of ISSUE_TARGETS) {
     const result = results.get(row);
     const verdict = verdicts.get(row);
@@ -778,6 +781,11 @@ function report(seedSeconds) {
       verdict.cpuRatio !== undefined &&
         TARGETS[row].cpuRatio !== undefined &&
         `CPU ${verdict.cpuRatio.toFixed(1)}× the ceiling's (${Math.round(result.cpuUs)} µs)`,
+      // The library alone costs about 50 times the ceiling's (docs/performance.md): shown beside
+      // the code exchange, so that a reader sees what of it the portal adds.
+      row === 8 &&
+        libraryAlone &&
+        `the library alone (row 17) ${libraryAlone.cpuRatio.toFixed(1)}×, so row 8 is ${(result.cpuUs / libraryAlone.cpuUs).toFixed(2)} × row 17`,
     ].filter(Boolean);
     targetLines.push(`| ${text} | ${row} | ${measured.join(', ')} | ${verdict.problems.length ? `✗ ${verdict.problems.join('; ')}` : '✓'} |`);
   }
