@@ -192,9 +192,14 @@ describe('deciding', () => {
     expect(itemOf(after, team.name).outcome).toBe('removed');
     expect((await verify(app, alice.token)).status).toBe(403);
     expect((await verify(app, carol.token)).status).toBe(200);
-    const revokes = (await logEntries('review.revoke')).map((entry) => entry.event);
-    expect(revokes.some((text) => text.includes(alice.user.email) && text.includes('role viewer') && text.includes(review.name))).toBe(true);
-    expect((await logEntries('review.noop')).some((entry) => entry.event.includes(bob.user.email))).toBe(true);
+    const revokes = await logEntries('review.revoke');
+    const aliceRevoked = revokes.find((entry) => entry.event.includes(alice.user.email) && entry.event.includes(review.name));
+    expect(aliceRevoked?.event).toContain('role viewer');
+    // Each entry is about the user and their client (docs/event-log.md).
+    expect(aliceRevoked).toMatchObject({ user: alice.user.email, client: alice.user.client.name });
+    const bobDecided = (await logEntries('review.decide')).find((entry) => entry.event.includes(bob.user.email) && entry.event.includes(review.name));
+    expect(bobDecided).toMatchObject({ user: bob.user.email, client: bob.user.client.name });
+    expect((await logEntries('review.noop')).find((entry) => entry.event.includes(bob.user.email))).toMatchObject({ client: bob.user.client.name });
     expect((await logEntries('review.close'))[0]).toMatchObject({ actor: ADMIN_EMAIL });
   });
 });

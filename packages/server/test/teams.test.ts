@@ -339,6 +339,11 @@ describe('owners', () => {
     expect(await failure(owner.api.users.grant(target.user.id, app.id))).toMatchObject({ code: 'forbidden' });
     expect((await owner.api.users.me()).owns).toEqual([]);
     expect(await logTypes()).toEqual(expect.arrayContaining(['app.owner_add', 'app.owner_remove']));
+    // A user owner's entries are about that user and their client (docs/event-log.md).
+    for (const type of ['app.owner_add', 'app.owner_remove']) {
+      const [entry] = await portal.admin.logs.page(1, 1, { type, user: owner.email });
+      expect(entry).toMatchObject({ user: owner.email, client: owner.user.client.name, event: expect.stringContaining(app.name) });
+    }
     expect(await failure(portal.admin.apps.update({ ...app, owners: { users: [999999], teams: [] } }))).toMatchObject({ field: 'owners.users' });
   });
 });

@@ -64,25 +64,34 @@ async function changeOwners(
   const column = kind === 'user' ? 'user_id' : 'team_id';
   const added = after.filter((id) => !before.includes(id));
   const removed = before.filter((id) => !after.includes(id));
-  const names = await namesOf(trx, kind, [...added, ...removed]);
+  const owners = await ownersNamed(trx, kind, [...added, ...removed]);
   for (const id of added) {
-    const name = names.get(id);
-    if (name === undefined) throw invalidInput(`owners.${kind}s`, `no ${kind} with id ${id}`);
+    const owner = owners.get(id);
+    if (owner === undefined) throw invalidInput(`owners.${kind}s`, `no ${kind} with id ${id}`);
     await trx(table).insert({ app_id: app.id, [column]: id });
-    await logEvent(trx, ctx, { type: 'app.owner_add', event: `${kind} ${name} now owns app ${app.name}`, ...subjectOf(kind, name) });
+    await logEvent(trx, ctx, { type: 'app.owner_add', event: `${kind} ${owner.name} now owns app ${app.name}`, ...subjectOf(kind, owner) });
   }
   if (removed.length > 0) await trx(table).where('app_id', app.id).whereIn(column, removed).delete();
   for (const id of removed) {
-    const name = names.get(id) ?? `#${id}`;
-    await logEvent(trx, ctx, { type: 'app.owner_remove', event: `${kind} ${name} no longer owns app ${app.name}`, ...subjectOf(kind, name) });
+    const owner = owners.get(id) ?? { name: `#${id}`, client: '' };
+    await logEvent(trx, ctx, { type: 'app.owner_remove', event: `${kind} ${owner.name} no longer owns app ${app.name}`, ...subjectOf(kind, owner) });
   }
 }
 
-const subjectOf = (kind: 'user' | 'team', name: string) => (kind === 'user' ? { subject: { user: name, client: '' } } : {});
+type NamedOwner = { name: string; client: string };
 
-async function namesOf(trx: Knex, kind: 'user' | 'team', ids: number[]): Promise<Map<number, string>> {
+// A user owner is what the entry is about, with their client (docs/event-log.md); a team has neither.
+const subjectOf = (kind: 'user' | 'team', owner: NamedOwner) => (kind === 'user' ? { subject: { user: owner.name, client: owner.client } } : {});
+
+/** Users by email with their client's name, teams by name. */
+async function ownersNamed(trx: Knex, kind: 'user' | 'team', ids: number[]): Promise<Map<number, NamedOwner>> {
   if (ids.length === 0) return new Map();
-  const rows: { id: number; name: string }[] =
-    kind === 'user' ? await trx('users').whereIn('id', ids).select('id', 'email as name') : await trx('teams').whereIn('id', ids).select('id', 'name');
-  return new Map(rows.map((row) => [Number(row.id), row.name]));
+  const rows: { id: number; name: string; client?: string }[] =
+    kind === 'user'
+      ? await trx('users')
+          .join('clients', 'clients.id', 'users.client_id')
+          .whereIn('users.id', ids)
+          .select('users.id', 'users.email as name', 'clients.name as client')
+      : await trx('teams').whereIn('id', ids).select('id', 'name');
+  return new Map(rows.map((row) => [Number(row.id), { name: row.name, client: row.client ?? '' }]));
 }

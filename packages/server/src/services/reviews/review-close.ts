@@ -15,7 +15,7 @@ import type { MailPolicy } from '../mail/outbox.js';
 import { withDb, type ServiceContext } from '../support/context.js';
 import { repeatEvery } from '../support/repeat.js';
 import { mailReviewClosed, mailReviewReminder } from './review-mail.js';
-import { granteeLabel, reviewLabel, type ItemRow, type ReviewRow } from './review-rows.js';
+import { granteeLabel, granteeSubject, reviewLabel, type ItemRow, type ReviewRow } from './review-rows.js';
 import { reviewerScope, reviewRow, type ReviewContext } from './reviews.js';
 
 type CloseContext = ServiceContext<MailPolicy>;
@@ -47,7 +47,7 @@ export async function applyRemoval(
     .clone()
     .where((where) => where.whereNull('expires_at').orWhere('expires_at', '>', now))
     .first('role', 'granted_at');
-  const subject = item.kind === 'user' ? { subject: { user: item.grantee, client: '' } } : {};
+  const subject = await granteeSubject(trx, item);
   let outcome: 'removed' | 'already_gone' = 'already_gone';
   if (current && sameGrant(item, current)) {
     const deleted = await grant.clone().delete();

@@ -7,7 +7,7 @@ import { conflict, forbidden, notFound, type ReviewDecision, type ReviewItem, ty
 import { logEvent } from '../log/audit.js';
 import { withDb } from '../support/context.js';
 import { applyRemoval } from './review-close.js';
-import { granteeLabel, itemsQuery, presentItem, reviewLabel, type ItemRow } from './review-rows.js';
+import { granteeLabel, granteeSubject, itemsQuery, presentItem, reviewLabel, type ItemRow } from './review-rows.js';
 import { mayDecide, reviewerScope, reviewRow, type ReviewContext } from './reviews.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -64,7 +64,7 @@ export async function decideItems(ctx: ReviewContext, input: DecisionInput): Pro
       await logEvent(trx, ctx, {
         type: 'review.decide',
         event: `${input.decision} ${granteeLabel(item)} on app ${item.app_name} in ${reviewLabel(review)}${comment ? `: ${comment}` : ''}`,
-        ...(item.kind === 'user' ? { subject: { user: item.grantee, client: '' } } : {}),
+        ...(await granteeSubject(trx, item)),
       });
       if (input.decision === 'remove' && input.applyNow) await applyRemoval(withDb(ctx, trx), { review, item: { ...item, decided_by: ctx.actor.email }, now });
     }

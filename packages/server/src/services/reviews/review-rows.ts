@@ -1,6 +1,7 @@
 /** The rows of access reviews and how they are presented (docs/reviews.md). */
 import { type Review, type ReviewItem } from '@tools-portal/core';
 import type { Knex } from 'knex';
+import type { EventSubject } from '../log/audit.js';
 
 export interface ReviewRow {
   id: number;
@@ -49,6 +50,19 @@ export const reviewLabel = (review: Pick<ReviewRow, 'id' | 'name'>) => `access r
 
 /** Who the grant of an item is to, for the event log. */
 export const granteeLabel = (item: Pick<ItemRow, 'kind' | 'grantee'>) => (item.kind === 'team' ? `team ${item.grantee}` : item.grantee);
+
+/**
+ * What an item's entry in the event log is about (docs/event-log.md): a user's grant, the user and
+ * their client (none once the user is deleted); a team's grant has no subject of its own.
+ */
+export async function granteeSubject(db: Knex, item: Pick<ItemRow, 'kind' | 'user_id' | 'grantee'>): Promise<{ subject?: EventSubject }> {
+  if (item.kind !== 'user') return {};
+  const row: { client: string } | undefined =
+    item.user_id === null
+      ? undefined
+      : await db('users').join('clients', 'clients.id', 'users.client_id').where('users.id', item.user_id).first('clients.name as client');
+  return { subject: { user: item.grantee, client: row?.client ?? '' } };
+}
 
 export interface Progress {
   items: number;
