@@ -4,7 +4,7 @@
  * matching entry (the pager stops at 1000; the export has the rest). A row's event opens its
  * details: who did it, the type, the address and the user agent.
  */
-import { Fragment, useState, type FormEvent } from 'react';
+import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
 import type { LogEntry } from '@tools-portal/core/entities';
 import { eventTypes } from '@tools-portal/core/events';
 import type { LogFilter } from '@tools-portal/core/log-filter';
@@ -205,13 +205,18 @@ export function Logs() {
                 <td className="d-md-none">
                   <div className="fw-semibold">{toggle}</div>
                   <div className="small">
-                    <Email value={entry.user} /> · {entry.client}
-                    {entry.actor && entry.actor !== entry.user && (
-                      <>
-                        {` · ${t('logs.by')} `}
-                        <Email value={entry.actor} />
-                      </>
-                    )}
+                    <Dotted
+                      parts={[
+                        entry.user && <Email value={entry.user} />,
+                        entry.client,
+                        entry.actor && entry.actor !== entry.user && (
+                          <>
+                            {`${t('logs.by')} `}
+                            <Email value={entry.actor} />
+                          </>
+                        ),
+                      ]}
+                    />
                   </div>
                   <div className="small text-secondary">
                     <Time iso={entry.timestamp} />
@@ -281,4 +286,16 @@ function EventText({ text }: { text: string }) {
       {eventTextParts(text).map((part, index) => (part.kind === 'text' ? <Fragment key={index}>{part.text}</Fragment> : <Time key={index} iso={part.iso} />))}
     </>
   );
+}
+
+/** The parts that are there, between dots: an entry without a client or user shows no empty place. */
+function Dotted({ parts }: { parts: (ReactNode | false | '')[] }) {
+  return parts
+    .filter((part) => part !== false && part !== '' && part !== null && part !== undefined)
+    .map((part, index) => (
+      <Fragment key={index}>
+        {index > 0 && ' · '}
+        {part}
+      </Fragment>
+    ));
 }

@@ -454,6 +454,9 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await phoneFilters.getByLabel('Client').fill(client.name);
     await phoneFilters.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => phone.page.getByText('4 entries').isVisible()).toBe(true);
+    // An entry about a client and no user shows no empty place for the user.
+    const created = phone.page.getByRole('row').filter({ has: phone.page.getByRole('button', { name: `created client ${client.name}` }) });
+    expect(await created.first().locator('.small').first().innerText()).toBe(`${client.name} · by ${ADMIN_EMAIL}`);
     await phone.page
       .getByRole('button', { name: `created client ${client.name}` })
       .first()
