@@ -26,6 +26,10 @@ import { useCurrentUser } from '../session';
 
 const VIEW_WORDS = { prod: 'launcher.view.prod', dev: 'launcher.view.dev' } as const satisfies Record<AppView, MessageKey>;
 
+// The placeholder names the `/` key only where a keyboard is likely (a mouse or touchpad): a phone
+// or tablet has no key to press.
+const keyboardLikely = () => window.matchMedia?.('(hover: hover) and (pointer: fine)').matches ?? true;
+
 export function AppList() {
   const user = useCurrentUser();
   const { portalName, oldDocsUrl } = useBranding();
@@ -146,7 +150,7 @@ export function AppList() {
                 ref={search}
                 type="search"
                 className="form-control form-control-lg"
-                placeholder={t('launcher.searchPlaceholder')}
+                placeholder={keyboardLikely() ? t('launcher.searchPlaceholder') : t('launcher.search')}
                 aria-label={t('launcher.search')}
                 aria-keyshortcuts="/"
                 value={query}

@@ -15,6 +15,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 export interface ContextOptions {
   timezoneId?: string;
   locale?: string;
+  /** A touch screen (and no mouse): a phone as its browser reports itself to media queries. */
+  hasTouch?: boolean;
 }
 
 interface Kept {

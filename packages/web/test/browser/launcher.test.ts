@@ -83,7 +83,8 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
         await page.keyboard.press('Home');
         await expect.poll(() => focusedName(page)).toBe(chat.name);
 
-        // `/` focuses the search box; it filters by name, description and category as one types.
+        // `/` focuses the search box, which says so; it filters by name, description and category as one types.
+        expect(await page.getByRole('searchbox', { name: 'Search apps' }).getAttribute('placeholder')).toBe('Search apps  ( / )');
         await page.locator('body').click({ position: { x: 5, y: 5 } });
         await page.keyboard.press('/');
         await expect.poll(() => focusedName(page)).toBe('Search apps');
@@ -105,6 +106,22 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
       }
     });
   }
+
+  it('on a touch screen, the search box does not name a key to press', async () => {
+    const tag = unique('t').slice(-6);
+    // Two apps: with one, the launcher goes straight to it.
+    const member = await web.portal.createUser({ apps: [await appAt(`Touch ${tag}`), await appAt(`Tap ${tag}`)] });
+    const { context, page } = await openPage(web.browser, PHONE, { hasTouch: true });
+    try {
+      await signIn(page, web.portal, member);
+      const search = page.getByRole('searchbox', { name: 'Search apps' });
+      await expect.poll(() => search.isVisible()).toBe(true);
+      expect(await search.getAttribute('placeholder')).toBe('Search apps');
+      expect(page.problems()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('a user requests access with a reason; an admin sees the count and approves with an expiry; another is denied', async () => {
     const tag = unique('r').slice(-6);
