@@ -15,6 +15,7 @@ import { HeadingBar, ListTable } from './list-page';
 import { useAction } from './use-action';
 import { useLoad } from './use-load';
 import { useT } from '../i18n/use-t';
+import { useCurrentUser } from '../session';
 import { formatTimestamp } from '../logic/format';
 import { paths } from '../paths';
 
@@ -29,6 +30,9 @@ export function AppAccessSection({ app, manageUsers = false }: AppAccessProps) {
   const [adding, setAdding] = useState<'team' | 'user' | null>(null);
   const t = useT();
   const run = useAction();
+  // A user's and a team's pages are the admin console's: an owner sees names, not links that
+  // would send them back to their apps.
+  const linked = useCurrentUser().admin;
   const access = useLoad(
     () => api.apps.access(appId),
     (error) => logFailure('load app access', error),
@@ -68,16 +72,14 @@ export function AppAccessSection({ app, manageUsers = false }: AppAccessProps) {
       >
         {(access.data ?? []).map((user) => (
           <tr key={user.id}>
-            <td>
-              <Link to={paths.user(user.id)}>{user.email}</Link>
-            </td>
+            <td>{linked ? <Link to={paths.user(user.id)}>{user.email}</Link> : user.email}</td>
             <td>{user.roles.join(', ') || '—'}</td>
             <td>
               {user.sources.map((source) => (
                 <div key={source.source}>
                   {source.team ? (
                     <>
-                      {t('appAccess.viaTeam')} <Link to={paths.team(source.team.id)}>{source.team.name}</Link>
+                      {t('appAccess.viaTeam')} {linked ? <Link to={paths.team(source.team.id)}>{source.team.name}</Link> : source.team.name}
                     </>
                   ) : (
                     t('appAccess.direct')

@@ -222,6 +222,8 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
       await asker.api.accessRequests.create({ appid: app.id, reason: 'for the report' });
       // A team the owner is not a member of.
       const team = await web.portal.admin.teams.create({ name: unique('Readers') });
+      const reader = await web.portal.createUser();
+      await web.portal.admin.teams.addUser(team.id, { userid: reader.user.id });
       const { context, page } = await openPage(web.browser, viewport);
       try {
         await signIn(page, web.portal, owner);
@@ -264,6 +266,11 @@ describe.skipIf(!chromiumAvailable)('the Teams screens', () => {
           )
           .toBe(true);
         expect(await web.portal.admin.teams.apps(team.id)).toEqual([{ id: app.id, name: app.name, role: 'editor' }]);
+        // The user and the team are named, not linked: their pages are the admin console's.
+        const access = page.getByRole('table', { name: 'App access' });
+        await expect.poll(() => access.getByText(reader.email).isVisible()).toBe(true);
+        expect(await access.getByText(`via team ${team.name}`).count()).toBe(1);
+        expect(await access.getByRole('link').count()).toBe(0);
       } finally {
         await context.close();
       }
