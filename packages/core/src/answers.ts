@@ -117,7 +117,7 @@ export const accessRequestAnswer = z.strictObject({
   createdTimestamp: timestamp,
   decidedTimestamp: timestamp.optional(),
   decidedBy: z.string().optional(),
-  decision: z.string().optional().describe('the reason an admin gave for a denial'),
+  decision: z.string().optional().describe("the reason given for a denial, by an admin or the app's owner"),
 });
 
 /** An invitation. `token` is the registration secret that goes into the link. */

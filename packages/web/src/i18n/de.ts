@@ -111,7 +111,8 @@ export const de: Record<MessageKey, string> = {
   'launcher.removeFavourite': 'Aus den Favoriten entfernen',
   'launcher.addFavourite': 'Zu den Favoriten hinzufügen',
   'launcher.noAppsTitle': 'Sie haben noch keine Apps',
-  'launcher.noAppsRequest': 'Fragen Sie die Apps an, die Sie brauchen: Ein Administrator entscheidet, und sobald der Zugriff gewährt ist, erscheinen sie hier.',
+  'launcher.noAppsRequest':
+    'Fragen Sie die Apps an, die Sie brauchen: Die Verantwortlichen der App oder ein Administrator entscheiden, und sobald der Zugriff gewährt ist, erscheinen sie hier.',
   'launcher.noAppsAsk':
     'Bitten Sie die Administratoren dieses Portals (wer Ihnen die Einladung geschickt hat) um die Apps, die Sie brauchen; sobald der Zugriff gewährt ist, erscheinen sie hier.',
   'launcher.getStarted': 'Erste Schritte',
@@ -121,7 +122,8 @@ export const de: Record<MessageKey, string> = {
   'launcher.invite': 'Jemanden einladen',
   'launcher.inviteText': ': Die Person erhält einen Link, um ihr Passwort festzulegen.',
   'launcher.seed': 'Oder laden Sie Demodaten im Terminal:',
-  'requests.lead': 'Apps, die Sie anfragen können. Ein Administrator entscheidet; genehmigte Apps erscheinen in Ihrer App-Liste.',
+  'requests.lead':
+    'Apps, die Sie anfragen können. Die Verantwortlichen der App oder ein Administrator entscheiden; genehmigte Apps erscheinen in Ihrer App-Liste.',
   'requests.requestable': 'Anfragbare Apps',
   'requests.app': 'App',
   'requests.category': 'Kategorie',
@@ -138,7 +140,7 @@ export const de: Record<MessageKey, string> = {
   'requests.failed': 'Der Zugriff auf {name} konnte nicht angefragt werden',
   'requests.send': 'Anfrage senden',
   'requests.why': 'Wofür brauchen Sie den Zugriff?',
-  'requests.whyHelp': 'Ein Administrator liest die Begründung und genehmigt oder lehnt Ihre Anfrage ab.',
+  'requests.whyHelp': 'Die Verantwortlichen der App oder ein Administrator lesen die Begründung und genehmigen oder lehnen Ihre Anfrage ab.',
   'status.open': 'offen',
   'status.approved': 'genehmigt',
   'status.denied': 'abgelehnt',
@@ -277,7 +279,7 @@ export const de: Record<MessageKey, string> = {
   'denied.title': 'Kein Zugriff',
   'denied.text': 'Sie können {app} mit Ihrem Konto nicht nutzen.',
   'denied.thisApp': 'diese App',
-  'denied.pending': 'Sie haben den Zugriff angefragt; ein Administrator entscheidet.',
+  'denied.pending': 'Sie haben den Zugriff angefragt; die Verantwortlichen der App oder ein Administrator entscheiden.',
   'denied.yourApps': 'Ihre Apps',
   'common.filter': 'Filtern',
   'common.clear': 'Leeren',

@@ -252,7 +252,7 @@ describe.skipIf(!chromiumAvailable)('the launcher', () => {
         await page.getByRole('button', { name: 'Request access' }).click();
         await page.getByRole('dialog').getByLabel('Why do you need it?').fill('For the audit');
         await page.getByRole('dialog').getByRole('button', { name: 'Send request' }).click();
-        await expect.poll(() => page.getByText('You have asked for it; an admin will decide.').isVisible()).toBe(true);
+        await expect.poll(() => page.getByText("You have asked for it; the app's owners or an admin will decide.").isVisible()).toBe(true);
 
         // Not requestable, or no such app: the same page, without the button.
         for (const name of [hidden.name, `No such app ${tag}`]) {
