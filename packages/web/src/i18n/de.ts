@@ -112,7 +112,7 @@ export const de: Record<MessageKey, string> = {
   'launcher.addFavourite': 'Zu den Favoriten hinzufügen',
   'launcher.noAppsTitle': 'Sie haben noch keine Apps',
   'launcher.noAppsRequest':
-    'Fragen Sie die Apps an, die Sie brauchen: Die Verantwortlichen der App oder ein Administrator entscheiden, und sobald der Zugriff gewährt ist, erscheinen sie hier.',
+    'Fragen Sie die Apps an, die Sie brauchen: Ein Administrator oder die Verantwortlichen der App entscheiden, und sobald der Zugriff gewährt ist, erscheinen sie hier.',
   'launcher.noAppsAsk':
     'Bitten Sie die Administratoren dieses Portals (wer Ihnen die Einladung geschickt hat) um die Apps, die Sie brauchen; sobald der Zugriff gewährt ist, erscheinen sie hier.',
   'launcher.getStarted': 'Erste Schritte',
@@ -123,7 +123,7 @@ export const de: Record<MessageKey, string> = {
   'launcher.inviteText': ': Die Person erhält einen Link, um ihr Passwort festzulegen.',
   'launcher.seed': 'Oder laden Sie Demodaten im Terminal:',
   'requests.lead':
-    'Apps, die Sie anfragen können. Die Verantwortlichen der App oder ein Administrator entscheiden; genehmigte Apps erscheinen in Ihrer App-Liste.',
+    'Apps, die Sie anfragen können. Ein Administrator oder die Verantwortlichen der App entscheiden; genehmigte Apps erscheinen in Ihrer App-Liste.',
   'requests.requestable': 'Anfragbare Apps',
   'requests.app': 'App',
   'requests.category': 'Kategorie',
@@ -140,7 +140,7 @@ export const de: Record<MessageKey, string> = {
   'requests.failed': 'Der Zugriff auf {name} konnte nicht angefragt werden',
   'requests.send': 'Anfrage senden',
   'requests.why': 'Wofür brauchen Sie den Zugriff?',
-  'requests.whyHelp': 'Die Verantwortlichen der App oder ein Administrator lesen die Begründung und genehmigen oder lehnen Ihre Anfrage ab.',
+  'requests.whyHelp': 'Ein Administrator oder die Verantwortlichen der App lesen die Begründung und genehmigen oder lehnen Ihre Anfrage ab.',
   'status.open': 'offen',
   'status.approved': 'genehmigt',
   'status.denied': 'abgelehnt',
@@ -279,7 +279,7 @@ export const de: Record<MessageKey, string> = {
   'denied.title': 'Kein Zugriff',
   'denied.text': 'Sie können {app} mit Ihrem Konto nicht nutzen.',
   'denied.thisApp': 'diese App',
-  'denied.pending': 'Sie haben den Zugriff angefragt; die Verantwortlichen der App oder ein Administrator entscheiden.',
+  'denied.pending': 'Sie haben den Zugriff angefragt; ein Administrator oder die Verantwortlichen der App entscheiden.',
   'denied.yourApps': 'Ihre Apps',
   'common.filter': 'Filtern',
   'common.clear': 'Leeren',
