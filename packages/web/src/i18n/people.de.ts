@@ -59,6 +59,7 @@ export const peopleDe: Record<keyof typeof peopleEn, string> = {
   'user.expiryOf': 'Ablauf von {name} (optional)',
   'user.expiryTitle': 'läuft am Ende dieses Tages ab (optional)',
   'user.expiryHelp': 'Mit einem Datum endet die Berechtigung am Ende dieses Tages; ohne Datum läuft sie nicht ab.',
+  'user.adminUsesEvery': 'Keine Berechtigungen: Administratoren dürfen jede App nutzen.',
   'user.noAppsYet': 'Es gibt noch keine Apps.',
   'clients.lead': 'Gruppen von Benutzern mit eindeutigem Namen; die Benutzer von Admin sind die Administratoren.',
   'clients.new': 'Neuer Kunde',

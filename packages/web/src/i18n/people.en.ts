@@ -61,6 +61,7 @@ export const peopleEn = {
   'user.expiryOf': 'Expiry of {name} (optional)',
   'user.expiryTitle': 'expires at the end of this day (optional)',
   'user.expiryHelp': 'A date makes the grant end at the end of that day; leave it empty for no expiry.',
+  'user.adminUsesEvery': 'No grants: an admin may use every app.',
   'user.noAppsYet': 'There are no apps yet.',
   'clients.lead': 'Groups of users with a unique name; the users of Admin are the admins.',
   'clients.new': 'New Client',

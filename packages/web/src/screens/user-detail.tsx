@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { byName } from '@tools-portal/core/apps';
+import { isAdmin } from '@tools-portal/core/permissions';
 import type { GrantedApp, PasswordResetLink } from '@tools-portal/core/entities';
 import { api, logFailure } from '../api';
 import { useAlerts } from '../components/alerts';
@@ -216,7 +217,13 @@ export function UserDetail() {
             </td>
           </tr>
         ))}
-        <EmptyRow columns={4} shown={apps.data?.length ?? 0} loading={apps.loading} text={t('launcher.none')} />
+        {/* An admin's grants are not what they may use: every app, with or without one. */}
+        <EmptyRow
+          columns={4}
+          shown={apps.data?.length ?? 0}
+          loading={apps.loading}
+          text={user.data && isAdmin(user.data) ? t('user.adminUsesEvery') : t('launcher.none')}
+        />
       </ListTable>
       {managing && apps.data && (
         <ManageUserApps

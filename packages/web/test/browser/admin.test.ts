@@ -260,6 +260,13 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     expect(await web.page.getByRole('link', { name: member.user.client.name }).getAttribute('href')).toBe(`#/client/${member.user.client.id}`);
     await expect.poll(() => columnTexts(web.page, 'User apps', 1)).toEqual([crm.name, mail.name].sort((a, b) => a.localeCompare(b)));
     await screenshot(web.page, '10-user-detail');
+    // An admin with no grant is not shown as one who may use nothing.
+    const adminClient = (await web.portal.admin.clients.list()).find((client) => client.name === 'Admin')!;
+    const otherAdmin = await web.portal.createUser({ client: adminClient });
+    await goto(web.page, web.portal, `/user/${otherAdmin.user.id}`);
+    await expect.poll(() => web.page.getByText('No grants: an admin may use every app.').isVisible()).toBe(true);
+    await goto(web.page, web.portal, `/user/${member.user.id}`);
+    await expect.poll(() => columnTexts(web.page, 'User apps', 1)).toEqual([crm.name, mail.name].sort((a, b) => a.localeCompare(b)));
 
     await web.page.getByRole('button', { name: 'Manage Apps' }).click();
     const dialog = web.page.getByRole('dialog', { name: 'Manage User Apps' });
