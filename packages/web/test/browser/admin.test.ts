@@ -2,7 +2,7 @@
 // a fresh browser context), a user's apps, the log, and the help page.
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { generateApiKey } from '@tools-portal/core';
+import { ADMIN_CLIENT_NAME, generateApiKey } from '@tools-portal/core';
 import {
   ADMIN,
   ADMIN_EMAIL,
@@ -261,7 +261,7 @@ describe.skipIf(!chromiumAvailable)('the portal for an admin', () => {
     await expect.poll(() => columnTexts(web.page, 'User apps', 1)).toEqual([crm.name, mail.name].sort((a, b) => a.localeCompare(b)));
     await screenshot(web.page, '10-user-detail');
     // An admin with no grant is not shown as one who may use nothing.
-    const adminClient = (await web.portal.admin.clients.list()).find((client) => client.name === 'Admin')!;
+    const adminClient = (await web.portal.admin.clients.list()).find((client) => client.name === ADMIN_CLIENT_NAME)!;
     const otherAdmin = await web.portal.createUser({ client: adminClient });
     await goto(web.page, web.portal, `/user/${otherAdmin.user.id}`);
     await expect.poll(() => web.page.getByText('No grants: an admin may use every app.').isVisible()).toBe(true);
