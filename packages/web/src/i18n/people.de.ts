@@ -166,6 +166,7 @@ export const peopleDe: Record<keyof typeof peopleEn, string> = {
   'events.area.verify': 'Forward-Auth',
   'events.area.mail': 'E-Mail',
   'events.area.log': 'Ereignisprotokoll',
+  'webhooks.lead': 'Einträge des Ereignisprotokolls, sobald sie entstehen, signiert an Ihre Empfänger gesendet (Standard Webhooks).',
   'webhooks.new': 'Neuer Webhook',
   'webhooks.events': 'Ereignisse',
   'webhooks.description': 'Beschreibung',

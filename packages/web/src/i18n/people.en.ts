@@ -168,6 +168,7 @@ export const peopleEn = {
   'events.area.verify': 'verify',
   'events.area.mail': 'mail',
   'events.area.log': 'log',
+  'webhooks.lead': 'Entries of the event log, sent to receivers of yours as they happen, each signed (Standard Webhooks).',
   'webhooks.new': 'New Webhook',
   'webhooks.events': 'Events',
   'webhooks.description': 'Description',

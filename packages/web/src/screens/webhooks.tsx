@@ -94,6 +94,7 @@ export function Webhooks() {
     <>
       <ListPage
         title={t('nav.webhooks')}
+        lead={t('webhooks.lead')}
         filter={filter}
         onFilter={setFilter}
         action={{ label: t('webhooks.new'), onClick: () => setCreating(true) }}

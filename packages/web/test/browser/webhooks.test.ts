@@ -30,6 +30,8 @@ describe.skipIf(!chromiumAvailable)('the Webhooks screen', () => {
     await web.page.getByRole('navigation', { name: 'Admin console' }).getByRole('link', { name: 'Webhooks', exact: true }).click();
     await web.page.waitForURL(/#\/webhooks$/);
     await expect.poll(() => web.page.getByRole('heading', { name: 'Webhooks' }).isVisible()).toBe(true);
+    // Like the other console screens, it says under its title what it is for.
+    expect(await web.page.getByText('Entries of the event log, sent to receivers of yours as they happen').isVisible()).toBe(true);
     await expect.poll(() => web.page.getByText('No webhooks yet.').isVisible()).toBe(true);
 
     await web.page.getByRole('button', { name: 'New Webhook' }).click();
