@@ -104,26 +104,26 @@ export function AppDetail() {
       />
       {app.data && (
         <dl className="row mb-4">
-          <dt className="col-sm-3 col-lg-2">{t('app.url')}</dt>
-          <dd className="col-sm-9 col-lg-10 text-break">
+          <dt className="col-sm-4 col-lg-3">{t('app.url')}</dt>
+          <dd className="col-sm-8 col-lg-9 text-break">
             <a href={app.data.url}>{app.data.url}</a>
           </dd>
-          <dt className="col-sm-3 col-lg-2">{t('app.description')}</dt>
-          <dd className="col-sm-9 col-lg-10">{app.data.description || <span className="text-secondary">{t('app.none')}</span>}</dd>
+          <dt className="col-sm-4 col-lg-3">{t('app.description')}</dt>
+          <dd className="col-sm-8 col-lg-9">{app.data.description || <span className="text-secondary">{t('app.none')}</span>}</dd>
           {app.data.descriptionDe && (
             <>
-              <dt className="col-sm-3 col-lg-2">{t('appForm.descriptionDe')}</dt>
-              <dd className="col-sm-9 col-lg-10">{app.data.descriptionDe}</dd>
+              <dt className="col-sm-4 col-lg-3">{t('appForm.descriptionDe')}</dt>
+              <dd className="col-sm-8 col-lg-9">{app.data.descriptionDe}</dd>
             </>
           )}
-          <dt className="col-sm-3 col-lg-2">{t('app.category')}</dt>
-          <dd className="col-sm-9 col-lg-10">{app.data.category || <span className="text-secondary">{t('app.none')}</span>}</dd>
-          <dt className="col-sm-3 col-lg-2">{t('app.requestable')}</dt>
-          <dd className="col-sm-9 col-lg-10">{app.data.requestable ? t('app.requestableYes') : t('app.requestableNo')}</dd>
+          <dt className="col-sm-4 col-lg-3">{t('app.category')}</dt>
+          <dd className="col-sm-8 col-lg-9">{app.data.category || <span className="text-secondary">{t('app.none')}</span>}</dd>
+          <dt className="col-sm-4 col-lg-3">{t('app.requestable')}</dt>
+          <dd className="col-sm-8 col-lg-9">{app.data.requestable ? t('app.requestableYes') : t('app.requestableNo')}</dd>
           {app.data.doclink && (
             <>
-              <dt className="col-sm-3 col-lg-2">{t('app.documentation')}</dt>
-              <dd className="col-sm-9 col-lg-10 text-break">
+              <dt className="col-sm-4 col-lg-3">{t('app.documentation')}</dt>
+              <dd className="col-sm-8 col-lg-9 text-break">
                 <a href={app.data.doclink}>{app.data.doclink}</a>
               </dd>
             </>
