@@ -2,9 +2,10 @@
  * Accounts and claims (oidc-provider's `findAccount`): the user behind a `sub`, and for a token of a
  * grant only while that grant still stands.
  */
-import { mayUseApp, TOOLSCTL_CLIENT_ID } from '@tools-portal/core';
+import { TOOLSCTL_CLIENT_ID } from '@tools-portal/core';
 import type { Account, FindAccount } from 'oidc-provider';
 import type { UserAccess } from '../services/access/app-access.js';
+import { accessToApp } from '../services/access/forward-auth.js';
 import { cliGrantUser } from '../services/openid/device-requests.js';
 import { claimsUserById, grantUser, type ClaimsUser } from '../services/openid/openid-grants.js';
 import { sessionStillValid } from '../services/sign-in/sessions.js';
@@ -30,8 +31,8 @@ async function userOfStandingGrant(deps: OidcDeps, { grantId, sub, clientId }: {
   const found = await grantUser(deps.db, grantId, id);
   if (!found || found.appName !== clientId) return undefined;
   if (!sessionStillValid(found.session, deps.config, Date.now())) return undefined;
-  const access = await deps.authCache.accessOf(found.user.id);
-  return mayUseApp(found.user, access.apps, found.appId) ? { user: found.user, appId: found.appId, access } : undefined;
+  const access = await accessToApp(deps.authCache, found.user, found.appId);
+  return access ? { user: found.user, appId: found.appId, access } : undefined;
 }
 
 /**

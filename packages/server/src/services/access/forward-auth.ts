@@ -104,7 +104,13 @@ export async function decideVerify(deps: ForwardAuthDeps, question: VerifyQuesti
  * provider both ask it.
  */
 export async function userMayUseApp(cache: Pick<AuthCache, 'accessOf'>, user: CurrentUser, appId: number): Promise<boolean> {
-  return mayUseApp(user, (await cache.accessOf(user.id)).apps, appId);
+  return (await accessToApp(cache, user, appId)) !== undefined;
+}
+
+/** The user's access (from the auth cache) when it lets them use the app, else undefined. */
+export async function accessToApp(cache: Pick<AuthCache, 'accessOf'>, user: CurrentUser, appId: number): Promise<UserAccess | undefined> {
+  const access = await cache.accessOf(user.id);
+  return mayUseApp(user, access.apps, appId) ? access : undefined;
 }
 
 // A failed log write must not turn a denial into an error the proxy would pass on as a 500.

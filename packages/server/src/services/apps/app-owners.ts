@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import { isLive } from '../access/app-access.js';
 import { logEvent } from '../log/audit.js';
 import type { ServiceContext, ActorContext } from '../support/context.js';
+import { usersQuery, type UserRow } from '../users/users.js';
 
 /** Ids of the apps a user owns now: directly, or through a team they are an unexpired member of. */
 export async function ownedAppIds(db: Knex, userId: number, now = Date.now()): Promise<number[]> {
@@ -86,12 +87,10 @@ const subjectOf = (kind: 'user' | 'team', owner: NamedOwner) => (kind === 'user'
 /** Users by email with their client's name, teams by name. */
 async function ownersNamed(trx: Knex, kind: 'user' | 'team', ids: number[]): Promise<Map<number, NamedOwner>> {
   if (ids.length === 0) return new Map();
-  const rows: { id: number; name: string; client?: string }[] =
-    kind === 'user'
-      ? await trx('users')
-          .join('clients', 'clients.id', 'users.client_id')
-          .whereIn('users.id', ids)
-          .select('users.id', 'users.email as name', 'clients.name as client')
-      : await trx('teams').whereIn('id', ids).select('id', 'name');
-  return new Map(rows.map((row) => [Number(row.id), { name: row.name, client: row.client ?? '' }]));
+  if (kind === 'user') {
+    const users: UserRow[] = await usersQuery(trx).whereIn('users.id', ids);
+    return new Map(users.map((user) => [Number(user.id), { name: user.email, client: user.client_name }]));
+  }
+  const teams: { id: number; name: string }[] = await trx('teams').whereIn('id', ids).select('id', 'name');
+  return new Map(teams.map((team) => [Number(team.id), { name: team.name, client: '' }]));
 }

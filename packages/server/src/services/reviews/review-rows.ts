@@ -2,6 +2,7 @@
 import { type Review, type ReviewItem } from '@tools-portal/core';
 import type { Knex } from 'knex';
 import type { EventSubject } from '../log/audit.js';
+import { usersQuery, type UserRow } from '../users/users.js';
 
 export interface ReviewRow {
   id: number;
@@ -57,11 +58,8 @@ export const granteeLabel = (item: Pick<ItemRow, 'kind' | 'grantee'>) => (item.k
  */
 export async function granteeSubject(db: Knex, item: Pick<ItemRow, 'kind' | 'user_id' | 'grantee'>): Promise<{ subject?: EventSubject }> {
   if (item.kind !== 'user') return {};
-  const row: { client: string } | undefined =
-    item.user_id === null
-      ? undefined
-      : await db('users').join('clients', 'clients.id', 'users.client_id').where('users.id', item.user_id).first('clients.name as client');
-  return { subject: { user: item.grantee, client: row?.client ?? '' } };
+  const user: UserRow | undefined = item.user_id === null ? undefined : await usersQuery(db).where('users.id', item.user_id).first();
+  return { subject: { user: item.grantee, client: user?.client_name ?? '' } };
 }
 
 export interface Progress {
